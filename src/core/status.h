@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* One list of status codes for the whole library (X-macro): the enum and its
+ * messages cannot drift apart. Library functions return a status and never
+ * print, exit or abort; the command line decides what the user sees. */
+#ifndef CS_STATUS_H
+#define CS_STATUS_H
+
+#define CS_STATUS_LIST(X)                                                     \
+  X(CS_OK, "success")                                                         \
+  X(CS_ERR_ARG, "invalid argument")                                           \
+  X(CS_ERR_RANGE, "value outside the accepted range")                         \
+  X(CS_ERR_NOMEM, "out of memory")                                            \
+  X(CS_ERR_IO, "input/output error")                                          \
+  X(CS_ERR_PARSE, "parse error")                                              \
+  X(CS_ERR_QUADRATURE, "quadrature did not reach the requested accuracy")     \
+  X(CS_ERR_NOCONV, "iteration did not converge")                              \
+  X(CS_ERR_SINGULAR, "singular system")                                       \
+  X(CS_ERR_SOLVER, "ODE solver failure")                                      \
+  X(CS_ERR_TOO_MUCH_WORK, "ODE solver: too many steps")                       \
+  X(CS_ERR_NONFINITE, "non-finite value (NaN or Inf) in the right-hand side") \
+  X(CS_ERR_UNBOUNDED, "solution escaped the allowed region")                  \
+  X(CS_ERR_HDF5, "HDF5 error")                                                \
+  X(CS_ERR_NOT_FOUND, "not found")                                            \
+  X(CS_ERR_UNSUPPORTED, "not supported for this model or law")
+
+enum cs_status {
+#define CS_STATUS_ENUM(name, msg) name,
+  CS_STATUS_LIST(CS_STATUS_ENUM)
+#undef CS_STATUS_ENUM
+      CS_STATUS_COUNT
+};
+
+/* Human-readable message of a status; never NULL. */
+const char *cs_strerror(enum cs_status status);
+
+#endif
