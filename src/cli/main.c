@@ -1,2 +1,63 @@
 /* SPDX-License-Identifier: MIT */
-int main(void) { return 0; }
+/* contensou <verb> [options]: dispatches to one file per verb (cli_<verb>.c).
+ * A new verb (simulate, sweep, info, eps-study) is one new file, one
+ * declaration in cli_verbs.h and one line in the table below. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_verbs.h"
+#include "cs_version.h"
+
+struct cli_verb {
+  const char *name;    /* as typed on the command line */
+  cli_verb_fn run;     /* the verb; argv[0] is its name */
+  const char *summary; /* one line for --help */
+};
+
+static const struct cli_verb verbs[] = {
+    {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
+    {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
+};
+
+static void usage(FILE *out)
+{
+  fprintf(out, "usage: contensou <command> [options]\n"
+               "       contensou <command> --help\n"
+               "       contensou --version\n"
+               "\n"
+               "Bifurcation and chaos analysis of mechanical systems with Coulomb-Contensou\n"
+               "friction on plane contacts.\n"
+               "\n"
+               "commands:\n");
+  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+    fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+  fprintf(out, "\n"
+               "Results are printed as 'name = value' lines or written to HDF5 files.\n"
+               "Exit status: 0 success, 1 numerical or I/O failure, 2 bad arguments.\n");
+}
+
+int main(int argc, char **argv)
+{
+  struct cli_ctx ctx = {argc, argv};
+  const char *verb;
+  if (argc < 2) {
+    fprintf(stderr, "contensou: missing command (see contensou --help)\n");
+    return CLI_EXIT_USAGE;
+  }
+  verb = argv[1];
+  if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0 || strcmp(verb, "help") == 0) {
+    usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(verb, "--version") == 0) {
+    printf("contensou %s (git %s)\n", CS_VERSION, CS_GIT_DESCRIBE);
+    return CLI_EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+    if (strcmp(verb, verbs[i].name) == 0)
+      return verbs[i].run(&ctx, argc - 1, argv + 1);
+  if (verb[0] == '-')
+    return cli_usage("contensou", "unknown option '%s' (see contensou --help)", verb);
+  return cli_usage("contensou", "unknown command '%s' (see contensou --help)", verb);
+}

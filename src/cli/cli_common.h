@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* Pieces shared by the verbs of the command line: a table-driven option
+ * parser with strict numbers, one-line error messages and the exit codes.
+ *
+ * Exit codes: 0 success, 1 a numerical or I/O failure, 2 bad or missing
+ * arguments. Every error is one line on stderr, "<command>: <message>";
+ * results go to stdout as "name = value" lines. */
+#ifndef CS_CLI_COMMON_H
+#define CS_CLI_COMMON_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include "core/status.h"
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
+
+/* cli_parse's answer when --help or -h was given. */
+#define CLI_HELP (-1)
+
+/* The whole command line as typed (stored in result files). */
+struct cli_ctx {
+  int argc;    /* number of arguments, program name included */
+  char **argv; /* the arguments */
+};
+
+/* A verb: argv[0] is the verb's own name, options follow. Returns the exit code. */
+typedef int (*cli_verb_fn)(const struct cli_ctx *ctx, int argc, char **argv);
+
+enum cli_kind {
+  CLI_FLAG,   /* no value */
+  CLI_NUMBER, /* a finite number in range */
+  CLI_COUNT,  /* an integer in range */
+  CLI_PAIR,   /* two finite numbers "A,B", each in range */
+  CLI_CHOICE, /* one of choices */
+  CLI_TEXT    /* any non-empty text, described by what */
+};
+
+/* Accepted interval [lo, hi]; an open end excludes the bound. */
+struct cli_range {
+  double lo, hi;        /* bounds, may be infinite */
+  int lo_open, hi_open; /* 1: the bound itself is excluded */
+};
+
+#define CLI_ANY ((struct cli_range){-INFINITY, INFINITY, 1, 1})
+#define CLI_GE(x) ((struct cli_range){(x), INFINITY, 0, 1})
+#define CLI_GT(x) ((struct cli_range){(x), INFINITY, 1, 1})
+#define CLI_IN(a, b) ((struct cli_range){(a), (b), 0, 0})
+
+/* One option of a verb. A table of them ends with an entry whose name is NULL. */
+struct cli_opt {
+  const char *name;           /* "--eta" */
+  const char *alias;          /* short form ("-o") or NULL */
+  enum cli_kind kind;         /* what it takes */
+  struct cli_range range;     /* CLI_NUMBER, CLI_COUNT, CLI_PAIR */
+  const char *const *choices; /* CLI_CHOICE: NULL-terminated list */
+  const char *what;           /* CLI_TEXT: what it accepts, e.g. "a file name" */
+  int required;               /* 1: the command fails without it */
+  /* filled by cli_parse */
+  const char *value; /* the text given ("" for a flag), NULL when absent */
+  double num[2];     /* CLI_NUMBER: num[0]; CLI_PAIR: both */
+  long count;        /* CLI_COUNT */
+  int choice;        /* CLI_CHOICE: index into choices */
+};
+
+/* Parses argv[0..argc) against opts (values converted and checked) and keeps
+ * at most max_pos positional arguments in pos. "--name value", "--name=value"
+ * and "--" are understood. Returns 0, CLI_HELP when --help or -h is present,
+ * or CLI_EXIT_USAGE after printing one line on stderr. */
+int cli_parse(const char *cmd, int argc, char **argv, struct cli_opt *opts, const char **pos,
+              int max_pos, int *npos);
+
+/* Prints "<cmd>: <message>" on stderr and returns CLI_EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...);
+
+/* Prints "<cmd>: <message>" on stderr and returns CLI_EXIT_FAILURE. */
+int cli_fail(const char *cmd, const char *fmt, ...);
+
+/* Strict number: the whole string is a finite number for strtod. 1 if so. */
+int cli_parse_number(const char *text, double *out);
+
+/* Prints "name = value" with %.15g (-0 printed as 0). */
+void cli_print(const char *name, double value);
+
+/* Same with a chosen number of significant digits. */
+void cli_print_digits(const char *name, double value, int digits);
+
+#endif

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: MIT */
+/* contensou friction eta|eval|fit: the friction laws of MODELS.md §1 from the
+ * command line. Every quantity is dimensionless (friction.h): forces in units
+ * of mu N, moments in units of mu N a, lengths in units of the contact size a. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_verbs.h"
+#include "friction/defaults.h"
+#include "friction/friction.h"
+#include "io/h5.h"
+
+/* Requested relative accuracy of the integral model's quadrature. */
+#define INTEGRAL_EPSREL 1e-12
+
+/* Nodes of the curves written by `fit -o` over theta in [0, pi/2]. */
+#define CURVE_POINTS 361
+
+/* ------------------------------------------------------------------- eta */
+
+static const char eta_help[] =
+    "usage: contensou friction eta --eta H\n"
+    "       contensou friction eta --eta-prime H'\n"
+    "\n"
+    "Converts between the static-to-kinetic friction ratio eta and the parameter\n"
+    "eta' of the regularized laws (MODELS.md §1): eta = max_u g(u) with\n"
+    "g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2. Both are dimensionless.\n"
+    "\n"
+    "options:\n"
+    "  --eta H         static/kinetic friction ratio, dimensionless, >= 1;\n"
+    "                  prints eta_prime (eta = 1 gives eta' = 0: no peak)\n"
+    "  --eta-prime H'  regularization parameter eta', dimensionless, >= 0; prints eta\n"
+    "  -h, --help      this text\n"
+    "\n"
+    "output (name = value):\n"
+    "  eta_prime or eta      the converted value\n"
+    "  u_max                 maximizer of g, dimensionless (u = lambda/eps for p = 1,\n"
+    "                        (lambda/eps)^3 for p = 3); inf when eta = 1\n"
+    "  eta_prime_cubic_fit   the papers' cubic fit eta'(eta), only for eta in [1, 2.7]\n"
+    "  eta_prime_critical    the largest eta' that still gives eta = 1\n";
+
+static int friction_eta(int argc, char **argv)
+{
+  const char *cmd = "contensou friction eta";
+  enum { O_ETA, O_ETA_PRIME };
+  struct cli_opt opts[] = {
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
+      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      {0},
+  };
+  int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
+  double eta, eta_prime, u_max, fit;
+  enum cs_status cs;
+  if (st == CLI_HELP) {
+    fputs(eta_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  if (st != 0)
+    return st;
+  if (opts[O_ETA].value && opts[O_ETA_PRIME].value)
+    return cli_usage(cmd, "--eta and --eta-prime exclude each other: give one");
+  if (!opts[O_ETA].value && !opts[O_ETA_PRIME].value)
+    return cli_usage(cmd, "missing --eta H (a number >= 1) or --eta-prime H' (a number >= 0)");
+  if (opts[O_ETA].value) {
+    eta = opts[O_ETA].num[0];
+    cs = cs_eta_prime_from_eta(eta, &eta_prime);
+    if (cs != CS_OK)
+      return cli_fail(cmd, "eta' for eta = %g: %s", eta, cs_strerror(cs));
+    cli_print_digits("eta_prime", eta_prime, 12);
+  } else {
+    eta_prime = opts[O_ETA_PRIME].num[0];
+  }
+  cs = cs_eta_from_eta_prime(eta_prime, &eta, &u_max);
+  if (cs != CS_OK)
+    return cli_fail(cmd, "eta for eta' = %g: %s", eta_prime, cs_strerror(cs));
+  if (opts[O_ETA_PRIME].value)
+    cli_print_digits("eta", eta, 12);
+  else
+    eta = opts[O_ETA].num[0]; /* report the fit at the eta asked for */
+  cli_print_digits("u_max", u_max, 12);
+  if (cs_eta_prime_cubic_fit(eta, &fit) == CS_OK)
+    cli_print_digits("eta_prime_cubic_fit", fit, 12);
+  cli_print_digits("eta_prime_critical", cs_eta_prime_critical(), 12);
+  return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ contacts */
+
+enum contact_kind { CONTACT_DISK, CONTACT_DISK_HERTZ, CONTACT_ELLIPSE };
+static const char *const contact_names[] = {"disk", "disk-hertz", "ellipse", NULL};
+static const char *const pressure_names[] = {"uniform", "hertz", NULL};
+
+static struct cs_contact make_contact(enum contact_kind kind, const double axes[2],
+                                      enum cs_pressure_kind pressure)
+{
+  switch (kind) {
+  case CONTACT_DISK_HERTZ:
+    return cs_contact_disk(CS_PRESSURE_HERTZ);
+  case CONTACT_ELLIPSE:
+    return cs_contact_ellipse(axes[0], axes[1], pressure);
+  case CONTACT_DISK:
+    break;
+  }
+  return cs_contact_disk(CS_PRESSURE_UNIFORM);
+}
+
+/* Contact moments for I(0,0): exact for the uniform disk, by quadrature otherwise. */
+static enum cs_status contact_moments(enum contact_kind kind, const struct cs_contact *contact,
+                                      struct cs_integral_ws *ws, struct cs_contact_moments *out)
+{
+  if (kind == CONTACT_DISK) {
+    *out = cs_contact_moments_uniform_disk();
+    return CS_OK;
+  }
+  return cs_contact_moments_compute(contact, ws, out);
+}
+
+/* ------------------------------------------------------------------ eval */
+
+/* printf format: the defaults (b, m) of I00 and I11, then eps. */
+static const char eval_help[] =
+    "usage: contensou friction eval --law LAW [--contact C] [--vsx V] [--vsy V] [--ws W]\n"
+    "           [--b B] [--m M] [--eps E] [--eta H | --eta-prime H'] [--semi-axes A,B]\n"
+    "           [--pressure P]\n"
+    "\n"
+    "Friction load (Tsx, Tsy, Ms) of a plane contact in sliding (MODELS.md §1). All\n"
+    "quantities are dimensionless: lengths in units of the contact size a, forces\n"
+    "in units of mu N, moments in units of mu N a; the velocities share any one\n"
+    "time unit.\n"
+    "\n"
+    "options:\n"
+    "  --law LAW        integral (exact Coulomb-Contensou model), I00, I11 (the\n"
+    "                   approximations), I00-reg, I11-reg (regularized, with static\n"
+    "                   friction); required\n"
+    "  --contact C      disk (uniform pressure on the unit disk, default), disk-hertz\n"
+    "                   (Hertz pressure on the unit disk), ellipse\n"
+    "  --vsx V          sliding velocity of the contact centre along x, in contact\n"
+    "                   sizes per time unit (default 0)\n"
+    "  --vsy V          same along y (default 0)\n"
+    "  --ws W           spin: angular velocity about the normal, rad per time unit\n"
+    "                   (default 0)\n"
+    "  --b B            shape parameter b of the approximation, dimensionless, > 0\n"
+    "                   (default I00: %.7g, I11: %.7g)\n"
+    "  --m M            exponent m of the approximation, dimensionless, > 0\n"
+    "                   (default I00: %.7g, I11: %.7g)\n"
+    "  --eps E          smoothing parameter epsilon of the -reg laws, in the units of\n"
+    "                   the velocities, > 0 (default %g)\n"
+    "  --eta H          static/kinetic friction ratio of the -reg laws, dimensionless,\n"
+    "                   >= 1 (default 1: no static peak); converted to eta'\n"
+    "  --eta-prime H'   regularization parameter eta' directly, dimensionless, >= 0\n"
+    "  --semi-axes A,B  semi-axes of the ellipse along x and y, in units of a, > 0\n"
+    "                   (--contact ellipse only; default 1,0.5)\n"
+    "  --pressure P     uniform (default) or hertz (--contact ellipse only)\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "The integral law ignores --b, --m, --eps, --eta and --eta-prime; I11 and I11-reg\n"
+    "assume a circular contact. For I00 on a contact other than the uniform disk the\n"
+    "moments c_{i,j,k} are computed by quadrature.\n"
+    "\n"
+    "output (name = value): Tsx, Tsy, Ms (dimensionless), then the parameters used:\n"
+    "b, m for the approximations, eps and eta_prime for the regularized laws.\n";
+
+static int friction_eval(int argc, char **argv)
+{
+  const char *cmd = "contensou friction eval";
+  const char *laws[CS_LAW_COUNT + 1];
+  enum {
+    O_LAW,
+    O_CONTACT,
+    O_VSX,
+    O_VSY,
+    O_WS,
+    O_B,
+    O_M,
+    O_EPS,
+    O_ETA,
+    O_ETA_PRIME,
+    O_AXES,
+    O_PRESSURE
+  };
+  struct cli_opt opts[] = {
+      [O_LAW] = {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
+      [O_CONTACT] = {.name = "--contact", .kind = CLI_CHOICE, .choices = contact_names},
+      [O_VSX] = {.name = "--vsx", .kind = CLI_NUMBER, .range = CLI_ANY},
+      [O_VSY] = {.name = "--vsy", .kind = CLI_NUMBER, .range = CLI_ANY},
+      [O_WS] = {.name = "--ws", .kind = CLI_NUMBER, .range = CLI_ANY},
+      [O_B] = {.name = "--b", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      [O_M] = {.name = "--m", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      [O_EPS] = {.name = "--eps", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
+      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      [O_AXES] = {.name = "--semi-axes", .kind = CLI_PAIR, .range = CLI_GT(0.0)},
+      [O_PRESSURE] = {.name = "--pressure", .kind = CLI_CHOICE, .choices = pressure_names},
+      {0},
+  };
+  enum contact_kind kind;
+  enum cs_law law;
+  struct cs_contact contact;
+  struct cs_integral_ws *ws;
+  struct cs_friction_load load;
+  double axes[2] = {1.0, 0.5}, vsx, vsy, w;
+  enum cs_status cs = CS_OK;
+  int npos, st;
+  for (int i = 0; i < CS_LAW_COUNT; i++)
+    laws[i] = cs_law_name((enum cs_law)i);
+  laws[CS_LAW_COUNT] = NULL;
+  st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
+  if (st == CLI_HELP) {
+    printf(eval_help, CS_I00_B_DEFAULT, CS_I11_B_DEFAULT, CS_I00_M_DEFAULT, CS_I11_M_DEFAULT,
+           CS_EPS_DEFAULT);
+    return CLI_EXIT_OK;
+  }
+  if (st != 0)
+    return st;
+  if (cs_law_from_name(laws[opts[O_LAW].choice], &law) != CS_OK)
+    return cli_usage(cmd, "--law: unknown law '%s'", opts[O_LAW].value);
+  kind = opts[O_CONTACT].value ? (enum contact_kind)opts[O_CONTACT].choice : CONTACT_DISK;
+  if (kind != CONTACT_ELLIPSE && opts[O_AXES].value)
+    return cli_usage(cmd, "--semi-axes: only with --contact ellipse");
+  if (kind != CONTACT_ELLIPSE && opts[O_PRESSURE].value)
+    return cli_usage(cmd, "--pressure: only with --contact ellipse");
+  if (opts[O_ETA].value && opts[O_ETA_PRIME].value)
+    return cli_usage(cmd, "--eta and --eta-prime exclude each other: give one");
+  if ((law == CS_LAW_I11 || law == CS_LAW_I11_REG) && kind == CONTACT_ELLIPSE)
+    return cli_usage(cmd, "--contact: law %s assumes a circular contact (disk or disk-hertz)",
+                     cs_law_name(law));
+  if (opts[O_AXES].value) {
+    axes[0] = opts[O_AXES].num[0];
+    axes[1] = opts[O_AXES].num[1];
+  }
+  contact =
+      make_contact(kind, axes,
+                   opts[O_PRESSURE].value && opts[O_PRESSURE].choice == 1 ? CS_PRESSURE_HERTZ
+                                                                          : CS_PRESSURE_UNIFORM);
+  vsx = opts[O_VSX].value ? opts[O_VSX].num[0] : 0.0;
+  vsy = opts[O_VSY].value ? opts[O_VSY].num[0] : 0.0;
+  w = opts[O_WS].value ? opts[O_WS].num[0] : 0.0;
+
+  ws = cs_integral_ws_create(INTEGRAL_EPSREL);
+  if (!ws)
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  if (law == CS_LAW_INTEGRAL) {
+    cs = cs_friction_integral(&contact, vsx, vsy, w, ws, &load);
+    if (cs != CS_OK) {
+      cs_integral_ws_free(ws);
+      return cli_fail(cmd, "integral model: %s", cs_strerror(cs));
+    }
+    cli_print("Tsx", load.Tsx);
+    cli_print("Tsy", load.Tsy);
+    cli_print("Ms", load.Ms);
+  } else {
+    int i00 = law == CS_LAW_I00 || law == CS_LAW_I00_REG;
+    int reg = law == CS_LAW_I00_REG || law == CS_LAW_I11_REG;
+    double b = opts[O_B].value ? opts[O_B].num[0] : i00 ? CS_I00_B_DEFAULT : CS_I11_B_DEFAULT;
+    double m = opts[O_M].value ? opts[O_M].num[0] : i00 ? CS_I00_M_DEFAULT : CS_I11_M_DEFAULT;
+    double eps = opts[O_EPS].value ? opts[O_EPS].num[0] : CS_EPS_DEFAULT;
+    double eta_prime = 0.0;
+    struct cs_contact_moments moments = cs_contact_moments_uniform_disk();
+    struct cs_approx a;
+    if (opts[O_ETA_PRIME].value)
+      eta_prime = opts[O_ETA_PRIME].num[0];
+    else
+      cs = cs_eta_prime_from_eta(opts[O_ETA].value ? opts[O_ETA].num[0] : CS_ETA_DEFAULT,
+                                 &eta_prime);
+    if (cs == CS_OK && i00)
+      cs = contact_moments(kind, &contact, ws, &moments);
+    if (cs == CS_OK)
+      cs = cs_approx_init(&a, b, m, eps, eta_prime, &moments);
+    if (cs != CS_OK) {
+      cs_integral_ws_free(ws);
+      return cli_fail(cmd, "%s", cs_strerror(cs));
+    }
+    switch (law) {
+    case CS_LAW_I00:
+      cs_i00_eval(&a, vsx, vsy, w, &load, NULL);
+      break;
+    case CS_LAW_I11:
+      cs_i11_eval(&a, vsx, vsy, w, &load, NULL);
+      break;
+    case CS_LAW_I00_REG:
+      cs_i00_reg_eval(&a, vsx, vsy, w, &load, NULL);
+      break;
+    default:
+      cs_i11_reg_eval(&a, vsx, vsy, w, &load, NULL);
+      break;
+    }
+    cli_print("Tsx", load.Tsx);
+    cli_print("Tsy", load.Tsy);
+    cli_print("Ms", load.Ms);
+    cli_print("b", b);
+    cli_print("m", m);
+    if (reg) {
+      cli_print("eps", eps);
+      cli_print("eta_prime", eta_prime);
+    }
+  }
+  cs_integral_ws_free(ws);
+  return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------- fit */
+
+/* printf format: the papers' pairs of I00, I11 (§2) and I11 (§4). */
+static const char fit_help[] =
+    "usage: contensou friction fit --law I00|I11 [--contact disk|disk-hertz]\n"
+    "                              [--points N] [--b0 B --m0 M] [-o FILE.h5]\n"
+    "\n"
+    "Least-squares fit of the parameters (b, m) of an approximation to the integral\n"
+    "model over theta_s in [0, pi/2] rad, phi_s = 0, residuals of Tsx and Ms\n"
+    "together (Acta Mech. 2016 §2, Fig. 2). All quantities are dimensionless.\n"
+    "\n"
+    "options:\n"
+    "  --law L       I00 or I11; required\n"
+    "  --contact C   disk (uniform pressure, default) or disk-hertz (Hertz pressure)\n"
+    "  --points N    number of uniform nodes in theta_s, an integer in [3, 100000]\n"
+    "                (default 181)\n"
+    "  --b0 B        starting value of b, dimensionless, > 0 (default: the paper's)\n"
+    "  --m0 M        starting value of m, dimensionless, > 0 (default: the paper's)\n"
+    "  -o FILE.h5    also write the curves of Fig. 2 (361 nodes) to an HDF5 file:\n"
+    "                /fit/curves, columns theta [rad], Tsx_integral, Ms_integral,\n"
+    "                Tsx_fit, Ms_fit, Tsx_paper, Ms_paper (and Tsx_paper4, Ms_paper4\n"
+    "                for I11), all dimensionless; draw it with contensou plot FILE.h5\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "output (name = value, all dimensionless): b, m, rms, max_error (of the fit),\n"
+    "iterations, then the same errors for the paper's pair on the same nodes:\n"
+    "paper_b, paper_m, paper_rms, paper_max_error (I00: b = %g, m = %g;\n"
+    "I11: b = %g, m = %g from §2) and, for I11, paper4_b, paper4_m, paper4_rms,\n"
+    "paper4_max_error (the swapped pair b = %g, m = %g used in §4).\n";
+
+/* A pair (b, m) and its errors on the fit's nodes. */
+struct fit_pair {
+  const char *prefix; /* output names: "paper", "paper4" */
+  double b, m;        /* the pair */
+  double rms, max;    /* fit errors, dimensionless */
+};
+
+static void approx_load(enum cs_law law, const struct cs_approx *a, double theta,
+                        struct cs_friction_load *out)
+{
+  if (law == CS_LAW_I00)
+    cs_i00_eval(a, cos(theta), 0.0, sin(theta), out, NULL);
+  else
+    cs_i11_eval(a, cos(theta), 0.0, sin(theta), out, NULL);
+}
+
+/* The curves of Fig. 2 and the attributes of the fit into path. */
+static enum cs_status write_fit_file(const struct cli_ctx *ctx, const char *path, enum cs_law law,
+                                     const char *contact_name, enum contact_kind kind,
+                                     const struct cs_contact *contact, size_t npoints,
+                                     const double start[2], const struct cs_fit_result *r,
+                                     const struct fit_pair *pairs, size_t npairs, char *why,
+                                     size_t why_cap)
+{
+  static const char *const names[] = {"theta",    "Tsx_integral", "Ms_integral",
+                                      "Tsx_fit",  "Ms_fit",       "Tsx_paper",
+                                      "Ms_paper", "Tsx_paper4",   "Ms_paper4"};
+  static const char *const units[] = {"rad", "1", "1", "1", "1", "1", "1", "1", "1"};
+  size_t ncols = 5 + 2 * npairs;
+  struct cs_approx fit, paper[2];
+  struct cs_contact_moments moments;
+  struct cs_integral_ws *ws = cs_integral_ws_create(INTEGRAL_EPSREL);
+  double *rows = malloc(CURVE_POINTS * ncols * sizeof *rows);
+  struct cs_h5 *f = NULL;
+  const double pi = acos(-1.0);
+  enum cs_status st = ws && rows ? CS_OK : CS_ERR_NOMEM;
+  why[0] = '\0';
+  if (st == CS_OK)
+    st = contact_moments(kind, contact, ws, &moments);
+  if (st == CS_OK)
+    st = cs_approx_init(&fit, r->b, r->m, 0.0, 0.0, &moments);
+  for (size_t p = 0; p < npairs && st == CS_OK; p++)
+    st = cs_approx_init(&paper[p], pairs[p].b, pairs[p].m, 0.0, 0.0, &moments);
+  for (size_t k = 0; k < CURVE_POINTS && st == CS_OK; k++) {
+    double theta = 0.5 * pi * (double)k / (CURVE_POINTS - 1), *row = rows + k * ncols;
+    struct cs_friction_load L;
+    st = cs_friction_integral(contact, cos(theta), 0.0, sin(theta), ws, &L);
+    row[0] = theta;
+    row[1] = L.Tsx;
+    row[2] = L.Ms;
+    approx_load(law, &fit, theta, &L);
+    row[3] = L.Tsx;
+    row[4] = L.Ms;
+    for (size_t p = 0; p < npairs; p++) {
+      approx_load(law, &paper[p], theta, &L);
+      row[5 + 2 * p] = L.Tsx;
+      row[6 + 2 * p] = L.Ms;
+    }
+  }
+  cs_integral_ws_free(ws);
+  if (st != CS_OK) {
+    free(rows);
+    return st;
+  }
+  st = cs_h5_create(path, &f);
+  if (st == CS_OK)
+    st = cs_h5_write_table(f, "/fit/curves", CURVE_POINTS, ncols, rows, names, units);
+  free(rows);
+  if (st == CS_OK)
+    st = cs_h5_write_provenance(f, ctx->argc, ctx->argv);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/", "kind", "friction-fit");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/", "law", cs_law_name(law));
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/", "contact", contact_name);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "b", r->b, "1");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "m", r->m, "1");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "rms", r->rms, "1");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "max_error", r->max_error, "1");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_int(f, "/", "points", (long long)npoints);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_int(f, "/", "iterations", r->iterations);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "b0", start[0], "1");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_double(f, "/", "m0", start[1], "1");
+  for (size_t p = 0; p < npairs && st == CS_OK; p++) {
+    char name[32];
+    snprintf(name, sizeof name, "%s_b", pairs[p].prefix);
+    st = cs_h5_attr_write_double(f, "/", name, pairs[p].b, "1");
+    snprintf(name, sizeof name, "%s_m", pairs[p].prefix);
+    if (st == CS_OK)
+      st = cs_h5_attr_write_double(f, "/", name, pairs[p].m, "1");
+    snprintf(name, sizeof name, "%s_rms", pairs[p].prefix);
+    if (st == CS_OK)
+      st = cs_h5_attr_write_double(f, "/", name, pairs[p].rms, "1");
+    snprintf(name, sizeof name, "%s_max_error", pairs[p].prefix);
+    if (st == CS_OK)
+      st = cs_h5_attr_write_double(f, "/", name, pairs[p].max, "1");
+  }
+  if (st != CS_OK)
+    snprintf(why, why_cap, "%s", cs_h5_errmsg());
+  if (f) {
+    enum cs_status cst = cs_h5_close(f);
+    if (st == CS_OK && cst != CS_OK) {
+      st = cst;
+      snprintf(why, why_cap, "%s", cs_h5_errmsg());
+    }
+  }
+  return st;
+}
+
+static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  const char *cmd = "contensou friction fit";
+  static const char *const laws[] = {"I00", "I11", NULL};
+  static const char *const contacts[] = {"disk", "disk-hertz", NULL};
+  enum { O_LAW, O_CONTACT, O_POINTS, O_B0, O_M0, O_OUT };
+  struct cli_opt opts[] = {
+      [O_LAW] = {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
+      [O_CONTACT] = {.name = "--contact", .kind = CLI_CHOICE, .choices = contacts},
+      [O_POINTS] = {.name = "--points", .kind = CLI_COUNT, .range = CLI_IN(3, 100000)},
+      [O_B0] = {.name = "--b0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      [O_M0] = {.name = "--m0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {0},
+  };
+  struct fit_pair pairs[2];
+  size_t npairs, npoints;
+  enum cs_law law;
+  enum contact_kind kind;
+  struct cs_contact contact;
+  struct cs_fit_result r;
+  double start[2];
+  enum cs_status cs;
+  int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
+  if (st == CLI_HELP) {
+    printf(fit_help, CS_I00_B_PAPER, CS_I00_M_PAPER, CS_I11_B_PAPER, CS_I11_M_PAPER,
+           CS_I11_B_PAPER4, CS_I11_M_PAPER4);
+    return CLI_EXIT_OK;
+  }
+  if (st != 0)
+    return st;
+  law = opts[O_LAW].choice == 0 ? CS_LAW_I00 : CS_LAW_I11;
+  kind = opts[O_CONTACT].value && opts[O_CONTACT].choice == 1 ? CONTACT_DISK_HERTZ : CONTACT_DISK;
+  contact = make_contact(kind, NULL, CS_PRESSURE_UNIFORM);
+  npoints = opts[O_POINTS].value ? (size_t)opts[O_POINTS].count : 181;
+  if (law == CS_LAW_I00) {
+    pairs[0] = (struct fit_pair){"paper", CS_I00_B_PAPER, CS_I00_M_PAPER, 0, 0};
+    npairs = 1;
+  } else {
+    pairs[0] = (struct fit_pair){"paper", CS_I11_B_PAPER, CS_I11_M_PAPER, 0, 0};
+    pairs[1] = (struct fit_pair){"paper4", CS_I11_B_PAPER4, CS_I11_M_PAPER4, 0, 0};
+    npairs = 2;
+  }
+  start[0] = opts[O_B0].value ? opts[O_B0].num[0] : pairs[0].b;
+  start[1] = opts[O_M0].value ? opts[O_M0].num[0] : pairs[0].m;
+
+  cs = cs_friction_fit(law, &contact, npoints, start[0], start[1], &r);
+  if (cs != CS_OK)
+    return cli_fail(cmd, "fit of %s: %s", cs_law_name(law), cs_strerror(cs));
+  for (size_t p = 0; p < npairs; p++) {
+    cs = cs_friction_fit_error(law, &contact, npoints, pairs[p].b, pairs[p].m, &pairs[p].rms,
+                               &pairs[p].max);
+    if (cs != CS_OK)
+      return cli_fail(cmd, "error of the paper's pair: %s", cs_strerror(cs));
+  }
+  cli_print("b", r.b);
+  cli_print("m", r.m);
+  cli_print("rms", r.rms);
+  cli_print("max_error", r.max_error);
+  printf("iterations = %d\n", r.iterations);
+  for (size_t p = 0; p < npairs; p++) {
+    char name[32];
+    snprintf(name, sizeof name, "%s_b", pairs[p].prefix);
+    cli_print(name, pairs[p].b);
+    snprintf(name, sizeof name, "%s_m", pairs[p].prefix);
+    cli_print(name, pairs[p].m);
+    snprintf(name, sizeof name, "%s_rms", pairs[p].prefix);
+    cli_print(name, pairs[p].rms);
+    snprintf(name, sizeof name, "%s_max_error", pairs[p].prefix);
+    cli_print(name, pairs[p].max);
+  }
+  if (opts[O_OUT].value) {
+    char why[1024];
+    cs = write_fit_file(ctx, opts[O_OUT].value, law, contact_names[kind], kind, &contact, npoints,
+                        start, &r, pairs, npairs, why, sizeof why);
+    if (cs != CS_OK)
+      return cli_fail(cmd, "%s: %s%s%s", opts[O_OUT].value, cs_strerror(cs), *why ? ": " : "", why);
+    printf("output = %s\n", opts[O_OUT].value);
+  }
+  return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+static const char friction_help[] =
+    "usage: contensou friction <eta|eval|fit> [options]\n"
+    "\n"
+    "The Coulomb-Contensou friction laws of a plane contact (dimensionless).\n"
+    "\n"
+    "sub-commands:\n"
+    "  eta    convert between eta (static/kinetic ratio) and eta' (regularization)\n"
+    "  eval   evaluate a law: friction force (Tsx, Tsy) and moment Ms\n"
+    "  fit    fit (b, m) of I00 or I11 to the integral model, compare with the papers\n"
+    "\n"
+    "contensou friction <sub-command> --help describes its options.\n";
+
+int cli_friction(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  const char *cmd = "contensou friction";
+  const char *sub = argc > 1 ? argv[1] : NULL;
+  if (!sub)
+    return cli_usage(cmd, "missing sub-command: eta, eval or fit (see %s --help)", cmd);
+  if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+    fputs(friction_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(sub, "eta") == 0)
+    return friction_eta(argc - 2, argv + 2);
+  if (strcmp(sub, "eval") == 0)
+    return friction_eval(argc - 2, argv + 2);
+  if (strcmp(sub, "fit") == 0)
+    return friction_fit(ctx, argc - 2, argv + 2);
+  return cli_usage(cmd, "unknown sub-command '%s': expected eta, eval or fit", sub);
+}

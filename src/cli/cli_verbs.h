@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* The verbs of the command line, one file each. argv[0] is the verb's name. */
+#ifndef CS_CLI_VERBS_H
+#define CS_CLI_VERBS_H
+
+#include "cli/cli_common.h"
+
+/* contensou friction eta|eval|fit (cli_friction.c) */
+int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
+
+/* contensou plot FILE.h5 (cli_plot.c) */
+int cli_plot(const struct cli_ctx *ctx, int argc, char **argv);
+
+#endif

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/* Approximations I(0,0) and I(1,1) of the integral friction model and their
+ * regularized forms, with analytic Jacobians.
+ *
+ * I(0,0), JTAM 2016 eq. (3.4); regularized, eq. (4.4), p = 1:
+ *   S  = |v|^m + b^m |ws|^m,            Q = S^(2/m) = D0^2
+ *   (Tsx, Tsy, Ms) = A (vsx, vsy, ws) * L(Q)
+ *   A = [[1, 0, -b c011], [0, 1, b c101], [-c010, c100, b c00m1]]
+ * I(1,1), Acta Mech. 2016 eq. (3); regularized, eq. (6), p = 3:
+ *   S  = (v^2)^(3m/2) + b^m |ws|^(3m),  Q = S^(2/m) = D1^2
+ *   Tsx = (v^2 + b ws^2) vsx L,  Tsy = (v^2 + b ws^2) vsy L,
+ *   Ms  = ((2/3) b ws^3 + (1/4) ws v^2) L
+ * with L = Q^(-1/2) unregularized and
+ *   L = (Q + eps^(2p))^(-1/2) + eta' eps^(3p) (Q + eps^(2p))^(-2)
+ * regularized. Both laws are "numerator times L(Q)", so one routine computes
+ * L, dL/dQ and grad Q, and each law adds its numerator. */
+#include <math.h>
+#include <string.h>
+
+#include "friction/friction.h"
+
+enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps,
+                              double eta_prime, const struct cs_contact_moments *moments)
+{
+  if (!a || !(b > 0) || !(m > 0) || !(eps >= 0) || !(eta_prime >= 0) || !isfinite(b) ||
+      !isfinite(m) || !isfinite(eps) || !isfinite(eta_prime))
+    return CS_ERR_RANGE;
+  memset(a, 0, sizeof *a);
+  a->b = b;
+  a->m = m;
+  a->eps = eps;
+  a->eta_prime = eta_prime;
+  a->c = moments ? *moments : cs_contact_moments_uniform_disk();
+  a->b_m = pow(b, m);
+  a->inv_m = 1.0 / m;
+  a->eps2_p1 = eps * eps;
+  a->eps3_p1 = eps * eps * eps;
+  a->eps2_p3 = a->eps3_p1 * a->eps3_p1;
+  a->eps3_p3 = a->eps2_p3 * a->eps3_p1;
+  return CS_OK;
+}
+
+/* L(Q) and dL/dQ; e2 = eps^(2p), e3 = eps^(3p). regularized = 0: L = Q^(-1/2). */
+static inline void scalar_factor(double Q, int regularized, double e2, double e3, double eta_p,
+                                 double *L, double *dL)
+{
+  if (!regularized) {
+    double r = 1.0 / sqrt(Q);
+    *L = r;
+    *dL = -0.5 * r / Q;
+    return;
+  }
+  double q = Q + e2;
+  double r = 1.0 / sqrt(q);
+  double q2inv = 1.0 / (q * q);
+  *L = r + eta_p * e3 * q2inv;
+  *dL = -0.5 * r / q - 2.0 * eta_p * e3 * q2inv / q;
+}
+
+/* Common part of I(0,0) (k = 1) and I(1,1) (k = 3): S = (v^2)^(k m/2) + b^m |ws|^(k m),
+ * Q = S^(2/m), and grad Q = (2k Q / S) (vsx (v^2)^(k m/2 - 1), vsy (...), b^m |ws|^(k m - 1) sgn ws).
+ * Returns 0 when lambda = 0 (S = 0). */
+static inline int denominator(const struct cs_approx *a, int k, double vsx, double vsy, double ws,
+                              double *Q, double gradQ[3])
+{
+  double s = vsx * vsx + vsy * vsy;
+  double aw = fabs(ws);
+  double km = k * a->m;
+  double sv = s > 0 ? pow(s, 0.5 * km) : 0.0;  /* |v|^(k m) */
+  double sw = aw > 0 ? a->b_m * pow(aw, km) : 0.0; /* b^m |ws|^(k m) */
+  double S = sv + sw;
+  if (!(S > 0)) {
+    *Q = 0;
+    if (gradQ)
+      gradQ[0] = gradQ[1] = gradQ[2] = 0;
+    return 0;
+  }
+  double Qv = pow(S, 2.0 * a->inv_m);
+  *Q = Qv;
+  if (gradQ) {
+    /* (v^2)^(km/2 - 1) and |ws|^(km - 1) can be infinite at 0 when km < 2 or km < 1; their
+     * products with vsx, vsy (or the sign) then vanish or are the one-sided limit, so use
+     * sv / s and sw / aw, which are finite and exact away from 0. */
+    double f = 2.0 * k * Qv / S;
+    double tv = s > 0 ? f * sv / s : 0.0;
+    gradQ[0] = tv * vsx;
+    gradQ[1] = tv * vsy;
+    gradQ[2] = aw > 0 ? f * sw / aw * (ws > 0 ? 1.0 : -1.0) : 0.0;
+  }
+  return 1;
+}
+
+static void i00_common(const struct cs_approx *a, int regularized, double vsx, double vsy,
+                       double ws, struct cs_friction_load *out, double *jac)
+{
+  const double b = a->b;
+  const double A[3][3] = {{1.0, 0.0, -b * a->c.c011},
+                          {0.0, 1.0, b * a->c.c101},
+                          {-a->c.c010, a->c.c100, b * a->c.c00m1}};
+  double Q, gQ[3];
+  int moving = denominator(a, 1, vsx, vsy, ws, &Q, jac ? gQ : NULL);
+  if (!moving && !regularized) {
+    out->Tsx = out->Tsy = out->Ms = 0;
+    if (jac)
+      memset(jac, 0, 9 * sizeof *jac);
+    return;
+  }
+  double L, dL;
+  scalar_factor(Q, regularized, a->eps2_p1, a->eps3_p1, a->eta_prime, &L, &dL);
+  const double z[3] = {vsx, vsy, ws};
+  double N[3];
+  for (int i = 0; i < 3; i++)
+    N[i] = A[i][0] * z[0] + A[i][1] * z[1] + A[i][2] * z[2];
+  out->Tsx = N[0] * L;
+  out->Tsy = N[1] * L;
+  out->Ms = N[2] * L;
+  if (jac) {
+    if (!moving)
+      gQ[0] = gQ[1] = gQ[2] = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        jac[3 * i + j] = A[i][j] * L + N[i] * dL * gQ[j];
+  }
+}
+
+static void i11_common(const struct cs_approx *a, int regularized, double vsx, double vsy,
+                       double ws, struct cs_friction_load *out, double *jac)
+{
+  const double b = a->b;
+  double Q, gQ[3];
+  int moving = denominator(a, 3, vsx, vsy, ws, &Q, jac ? gQ : NULL);
+  if (!moving && !regularized) {
+    out->Tsx = out->Tsy = out->Ms = 0;
+    if (jac)
+      memset(jac, 0, 9 * sizeof *jac);
+    return;
+  }
+  double L, dL;
+  scalar_factor(Q, regularized, a->eps2_p3, a->eps3_p3, a->eta_prime, &L, &dL);
+  double s = vsx * vsx + vsy * vsy;
+  double w2 = ws * ws;
+  double NT = s + b * w2;
+  double N[3] = {NT * vsx, NT * vsy, (2.0 / 3.0) * b * w2 * ws + 0.25 * ws * s};
+  out->Tsx = N[0] * L;
+  out->Tsy = N[1] * L;
+  out->Ms = N[2] * L;
+  if (jac) {
+    if (!moving)
+      gQ[0] = gQ[1] = gQ[2] = 0;
+    /* dN_i/dz_j */
+    double dN[3][3] = {
+        {NT + 2.0 * vsx * vsx, 2.0 * vsx * vsy, 2.0 * b * ws * vsx},
+        {2.0 * vsx * vsy, NT + 2.0 * vsy * vsy, 2.0 * b * ws * vsy},
+        {0.5 * ws * vsx, 0.5 * ws * vsy, 2.0 * b * w2 + 0.25 * s},
+    };
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++)
+        jac[3 * i + j] = dN[i][j] * L + N[i] * dL * gQ[j];
+  }
+}
+
+void cs_i00_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                 struct cs_friction_load *out, double *jac)
+{
+  i00_common(a, 0, vsx, vsy, ws, out, jac);
+}
+
+void cs_i00_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                     struct cs_friction_load *out, double *jac)
+{
+  i00_common(a, 1, vsx, vsy, ws, out, jac);
+}
+
+void cs_i11_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                 struct cs_friction_load *out, double *jac)
+{
+  i11_common(a, 0, vsx, vsy, ws, out, jac);
+}
+
+void cs_i11_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                     struct cs_friction_load *out, double *jac)
+{
+  i11_common(a, 1, vsx, vsy, ws, out, jac);
+}
+
+static const char *const law_names[CS_LAW_COUNT] = {
+    [CS_LAW_INTEGRAL] = "integral", [CS_LAW_I00] = "I00",         [CS_LAW_I11] = "I11",
+    [CS_LAW_I00_REG] = "I00-reg",   [CS_LAW_I11_REG] = "I11-reg",
+};
+
+const char *cs_law_name(enum cs_law law)
+{
+  if ((int)law < 0 || law >= CS_LAW_COUNT)
+    return "unknown";
+  return law_names[law];
+}
+
+enum cs_status cs_law_from_name(const char *name, enum cs_law *law)
+{
+  if (!name)
+    return CS_ERR_ARG;
+  for (int i = 0; i < CS_LAW_COUNT; i++)
+    if (strcmp(name, law_names[i]) == 0) {
+      *law = (enum cs_law)i;
+      return CS_OK;
+    }
+  return CS_ERR_NOT_FOUND;
+}

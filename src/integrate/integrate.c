@@ -1,0 +1,893 @@
+/* SPDX-License-Identifier: MIT */
+/* The ARKODE wrapper (SUNDIALS 6.4). One workspace holds a SUNContext, the
+ * N_Vectors, a dense matrix and linear solver, and two stepper memories (ERKStep
+ * and ARKStep) that live as long as the workspace; a run only re-initialises
+ * the one it uses, so a sweep of many short runs never allocates.
+ *
+ * The callbacks reach the run through ARKODE's user_data, which is the
+ * workspace itself: it carries the current ODE (functions and params pointer),
+ * the event functions and the failure notes that turn ARKODE's return flags
+ * into statuses with a readable message. */
+#include "integrate/integrate.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arkode/arkode_arkstep.h>
+#include <arkode/arkode_erkstep.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+/* ARKODE's messages are embedded in ours, hence the longer outer buffer. */
+#define CS_INTEG_ARKMSG_LEN 384
+#define CS_INTEG_MSG_LEN 640
+
+enum { MEM_ERK = 0, MEM_ARK = 1 };
+
+struct cs_integrator {
+  SUNContext ctx;     /* SUNDIALS context, one per workspace (hence per thread) */
+  size_t n_max;       /* largest n accepted by reset */
+  size_t n;           /* length of the objects below; 0 if a rebuild failed */
+  N_Vector y;         /* state at t: y0 after reset, the result after advance */
+  N_Vector dky;       /* output of the interpolant */
+  N_Vector atol;      /* per-component absolute tolerances */
+  SUNMatrix jac;      /* dense Newton matrix of ARKStep */
+  SUNLinearSolver ls; /* dense LU on jac */
+  void *mem[2];       /* ERKStep and ARKStep memories */
+  bool roots_in[2];   /* whether mem[k] has ARKODE root arrays installed */
+
+  bool active;       /* a run was reset successfully */
+  bool started;      /* ARKODE was called since the last reset / reinit */
+  bool stepped;      /* an internal step exists whose interpolant is valid */
+  int which;         /* MEM_ERK or MEM_ARK: the stepper of this run */
+  struct cs_ode ode; /* the problem of this run */
+  double t;          /* time of the state in y */
+  double h_init;     /* requested first step (magnitude), 0 if automatic */
+
+  size_t nroots;        /* number of event functions, 0 if none */
+  size_t roots_cap;     /* capacity of rootdir and found */
+  cs_root_fn g;         /* event functions */
+  const void *g_ctx;    /* their params argument, NULL: the ODE's params */
+  int *rootdir;         /* direction filter per event function */
+  int *found;           /* which fired at the last root stop */
+  bool at_root;         /* the last advance stopped at a root */
+
+  long nrhs;            /* rhs calls in this run */
+  long ng;              /* event function calls in this run */
+
+  bool nonfinite;          /* a NaN/Inf was met during this advance */
+  const char *nf_what;     /* where: "state", "right-hand side", ... */
+  size_t nf_index;         /* which component */
+  double nf_t;             /* at which time */
+  bool user_failed;        /* a callback returned a fatal code during this advance */
+  const char *uf_what;     /* which callback */
+  int uf_ret;              /* what it returned */
+  double uf_t;             /* at which time */
+
+  char arkmsg[CS_INTEG_ARKMSG_LEN]; /* last message of ARKODE's error handler */
+  char msg[CS_INTEG_MSG_LEN];    /* last failure of this run, "" if none */
+};
+
+/* ------------------------------------------------------------ messages */
+
+struct flag_name {
+  int flag;
+  const char *name;
+};
+
+/* ARKStepGetReturnFlagName allocates its result; a constant table does not. */
+static const struct flag_name flag_names[] = {
+    {ARK_TOO_MUCH_WORK, "ARK_TOO_MUCH_WORK"},
+    {ARK_TOO_MUCH_ACC, "ARK_TOO_MUCH_ACC"},
+    {ARK_ERR_FAILURE, "ARK_ERR_FAILURE"},
+    {ARK_CONV_FAILURE, "ARK_CONV_FAILURE"},
+    {ARK_LINIT_FAIL, "ARK_LINIT_FAIL"},
+    {ARK_LSETUP_FAIL, "ARK_LSETUP_FAIL"},
+    {ARK_LSOLVE_FAIL, "ARK_LSOLVE_FAIL"},
+    {ARK_RHSFUNC_FAIL, "ARK_RHSFUNC_FAIL"},
+    {ARK_FIRST_RHSFUNC_ERR, "ARK_FIRST_RHSFUNC_ERR"},
+    {ARK_REPTD_RHSFUNC_ERR, "ARK_REPTD_RHSFUNC_ERR"},
+    {ARK_UNREC_RHSFUNC_ERR, "ARK_UNREC_RHSFUNC_ERR"},
+    {ARK_RTFUNC_FAIL, "ARK_RTFUNC_FAIL"},
+    {ARK_MEM_FAIL, "ARK_MEM_FAIL"},
+    {ARK_MEM_NULL, "ARK_MEM_NULL"},
+    {ARK_ILL_INPUT, "ARK_ILL_INPUT"},
+    {ARK_NO_MALLOC, "ARK_NO_MALLOC"},
+    {ARK_BAD_K, "ARK_BAD_K"},
+    {ARK_BAD_T, "ARK_BAD_T"},
+    {ARK_TOO_CLOSE, "ARK_TOO_CLOSE"},
+    {ARK_VECTOROP_ERR, "ARK_VECTOROP_ERR"},
+    {ARK_NLS_INIT_FAIL, "ARK_NLS_INIT_FAIL"},
+    {ARK_NLS_SETUP_FAIL, "ARK_NLS_SETUP_FAIL"},
+    {ARK_NLS_SETUP_RECVR, "ARK_NLS_SETUP_RECVR"},
+    {ARK_NLS_OP_ERR, "ARK_NLS_OP_ERR"},
+    {ARK_INTERP_FAIL, "ARK_INTERP_FAIL"},
+    {ARK_INVALID_TABLE, "ARK_INVALID_TABLE"},
+    {ARK_CONTEXT_ERR, "ARK_CONTEXT_ERR"},
+};
+
+static const char *flag_name(int flag)
+{
+  for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
+    if (flag_names[i].flag == flag)
+      return flag_names[i].name;
+  return "unknown ARKODE flag";
+}
+
+/* Replaces SUNDIALS' default handler, which prints to stderr: the library
+ * must stay silent, so the message is kept for cs_integrator_last_error.
+ * Warnings (error_code ARK_WARNING > 0) do not fail anything and are dropped. */
+static void error_handler(int error_code, const char *module, const char *function, char *msg,
+                          void *data)
+{
+  struct cs_integrator *integ = data;
+  (void)module;
+  if (error_code >= 0)
+    return;
+  snprintf(integ->arkmsg, sizeof integ->arkmsg, "ARKODE (%s): %s (%s)", function, msg,
+           flag_name(error_code));
+}
+
+/* A callback's fatal return -s with s a valid status is passed on as is, so a
+ * model can say e.g. CS_ERR_UNBOUNDED; anything else is a solver failure. */
+static enum cs_status status_of_user_return(int ret)
+{
+  if (ret < 0 && ret > -(int)CS_STATUS_COUNT)
+    return (enum cs_status)(-ret);
+  return CS_ERR_SOLVER;
+}
+
+static enum cs_status fail(struct cs_integrator *integ, enum cs_status status, const char *what)
+{
+  snprintf(integ->msg, sizeof integ->msg, "%s", what);
+  return status;
+}
+
+/* ----------------------------------------------------------- callbacks */
+
+static size_t first_nonfinite(const double *v, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(v[i]))
+      return i;
+  return n;
+}
+
+static void note_nonfinite(struct cs_integrator *integ, const char *what, double t, size_t i)
+{
+  integ->nonfinite = true;
+  integ->nf_what = what;
+  integ->nf_t = t;
+  integ->nf_index = i;
+}
+
+static void note_user_failure(struct cs_integrator *integ, const char *what, double t, int ret)
+{
+  integ->user_failed = true;
+  integ->uf_what = what;
+  integ->uf_t = t;
+  integ->uf_ret = ret;
+}
+
+/* Non-finite stage values or derivatives come back as a recoverable failure
+ * (return 1), so that ARKODE retries with a smaller step: they usually mean
+ * the trial step overshot into a region where the model blows up. If they
+ * persist ARKODE gives up and the note turns the failure into
+ * CS_ERR_NONFINITE. */
+static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
+{
+  struct cs_integrator *integ = data;
+  const double *yv = NV_DATA_S(y);
+  double *fv = NV_DATA_S(ydot);
+  size_t n = integ->n;
+  integ->nrhs++;
+  size_t i = first_nonfinite(yv, n);
+  if (i < n) {
+    note_nonfinite(integ, "state", t, i);
+    return 1;
+  }
+  int ret = integ->ode.rhs(t, yv, fv, integ->ode.params);
+  if (ret < 0) {
+    note_user_failure(integ, "right-hand side", t, ret);
+    return -1;
+  }
+  if (ret > 0)
+    return 1;
+  i = first_nonfinite(fv, n);
+  if (i < n) {
+    note_nonfinite(integ, "right-hand side", t, i);
+    return 1;
+  }
+  return 0;
+}
+
+/* The model fills a row-major n*n array; SUNDIALS' dense matrix is
+ * column-major. Writing the row-major Jacobian straight into the matrix data
+ * and transposing it in place (the matrix is square) needs no scratch array. */
+static int jac_trampoline(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *data,
+                          N_Vector tmp1, N_Vector tmp2, N_Vector tmp3)
+{
+  struct cs_integrator *integ = data;
+  size_t n = integ->n;
+  double *a = SUNDenseMatrix_Data(J);
+  (void)fy;
+  (void)tmp1;
+  (void)tmp2;
+  (void)tmp3;
+  memset(a, 0, n * n * sizeof *a);
+  int ret = integ->ode.jac(t, NV_DATA_S(y), a, integ->ode.params);
+  if (ret < 0) {
+    note_user_failure(integ, "Jacobian", t, ret);
+    return -1;
+  }
+  if (ret > 0)
+    return 1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) {
+      double tmp = a[i * n + j];
+      a[i * n + j] = a[j * n + i];
+      a[j * n + i] = tmp;
+    }
+  size_t k = first_nonfinite(a, n * n);
+  if (k < n * n) {
+    note_nonfinite(integ, "Jacobian (row-major index)", t, k);
+    return 1;
+  }
+  return 0;
+}
+
+/* ARKODE has no recoverable failure of event functions: a non-finite value
+ * would silently break the sign test, so it is fatal. */
+static int root_trampoline(sunrealtype t, N_Vector y, sunrealtype *gout, void *data)
+{
+  struct cs_integrator *integ = data;
+  integ->ng++;
+  const void *ctx = integ->g_ctx != NULL ? integ->g_ctx : integ->ode.params;
+  int ret = integ->g(t, NV_DATA_S(y), gout, ctx);
+  if (ret != 0) {
+    note_user_failure(integ, "event function", t, ret);
+    return -1;
+  }
+  size_t i = first_nonfinite(gout, integ->nroots);
+  if (i < integ->nroots) {
+    note_nonfinite(integ, "event function", t, i);
+    return -1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------- ARKODE objects */
+
+static void destroy_solvers(struct cs_integrator *integ)
+{
+  ERKStepFree(&integ->mem[MEM_ERK]);
+  ARKStepFree(&integ->mem[MEM_ARK]);
+  if (integ->ls != NULL)
+    SUNLinSolFree(integ->ls);
+  if (integ->jac != NULL)
+    SUNMatDestroy(integ->jac);
+  if (integ->y != NULL)
+    N_VDestroy(integ->y);
+  if (integ->dky != NULL)
+    N_VDestroy(integ->dky);
+  if (integ->atol != NULL)
+    N_VDestroy(integ->atol);
+  integ->ls = NULL;
+  integ->jac = NULL;
+  integ->y = integ->dky = integ->atol = NULL;
+  integ->roots_in[MEM_ERK] = integ->roots_in[MEM_ARK] = false;
+  integ->n = 0;
+  integ->active = false;
+}
+
+/* Everything ARKODE needs for systems of size n. The options that would
+ * allocate when changed (Butcher tables, linear solver) are set here once;
+ * the rest is set per run in cs_integrator_reset. */
+static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
+{
+  sunindextype len = (sunindextype)n;
+  integ->y = N_VNew_Serial(len, integ->ctx);
+  integ->dky = N_VNew_Serial(len, integ->ctx);
+  integ->atol = N_VNew_Serial(len, integ->ctx);
+  if (integ->y == NULL || integ->dky == NULL || integ->atol == NULL)
+    goto nomem;
+  N_VConst(0.0, integ->y);
+  integ->jac = SUNDenseMatrix(len, len, integ->ctx);
+  if (integ->jac == NULL)
+    goto nomem;
+  integ->ls = SUNLinSol_Dense(integ->y, integ->jac, integ->ctx);
+  if (integ->ls == NULL)
+    goto nomem;
+
+  void *erk = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
+  integ->mem[MEM_ERK] = erk;
+  if (erk == NULL)
+    goto nomem;
+  if (ERKStepSetErrHandlerFn(erk, error_handler, integ) != ARK_SUCCESS ||
+      ERKStepSetUserData(erk, integ) != ARK_SUCCESS ||
+      ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5) != ARK_SUCCESS)
+    goto solver;
+
+  /* ARK5(4)8L[2]SA's ESDIRK: fifth order is what tolerances of 1e-8..1e-10
+   * call for (fewer steps than the default fourth-order SDIRK 5(3)4 at these
+   * tolerances); L-stable and stiffly accurate, so very stiff modes (fast
+   * regularised friction, relaxation oscillations) are damped, not carried;
+   * stage order 2 (explicit first stage) limits the order reduction of SDIRKs
+   * on stiff problems. */
+  void *ark = ARKStepCreate(NULL, rhs_trampoline, 0.0, integ->y, integ->ctx);
+  integ->mem[MEM_ARK] = ark;
+  if (ark == NULL)
+    goto nomem;
+  if (ARKStepSetErrHandlerFn(ark, error_handler, integ) != ARK_SUCCESS ||
+      ARKStepSetUserData(ark, integ) != ARK_SUCCESS ||
+      ARKStepSetTableNum(ark, ARKODE_ARK548L2SA_DIRK_8_4_5, ARKODE_ERK_NONE) != ARK_SUCCESS ||
+      ARKStepSetLinearSolver(ark, integ->ls, integ->jac) != ARK_SUCCESS)
+    goto solver;
+  integ->n = n;
+  return CS_OK;
+
+nomem:
+  destroy_solvers(integ);
+  return fail(integ, CS_ERR_NOMEM, "out of memory while building the ARKODE solvers");
+solver:
+  snprintf(integ->msg, sizeof integ->msg, "setting up ARKODE failed: %s", integ->arkmsg);
+  destroy_solvers(integ);
+  return CS_ERR_SOLVER;
+}
+
+struct cs_integrator *cs_integrator_create(size_t n_max)
+{
+  if (n_max == 0 || n_max > (size_t)INT_MAX)
+    return NULL;
+  struct cs_integrator *integ = calloc(1, sizeof *integ);
+  if (integ == NULL)
+    return NULL;
+  integ->n_max = n_max;
+  if (SUNContext_Create(NULL, &integ->ctx) != 0) {
+    free(integ);
+    return NULL;
+  }
+  if (build_solvers(integ, n_max) != CS_OK) {
+    SUNContext_Free(&integ->ctx);
+    free(integ);
+    return NULL;
+  }
+  return integ;
+}
+
+void cs_integrator_free(struct cs_integrator *integ)
+{
+  if (integ == NULL)
+    return;
+  destroy_solvers(integ);
+  SUNContext_Free(&integ->ctx);
+  free(integ->rootdir);
+  free(integ->found);
+  free(integ);
+}
+
+/* ------------------------------------------------------------------ runs */
+
+struct cs_integrator_opts cs_integrator_opts_default(void)
+{
+  return (struct cs_integrator_opts){
+      .stepper = CS_STEPPER_ERK,
+      .rtol = 1e-8,
+      .atol = 1e-10,
+      .atol_vec = NULL,
+      .max_steps = 0,
+      .h_init = 0.0,
+      .h_max = 0.0,
+  };
+}
+
+static bool all_finite(const double *v, size_t n) { return first_nonfinite(v, n) == n; }
+
+static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_integrator_opts *o,
+                                 size_t n)
+{
+  if (o->stepper != CS_STEPPER_ERK && o->stepper != CS_STEPPER_DIRK)
+    return fail(integ, CS_ERR_ARG, "unknown stepper");
+  if (!isfinite(o->rtol) || o->rtol < 0.0)
+    return fail(integ, CS_ERR_ARG, "rtol must be finite and >= 0");
+  if (o->atol_vec == NULL) {
+    if (!isfinite(o->atol) || o->atol < 0.0 || (o->rtol == 0.0 && o->atol == 0.0))
+      return fail(integ, CS_ERR_ARG, "atol must be finite, >= 0, and > 0 when rtol is 0");
+  } else {
+    for (size_t i = 0; i < n; i++)
+      if (!isfinite(o->atol_vec[i]) || o->atol_vec[i] < 0.0 ||
+          (o->rtol == 0.0 && o->atol_vec[i] == 0.0))
+        return fail(integ, CS_ERR_ARG,
+                    "atol_vec entries must be finite, >= 0, and > 0 when rtol is 0");
+  }
+  if (!isfinite(o->h_init) || o->h_init < 0.0)
+    return fail(integ, CS_ERR_ARG, "h_init must be finite and >= 0");
+  if (!isfinite(o->h_max) || o->h_max < 0.0)
+    return fail(integ, CS_ERR_ARG, "h_max must be finite and >= 0");
+  if (o->h_max > 0.0 && o->h_init > o->h_max)
+    return fail(integ, CS_ERR_ARG, "h_init exceeds h_max");
+  return CS_OK;
+}
+
+/* Installs the workspace's event set on stepper memory k. ARKODE only reads
+ * the root functions' values at t0 during its initial setup, so callers
+ * change the set only before a (re)initialisation. */
+static enum cs_status apply_roots(struct cs_integrator *integ, int k)
+{
+  void *mem = integ->mem[k];
+  int flag;
+  if (integ->nroots == 0) {
+    if (integ->roots_in[k]) {
+      flag = k == MEM_ERK ? ERKStepRootInit(mem, 0, NULL) : ARKStepRootInit(mem, 0, NULL);
+      if (flag != ARK_SUCCESS)
+        goto arkfail;
+      integ->roots_in[k] = false;
+    }
+    return CS_OK;
+  }
+  int nr = (int)integ->nroots;
+  if (k == MEM_ERK)
+    flag = ERKStepRootInit(mem, nr, root_trampoline);
+  else
+    flag = ARKStepRootInit(mem, nr, root_trampoline);
+  if (flag != ARK_SUCCESS)
+    goto arkfail;
+  integ->roots_in[k] = true;
+  if (k == MEM_ERK)
+    flag = ERKStepSetRootDirection(mem, integ->rootdir);
+  else
+    flag = ARKStepSetRootDirection(mem, integ->rootdir);
+  if (flag != ARK_SUCCESS)
+    goto arkfail;
+  /* Sections are often started on the section itself (g = 0 at t0). */
+  flag = k == MEM_ERK ? ERKStepSetNoInactiveRootWarn(mem) : ARKStepSetNoInactiveRootWarn(mem);
+  if (flag != ARK_SUCCESS)
+    goto arkfail;
+  return CS_OK;
+arkfail:
+  snprintf(integ->msg, sizeof integ->msg, "installing the event functions failed: %s",
+           integ->arkmsg);
+  return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
+}
+
+static void clear_run_notes(struct cs_integrator *integ)
+{
+  integ->nonfinite = false;
+  integ->user_failed = false;
+  integ->arkmsg[0] = '\0';
+}
+
+enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_ode *ode,
+                                   const struct cs_integrator_opts *opts, double t0,
+                                   const double *y0)
+{
+  if (integ == NULL)
+    return CS_ERR_ARG;
+  integ->active = false;
+  integ->msg[0] = '\0';
+  clear_run_notes(integ);
+  struct cs_integrator_opts defaults = cs_integrator_opts_default();
+  if (opts == NULL)
+    opts = &defaults;
+  if (ode == NULL || ode->rhs == NULL || ode->n == 0)
+    return fail(integ, CS_ERR_ARG, "reset needs an ODE with n >= 1 and a right-hand side");
+  if (ode->n > integ->n_max) {
+    snprintf(integ->msg, sizeof integ->msg, "n = %zu exceeds the workspace's n_max = %zu",
+             ode->n, integ->n_max);
+    return CS_ERR_RANGE;
+  }
+  size_t n = ode->n;
+  if (y0 == NULL || !isfinite(t0) || !all_finite(y0, n))
+    return fail(integ, CS_ERR_ARG, "t0 and y0 must be given and finite");
+  enum cs_status st = check_opts(integ, opts, n);
+  if (st != CS_OK)
+    return st;
+
+  if (n != integ->n) {
+    destroy_solvers(integ);
+    st = build_solvers(integ, n);
+    if (st != CS_OK)
+      return st;
+  }
+
+  int k = opts->stepper == CS_STEPPER_ERK ? MEM_ERK : MEM_ARK;
+  void *mem = integ->mem[k];
+  integ->which = k;
+  integ->ode = *ode;
+  integ->t = t0;
+  integ->h_init = opts->h_init;
+  memcpy(NV_DATA_S(integ->y), y0, n * sizeof *y0);
+  long mxsteps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+
+  int flag;
+  if (k == MEM_ERK) {
+    flag = ERKStepReInit(mem, rhs_trampoline, t0, integ->y);
+    if (flag == ARK_SUCCESS) {
+      if (opts->atol_vec != NULL) {
+        memcpy(NV_DATA_S(integ->atol), opts->atol_vec, n * sizeof *opts->atol_vec);
+        flag = ERKStepSVtolerances(mem, opts->rtol, integ->atol);
+      } else {
+        flag = ERKStepSStolerances(mem, opts->rtol, opts->atol);
+      }
+    }
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetMaxNumSteps(mem, mxsteps);
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetInitStep(mem, opts->h_init);
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetMaxStep(mem, opts->h_max);
+  } else {
+    flag = ARKStepReInit(mem, NULL, rhs_trampoline, t0, integ->y);
+    if (flag == ARK_SUCCESS) {
+      if (opts->atol_vec != NULL) {
+        memcpy(NV_DATA_S(integ->atol), opts->atol_vec, n * sizeof *opts->atol_vec);
+        flag = ARKStepSVtolerances(mem, opts->rtol, integ->atol);
+      } else {
+        flag = ARKStepSStolerances(mem, opts->rtol, opts->atol);
+      }
+    }
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetMaxNumSteps(mem, mxsteps);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetInitStep(mem, opts->h_init);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetMaxStep(mem, opts->h_max);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetJacFn(mem, ode->jac != NULL ? jac_trampoline : NULL);
+  }
+  if (flag != ARK_SUCCESS) {
+    snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
+    return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
+  }
+  st = apply_roots(integ, k);
+  if (st != CS_OK)
+    return st;
+
+  integ->nrhs = 0;
+  integ->ng = 0;
+  integ->started = false;
+  integ->stepped = false;
+  integ->at_root = false;
+  integ->active = true;
+  return CS_OK;
+}
+
+static enum cs_status require_run(struct cs_integrator *integ)
+{
+  if (integ == NULL)
+    return CS_ERR_ARG;
+  if (!integ->active)
+    return fail(integ, CS_ERR_ARG, "no active run: call cs_integrator_reset first");
+  return CS_OK;
+}
+
+/* Turns a failed ARKODE return into a status and the message of the run. The
+ * notes taken by the callbacks come first: they know the cause ("the model
+ * returned NaN") where ARKODE only sees the effect ("error test failed"). */
+static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
+{
+  const char *ark = integ->arkmsg[0] != '\0' ? integ->arkmsg : flag_name(flag);
+  if (integ->user_failed) {
+    snprintf(integ->msg, sizeof integ->msg, "the model's %s returned %d at t = %.17g; %s",
+             integ->uf_what, integ->uf_ret, integ->uf_t, ark);
+    return status_of_user_return(integ->uf_ret);
+  }
+  if (flag == ARK_TOO_MUCH_WORK) {
+    snprintf(integ->msg, sizeof integ->msg, "%s", ark);
+    return CS_ERR_TOO_MUCH_WORK;
+  }
+  if (integ->nonfinite) {
+    snprintf(integ->msg, sizeof integ->msg,
+             "non-finite value in the %s, component %zu, at t = %.17g; %s", integ->nf_what,
+             integ->nf_index, integ->nf_t, ark);
+    return CS_ERR_NONFINITE;
+  }
+  snprintf(integ->msg, sizeof integ->msg, "%s", ark);
+  switch (flag) {
+  case ARK_ILL_INPUT:
+  case ARK_BAD_T:
+  case ARK_TOO_CLOSE:
+    return CS_ERR_ARG;
+  case ARK_MEM_FAIL:
+    return CS_ERR_NOMEM;
+  default:
+    return CS_ERR_SOLVER;
+  }
+}
+
+enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
+                                     double *y, enum cs_stop_reason *stop)
+{
+  enum cs_status st = require_run(integ);
+  if (st != CS_OK)
+    return st;
+  if (!isfinite(tout))
+    return fail(integ, CS_ERR_ARG, "tout must be finite");
+  clear_run_notes(integ);
+  integ->at_root = false;
+  size_t n = integ->n;
+  void *mem = integ->mem[integ->which];
+
+  int flag = ARK_SUCCESS;
+  double tret = integ->t;
+  /* ARKODE refuses a first call with tout == t0 (ARK_TOO_CLOSE); the answer
+   * is known anyway. */
+  if (tout != integ->t) {
+    if (!integ->started && integ->h_init > 0.0) {
+      /* ARKODE wants the first step signed like tout - t0. */
+      double h0 = tout > integ->t ? integ->h_init : -integ->h_init;
+      flag = integ->which == MEM_ERK ? ERKStepSetInitStep(mem, h0) : ARKStepSetInitStep(mem, h0);
+    }
+    if (flag == ARK_SUCCESS) {
+      integ->started = true;
+      if (integ->which == MEM_ERK)
+        flag = ERKStepEvolve(mem, tout, integ->y, &tret, ARK_NORMAL);
+      else
+        flag = ARKStepEvolve(mem, tout, integ->y, &tret, ARK_NORMAL);
+    }
+    integ->t = tret;
+  }
+  if (t_reached != NULL)
+    *t_reached = integ->t;
+  if (y != NULL)
+    memcpy(y, NV_DATA_S(integ->y), n * sizeof *y);
+  if (stop != NULL)
+    *stop = CS_STOP_TOUT;
+  if (flag < 0)
+    return advance_failure(integ, flag);
+  /* A successful return either took steps or interpolated in an old one. */
+  if (integ->started)
+    integ->stepped = true;
+  if (flag == ARK_ROOT_RETURN) {
+    flag = integ->which == MEM_ERK ? ERKStepGetRootInfo(mem, integ->found)
+                                   : ARKStepGetRootInfo(mem, integ->found);
+    if (flag != ARK_SUCCESS)
+      return advance_failure(integ, flag);
+    integ->at_root = true;
+    if (stop != NULL)
+      *stop = CS_STOP_ROOT;
+  }
+  return CS_OK;
+}
+
+enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struct cs_ode *ode,
+                                        const struct cs_integrator_opts *opts, const double *y0,
+                                        const double *times, size_t ntimes, double *Y)
+{
+  if (integ == NULL)
+    return CS_ERR_ARG;
+  if (times == NULL || Y == NULL || ntimes == 0)
+    return fail(integ, CS_ERR_ARG, "solve_grid needs times and Y with ntimes >= 1");
+  int dir = 0;
+  for (size_t k = 0; k < ntimes; k++) {
+    if (!isfinite(times[k]))
+      return fail(integ, CS_ERR_ARG, "solve_grid: non-finite time");
+    if (k == 0 || times[k] == times[k - 1])
+      continue;
+    int d = times[k] > times[k - 1] ? 1 : -1;
+    if (dir != 0 && d != dir)
+      return fail(integ, CS_ERR_ARG, "solve_grid: times must be monotone");
+    dir = d;
+  }
+  enum cs_status st = cs_integrator_reset(integ, ode, opts, times[0], y0);
+  if (st != CS_OK)
+    return st;
+  size_t n = ode->n;
+  memcpy(Y, y0, n * sizeof *Y);
+  for (size_t k = 1; k < ntimes; k++) {
+    enum cs_stop_reason stop;
+    do {
+      st = cs_integrator_advance(integ, times[k], NULL, Y + k * n, &stop);
+      if (st != CS_OK)
+        return st;
+    } while (stop == CS_STOP_ROOT);
+  }
+  return CS_OK;
+}
+
+/* --------------------------------------------------------------- events */
+
+/* Restarts ARKODE at the last returned (t, y): after a Reset its initial
+ * setup evaluates the event functions afresh at t. */
+static enum cs_status restart_here(struct cs_integrator *integ)
+{
+  void *mem = integ->mem[integ->which];
+  integ->arkmsg[0] = '\0';
+  int flag = integ->which == MEM_ERK ? ERKStepReset(mem, integ->t, integ->y)
+                                     : ARKStepReset(mem, integ->t, integ->y);
+  if (flag != ARK_SUCCESS) {
+    snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
+    integ->active = false;
+    return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
+  }
+  integ->stepped = false;
+  integ->at_root = false;
+  return CS_OK;
+}
+
+enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroots, cs_root_fn g,
+                                       const int *direction, const void *ctx)
+{
+  if (integ == NULL)
+    return CS_ERR_ARG;
+  if (g == NULL)
+    nroots = 0;
+  if (nroots > (size_t)INT_MAX)
+    return fail(integ, CS_ERR_ARG, "too many event functions");
+  if (direction != NULL)
+    for (size_t k = 0; k < nroots; k++)
+      if (direction[k] < -1 || direction[k] > 1)
+        return fail(integ, CS_ERR_ARG, "event directions must be -1, 0 or +1");
+  if (nroots > integ->roots_cap) {
+    int *dir = realloc(integ->rootdir, nroots * sizeof *dir);
+    if (dir == NULL)
+      return fail(integ, CS_ERR_NOMEM, "out of memory for the event functions");
+    integ->rootdir = dir;
+    int *found = realloc(integ->found, nroots * sizeof *found);
+    if (found == NULL)
+      return fail(integ, CS_ERR_NOMEM, "out of memory for the event functions");
+    integ->found = found;
+    integ->roots_cap = nroots;
+  }
+  for (size_t k = 0; k < nroots; k++) {
+    integ->rootdir[k] = direction != NULL ? direction[k] : 0;
+    integ->found[k] = 0;
+  }
+  integ->nroots = nroots;
+  integ->g = nroots > 0 ? g : NULL;
+  integ->g_ctx = ctx;
+  integ->at_root = false;
+  if (!integ->active)
+    return CS_OK;
+  enum cs_status st = apply_roots(integ, integ->which);
+  if (st != CS_OK) {
+    integ->active = false;
+    return st;
+  }
+  return restart_here(integ);
+}
+
+enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found)
+{
+  if (integ == NULL || (found == NULL && integ->nroots > 0))
+    return CS_ERR_ARG;
+  for (size_t k = 0; k < integ->nroots; k++)
+    found[k] = integ->at_root ? integ->found[k] : 0;
+  return CS_OK;
+}
+
+enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y)
+{
+  enum cs_status st = require_run(integ);
+  if (st != CS_OK)
+    return st;
+  if (y == NULL || !isfinite(t) || !all_finite(y, integ->n))
+    return fail(integ, CS_ERR_ARG, "reinit needs a finite t and y");
+  integ->msg[0] = '\0';
+  integ->t = t;
+  memcpy(NV_DATA_S(integ->y), y, integ->n * sizeof *y);
+  return restart_here(integ);
+}
+
+enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
+                                        double t, const double *y)
+{
+  enum cs_status st = require_run(integ);
+  if (st != CS_OK)
+    return st;
+  if (ode == NULL || ode->rhs == NULL || ode->n != integ->n)
+    return fail(integ, CS_ERR_ARG, "reinit_ode needs an ODE of the run's size n with a rhs");
+  if (y == NULL || !isfinite(t) || !all_finite(y, integ->n))
+    return fail(integ, CS_ERR_ARG, "reinit needs a finite t and y");
+  if (integ->which == MEM_ARK &&
+      ARKStepSetJacFn(integ->mem[MEM_ARK], ode->jac != NULL ? jac_trampoline : NULL) !=
+          ARK_SUCCESS) {
+    snprintf(integ->msg, sizeof integ->msg, "setting the Jacobian failed: %s", integ->arkmsg);
+    return CS_ERR_SOLVER;
+  }
+  integ->ode = *ode;
+  return cs_integrator_reinit_state(integ, t, y);
+}
+
+/* ---------------------------------------------------------- dense output */
+
+enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, double *dky)
+{
+  enum cs_status st = require_run(integ);
+  if (st != CS_OK)
+    return st;
+  if (dky == NULL || !isfinite(t))
+    return fail(integ, CS_ERR_ARG, "dky needs a finite t and an output array");
+  if (!integ->stepped)
+    return fail(integ, CS_ERR_ARG, "no step taken yet since reset or reinit");
+  if (k < 0 || k > 3)
+    return fail(integ, CS_ERR_RANGE, "derivative order k must be 0..3");
+  void *mem = integ->mem[integ->which];
+  integ->arkmsg[0] = '\0';
+  int flag = integ->which == MEM_ERK ? ERKStepGetDky(mem, t, k, integ->dky)
+                                     : ARKStepGetDky(mem, t, k, integ->dky);
+  if (flag != ARK_SUCCESS) {
+    snprintf(integ->msg, sizeof integ->msg, "%s", integ->arkmsg);
+    return flag == ARK_BAD_T || flag == ARK_BAD_K ? CS_ERR_RANGE : CS_ERR_SOLVER;
+  }
+  memcpy(dky, NV_DATA_S(integ->dky), integ->n * sizeof *dky);
+  return CS_OK;
+}
+
+enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start,
+                                       double *t_end)
+{
+  enum cs_status st = require_run(integ);
+  if (st != CS_OK)
+    return st;
+  if (!integ->stepped)
+    return fail(integ, CS_ERR_ARG, "no step taken yet since reset or reinit");
+  void *mem = integ->mem[integ->which];
+  sunrealtype tcur = 0.0, hlast = 0.0;
+  int flag;
+  if (integ->which == MEM_ERK) {
+    flag = ERKStepGetCurrentTime(mem, &tcur);
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepGetLastStep(mem, &hlast);
+  } else {
+    flag = ARKStepGetCurrentTime(mem, &tcur);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepGetLastStep(mem, &hlast);
+  }
+  if (flag != ARK_SUCCESS)
+    return fail(integ, CS_ERR_SOLVER, "ARKODE could not report its last step");
+  if (t_start != NULL)
+    *t_start = tcur - hlast;
+  if (t_end != NULL)
+    *t_end = tcur;
+  return CS_OK;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
+                                       struct cs_integrator_stats *stats)
+{
+  if (integ == NULL || stats == NULL)
+    return CS_ERR_ARG;
+  *stats = (struct cs_integrator_stats){0};
+  if (!integ->active)
+    return CS_OK;
+  stats->rhs_evals = integ->nrhs;
+  stats->root_evals = integ->ng;
+  void *mem = integ->mem[integ->which];
+  long v = 0;
+  if (integ->which == MEM_ERK) {
+    if (ERKStepGetNumSteps(mem, &v) == ARK_SUCCESS)
+      stats->steps = v;
+    if (ERKStepGetNumErrTestFails(mem, &v) == ARK_SUCCESS)
+      stats->err_test_fails = v;
+    return CS_OK;
+  }
+  if (ARKStepGetNumSteps(mem, &v) == ARK_SUCCESS)
+    stats->steps = v;
+  if (ARKStepGetNumErrTestFails(mem, &v) == ARK_SUCCESS)
+    stats->err_test_fails = v;
+  if (ARKStepGetNumJacEvals(mem, &v) == ARK_SUCCESS)
+    stats->jac_evals = v;
+  if (ARKStepGetNumLinSolvSetups(mem, &v) == ARK_SUCCESS)
+    stats->lin_setups = v;
+  if (ARKStepGetNumNonlinSolvIters(mem, &v) == ARK_SUCCESS)
+    stats->nonlin_iters = v;
+  if (ARKStepGetNumNonlinSolvConvFails(mem, &v) == ARK_SUCCESS)
+    stats->conv_fails = v;
+  return CS_OK;
+}
+
+const char *cs_integrator_last_error(const struct cs_integrator *integ)
+{
+  if (integ == NULL)
+    return "no integrator";
+  return integ->msg;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/* ODE integration: the only part of contensou that talks to SUNDIALS ARKODE.
+ *
+ * A problem is y' = f(t, y), y in R^n, described by plain C callbacks (no
+ * SUNDIALS types leak out of this header). A workspace, struct cs_integrator,
+ * owns everything ARKODE needs and is reused for many runs: one per thread,
+ * created once, then for each run
+ *
+ *   cs_integrator_reset(integ, &ode, &opts, t0, y0);
+ *   while (...) cs_integrator_advance(integ, tout, &t, y, &stop);
+ *
+ * Steppers: CS_STEPPER_ERK is ERKStep with Dormand–Prince 5(4) (non-stiff,
+ * the default); CS_STEPPER_DIRK is ARKStep, fully implicit, with the
+ * L-stable, stiffly accurate ESDIRK ARK5(4)8L[2]SA (Kennedy & Carpenter 2003,
+ * ARKODE_ARK548L2SA_DIRK_8_4_5), a Newton iteration and a dense direct linear
+ * solver fed by the analytic Jacobian when the model has one, else by
+ * difference quotients.
+ *
+ * Sizes: the workspace accepts any 1 <= n <= n_max. A run of the same n as the
+ * previous run allocates nothing (ARKODE is only re-initialised); a run with a
+ * different n rebuilds ARKODE's vectors, matrix, solver and stepper memories
+ * at the new length (an allocation, once per change). Keep one workspace per
+ * system size if a thread alternates between sizes.
+ *
+ * Failures never abort and never print: every function returns a status, and
+ * cs_integrator_last_error() tells what happened in words.
+ *
+ * Thread safety: no shared mutable state; a workspace must not be used by two
+ * threads at once, distinct workspaces may run concurrently. */
+#ifndef CS_INTEGRATE_H
+#define CS_INTEGRATE_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+
+/* Right-hand side: ydot = f(t, y), n values each. Returns 0 on success, > 0 for
+ * a recoverable failure (the integrator retries with a smaller step, e.g. when
+ * y left the model's domain during a trial stage), < 0 for a fatal one; a
+ * fatal return of -s, s a valid enum cs_status other than CS_OK (e.g.
+ * -CS_ERR_UNBOUNDED), makes the integrator return s itself, any other negative
+ * value gives CS_ERR_SOLVER. Non-finite values in ydot are caught by the
+ * integrator and treated as a recoverable failure. Must be thread-safe and
+ * must not allocate on the hot path. */
+typedef int (*cs_rhs_fn)(double t, const double *y, double *ydot, const void *params);
+
+/* Jacobian: jac[i*n + j] = d f_i / d y_j (row-major, all n*n entries, the
+ * array comes zeroed). Same return convention as cs_rhs_fn. */
+typedef int (*cs_jac_fn)(double t, const double *y, double *jac, const void *params);
+
+/* Event (root) functions: nroots values g_k(t, y); the integrator stops where a
+ * g_k changes sign. Returns 0 on success, nonzero is fatal (same -s convention
+ * as cs_rhs_fn). g must be continuous in t along the solution. */
+typedef int (*cs_root_fn)(double t, const double *y, double *g, const void *params);
+
+/* The problem of one run. The integrator keeps a copy of this struct, but
+ * params is only borrowed: it must stay valid until the next reset. */
+struct cs_ode {
+  size_t n;           /* dimension of the state, 1 <= n <= n_max of the workspace */
+  cs_rhs_fn rhs;      /* right-hand side, required */
+  cs_jac_fn jac;      /* analytic Jacobian or NULL (then DIRK uses difference quotients) */
+  const void *params; /* passed unchanged to rhs and jac (e.g. a thread-local model copy) */
+};
+
+enum cs_stepper {
+  CS_STEPPER_ERK,  /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
+  CS_STEPPER_DIRK  /* implicit ESDIRK 5(4) with Newton + dense LU, stiff problems */
+};
+
+/* Default of cs_integrator_opts.max_steps. */
+#define CS_INTEGRATOR_MAX_STEPS_DEFAULT 100000L
+
+/* Options of one run; start from cs_integrator_opts_default(). */
+struct cs_integrator_opts {
+  enum cs_stepper stepper; /* which method */
+  double rtol;             /* relative tolerance, >= 0 (e.g. 1e-8) */
+  double atol;             /* absolute tolerance on every component, >= 0, when atol_vec is NULL */
+  const double *atol_vec;  /* n absolute tolerances (>= 0) or NULL; read at reset only */
+  long max_steps;          /* steps allowed per advance call; <= 0: CS_INTEGRATOR_MAX_STEPS_DEFAULT */
+  double h_init;           /* first step size in units of t; 0: ARKODE estimates it */
+  double h_max;            /* largest step size; 0: unbounded */
+};
+
+/* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps, automatic h_init,
+ * unbounded h_max. */
+struct cs_integrator_opts cs_integrator_opts_default(void);
+
+/* Why cs_integrator_advance returned CS_OK. */
+enum cs_stop_reason {
+  CS_STOP_TOUT, /* reached the requested tout */
+  CS_STOP_ROOT  /* stopped earlier, at a root of the event functions */
+};
+
+/* Counters of the current run, accumulated since the last cs_integrator_reset
+ * (cs_integrator_reinit_state and _reinit_ode keep counting). */
+struct cs_integrator_stats {
+  long steps;          /* accepted steps */
+  long rhs_evals;      /* calls of the model's rhs, for every purpose (incl. difference-quotient Jacobians) */
+  long jac_evals;      /* Jacobian evaluations, analytic or by difference quotients (DIRK) */
+  long lin_setups;     /* linear solver setups, i.e. LU factorisations (DIRK) */
+  long nonlin_iters;   /* Newton iterations (DIRK) */
+  long err_test_fails; /* steps rejected by the local error test */
+  long conv_fails;     /* Newton convergence failures (DIRK) */
+  long root_evals;     /* calls of the event functions */
+};
+
+struct cs_integrator;
+
+/* A workspace for systems of up to n_max equations, with the ERK and DIRK
+ * steppers prepared at n = n_max. NULL if n_max is 0 or memory is short. */
+struct cs_integrator *cs_integrator_create(size_t n_max);
+
+/* Frees the workspace; NULL is allowed. */
+void cs_integrator_free(struct cs_integrator *integ);
+
+/* Starts a run of ode from (t0, y0) with opts (NULL: the defaults). Copies
+ * y0; discards the state, the statistics and the last error of the previous
+ * run; keeps the event functions (see cs_integrator_set_roots). Allocates only
+ * when ode->n differs from the previous run's n. CS_ERR_ARG for a NULL ode or
+ * rhs, n == 0, non-finite t0 / y0, invalid tolerances or step bounds;
+ * CS_ERR_RANGE if n > n_max; CS_ERR_NOMEM. On failure no run is active. */
+enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_ode *ode,
+                                   const struct cs_integrator_opts *opts, double t0,
+                                   const double *y0);
+
+/* Integrates towards tout (either direction of time; ARKODE steps past tout
+ * and interpolates, so the result is the dense-output value at tout). Stops
+ * earlier at a root of the event functions: then *stop = CS_STOP_ROOT,
+ * *t_reached is the root and cs_integrator_roots_found() says which fired;
+ * calling advance again continues past the root. Otherwise *stop =
+ * CS_STOP_TOUT and *t_reached = tout. y (n values) receives the state at
+ * *t_reached; t_reached, y and stop may be NULL.
+ * Failures (with a message in cs_integrator_last_error): CS_ERR_TOO_MUCH_WORK
+ * (max_steps steps taken in this call: the run may be continued by calling
+ * advance again), CS_ERR_NONFINITE (the right-hand side or Jacobian kept
+ * producing NaN/Inf), CS_ERR_SOLVER (error-test or Newton failures,
+ * a fatal rhs return, ...), the status s of a rhs that returned -s,
+ * CS_ERR_ARG (no run, non-finite or unreachable tout). On failure *t_reached
+ * and y hold the last state reached successfully; only CS_ERR_TOO_MUCH_WORK
+ * leaves the run fit to continue. */
+enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
+                                     double *y, enum cs_stop_reason *stop);
+
+/* Convenience: resets with (ode, opts, times[0], y0) and fills the dense grid
+ * Y[k*n + i] = y_i(times[k]) for k < ntimes (row 0 is y0). times must be
+ * monotone (non-decreasing or non-increasing). Event functions stay active
+ * but the integration steps over their roots. On failure the rows not reached
+ * are left untouched; the status is that of reset or advance. */
+enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struct cs_ode *ode,
+                                        const struct cs_integrator_opts *opts, const double *y0,
+                                        const double *times, size_t ntimes, double *Y);
+
+/* Event functions, located by ARKODE's root finding: g fills nroots values;
+ * direction[k] = +1 reports only increasing crossings of g_k, -1 only
+ * decreasing ones, 0 both (direction NULL: all 0; the array is copied). ctx
+ * is passed to g as its params argument; NULL means the params of the current
+ * run's ODE. The event set belongs to the workspace: it stays in force across
+ * resets until replaced or cleared (nroots == 0 or g == NULL clears), and may
+ * be changed during a run (it then applies from the current time). Replacing
+ * it by one with the same nroots never allocates; changing nroots or
+ * clearing makes ARKODE reallocate its root arrays. A root exactly at the
+ * start of a run, or at the state given to reinit, is not reported.
+ * CS_ERR_ARG for a direction other than -1, 0, +1; CS_ERR_NOMEM. */
+enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroots, cs_root_fn g,
+                                       const int *direction, const void *ctx);
+
+/* After an advance that returned CS_STOP_ROOT: found[k] = +1 if g_k crossed
+ * zero increasing, -1 decreasing, 0 if it did not fire (nroots values as in
+ * set_roots). After any other return, all 0. */
+enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found);
+
+/* Restarts the current run from a new state (t, y), keeping ODE, options,
+ * event functions and statistics: for state jumps at events (impacts,
+ * stick-slip transitions) and for renormalisation (Lyapunov exponents). The
+ * step-size history is kept; the dense output of the steps before is lost.
+ * The caller may also change what the params of the run point to before
+ * calling this. CS_ERR_ARG without an active run or for non-finite t / y. */
+enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y);
+
+/* As cs_integrator_reinit_state, but the run continues with another ODE of
+ * the same n (a mode switch: e.g. stick equations after slip). CS_ERR_ARG
+ * also when ode->n differs from the run's n. */
+enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
+                                        double t, const double *y);
+
+/* k-th derivative (0 <= k <= 3) of ARKODE's dense-output interpolant at t,
+ * which must lie within the last internal step (see
+ * cs_integrator_last_step); dky receives n values. For Poincaré sections and
+ * other output between steps. CS_ERR_RANGE if t is outside the last step or
+ * k is not supported; CS_ERR_ARG if no step was taken yet. */
+enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, double *dky);
+
+/* Time interval [*t_start, *t_end] (ordered in the direction of integration)
+ * covered by the last internal step, where cs_integrator_dky may be used.
+ * CS_ERR_ARG if no step was taken yet in this run. */
+enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start,
+                                       double *t_end);
+
+/* Counters of the current run (all zero right after reset). */
+enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
+                                       struct cs_integrator_stats *stats);
+
+/* The message of the last failure in this run, e.g. "ARKODE (arkEvolve): At
+ * t = 1.234, mxstep steps taken before reaching tout. (ARK_TOO_MUCH_WORK)";
+ * "" if none. Valid until the next call on the workspace; never NULL. */
+const char *cs_integrator_last_error(const struct cs_integrator *integ);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/* The description every mechanical model exports (one const struct cs_model
+ * per file, listed once in registry.c). Everything above the models — the
+ * parameter files, simulate, sweeps, sections, Lyapunov exponents, plots —
+ * works only through this description, never through a model's internals.
+ *
+ * A model keeps its parameters in its own struct of doubles and ints; the
+ * parameter table maps the papers' symbols to fields by offsetof, with unit,
+ * default, accepted range and a one-line doc. The RHS, Jacobian and derived
+ * outputs receive that struct (as const void *) after prepare() has filled its
+ * derived constants; they must not allocate and must be thread-safe. */
+#ifndef CS_MODEL_H
+#define CS_MODEL_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "integrate/integrate.h"
+
+/* A state variable or derived output. */
+struct cs_var_desc {
+  const char *name; /* ASCII symbol, e.g. "XC", "dphi", "vsx" */
+  const char *unit; /* SI or "1" for dimensionless, e.g. "m/s", "rad" */
+  const char *doc;  /* one line */
+  int angle;        /* 1 if the value is an angle defined modulo 2 pi */
+};
+
+/* A real parameter. */
+struct cs_param_desc {
+  const char *name; /* the paper's symbol in ASCII: INI key, --set key, sweep parameter */
+  const char *unit; /* e.g. "kg", "N/m", "1" */
+  size_t offset;    /* offsetof(<model params>, field); the field is a double */
+  double def;       /* default; NAN: derived from `alt` when not given */
+  double min, max;  /* accepted closed range */
+  const char *alt;  /* a parameter that may be given instead (eta <-> eta_prime), or NULL */
+  const char *doc;  /* one line */
+};
+
+/* A discrete choice given by name in [model], e.g. law = I11-reg. */
+struct cs_choice_desc {
+  const char *name;          /* INI key in [model] */
+  size_t offset;             /* offsetof(<model params>, field); the field is an int index */
+  const char *const *values; /* accepted names, NULL-terminated */
+  int def;                   /* index of the default */
+  const char *doc;           /* one line */
+};
+
+enum cs_section_kind {
+  CS_SECTION_HYPERPLANE,   /* variable = level, crossed in a direction */
+  CS_SECTION_STROBOSCOPIC  /* every forcing period */
+};
+
+/* A Poincaré section. */
+struct cs_section_spec {
+  enum cs_section_kind kind;
+  const char *variable; /* state or derived output name (hyperplane) */
+  double level;         /* value of the variable on the section, in its unit */
+  int direction;        /* +1 increasing crossings, -1 decreasing, 0 both */
+};
+
+struct cs_model {
+  const char *name;      /* registry key: "pendulum", "belt", "twomass" */
+  const char *title;     /* one line */
+  const char *reference; /* paper and equations */
+  size_t n_state;
+  const struct cs_var_desc *state;
+  const double *state_default; /* default initial state, n_state values */
+  size_t n_param;
+  const struct cs_param_desc *param;
+  size_t n_choice;
+  const struct cs_choice_desc *choice;
+  size_t params_size;    /* sizeof the model's params struct */
+  size_t n_derived;
+  const struct cs_var_desc *derived;
+  int stick_output;      /* index in derived of the stick indicator (1 stick, 0 slip), -1 none */
+  int time_unit_si;      /* 1 if time is in seconds, 0 if dimensionless */
+  /* Completes params once every table field is set: derived constants (eta'
+   * from eta or back, friction-law set-up), cross-checks. On failure writes a
+   * one-line reason to msg. */
+  enum cs_status (*prepare)(void *params, char *msg, size_t msglen);
+  /* Per-copy resources a law may need (e.g. the integral model's quadrature
+   * workspace): called on every params copy a thread will use, and released. */
+  enum cs_status (*attach)(void *params);
+  void (*detach)(void *params);
+  cs_rhs_fn rhs;
+  cs_jac_fn jac; /* analytic Jacobian, row-major; NULL if none */
+  /* Derived outputs at (t, y): n_derived values. Returns 0 or a negative status. */
+  int (*derived_fn)(double t, const double *y, double *out, const void *params);
+  /* Period of the time-periodic forcing in the model's time unit, 0 if autonomous. */
+  double (*forcing_period)(const void *params);
+  struct cs_section_spec section; /* default Poincaré section */
+  const char *section_doc;        /* why that default */
+};
+
+/* ------------------------------------------------------------- registry */
+
+/* NULL-terminated list of all models. */
+extern const struct cs_model *const cs_models[];
+
+/* The model called name, or NULL. */
+const struct cs_model *cs_model_find(const char *name);
+
+/* ------------------------------------------------- parameters by name */
+
+/* Index of a parameter / choice / state / derived output by name, or -1. */
+int cs_model_param_index(const struct cs_model *m, const char *name);
+int cs_model_choice_index(const struct cs_model *m, const char *name);
+int cs_model_state_index(const struct cs_model *m, const char *name);
+int cs_model_derived_index(const struct cs_model *m, const char *name);
+
+/* Fills params with every default (choices included). The struct must be
+ * params_size bytes. */
+void cs_model_params_default(const struct cs_model *m, void *params);
+
+/* Sets a parameter by name after checking its range; if the parameter has an
+ * `alt`, the alternative is set to NAN so that prepare() derives it.
+ * CS_ERR_NOT_FOUND for an unknown name, CS_ERR_RANGE outside [min, max] or
+ * non-finite. */
+enum cs_status cs_model_set_param(const struct cs_model *m, void *params, const char *name,
+                                  double value);
+double cs_model_get_param(const struct cs_model *m, const void *params, int index);
+
+/* Sets a choice by value name; CS_ERR_NOT_FOUND for an unknown key, CS_ERR_RANGE
+ * for a value not in the list. */
+enum cs_status cs_model_set_choice(const struct cs_model *m, void *params, const char *name,
+                                   const char *value);
+const char *cs_model_get_choice(const struct cs_model *m, const void *params, int index);
+
+/* Writes "a, b, c" (the accepted values of a choice) into buf. */
+void cs_model_choice_values(const struct cs_choice_desc *c, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/* HDF5 helpers: datasets, column names and units, appended rows (also after a
+ * killed writer), attributes, provenance, error texts, and what h5py sees. */
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid, unlink */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cs_version.h"
+#include "io/h5.h"
+
+static const char *const names3[] = {"theta", "Tsx", "Ms"};
+static const char *const units3[] = {"rad", "1", "1"};
+
+static void fill_rows(double *rows, size_t first, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    double r = (double)(first + i);
+    rows[3 * i + 0] = 0.125 * r;
+    rows[3 * i + 1] = 2.385 - r * r;
+    rows[3 * i + 2] = 1.0 / (r + 1.5);
+  }
+}
+
+static void check_rows(const double *data, size_t first, size_t n)
+{
+  double expect[3];
+  for (size_t i = 0; i < n; i++) {
+    fill_rows(expect, first + i, 1);
+    for (int j = 0; j < 3; j++)
+      assert_true(data[3 * i + j] == expect[j]);
+  }
+}
+
+static void test_table_roundtrip(void **state)
+{
+  const char *path = "test_h5_table.h5";
+  double rows[3 * 7];
+  struct cs_h5 *f;
+  struct cs_h5_data d;
+  (void)state;
+  fill_rows(rows, 0, 7);
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_write_table(f, "/fit/curves", 7, 3, rows, names3, units3), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_true(cs_h5_exists(f, "/fit"));
+  assert_true(cs_h5_exists(f, "/fit/curves"));
+  assert_false(cs_h5_exists(f, "/fit/nothing"));
+  assert_false(cs_h5_exists(f, "/nothing/deeper"));
+  assert_int_equal(cs_h5_read(f, "/fit/curves", &d), CS_OK);
+  assert_int_equal(d.rank, 2);
+  assert_int_equal(d.nrows, 7);
+  assert_int_equal(d.ncols, 3);
+  check_rows(d.data, 0, 7);
+  for (int j = 0; j < 3; j++) {
+    assert_string_equal(d.names[j], names3[j]);
+    assert_string_equal(d.units[j], units3[j]);
+  }
+  assert_int_equal(cs_h5_data_column(&d, "Ms"), 2);
+  assert_int_equal(cs_h5_data_column(&d, "theta"), 0);
+  assert_int_equal(cs_h5_data_column(&d, "Tsy"), -1);
+  cs_h5_data_free(&d);
+  assert_null(d.data);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+static void test_vector_and_replace(void **state)
+{
+  const char *path = "test_h5_vector.h5";
+  const double v[4] = {30.0, 40.0, 61.5, -2.385};
+  const double w[2] = {1.25, 2.5};
+  struct cs_h5 *f;
+  struct cs_h5_data d;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_write_vector(f, "/sweep/omega0", 4, v, "rad/s"), CS_OK);
+  /* Writing the same path again replaces it. */
+  assert_int_equal(cs_h5_write_vector(f, "/sweep/other", 4, v, NULL), CS_OK);
+  assert_int_equal(cs_h5_write_vector(f, "/sweep/other", 2, w, "m"), CS_OK);
+  assert_int_equal(cs_h5_write_table(f, "/empty", 0, 3, NULL, names3, NULL), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_read(f, "/sweep/omega0", &d), CS_OK);
+  assert_int_equal(d.rank, 1);
+  assert_int_equal(d.nrows, 4);
+  assert_int_equal(d.ncols, 1);
+  for (int i = 0; i < 4; i++)
+    assert_true(d.data[i] == v[i]);
+  assert_string_equal(d.names[0], "omega0");
+  assert_string_equal(d.units[0], "rad/s");
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read(f, "/sweep/other", &d), CS_OK);
+  assert_int_equal(d.nrows, 2);
+  assert_true(d.data[1] == 2.5);
+  assert_string_equal(d.units[0], "m");
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read(f, "/empty", &d), CS_OK);
+  assert_int_equal(d.nrows, 0);
+  assert_int_equal(d.ncols, 3);
+  assert_string_equal(d.names[1], "Tsx");
+  assert_string_equal(d.units[1], ""); /* no units written */
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read(f, "/sweep/missing", &d), CS_ERR_NOT_FOUND);
+  assert_non_null(strstr(cs_h5_errmsg(), "/sweep/missing"));
+  assert_int_equal(cs_h5_read(f, "/sweep", &d), CS_ERR_HDF5); /* a group, not a dataset */
+  assert_true(strlen(cs_h5_errmsg()) > 0);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+static void test_attributes(void **state)
+{
+  const char *path = "test_h5_attr.h5";
+  const double v[2] = {1.0, 2.0};
+  struct cs_h5 *f;
+  char *s = NULL;
+  double x = 0.0;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "kind", "friction-fit"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "law", "I00"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "law", "I11"), CS_OK); /* replaced */
+  assert_int_equal(cs_h5_attr_write_double(f, "/", "b", 0.765432109876543, "1"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_double(f, "/", "b", 0.452, "1"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_int(f, "/", "points", 181), CS_OK);
+  assert_int_equal(cs_h5_write_vector(f, "/params/dummy", 2, v, "1"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_double(f, "/params", "omega0", 61.5, "rad/s"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/params/dummy", "doc", "a unicode µ string"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/nowhere", "x", "y"), CS_ERR_NOT_FOUND);
+  assert_non_null(strstr(cs_h5_errmsg(), "/nowhere"));
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "kind", &s), CS_OK);
+  assert_string_equal(s, "friction-fit");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "law", &s), CS_OK);
+  assert_string_equal(s, "I11");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "b_units", &s), CS_OK);
+  assert_string_equal(s, "1");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_double(f, "/", "b", &x), CS_OK);
+  assert_true(x == 0.452);
+  assert_int_equal(cs_h5_attr_read_double(f, "/", "points", &x), CS_OK);
+  assert_true(x == 181.0);
+  assert_int_equal(cs_h5_attr_read_double(f, "/params", "omega0", &x), CS_OK);
+  assert_true(x == 61.5);
+  assert_int_equal(cs_h5_attr_read_string(f, "/params", "omega0_units", &s), CS_OK);
+  assert_string_equal(s, "rad/s");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/params/dummy", "doc", &s), CS_OK);
+  assert_string_equal(s, "a unicode µ string");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "missing", &s), CS_ERR_NOT_FOUND);
+  assert_null(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "b", &s), CS_ERR_HDF5); /* not a string */
+  assert_int_equal(cs_h5_attr_read_double(f, "/", "kind", &x), CS_ERR_HDF5);
+  assert_int_equal(cs_h5_attr_read_double(f, "/", "missing", &x), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+static void test_append_and_reopen(void **state)
+{
+  const char *path = "test_h5_append.h5";
+  double rows[3 * 10];
+  struct cs_h5 *f;
+  struct cs_h5_table *t;
+  struct cs_h5_data d;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  /* A chunk of 4 rows: appends of 3 and 2 rows cross chunk boundaries. */
+  assert_int_equal(cs_h5_table_create(f, "/points/table", 3, 4, names3, units3, &t), CS_OK);
+  assert_int_equal(cs_h5_table_rows(t), 0);
+  assert_int_equal(cs_h5_table_cols(t), 3);
+  fill_rows(rows, 0, 3);
+  assert_int_equal(cs_h5_table_append(t, 3, rows), CS_OK);
+  fill_rows(rows, 3, 2);
+  assert_int_equal(cs_h5_table_append(t, 2, rows), CS_OK);
+  assert_int_equal(cs_h5_table_append(t, 0, rows), CS_OK);
+  assert_int_equal(cs_h5_table_flush(t), CS_OK);
+  assert_int_equal(cs_h5_table_rows(t), 5);
+  assert_int_equal(cs_h5_table_close(t), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  /* Resume: reopen and append after the last row. */
+  assert_int_equal(cs_h5_open(path, 1, &f), CS_OK);
+  assert_int_equal(cs_h5_table_open(f, "/points/table", &t), CS_OK);
+  assert_int_equal(cs_h5_table_rows(t), 5);
+  fill_rows(rows, 5, 6);
+  assert_int_equal(cs_h5_table_append(t, 6, rows), CS_OK);
+  assert_int_equal(cs_h5_table_close(t), CS_OK);
+  fill_rows(rows, 0, 1);
+  assert_int_equal(cs_h5_write_table(f, "/fixed", 1, 3, rows, names3, units3), CS_OK);
+  assert_int_equal(cs_h5_table_open(f, "/fixed", &t), CS_ERR_UNSUPPORTED);
+  assert_null(t);
+  assert_int_equal(cs_h5_table_open(f, "/missing", &t), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_read(f, "/points/table", &d), CS_OK);
+  assert_int_equal(d.nrows, 11);
+  assert_int_equal(d.ncols, 3);
+  check_rows(d.data, 0, 11);
+  assert_string_equal(d.names[2], "Ms");
+  assert_string_equal(d.units[0], "rad");
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+/* A writer killed after a flush (no close) leaves the flushed rows readable. */
+static void test_killed_writer_keeps_flushed_rows(void **state)
+{
+  const char *path = "test_h5_killed.h5";
+  struct cs_h5 *f;
+  struct cs_h5_data d;
+  int wstatus = 0;
+  pid_t pid;
+  (void)state;
+  fflush(NULL);
+  pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    struct cs_h5_table *t;
+    double rows[3 * 8];
+    if (cs_h5_create(path, &f) != CS_OK ||
+        cs_h5_table_create(f, "/points/table", 3, 2, names3, units3, &t) != CS_OK)
+      _exit(3);
+    fill_rows(rows, 0, 5);
+    if (cs_h5_table_append(t, 5, rows) != CS_OK || cs_h5_table_flush(t) != CS_OK)
+      _exit(4);
+    fill_rows(rows, 5, 3);
+    if (cs_h5_table_append(t, 3, rows) != CS_OK) /* not flushed */
+      _exit(5);
+    raise(SIGKILL);
+    _exit(6);
+  }
+  assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+  assert_true(WIFSIGNALED(wstatus));
+  assert_int_equal(WTERMSIG(wstatus), SIGKILL);
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_read(f, "/points/table", &d), CS_OK);
+  assert_true(d.nrows >= 5);
+  assert_true(d.nrows <= 8);
+  check_rows(d.data, 0, 5);
+  assert_string_equal(d.names[0], "theta");
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+static void test_provenance(void **state)
+{
+  const char *path = "test_h5_prov.h5";
+  char *const argv[] = {"contensou", "friction", "fit", "-o", "my file's.h5", ""};
+  struct cs_h5 *f;
+  char *s;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_write_provenance(f, 6, argv), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "command_line", &s), CS_OK);
+  assert_string_equal(s, "contensou friction fit -o 'my file'\\''s.h5' ''");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "version", &s), CS_OK);
+  assert_string_equal(s, CS_VERSION);
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "git_describe", &s), CS_OK);
+  assert_string_equal(s, CS_GIT_DESCRIBE);
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "program", &s), CS_OK);
+  assert_string_equal(s, "contensou");
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "hdf5_version", &s), CS_OK);
+  assert_true(strncmp(s, "1.", 2) == 0);
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "date", &s), CS_OK);
+  /* 2026-01-31T12:00:00Z */
+  assert_int_equal(strlen(s), 20);
+  assert_true(s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[19] == 'Z');
+  free(s);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+static void test_errors(void **state)
+{
+  const char *text = "test_h5_not_hdf5.txt";
+  struct cs_h5 *f = (struct cs_h5 *)&f;
+  FILE *fp;
+  (void)state;
+  assert_int_equal(cs_h5_open("test_h5_does_not_exist.h5", 0, &f), CS_ERR_NOT_FOUND);
+  assert_null(f);
+  assert_non_null(strstr(cs_h5_errmsg(), "test_h5_does_not_exist.h5"));
+  fp = fopen(text, "w");
+  assert_non_null(fp);
+  fputs("not an HDF5 file\n", fp);
+  fclose(fp);
+  assert_int_equal(cs_h5_open(text, 0, &f), CS_ERR_HDF5);
+  assert_non_null(strstr(cs_h5_errmsg(), "not an HDF5 file"));
+  unlink(text);
+  /* A failure inside HDF5: its error stack becomes the message. */
+  assert_int_equal(cs_h5_create("no_such_dir_test_h5/x.h5", &f), CS_ERR_HDF5);
+  assert_null(f);
+  assert_non_null(strstr(cs_h5_errmsg(), "H5F"));
+  assert_non_null(strstr(cs_h5_errmsg(), "no_such_dir_test_h5/x.h5"));
+  assert_int_equal(cs_h5_close(NULL), CS_OK);
+  assert_int_equal(cs_h5_table_close(NULL), CS_OK);
+  cs_h5_data_free(NULL);
+}
+
+/* What another tool sees: h5py must find everything by name. */
+static void test_h5py_reads_by_name(void **state)
+{
+  const char *path = "test_h5_h5py.h5";
+  const char *script =
+      "/usr/bin/python3 -c '\n"
+      "import sys, h5py\n"
+      "f = h5py.File(sys.argv[1], \"r\")\n"
+      "c = f[\"/fit/curves\"]\n"
+      "assert list(c.attrs[\"names\"]) == [\"theta\", \"Tsx\", \"Ms\"], c.attrs[\"names\"]\n"
+      "assert list(c.attrs[\"units\"]) == [\"rad\", \"1\", \"1\"], c.attrs[\"units\"]\n"
+      "assert c.shape == (4, 3), c.shape\n"
+      "assert c[2, 1] == 2.385 - 4.0\n"
+      "t = f[\"/points/table\"]\n"
+      "assert t.shape == (6, 3) and t.maxshape == (None, 3), (t.shape, t.maxshape)\n"
+      "assert t[5, 0] == 0.625\n"
+      "assert f.attrs[\"kind\"] == \"friction-fit\", f.attrs[\"kind\"]\n"
+      "assert f.attrs[\"b\"] == 0.765 and f.attrs[\"b_units\"] == \"1\"\n"
+      "assert f[\"/sweep/omega0\"].attrs[\"units\"] == \"rad/s\"\n"
+      "assert f.attrs[\"program\"] == \"contensou\"\n"
+      "' ";
+  char cmd[2048];
+  double rows[3 * 6];
+  struct cs_h5 *f;
+  struct cs_h5_table *t;
+  (void)state;
+  if (access("/usr/bin/python3", X_OK) != 0 ||
+      system("/usr/bin/python3 -c 'import h5py' >/dev/null 2>&1") != 0) {
+    print_message("h5py not available under /usr/bin/python3: skipped\n");
+    skip();
+  }
+  fill_rows(rows, 0, 6);
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_write_table(f, "/fit/curves", 4, 3, rows, names3, units3), CS_OK);
+  assert_int_equal(cs_h5_table_create(f, "/points/table", 3, 0, names3, units3, &t), CS_OK);
+  assert_int_equal(cs_h5_table_append(t, 6, rows), CS_OK);
+  assert_int_equal(cs_h5_table_close(t), CS_OK);
+  assert_int_equal(cs_h5_write_vector(f, "/sweep/omega0", 3, rows, "rad/s"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "kind", "friction-fit"), CS_OK);
+  assert_int_equal(cs_h5_attr_write_double(f, "/", "b", 0.765, "1"), CS_OK);
+  assert_int_equal(cs_h5_write_provenance(f, 0, NULL), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  snprintf(cmd, sizeof cmd, "%s%s", script, path);
+  assert_int_equal(system(cmd), 0);
+  unlink(path);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_table_roundtrip),
+      cmocka_unit_test(test_vector_and_replace),
+      cmocka_unit_test(test_attributes),
+      cmocka_unit_test(test_append_and_reopen),
+      cmocka_unit_test(test_killed_writer_keeps_flushed_rows),
+      cmocka_unit_test(test_provenance),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_h5py_reads_by_name),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

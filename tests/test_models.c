@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/* Mechanical models: analytic Jacobians against finite differences for every
+ * registered model (random states and states near stick); the pendulum's
+ * energy without friction and damping, its static equilibrium at omega0 = 0,
+ * explicit vs implicit steppers on figure 6b; the belt's power balance. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrate/integrate.h"
+#include "models/model.h"
+
+static void *make_params(const struct cs_model *m)
+{
+  void *p = malloc(m->params_size);
+  cs_model_params_default(m, p);
+  return p;
+}
+
+static void prepare_ok(const struct cs_model *m, void *p)
+{
+  char msg[256] = "";
+  enum cs_status st = m->prepare(p, msg, sizeof msg);
+  if (st != CS_OK)
+    fail_msg("%s: prepare failed: %s", m->name, msg);
+  if (m->attach)
+    assert_int_equal(m->attach(p), CS_OK);
+}
+
+static void release(const struct cs_model *m, void *p)
+{
+  if (m->detach)
+    m->detach(p);
+  free(p);
+}
+
+/* Model-specific states close to stick (lambda_s ~ eps), where the regularized
+ * law is steepest; generic random states otherwise. */
+static void near_stick_state(const struct cs_model *m, const void *p, uint64_t *rng, double *y)
+{
+  if (strcmp(m->name, "pendulum") == 0) {
+    double e = cs_model_get_param(m, p, cs_model_param_index(m, "e"));
+    double R = cs_model_get_param(m, p, cs_model_param_index(m, "R"));
+    double w0 = cs_model_get_param(m, p, cs_model_param_index(m, "omega0"));
+    double eps = cs_model_get_param(m, p, cs_model_param_index(m, "eps"));
+    double a = eps * test_uniform(rng, -2, 2), b = eps * test_uniform(rng, -2, 2);
+    double c = eps * test_uniform(rng, -2, 2);
+    double s = sin(y[2]), co = cos(y[2]);
+    y[5] = w0 + c;
+    y[3] = R * a - e * y[5] * s - w0 * (y[1] - e * s);
+    y[4] = R * b + e * y[5] * co + w0 * (y[0] - e * co);
+  } else if (strcmp(m->name, "belt") == 0) {
+    double vb = cs_model_get_param(m, p, cs_model_param_index(m, "vb"));
+    double eps = cs_model_get_param(m, p, cs_model_param_index(m, "eps"));
+    y[2] = vb + eps * test_uniform(rng, -3, 3);
+    y[3] = eps * test_uniform(rng, -3, 3);
+  }
+}
+
+static void jacobians(void **state)
+{
+  (void)state;
+  uint64_t rng = 4242;
+  for (size_t k = 0; cs_models[k]; k++) {
+    const struct cs_model *m = cs_models[k];
+    if (!m->jac)
+      continue;
+    void *p = make_params(m);
+    prepare_ok(m, p);
+    size_t n = m->n_state;
+    double *y = calloc(n, sizeof *y), *f0 = calloc(n, sizeof *f0), *fp = calloc(n, sizeof *fp),
+           *fm = calloc(n, sizeof *fm), *J = calloc(n * n, sizeof *J);
+    for (int trial = 0; trial < 200; trial++) {
+      for (size_t i = 0; i < n; i++)
+        y[i] = m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
+      if (trial % 2)
+        near_stick_state(m, p, &rng, y);
+      double t = test_uniform(&rng, 0, 3);
+      memset(J, 0, n * n * sizeof *J);
+      assert_int_equal(m->jac(t, y, J, p), 0);
+      for (size_t j = 0; j < n; j++) {
+        /* Richardson-extrapolated central differences, error O(h^4): the regularized
+         * laws vary on the scale eps, so a plain central difference is too coarse. */
+        double yj = y[j], h = 1e-7 * fmax(fabs(yj), 1e-3);
+        for (size_t i = 0; i < n; i++)
+          f0[i] = 0;
+        for (int r = 0; r < 2; r++) {
+          double hr = r ? h / 2 : h, w = r ? 4.0 / 3.0 : -1.0 / 3.0;
+          y[j] = yj + hr;
+          m->rhs(t, y, fp, p);
+          y[j] = yj - hr;
+          m->rhs(t, y, fm, p);
+          for (size_t i = 0; i < n; i++)
+            f0[i] += w * (fp[i] - fm[i]) / (2 * hr);
+        }
+        y[j] = yj;
+        for (size_t i = 0; i < n; i++) {
+          double fd = f0[i], rownorm = 0;
+          for (size_t l = 0; l < n; l++)
+            rownorm += fabs(J[i * n + l]);
+          if (!(fabs(fd - J[i * n + j]) <= 1e-5 * rownorm + 1e-9))
+            fail_msg("%s trial %d: J[%zu][%zu] analytic %.10g, finite difference %.10g", m->name,
+                     trial, i, j, J[i * n + j], fd);
+        }
+      }
+    }
+    free(y), free(f0), free(fp), free(fm), free(J);
+    release(m, p);
+  }
+}
+
+static void set(const struct cs_model *m, void *p, const char *name, double v)
+{
+  if (cs_model_set_param(m, p, name, v) != CS_OK)
+    fail_msg("cannot set %s = %g", name, v);
+}
+
+/* No friction, no damping: E is conserved to the integration tolerance. */
+static void pendulum_energy(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("pendulum");
+  assert_non_null(m);
+  void *p = make_params(m);
+  set(m, p, "N", 0);
+  set(m, p, "cX", 0), set(m, p, "cY", 0), set(m, p, "cphi", 0);
+  prepare_ok(m, p);
+  struct cs_integrator *it = cs_integrator_create(6);
+  struct cs_ode ode = {6, m->rhs, m->jac, p};
+  struct cs_integrator_opts o = cs_integrator_opts_default();
+  o.rtol = 1e-11, o.atol = 1e-12;
+  double y[6] = {0.1013, -0.0021, 1.3, 0.05, 0.2, 3.0}, d[12];
+  int iE = cs_model_derived_index(m, "E");
+  m->derived_fn(0, y, d, p);
+  double E0 = d[iE], maxdrift = 0;
+  assert_int_equal(cs_integrator_reset(it, &ode, &o, 0, y), CS_OK);
+  for (int k = 1; k <= 50; k++) {
+    assert_int_equal(cs_integrator_advance(it, 0.1 * k, NULL, y, NULL), CS_OK);
+    m->derived_fn(0.1 * k, y, d, p);
+    maxdrift = fmax(maxdrift, fabs(d[iE] - E0));
+  }
+  print_message("pendulum energy drift over 5 s: %.3g J of |E| = %.4g J\n", maxdrift, fabs(E0));
+  assert_true(maxdrift < 1e-8 * fmax(fabs(E0), 1.0));
+  cs_integrator_free(it);
+  release(m, p);
+}
+
+/* omega0 = 0: (XC, YC, phi) = (e, 0, 0) at rest is an equilibrium. Without
+ * friction the damped pendulum settles there. With friction (figure 5a's
+ * contact, eta = 1) it stops anywhere the static friction can hold it: the
+ * regularized law (p = 3) then lets it creep with lambda_s of order eps, the
+ * regularization's stand-in for stick. */
+static void pendulum_equilibrium(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("pendulum");
+  struct cs_integrator *it = cs_integrator_create(6);
+  for (int friction = 0; friction < 2; friction++) {
+    void *p = make_params(m);
+    set(m, p, "omega0", 0);
+    if (!friction) {
+      set(m, p, "N", 0);
+      set(m, p, "cX", 5), set(m, p, "cY", 5); /* decay within the run */
+    }
+    prepare_ok(m, p);
+    double e = cs_model_get_param(m, p, cs_model_param_index(m, "e"));
+    double eps = cs_model_get_param(m, p, cs_model_param_index(m, "eps"));
+    double y[6] = {e, 0, 0, 0, 0, 0}, f[6], d[16];
+    assert_int_equal(m->rhs(0, y, f, p), 0);
+    for (int i = 0; i < 6; i++)
+      assert_close(f[i], 0, 1e-15);
+    struct cs_ode ode = {6, m->rhs, m->jac, p};
+    struct cs_integrator_opts o = cs_integrator_opts_default();
+    o.stepper = CS_STEPPER_DIRK, o.rtol = 1e-9, o.atol = 1e-12;
+    double y0[6] = {e + 0.004, -0.003, 0.2, 0.01, 0, -0.5};
+    assert_int_equal(cs_integrator_reset(it, &ode, &o, 0, y0), CS_OK);
+    enum cs_status st = cs_integrator_advance(it, 40.0, NULL, y0, NULL);
+    if (st != CS_OK)
+      fail_msg("%s", cs_integrator_last_error(it));
+    m->derived_fn(40.0, y0, d, p);
+    double lam = d[cs_model_derived_index(m, "lambda_s")];
+    print_message("omega0 = 0, %s: after 40 s phi = %.6g rad, lambda_s = %.3g 1/s\n",
+                  friction ? "with friction" : "no friction", y0[2], lam);
+    if (!friction) {
+      assert_close(y0[0], e, 1e-6);
+      assert_close(y0[1], 0, 1e-6);
+      assert_close(y0[2], 0, 1e-6);
+    } else {
+      /* held away from phi = 0 by static friction, creeping at lambda_s ~ eps */
+      assert_true(fabs(y0[2]) > 0.01);
+      assert_true(lam < 3 * eps);
+      assert_true(fabs(y0[5]) < eps);
+    }
+    release(m, p);
+  }
+  cs_integrator_free(it);
+}
+
+/* Figure 6b (omega0 = 40 rad/s): ERK and DIRK agree on a 2 s run. */
+static void pendulum_erk_vs_dirk(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("pendulum");
+  void *p = make_params(m);
+  set(m, p, "omega0", 40);
+  prepare_ok(m, p);
+  struct cs_integrator *it = cs_integrator_create(6);
+  struct cs_ode ode = {6, m->rhs, m->jac, p};
+  double res[2][6];
+  struct cs_integrator_stats st[2];
+  for (int s = 0; s < 2; s++) {
+    struct cs_integrator_opts o = cs_integrator_opts_default();
+    o.stepper = s ? CS_STEPPER_DIRK : CS_STEPPER_ERK;
+    o.rtol = 1e-10, o.atol = 1e-12, o.max_steps = 2000000;
+    double y[6] = {0.1, 0.0, 0.05, 0, 0, 0};
+    assert_int_equal(cs_integrator_reset(it, &ode, &o, 0, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(it, 2.0, NULL, res[s], NULL), CS_OK);
+    cs_integrator_get_stats(it, &st[s]);
+  }
+  print_message("fig 6b, 2 s: ERK %ld steps, DIRK %ld steps; phi %.10f vs %.10f\n", st[0].steps,
+                st[1].steps, res[0][2], res[1][2]);
+  const double scale[6] = {1e-3, 1e-3, 1e-2, 1e-2, 1e-2, 1e-1};
+  for (int i = 0; i < 6; i++)
+    assert_close(res[0][i], res[1][i], 1e-5 * scale[i] * 10);
+  cs_integrator_free(it);
+  release(m, p);
+}
+
+/* Belt: E(T) - E(0) equals the work of friction minus that of damping, both
+ * integrated alongside the state. */
+struct augmented {
+  const struct cs_model *m;
+  void *p;
+};
+
+static int aug_rhs(double t, const double *y, double *ydot, const void *vp)
+{
+  const struct augmented *a = vp;
+  int rc = a->m->rhs(t, y, ydot, a->p);
+  if (rc)
+    return rc;
+  double d[16];
+  a->m->derived_fn(t, y, d, a->p);
+  ydot[4] = d[cs_model_derived_index(a->m, "P_fric")];
+  ydot[5] = d[cs_model_derived_index(a->m, "P_damp")];
+  return 0;
+}
+
+static void belt_power_balance(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("belt");
+  assert_non_null(m);
+  void *p = make_params(m);
+  set(m, p, "eta", 2.7);
+  set(m, p, "eps", 1e-3);
+  set(m, p, "c", 0.02);
+  set(m, p, "c12", 0.005);
+  prepare_ok(m, p);
+  struct augmented a = {m, p};
+  struct cs_integrator *it = cs_integrator_create(6);
+  struct cs_ode ode = {6, aug_rhs, NULL, &a};
+  struct cs_integrator_opts o = cs_integrator_opts_default();
+  o.stepper = CS_STEPPER_DIRK, o.rtol = 1e-10, o.atol = 1e-12, o.max_steps = 1000000;
+  double y[6] = {0.3, -0.2, 0.15, 0.0, 0, 0}, d[16];
+  int iE = cs_model_derived_index(m, "E");
+  m->derived_fn(0, y, d, p);
+  double E0 = d[iE];
+  assert_int_equal(cs_integrator_reset(it, &ode, &o, 0, y), CS_OK);
+  assert_int_equal(cs_integrator_advance(it, 60.0, NULL, y, NULL), CS_OK);
+  m->derived_fn(60.0, y, d, p);
+  double dE = d[iE] - E0, work = y[4] - y[5];
+  print_message("belt 60 time units: dE = %.12g, W_fric - W_damp = %.12g (W_fric = %.6g)\n", dE,
+                work, y[4]);
+  assert_true(fabs(y[4]) > 1e-2); /* friction did real work */
+  assert_close(dE, work, 1e-7 * (fabs(y[4]) + fabs(y[5]) + fabs(E0)));
+  cs_integrator_free(it);
+  release(m, p);
+}
+
+static void registry_and_names(void **state)
+{
+  (void)state;
+  for (size_t k = 0; cs_models[k]; k++) {
+    const struct cs_model *m = cs_models[k];
+    assert_ptr_equal(cs_model_find(m->name), m);
+    for (size_t i = 0; i < m->n_param; i++) {
+      const struct cs_param_desc *d = &m->param[i];
+      assert_true(d->unit && d->doc && d->min <= d->max);
+      assert_true(isnan(d->def) || (d->def >= d->min && d->def <= d->max));
+    }
+    assert_true(m->stick_output < (int)m->n_derived);
+  }
+  assert_null(cs_model_find("nonesuch"));
+  const struct cs_model *m = cs_model_find("pendulum");
+  void *p = make_params(m);
+  assert_int_equal(cs_model_set_param(m, p, "M", -1), CS_ERR_RANGE);
+  assert_int_equal(cs_model_set_param(m, p, "Mass", 1), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_model_set_choice(m, p, "law", "I00-reg"), CS_OK);
+  assert_int_equal(cs_model_set_choice(m, p, "law", "I12"), CS_ERR_RANGE);
+  /* eta' given: eta is derived from it */
+  assert_int_equal(cs_model_set_param(m, p, "eta_prime", 13.7627), CS_OK);
+  prepare_ok(m, p);
+  assert_close(cs_model_get_param(m, p, cs_model_param_index(m, "eta")), 4.98, 2e-5);
+  release(m, p);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(registry_and_names),   cmocka_unit_test(jacobians),
+      cmocka_unit_test(pendulum_energy),      cmocka_unit_test(pendulum_equilibrium),
+      cmocka_unit_test(pendulum_erk_vs_dirk), cmocka_unit_test(belt_power_balance),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
