@@ -43,8 +43,8 @@ static double brute_eta(double eta_prime)
 static void round_trip(void **state)
 {
   (void)state;
-  const double etas[] = {1.0, 1.0 + 1e-9, 1.0 + 1e-6, 1.0173, 1.05, 1.3, 1.7821,
-                         2.0,  2.5,        2.7,        3.9133, 4.98, 7.5,  10.0, 25.0, 100.0};
+  const double etas[] = {1.0, 1.0 + 1e-9, 1.0 + 1e-6, 1.0173, 1.05, 1.3,  1.7821, 2.0,
+                         2.5, 2.7,        3.9133,     4.98,   7.5,  10.0, 25.0,   100.0};
   for (size_t i = 0; i < sizeof etas / sizeof *etas; i++) {
     double ep, eta;
     assert_int_equal(cs_eta_prime_from_eta(etas[i], &ep), CS_OK);
@@ -127,7 +127,7 @@ static void cubic_fits(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(round_trip),       cmocka_unit_test(against_brute_force),
+      cmocka_unit_test(round_trip),         cmocka_unit_test(against_brute_force),
       cmocka_unit_test(critical_eta_prime), cmocka_unit_test(papers_numbers),
       cmocka_unit_test(cubic_fits),
   };

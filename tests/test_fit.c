@@ -25,8 +25,8 @@ static void same_optimum_from_several_starts(void **state)
     /* a minimum: every neighbour is worse */
     for (int k = 0; k < 8; k++) {
       double db = 2e-3 * cos(k * M_PI / 4), dm = 2e-3 * sin(k * M_PI / 4), rms, mx;
-      assert_int_equal(
-          cs_friction_fit_error(law, &disk, 181, ref.b + db, ref.m + dm, &rms, &mx), CS_OK);
+      assert_int_equal(cs_friction_fit_error(law, &disk, 181, ref.b + db, ref.m + dm, &rms, &mx),
+                       CS_OK);
       assert_true(rms > ref.rms);
     }
     /* the fitted defaults in defaults.h are this optimum */
@@ -64,8 +64,7 @@ static void papers_pairs(void **state)
   for (size_t i = 0; i < 4; i++) {
     double rms, mx;
     assert_int_equal(
-        cs_friction_fit_error(pairs[i].law, &disk, 181, pairs[i].b, pairs[i].m, &rms, &mx),
-        CS_OK);
+        cs_friction_fit_error(pairs[i].law, &disk, 181, pairs[i].b, pairs[i].m, &rms, &mx), CS_OK);
     print_message("%s paper b = %g m = %g: rms = %.4g max = %.4g\n", cs_law_name(pairs[i].law),
                   pairs[i].b, pairs[i].m, rms, mx);
     assert_true(pairs[i].fit_rms <= rms);

@@ -32,8 +32,8 @@ static void jacobian_vs_fd(void **state)
 {
   (void)state;
   const double bm[][2] = {{0.765, 0.452}, {0.452, 0.765}, {1.744, 0.674}, {1.0, 2.0}, {0.9, 1.37}};
-  struct cs_contact_moments asym = {.c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052,
-                                    .c100 = -0.038};
+  struct cs_contact_moments asym = {
+      .c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052, .c100 = -0.038};
   uint64_t rng = 2385;
   for (size_t l = 0; l < 4; l++)
     for (size_t p = 0; p < 5; p++) {
@@ -172,8 +172,8 @@ static void static_peak(void **state)
       gsl_min_fminimizer_set(s, &F, best_l, best_l - dl, best_l + dl);
       for (int it = 0; it < 100; it++) {
         gsl_min_fminimizer_iterate(s);
-        if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(s), gsl_min_fminimizer_x_upper(s),
-                                  0, 1e-10) == GSL_SUCCESS)
+        if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(s), gsl_min_fminimizer_x_upper(s), 0,
+                                  1e-10) == GSL_SUCCESS)
           break;
       }
       assert_close(-gsl_min_fminimizer_f_minimum(s), eta, 1e-6);

@@ -237,8 +237,8 @@ static void uniform_disk_closed_form(void **state)
 {
   struct cs_integral_ws *ws = *state;
   struct cs_contact c = cs_contact_disk(CS_PRESSURE_UNIFORM);
-  const double ps[] = {0.137, 0.3817, 0.7071, 0.95,   1 - 1e-6, 1 - 1e-9, 1.0,
-                       1 + 1e-9, 1 + 1e-6, 1.0523, 1.7,   3.1,      8.25};
+  const double ps[] = {0.137,    0.3817,   0.7071, 0.95, 1 - 1e-6, 1 - 1e-9, 1.0,
+                       1 + 1e-9, 1 + 1e-6, 1.0523, 1.7,  3.1,      8.25};
   const double phis[] = {0.0, 0.9183, -2.6};
   for (size_t i = 0; i < sizeof ps / sizeof *ps; i++) {
     double T, M;
@@ -282,9 +282,8 @@ static void uniform_disk_far_icr(void **state)
 static void brute_force_agreement(void **state)
 {
   struct cs_integral_ws *ws = *state;
-  const double icr[][2] = {{0.0, 0.0},        {0.3817, 0.7},      {0.83, -2.2},
-                           {1 - 1e-6, 2.385}, {1.0, -0.41},       {1 + 1e-6, 1.1},
-                           {1.4142, 4.0},     {3.9, -0.9}};
+  const double icr[][2] = {{0.0, 0.0},   {0.3817, 0.7},   {0.83, -2.2},  {1 - 1e-6, 2.385},
+                           {1.0, -0.41}, {1 + 1e-6, 1.1}, {1.4142, 4.0}, {3.9, -0.9}};
   double worst = 0.0;
   for (int n = 0; n < NCONTACTS; n++) {
     struct cs_contact c = contact_at(n);
@@ -330,7 +329,7 @@ static void slender_ellipse_accuracy(void **state)
           cs_contact_ellipse(ab[n][0], ab[n][1], kind ? CS_PRESSURE_HERTZ : CS_PRESSURE_UNIFORM);
       double R = fmax(ab[n][0], ab[n][1]);
       for (int k = 0; k < 40; k++) {
-        double p = k % 4 == 0 ? test_uniform(&rng, 0, 1)
+        double p = k % 4 == 0   ? test_uniform(&rng, 0, 1)
                    : k % 4 == 1 ? test_uniform(&rng, 1, 4)
                    : k % 4 == 2 ? 1 + test_uniform(&rng, -1e-4, 1e-4)
                                 : pow(10, test_uniform(&rng, 0, 6));

@@ -73,7 +73,8 @@ static void jacobians(void **state)
            *fm = calloc(n, sizeof *fm), *J = calloc(n * n, sizeof *J);
     for (int trial = 0; trial < 200; trial++) {
       for (size_t i = 0; i < n; i++)
-        y[i] = m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
+        y[i] =
+            m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
       if (trial % 2)
         near_stick_state(m, p, &rng, y);
       double t = test_uniform(&rng, 0, 3);

@@ -78,8 +78,8 @@ static void surface_i00_disk(void **state)
 static void surface_i00_asymmetric(void **state)
 {
   (void)state;
-  struct cs_contact_moments c = {.c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052,
-                                 .c100 = -0.038};
+  struct cs_contact_moments c = {
+      .c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052, .c100 = -0.038};
   struct cs_approx a;
   assert_int_equal(cs_approx_init(&a, 1.31, 0.83, 0, 0, &c), CS_OK);
   on_the_surface(CS_LAW_I00, &a, 5);
@@ -100,8 +100,8 @@ static void surface_i11(void **state)
 static void newton_vs_ellipsoid(void **state)
 {
   (void)state;
-  struct cs_contact_moments asym = {.c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052,
-                                    .c100 = -0.038};
+  struct cs_contact_moments asym = {
+      .c011 = 0.071, .c101 = -0.043, .c00m1 = 0.62, .c010 = 0.052, .c100 = -0.038};
   for (int c = 0; c < 2; c++) {
     struct cs_approx a;
     assert_int_equal(cs_approx_init(&a, 1.2, 2.0, 0, 0, c ? &asym : NULL), CS_OK);
@@ -150,8 +150,8 @@ static void homogeneity_and_zero(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(surface_i00_disk),   cmocka_unit_test(surface_i00_asymmetric),
-      cmocka_unit_test(surface_i11),        cmocka_unit_test(newton_vs_ellipsoid),
+      cmocka_unit_test(surface_i00_disk),     cmocka_unit_test(surface_i00_asymmetric),
+      cmocka_unit_test(surface_i11),          cmocka_unit_test(newton_vs_ellipsoid),
       cmocka_unit_test(homogeneity_and_zero),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,21 +12,21 @@
 #include <cmocka.h>
 
 /* |a - b| <= tol, with both values in the failure message. */
-#define assert_close(a, b, tol)                                                                   \
-  do {                                                                                            \
-    double a_ = (a), b_ = (b), t_ = (tol);                                                        \
-    if (!(fabs(a_ - b_) <= t_))                                                                   \
+#define assert_close(a, b, tol)                                                                    \
+  do {                                                                                             \
+    double a_ = (a), b_ = (b), t_ = (tol);                                                         \
+    if (!(fabs(a_ - b_) <= t_))                                                                    \
       fail_msg("%s = %.17g, %s = %.17g, |diff| = %.3g > %.3g", #a, a_, #b, b_, fabs(a_ - b_), t_); \
   } while (0)
 
 /* |a - b| <= rtol * max(|a|, |b|, floor) */
-#define assert_rel_close(a, b, rtol, floor)                                                      \
-  do {                                                                                           \
-    double a2_ = (a), b2_ = (b);                                                                 \
-    double s_ = fmax(fmax(fabs(a2_), fabs(b2_)), (floor));                                       \
-    if (!(fabs(a2_ - b2_) <= (rtol) * s_))                                                       \
-      fail_msg("%s = %.17g, %s = %.17g, rel diff = %.3g > %.3g", #a, a2_, #b, b2_,               \
-               fabs(a2_ - b2_) / s_, (double)(rtol));                                            \
+#define assert_rel_close(a, b, rtol, floor)                                        \
+  do {                                                                             \
+    double a2_ = (a), b2_ = (b);                                                   \
+    double s_ = fmax(fmax(fabs(a2_), fabs(b2_)), (floor));                         \
+    if (!(fabs(a2_ - b2_) <= (rtol)*s_))                                           \
+      fail_msg("%s = %.17g, %s = %.17g, rel diff = %.3g > %.3g", #a, a2_, #b, b2_, \
+               fabs(a2_ - b2_) / s_, (double)(rtol));                              \
   } while (0)
 
 /* Deterministic pseudo-random numbers in [lo, hi) (xorshift64*), so failures reproduce. */

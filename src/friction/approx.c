@@ -19,8 +19,8 @@
 
 #include "friction/friction.h"
 
-enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps,
-                              double eta_prime, const struct cs_contact_moments *moments)
+enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps, double eta_prime,
+                              const struct cs_contact_moments *moments)
 {
   if (!a || !(b > 0) || !(m > 0) || !(eps >= 0) || !(eta_prime >= 0) || !isfinite(b) ||
       !isfinite(m) || !isfinite(eps) || !isfinite(eta_prime))
@@ -57,35 +57,38 @@ static inline void scalar_factor(double Q, int regularized, double e2, double e3
   *dL = -0.5 * r / q - 2.0 * eta_p * e3 * q2inv / q;
 }
 
-/* Common part of I(0,0) (k = 1) and I(1,1) (k = 3): S = (v^2)^(k m/2) + b^m |ws|^(k m),
- * Q = S^(2/m), and grad Q = (2k Q / S) (vsx (v^2)^(k m/2 - 1), vsy (...), b^m |ws|^(k m - 1) sgn ws).
- * Returns 0 when lambda = 0 (S = 0). */
+/* Common part of I(0,0) (k = 1) and I(1,1) (k = 3). With A = |v|^k and
+ * B = b |ws|^k, S = A^m + B^m and Q = S^(2/m) = max(A,B)^2 (1 + r)^(2/m),
+ * r = (min(A,B)/max(A,B))^m <= 1: two pow calls instead of three, no
+ * overflow, and the shares of S, fv = A^m/S and fw = B^m/S, give the gradient
+ * without further powers:
+ *   dQ/dvsx = 2k Q fv vsx / v^2,   dQ/dws = 2k Q fw sgn(ws) / |ws|.
+ * Returns 0 when lambda = 0. */
 static inline int denominator(const struct cs_approx *a, int k, double vsx, double vsy, double ws,
                               double *Q, double gradQ[3])
 {
   double s = vsx * vsx + vsy * vsy;
   double aw = fabs(ws);
-  double km = k * a->m;
-  double sv = s > 0 ? pow(s, 0.5 * km) : 0.0;  /* |v|^(k m) */
-  double sw = aw > 0 ? a->b_m * pow(aw, km) : 0.0; /* b^m |ws|^(k m) */
-  double S = sv + sw;
-  if (!(S > 0)) {
+  double A = k == 1 ? sqrt(s) : s * sqrt(s);
+  double B = a->b * (k == 1 ? aw : aw * aw * aw);
+  double big = A > B ? A : B, small = A > B ? B : A;
+  if (!(big > 0)) {
     *Q = 0;
     if (gradQ)
       gradQ[0] = gradQ[1] = gradQ[2] = 0;
     return 0;
   }
-  double Qv = pow(S, 2.0 * a->inv_m);
+  double r = small > 0 ? pow(small / big, a->m) : 0.0;
+  double Qv = big * big * (a->m == 2.0 ? 1.0 + r : pow(1.0 + r, 2.0 * a->inv_m));
   *Q = Qv;
   if (gradQ) {
-    /* (v^2)^(km/2 - 1) and |ws|^(km - 1) can be infinite at 0 when km < 2 or km < 1; their
-     * products with vsx, vsy (or the sign) then vanish or are the one-sided limit, so use
-     * sv / s and sw / aw, which are finite and exact away from 0. */
-    double f = 2.0 * k * Qv / S;
-    double tv = s > 0 ? f * sv / s : 0.0;
+    /* shares of S: the larger term has share 1/(1+r), the smaller r/(1+r) */
+    double f_big = 1.0 / (1.0 + r), f_small = r * f_big;
+    double fv = A > B ? f_big : f_small, fw = A > B ? f_small : f_big;
+    double tv = s > 0 ? 2.0 * k * Qv * fv / s : 0.0;
     gradQ[0] = tv * vsx;
     gradQ[1] = tv * vsy;
-    gradQ[2] = aw > 0 ? f * sw / aw * (ws > 0 ? 1.0 : -1.0) : 0.0;
+    gradQ[2] = aw > 0 ? 2.0 * k * Qv * fw / aw * (ws > 0 ? 1.0 : -1.0) : 0.0;
   }
   return 1;
 }

@@ -17,9 +17,9 @@
 
 struct fit_data {
   enum cs_law law;
-  size_t n;               /* nodes */
-  const double *theta;    /* nodes, rad */
-  const double *Tsx_ref;  /* integral model at the nodes */
+  size_t n;              /* nodes */
+  const double *theta;   /* nodes, rad */
+  const double *Tsx_ref; /* integral model at the nodes */
   const double *Ms_ref;
   struct cs_contact_moments moments;
 };

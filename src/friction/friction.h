@@ -109,18 +109,18 @@ struct cs_approx {
   double eta_prime; /* static-friction coefficient eta' of the regularization, >= 0 */
   struct cs_contact_moments c; /* contact moments (I(0,0) only) */
   /* derived, set by cs_approx_init */
-  double b_m;       /* b^m */
-  double inv_m;     /* 1/m */
-  double eps2_p1;   /* eps^2 (p = 1, I(0,0)) */
-  double eps3_p1;   /* eps^3 */
-  double eps2_p3;   /* eps^6 (p = 3, I(1,1)) */
-  double eps3_p3;   /* eps^9 */
+  double b_m;     /* b^m */
+  double inv_m;   /* 1/m */
+  double eps2_p1; /* eps^2 (p = 1, I(0,0)) */
+  double eps3_p1; /* eps^3 */
+  double eps2_p3; /* eps^6 (p = 3, I(1,1)) */
+  double eps3_p3; /* eps^9 */
 };
 
 /* Fills a, computing the derived fields. moments may be NULL for the uniform
  * unit disk. Returns CS_ERR_RANGE if b, m <= 0, eps < 0 or eta_prime < 0. */
-enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps,
-                              double eta_prime, const struct cs_contact_moments *moments);
+enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps, double eta_prime,
+                              const struct cs_contact_moments *moments);
 
 /* Each evaluator writes the load and, when jac is not NULL, the Jacobian
  * jac[3*i + j] = d(Tsx, Tsy, Ms)_i / d(vsx, vsy, ws)_j, row-major.
@@ -189,10 +189,10 @@ enum cs_status cs_eta_prime_cubic_fit(double eta, double *eta_prime);
 /* Result of the yield measure xi(u) (JTAM eq. 2.4-2.5): the required friction
  * load u = (Tx, Ty, M) on the body equals -xi (Tsx, Tsy, Ms)(theta', phi'). */
 struct cs_yield {
-  double xi;     /* yield measure: stick holds while xi < eta */
-  double theta;  /* theta' of the incipient slip, rad, in [-pi/2, pi/2] */
-  double phi;    /* phi' of the incipient slip, rad, in (-pi, pi] */
-  double dir[3]; /* unit (vsx, vsy, ws)/lambda of the incipient slip */
+  double xi;      /* yield measure: stick holds while xi < eta */
+  double theta;   /* theta' of the incipient slip, rad, in [-pi/2, pi/2] */
+  double phi;     /* phi' of the incipient slip, rad, in (-pi, pi] */
+  double dir[3];  /* unit (vsx, vsy, ws)/lambda of the incipient slip */
   int iterations; /* Newton iterations used (0 for the explicit formula) */
 };
 
@@ -206,8 +206,7 @@ void cs_yield_ws_free(struct cs_yield_ws *ws);
  * NULL or a previous direction (vsx, vsy, ws) to start from. u = 0 gives xi = 0.
  * CS_ERR_NOCONV if Newton fails from every start tried. */
 enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, const double u[3],
-                                const double *guess, struct cs_yield_ws *ws,
-                                struct cs_yield *out);
+                                const double *guess, struct cs_yield_ws *ws, struct cs_yield *out);
 
 /* Explicit xi for I(0,0) with m = 2, where the limit surface is an ellipsoid:
  * xi = |S A^-1 u| with A the linear map of eq. 3.4 and S = diag(1, 1, b).
@@ -218,10 +217,10 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
 /* ------------------------------------------------------- fitting (b, m) */
 
 struct cs_fit_result {
-  double b, m;        /* fitted parameters */
-  double rms;         /* RMS of the residuals of Tsx and Ms together over the grid */
-  double max_error;   /* largest |residual| of Tsx or Ms over the grid */
-  int iterations;     /* Levenberg–Marquardt iterations */
+  double b, m;      /* fitted parameters */
+  double rms;       /* RMS of the residuals of Tsx and Ms together over the grid */
+  double max_error; /* largest |residual| of Tsx or Ms over the grid */
+  int iterations;   /* Levenberg–Marquardt iterations */
 };
 
 /* Least-squares fit of (b, m) of CS_LAW_I00 or CS_LAW_I11 to the integral

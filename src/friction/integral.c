@@ -94,17 +94,17 @@ static const double cs_translation_ratio = 1e-14;
  * direct-mapped cache keyed by the node (valid for one load evaluation,
  * tagged by a generation counter) saves up to two thirds of the work. */
 struct cs_node_entry {
-  double x;      /* outer node */
-  double f[3];   /* Tsx, Tsy, Ms integrands there */
-  uint64_t gen;  /* evaluation the entry belongs to */
+  double x;     /* outer node */
+  double f[3];  /* Tsx, Tsy, Ms integrands there */
+  uint64_t gen; /* evaluation the entry belongs to */
 };
 
 struct cs_integral_ws {
-  double epsrel;                      /* requested relative accuracy */
-  gsl_integration_workspace *outer;   /* tau (or t) integrals */
-  gsl_integration_workspace *inner;   /* rho (or r) integrals */
-  struct cs_node_entry *cache;        /* CS_NODE_CACHE_SIZE entries */
-  uint64_t gen;                       /* current evaluation, entries of others are stale */
+  double epsrel;                    /* requested relative accuracy */
+  gsl_integration_workspace *outer; /* tau (or t) integrals */
+  gsl_integration_workspace *inner; /* rho (or r) integrals */
+  struct cs_node_entry *cache;      /* CS_NODE_CACHE_SIZE entries */
+  uint64_t gen;                     /* current evaluation, entries of others are stale */
 };
 
 /* -------------------------------------------------------------- contacts */
@@ -116,7 +116,8 @@ struct cs_contact cs_contact_disk(enum cs_pressure_kind pressure)
 
 struct cs_contact cs_contact_ellipse(double a, double b, enum cs_pressure_kind pressure)
 {
-  return (struct cs_contact){.pressure = pressure, .a = a, .b = b, .sigma = NULL, .sigma_ctx = NULL};
+  return (struct cs_contact){
+      .pressure = pressure, .a = a, .b = b, .sigma = NULL, .sigma_ctx = NULL};
 }
 
 struct cs_contact cs_contact_user(double a, double b, cs_pressure_fn sigma, const void *ctx)
@@ -483,9 +484,8 @@ enum cs_status cs_friction_integral(const struct cs_contact *contact, double vsx
     double epsabs = work->epsrel * (k < 2 ? 1.0 : R) / (npts - 1);
     for (int n = 0; n + 1 < npts; n++) {
       double r = 0.0, err = 0.0;
-      failed |= gsl_integration_qag(&f, pts[n], pts[n + 1], epsabs, work->epsrel,
-                                    CS_INTEGRAL_LIMIT, GSL_INTEG_GAUSS61, work->outer, &r,
-                                    &err) != GSL_SUCCESS;
+      failed |= gsl_integration_qag(&f, pts[n], pts[n + 1], epsabs, work->epsrel, CS_INTEGRAL_LIMIT,
+                                    GSL_INTEG_GAUSS61, work->outer, &r, &err) != GSL_SUCCESS;
       res[k] += r;
     }
   }
@@ -501,9 +501,9 @@ struct moment_problem {
   const struct cs_contact *c;
   struct cs_integral_ws *ws;
   int i, j, k;
-  double radial;     /* the r integral when sigma is radial in (X, Y), else NAN */
-  double ct, st;     /* cos t, sin t of the current outer node */
-  int inner_failed;  /* an r integral missed its tolerance */
+  double radial;    /* the r integral when sigma is radial in (X, Y), else NAN */
+  double ct, st;    /* cos t, sin t of the current outer node */
+  int inner_failed; /* an r integral missed its tolerance */
 };
 
 /* sigma a b r^(1+i+j-k) at (r cos t, r sin t) of the unit disk. */
@@ -517,8 +517,8 @@ static double moment_radial(struct moment_problem *mp)
 {
   gsl_function f = {.function = moment_r_integrand, .params = mp};
   double res = 0.0, err = 0.0;
-  if (gsl_integration_qags(&f, 0.0, 1.0, 1e-2 * mp->ws->epsrel, mp->ws->epsrel,
-                           CS_INTEGRAL_LIMIT, mp->ws->inner, &res, &err) != GSL_SUCCESS)
+  if (gsl_integration_qags(&f, 0.0, 1.0, 1e-2 * mp->ws->epsrel, mp->ws->epsrel, CS_INTEGRAL_LIMIT,
+                           mp->ws->inner, &res, &err) != GSL_SUCCESS)
     mp->inner_failed = 1;
   return res;
 }

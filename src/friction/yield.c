@@ -60,14 +60,13 @@ struct yield_problem {
 };
 
 /* N(z) and dN/dz of the law (unregularized numerators). */
-static void numerator(const struct yield_problem *p, const double z[3], double N[3],
-                      double dN[9])
+static void numerator(const struct yield_problem *p, const double z[3], double N[3], double dN[9])
 {
   const struct cs_approx *a = p->a;
   const double b = a->b;
   if (p->law == CS_LAW_I00) {
-    const double A[9] = {1.0, 0.0, -b * a->c.c011, 0.0, 1.0, b * a->c.c101,
-                         -a->c.c010, a->c.c100, b * a->c.c00m1};
+    const double A[9] = {1.0,           0.0,        -b * a->c.c011, 0.0,           1.0,
+                         b * a->c.c101, -a->c.c010, a->c.c100,      b * a->c.c00m1};
     for (int i = 0; i < 3; i++) {
       N[i] = A[3 * i] * z[0] + A[3 * i + 1] * z[1] + A[3 * i + 2] * z[2];
       if (dN)
@@ -153,8 +152,8 @@ static void default_guess(const struct yield_problem *p, double z[3])
   z[2] = cbrt(-1.5 * u[2] / b);
 }
 
-static int newton(struct cs_yield_ws *ws, struct yield_problem *p, const double z0[3],
-                  double z[3], int *iters)
+static int newton(struct cs_yield_ws *ws, struct yield_problem *p, const double z0[3], double z[3],
+                  int *iters)
 {
   gsl_multiroot_function_fdf F = {.f = f_cb, .df = df_cb, .fdf = fdf_cb, .n = 3, .params = p};
   double unorm = fabs(p->u[0]) + fabs(p->u[1]) + fabs(p->u[2]);
@@ -177,8 +176,7 @@ static int newton(struct cs_yield_ws *ws, struct yield_problem *p, const double 
 }
 
 enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, const double u[3],
-                                const double *guess, struct cs_yield_ws *ws,
-                                struct cs_yield *out)
+                                const double *guess, struct cs_yield_ws *ws, struct cs_yield *out)
 {
   if (!a || !u || !ws || !out || (law != CS_LAW_I00 && law != CS_LAW_I11))
     return CS_ERR_ARG;
@@ -229,8 +227,8 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
   if (a->m != 2.0)
     return CS_ERR_ARG;
   const double b = a->b;
-  double A[9] = {1.0, 0.0, -b * a->c.c011, 0.0, 1.0, b * a->c.c101,
-                 -a->c.c010, a->c.c100, b * a->c.c00m1};
+  double A[9] = {1.0,           0.0,        -b * a->c.c011, 0.0,           1.0,
+                 b * a->c.c101, -a->c.c010, a->c.c100,      b * a->c.c00m1};
   double rhs[3] = {-u[0], -u[1], -u[2]}, z[3];
   gsl_matrix_view Am = gsl_matrix_view_array(A, 3, 3);
   gsl_vector_view bv = gsl_vector_view_array(rhs, 3);

@@ -30,11 +30,20 @@
 
 enum { MEM_ERK = 0, MEM_ARK = 1 };
 
+/* Consecutive error-test failures allowed on one step (ARKODE: 7). Each
+ * failure cuts h by at most 0.3; a regularised stick-slip transition (the
+ * pendulum model's creep at lambda_s ~ eps) needed 10 before the step got
+ * small enough, and ARKODE gave up at 7. */
+#define CS_INTEG_MAX_ERR_TEST_FAILS 20
+
 struct cs_integrator {
   SUNContext ctx;     /* SUNDIALS context, one per workspace (hence per thread) */
   size_t n_max;       /* largest n accepted by reset */
   size_t n;           /* length of the objects below; 0 if a rebuild failed */
   N_Vector y;         /* state at t: y0 after reset, the result after advance */
+  N_Vector ystep;     /* state at t_step, the end of the last accepted step */
+  N_Vector yout;      /* ARKODE's output of one step */
+  N_Vector yroot;     /* state at a root found beyond tout, reported on the next call */
   N_Vector dky;       /* output of the interpolant */
   N_Vector atol;      /* per-component absolute tolerances */
   SUNMatrix jac;      /* dense Newton matrix of ARKStep */
@@ -43,35 +52,42 @@ struct cs_integrator {
   bool roots_in[2];   /* whether mem[k] has ARKODE root arrays installed */
 
   bool active;       /* a run was reset successfully */
-  bool started;      /* ARKODE was called since the last reset / reinit */
+  bool started;      /* ARKODE was called since the last reset */
   bool stepped;      /* an internal step exists whose interpolant is valid */
   int which;         /* MEM_ERK or MEM_ARK: the stepper of this run */
   struct cs_ode ode; /* the problem of this run */
   double t;          /* time of the state in y */
+  double t_step;     /* time reached by ARKODE's last accepted step (of ystep) */
+  int dir;           /* direction of time in this run: +1, -1, 0 before the first step */
   double h_init;     /* requested first step (magnitude), 0 if automatic */
+  long max_steps;    /* steps allowed per advance call */
 
-  size_t nroots;        /* number of event functions, 0 if none */
-  size_t roots_cap;     /* capacity of rootdir and found */
-  cs_root_fn g;         /* event functions */
-  const void *g_ctx;    /* their params argument, NULL: the ODE's params */
-  int *rootdir;         /* direction filter per event function */
-  int *found;           /* which fired at the last root stop */
-  bool at_root;         /* the last advance stopped at a root */
+  size_t nroots;     /* number of event functions, 0 if none */
+  size_t roots_cap;  /* capacity of rootdir and found */
+  cs_root_fn g;      /* event functions */
+  const void *g_ctx; /* their params argument, NULL: the ODE's params */
+  int *rootdir;      /* direction filter per event function */
+  int *found;        /* which fired at the last root found */
+  bool at_root;      /* the last advance stopped at a root */
+  bool root_pending; /* a root beyond the last tout awaits the next advance */
+  double root_t;     /* its time */
 
-  long nrhs;            /* rhs calls in this run */
-  long ng;              /* event function calls in this run */
+  long nrhs; /* rhs calls in this run */
+  long ng;   /* event function calls in this run */
 
-  bool nonfinite;          /* a NaN/Inf was met during this advance */
-  const char *nf_what;     /* where: "state", "right-hand side", ... */
-  size_t nf_index;         /* which component */
-  double nf_t;             /* at which time */
-  bool user_failed;        /* a callback returned a fatal code during this advance */
-  const char *uf_what;     /* which callback */
-  int uf_ret;              /* what it returned */
-  double uf_t;             /* at which time */
+  bool nonfinite;      /* a NaN/Inf was met during this advance */
+  const char *nf_what; /* where: "state", "right-hand side", ... */
+  size_t nf_index;     /* which component */
+  double nf_t;         /* at which time */
+  bool recoverable;    /* a callback failed recoverably during this advance */
+  double rec_t;        /* time of the latest such failure */
+  bool user_failed;    /* a callback returned a fatal code during this advance */
+  const char *uf_what; /* which callback */
+  int uf_ret;          /* what it returned */
+  double uf_t;         /* at which time */
 
   char arkmsg[CS_INTEG_ARKMSG_LEN]; /* last message of ARKODE's error handler */
-  char msg[CS_INTEG_MSG_LEN];    /* last failure of this run, "" if none */
+  char msg[CS_INTEG_MSG_LEN];       /* last failure of this run, "" if none */
 };
 
 /* ------------------------------------------------------------ messages */
@@ -127,11 +143,14 @@ static void error_handler(int error_code, const char *module, const char *functi
                           void *data)
 {
   struct cs_integrator *integ = data;
-  (void)module;
   if (error_code >= 0)
     return;
-  snprintf(integ->arkmsg, sizeof integ->arkmsg, "ARKODE (%s): %s (%s)", function, msg,
-           flag_name(error_code));
+  if (strcmp(module, function) == 0)
+    snprintf(integ->arkmsg, sizeof integ->arkmsg, "%s: %s (%s)", module, msg,
+             flag_name(error_code));
+  else
+    snprintf(integ->arkmsg, sizeof integ->arkmsg, "ARKODE (%s): %s (%s)", function, msg,
+             flag_name(error_code));
 }
 
 /* A callback's fatal return -s with s a valid status is passed on as is, so a
@@ -159,8 +178,15 @@ static size_t first_nonfinite(const double *v, size_t n)
   return n;
 }
 
+static void note_recoverable(struct cs_integrator *integ, double t)
+{
+  integ->recoverable = true;
+  integ->rec_t = t;
+}
+
 static void note_nonfinite(struct cs_integrator *integ, const char *what, double t, size_t i)
 {
+  note_recoverable(integ, t);
   integ->nonfinite = true;
   integ->nf_what = what;
   integ->nf_t = t;
@@ -176,9 +202,9 @@ static void note_user_failure(struct cs_integrator *integ, const char *what, dou
 }
 
 /* Non-finite stage values or derivatives come back as a recoverable failure
- * (return 1), so that ARKODE retries with a smaller step: they usually mean
- * the trial step overshot into a region where the model blows up. If they
- * persist ARKODE gives up and the note turns the failure into
+ * (return 1), so that the step is retried smaller: they usually mean the
+ * trial step overshot into a region where the model blows up. If no step
+ * size gets around them the run fails and the note turns the failure into
  * CS_ERR_NONFINITE. */
 static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
 {
@@ -197,8 +223,10 @@ static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
     note_user_failure(integ, "right-hand side", t, ret);
     return -1;
   }
-  if (ret > 0)
+  if (ret > 0) {
+    note_recoverable(integ, t);
     return 1;
+  }
   i = first_nonfinite(fv, n);
   if (i < n) {
     note_nonfinite(integ, "right-hand side", t, i);
@@ -226,8 +254,10 @@ static int jac_trampoline(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, v
     note_user_failure(integ, "Jacobian", t, ret);
     return -1;
   }
-  if (ret > 0)
+  if (ret > 0) {
+    note_recoverable(integ, t);
     return 1;
+  }
   for (size_t i = 0; i < n; i++)
     for (size_t j = i + 1; j < n; j++) {
       double tmp = a[i * n + j];
@@ -274,13 +304,19 @@ static void destroy_solvers(struct cs_integrator *integ)
     SUNMatDestroy(integ->jac);
   if (integ->y != NULL)
     N_VDestroy(integ->y);
+  if (integ->ystep != NULL)
+    N_VDestroy(integ->ystep);
+  if (integ->yout != NULL)
+    N_VDestroy(integ->yout);
+  if (integ->yroot != NULL)
+    N_VDestroy(integ->yroot);
   if (integ->dky != NULL)
     N_VDestroy(integ->dky);
   if (integ->atol != NULL)
     N_VDestroy(integ->atol);
   integ->ls = NULL;
   integ->jac = NULL;
-  integ->y = integ->dky = integ->atol = NULL;
+  integ->y = integ->ystep = integ->yout = integ->yroot = integ->dky = integ->atol = NULL;
   integ->roots_in[MEM_ERK] = integ->roots_in[MEM_ARK] = false;
   integ->n = 0;
   integ->active = false;
@@ -293,9 +329,13 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
 {
   sunindextype len = (sunindextype)n;
   integ->y = N_VNew_Serial(len, integ->ctx);
+  integ->ystep = N_VNew_Serial(len, integ->ctx);
+  integ->yout = N_VNew_Serial(len, integ->ctx);
+  integ->yroot = N_VNew_Serial(len, integ->ctx);
   integ->dky = N_VNew_Serial(len, integ->ctx);
   integ->atol = N_VNew_Serial(len, integ->ctx);
-  if (integ->y == NULL || integ->dky == NULL || integ->atol == NULL)
+  if (integ->y == NULL || integ->ystep == NULL || integ->yout == NULL || integ->yroot == NULL ||
+      integ->dky == NULL || integ->atol == NULL)
     goto nomem;
   N_VConst(0.0, integ->y);
   integ->jac = SUNDenseMatrix(len, len, integ->ctx);
@@ -311,23 +351,36 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
     goto nomem;
   if (ERKStepSetErrHandlerFn(erk, error_handler, integ) != ARK_SUCCESS ||
       ERKStepSetUserData(erk, integ) != ARK_SUCCESS ||
-      ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5) != ARK_SUCCESS)
+      ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5) != ARK_SUCCESS ||
+      ERKStepSetMaxErrTestFails(erk, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
     goto solver;
 
-  /* ARK5(4)8L[2]SA's ESDIRK: fifth order is what tolerances of 1e-8..1e-10
-   * call for (fewer steps than the default fourth-order SDIRK 5(3)4 at these
-   * tolerances); L-stable and stiffly accurate, so very stiff modes (fast
-   * regularised friction, relaxation oscillations) are damped, not carried;
-   * stage order 2 (explicit first stage) limits the order reduction of SDIRKs
-   * on stiff problems. */
+  /* DIRK: Hairer & Wanner's SDIRK4 (ARKODE_SDIRK_5_3_4: 5 stages, order 4,
+   * embedded order 3, L-stable and stiffly accurate), chosen by measurement:
+   * on the damped oscillator and on Van der Pol (mu = 1000) its error stays
+   * within a small factor of the tolerance, while the fifth-order ESDIRKs of
+   * ARKODE (ARK548L2SA, ARK548L2SAb, Kvaerno 7-4-5) need 2-4 times fewer
+   * steps there but miss the tolerance by factors of 10 to 1000 and more:
+   * their embedded error estimate fails on the stiff problem, and an error
+   * one cannot trust costs more than extra steps.
+   * Newton: ARKODE reuses the iteration matrix I - gamma J while gamma = h a_ii
+   * changes by less than 20 % and accepts a first Newton iterate on a
+   * convergence rate remembered from earlier stages; with the stale matrix
+   * that accepts wrong stage values (global errors of 1e3..1e5 x tol seen on
+   * the linear oscillator). Rebuilding the matrix (an n x n LU, cheap next to
+   * the stage evaluations) whenever gamma changes at all fixes it; ARKODE keeps
+   * h fixed while the step could grow by less than 1.5, so this is not every
+   * step. The Jacobian itself is still reused as ARKODE decides. */
   void *ark = ARKStepCreate(NULL, rhs_trampoline, 0.0, integ->y, integ->ctx);
   integ->mem[MEM_ARK] = ark;
   if (ark == NULL)
     goto nomem;
   if (ARKStepSetErrHandlerFn(ark, error_handler, integ) != ARK_SUCCESS ||
       ARKStepSetUserData(ark, integ) != ARK_SUCCESS ||
-      ARKStepSetTableNum(ark, ARKODE_ARK548L2SA_DIRK_8_4_5, ARKODE_ERK_NONE) != ARK_SUCCESS ||
-      ARKStepSetLinearSolver(ark, integ->ls, integ->jac) != ARK_SUCCESS)
+      ARKStepSetTableNum(ark, ARKODE_SDIRK_5_3_4, ARKODE_ERK_NONE) != ARK_SUCCESS ||
+      ARKStepSetLinearSolver(ark, integ->ls, integ->jac) != ARK_SUCCESS ||
+      ARKStepSetDeltaGammaMax(ark, 1e-8) != ARK_SUCCESS ||
+      ARKStepSetMaxErrTestFails(ark, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
     goto solver;
   integ->n = n;
   return CS_OK;
@@ -387,7 +440,10 @@ struct cs_integrator_opts cs_integrator_opts_default(void)
   };
 }
 
-static bool all_finite(const double *v, size_t n) { return first_nonfinite(v, n) == n; }
+static bool all_finite(const double *v, size_t n)
+{
+  return first_nonfinite(v, n) == n;
+}
 
 static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_integrator_opts *o,
                                  size_t n)
@@ -459,8 +515,53 @@ arkfail:
 static void clear_run_notes(struct cs_integrator *integ)
 {
   integ->nonfinite = false;
+  integ->recoverable = false;
   integ->user_failed = false;
   integ->arkmsg[0] = '\0';
+}
+
+/* The two stepper modules offer the same calls under different prefixes. */
+static void *run_mem(const struct cs_integrator *integ)
+{
+  return integ->mem[integ->which];
+}
+
+static int stepper_reset(struct cs_integrator *integ, double t, N_Vector y)
+{
+  return integ->which == MEM_ERK ? ERKStepReset(run_mem(integ), t, y)
+                                 : ARKStepReset(run_mem(integ), t, y);
+}
+
+static int stepper_set_init_step(struct cs_integrator *integ, double h)
+{
+  return integ->which == MEM_ERK ? ERKStepSetInitStep(run_mem(integ), h)
+                                 : ARKStepSetInitStep(run_mem(integ), h);
+}
+
+static int stepper_dky(struct cs_integrator *integ, double t, int k, N_Vector out)
+{
+  return integ->which == MEM_ERK ? ERKStepGetDky(run_mem(integ), t, k, out)
+                                 : ARKStepGetDky(run_mem(integ), t, k, out);
+}
+
+static long stepper_steps(struct cs_integrator *integ)
+{
+  long nst = 0;
+  if (integ->which == MEM_ERK)
+    ERKStepGetNumSteps(run_mem(integ), &nst);
+  else
+    ARKStepGetNumSteps(run_mem(integ), &nst);
+  return nst;
+}
+
+static double stepper_next_h(struct cs_integrator *integ)
+{
+  sunrealtype h = 0.0;
+  if (integ->which == MEM_ERK)
+    ERKStepGetCurrentStep(run_mem(integ), &h);
+  else
+    ARKStepGetCurrentStep(run_mem(integ), &h);
+  return h;
 }
 
 enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_ode *ode,
@@ -478,8 +579,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   if (ode == NULL || ode->rhs == NULL || ode->n == 0)
     return fail(integ, CS_ERR_ARG, "reset needs an ODE with n >= 1 and a right-hand side");
   if (ode->n > integ->n_max) {
-    snprintf(integ->msg, sizeof integ->msg, "n = %zu exceeds the workspace's n_max = %zu",
-             ode->n, integ->n_max);
+    snprintf(integ->msg, sizeof integ->msg, "n = %zu exceeds the workspace's n_max = %zu", ode->n,
+             integ->n_max);
     return CS_ERR_RANGE;
   }
   size_t n = ode->n;
@@ -500,40 +601,33 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   void *mem = integ->mem[k];
   integ->which = k;
   integ->ode = *ode;
-  integ->t = t0;
+  integ->t = integ->t_step = t0;
+  integ->dir = 0;
   integ->h_init = opts->h_init;
+  integ->max_steps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
   memcpy(NV_DATA_S(integ->y), y0, n * sizeof *y0);
-  long mxsteps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+  memcpy(NV_DATA_S(integ->ystep), y0, n * sizeof *y0);
+  if (opts->atol_vec != NULL)
+    memcpy(NV_DATA_S(integ->atol), opts->atol_vec, n * sizeof *opts->atol_vec);
 
+  /* ReInit keeps every option set before (tables, linear solver, handlers),
+   * zeroes the counters and forgets the step-size history: a reused
+   * workspace computes bit for bit what a fresh one would. */
   int flag;
   if (k == MEM_ERK) {
     flag = ERKStepReInit(mem, rhs_trampoline, t0, integ->y);
-    if (flag == ARK_SUCCESS) {
-      if (opts->atol_vec != NULL) {
-        memcpy(NV_DATA_S(integ->atol), opts->atol_vec, n * sizeof *opts->atol_vec);
-        flag = ERKStepSVtolerances(mem, opts->rtol, integ->atol);
-      } else {
-        flag = ERKStepSStolerances(mem, opts->rtol, opts->atol);
-      }
-    }
     if (flag == ARK_SUCCESS)
-      flag = ERKStepSetMaxNumSteps(mem, mxsteps);
+      flag = opts->atol_vec != NULL ? ERKStepSVtolerances(mem, opts->rtol, integ->atol)
+                                    : ERKStepSStolerances(mem, opts->rtol, opts->atol);
     if (flag == ARK_SUCCESS)
       flag = ERKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
       flag = ERKStepSetMaxStep(mem, opts->h_max);
   } else {
     flag = ARKStepReInit(mem, NULL, rhs_trampoline, t0, integ->y);
-    if (flag == ARK_SUCCESS) {
-      if (opts->atol_vec != NULL) {
-        memcpy(NV_DATA_S(integ->atol), opts->atol_vec, n * sizeof *opts->atol_vec);
-        flag = ARKStepSVtolerances(mem, opts->rtol, integ->atol);
-      } else {
-        flag = ARKStepSStolerances(mem, opts->rtol, opts->atol);
-      }
-    }
     if (flag == ARK_SUCCESS)
-      flag = ARKStepSetMaxNumSteps(mem, mxsteps);
+      flag = opts->atol_vec != NULL ? ARKStepSVtolerances(mem, opts->rtol, integ->atol)
+                                    : ARKStepSStolerances(mem, opts->rtol, opts->atol);
     if (flag == ARK_SUCCESS)
       flag = ARKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
@@ -554,6 +648,7 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   integ->started = false;
   integ->stepped = false;
   integ->at_root = false;
+  integ->root_pending = false;
   integ->active = true;
   return CS_OK;
 }
@@ -567,26 +662,53 @@ static enum cs_status require_run(struct cs_integrator *integ)
   return CS_OK;
 }
 
-/* Turns a failed ARKODE return into a status and the message of the run. The
- * notes taken by the callbacks come first: they know the cause ("the model
- * returned NaN") where ARKODE only sees the effect ("error test failed"). */
+/* After a failure the caller gets the furthest state known to be on the
+ * solution: the end of the last accepted step, or the last root returned if
+ * that lies beyond (ARKODE does not report the end of a step that stopped at
+ * a root). */
+static void settle_on_last_good_state(struct cs_integrator *integ)
+{
+  if ((integ->t_step - integ->t) * integ->dir > 0.0) {
+    integ->t = integ->t_step;
+    N_VScale(1.0, integ->ystep, integ->y);
+  }
+}
+
+/* Turns a failure into a status and the message of the run. The notes taken
+ * by the callbacks come first: they know the cause ("the model returned NaN")
+ * where ARKODE only sees the effect ("error test failed"). flag is ARKODE's
+ * return, or 0 when the step size underflowed. */
 static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
 {
-  const char *ark = integ->arkmsg[0] != '\0' ? integ->arkmsg : flag_name(flag);
+  char ark[CS_INTEG_ARKMSG_LEN];
+  if (flag == 0)
+    snprintf(ark, sizeof ark, "step size underflow: the next step no longer changes t = %.17g",
+             integ->t_step);
+  else if (flag == ARK_UNREC_RHSFUNC_ERR && integ->which == MEM_ERK && !integ->user_failed)
+    snprintf(ark, sizeof ark,
+             "ERK: the failure persisted when retried with smaller steps near t = %.17g "
+             "(ARK_UNREC_RHSFUNC_ERR)",
+             integ->rec_t);
+  else
+    snprintf(ark, sizeof ark, "%s", integ->arkmsg[0] != '\0' ? integ->arkmsg : flag_name(flag));
+  settle_on_last_good_state(integ);
   if (integ->user_failed) {
     snprintf(integ->msg, sizeof integ->msg, "the model's %s returned %d at t = %.17g; %s",
              integ->uf_what, integ->uf_ret, integ->uf_t, ark);
     return status_of_user_return(integ->uf_ret);
-  }
-  if (flag == ARK_TOO_MUCH_WORK) {
-    snprintf(integ->msg, sizeof integ->msg, "%s", ark);
-    return CS_ERR_TOO_MUCH_WORK;
   }
   if (integ->nonfinite) {
     snprintf(integ->msg, sizeof integ->msg,
              "non-finite value in the %s, component %zu, at t = %.17g; %s", integ->nf_what,
              integ->nf_index, integ->nf_t, ark);
     return CS_ERR_NONFINITE;
+  }
+  if (integ->recoverable) {
+    snprintf(integ->msg, sizeof integ->msg,
+             "the model's right-hand side or Jacobian kept failing (recoverable), last at t = "
+             "%.17g; %s",
+             integ->rec_t, ark);
+    return CS_ERR_SOLVER;
   }
   snprintf(integ->msg, sizeof integ->msg, "%s", ark);
   switch (flag) {
@@ -601,6 +723,139 @@ static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
   }
 }
 
+/* ERKStep (SUNDIALS 6.4) gives up at the first recoverable rhs failure
+ * (ARK_UNREC_RHSFUNC_ERR) instead of retrying with a smaller step as ARKStep
+ * does. This restores the documented contract: restart from the last good
+ * state with a step that ends halfway to the time where the model failed,
+ * so that no stage reaches that time again. Returns false when no smaller
+ * step is possible. */
+static bool retry_smaller(struct cs_integrator *integ)
+{
+  settle_on_last_good_state(integ);
+  double h = 0.5 * (integ->rec_t - integ->t);
+  if (!(h * integ->dir > 0.0) || integ->t + h == integ->t)
+    return false;
+  if (stepper_reset(integ, integ->t, integ->y) != ARK_SUCCESS ||
+      stepper_set_init_step(integ, h) != ARK_SUCCESS)
+    return false;
+  integ->t_step = integ->t;
+  N_VScale(1.0, integ->y, integ->ystep);
+  integ->stepped = false;
+  return true;
+}
+
+/* Consecutive retries of retry_smaller (without an accepted step between):
+ * each halves the distance to the failure, so 64 reach round-off from any
+ * starting step. */
+#define CS_INTEG_MAX_RETRIES 64
+
+/* Steps with ARK_ONE_STEP rather than ARK_NORMAL: on a failure ARK_NORMAL
+ * returns the time of the failed stage with the state of the last accepted
+ * step, a pair that does not belong together; one step at a time keeps the
+ * last accepted (t, y), counts steps per call and notices a step size that
+ * underflowed. The result at tout comes from ARKODE's interpolant, as in
+ * ARK_NORMAL mode. */
+static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool *at_root)
+{
+  *at_root = false;
+  if (tout == integ->t)
+    return CS_OK;
+  int dir = tout > integ->t ? 1 : -1;
+  if (integ->dir != 0 && dir != integ->dir) {
+    /* Backwards: only within the last step, where the interpolant holds. */
+    if (integ->stepped && stepper_dky(integ, tout, 0, integ->dky) == ARK_SUCCESS) {
+      N_VScale(1.0, integ->dky, integ->y);
+      integ->t = tout;
+      return CS_OK;
+    }
+    return fail(integ, CS_ERR_ARG, "tout lies behind the current time, outside the last step");
+  }
+  if (integ->root_pending) {
+    if ((integ->root_t - tout) * dir <= 0.0) {
+      integ->root_pending = false;
+      integ->t = integ->root_t;
+      N_VScale(1.0, integ->yroot, integ->y);
+      *at_root = true;
+      return CS_OK;
+    }
+    int flag = stepper_dky(integ, tout, 0, integ->y);
+    if (flag != ARK_SUCCESS)
+      return advance_failure(integ, flag);
+    integ->t = tout;
+    return CS_OK;
+  }
+  if (!integ->started && integ->h_init > 0.0) {
+    /* ARKODE wants the first step signed like tout - t0. */
+    if (stepper_set_init_step(integ, dir * integ->h_init) != ARK_SUCCESS)
+      return advance_failure(integ, ARK_ILL_INPUT);
+  }
+  integ->started = true;
+  integ->dir = dir;
+  long nst0 = stepper_steps(integ);
+  int retries = 0;
+  for (;;) {
+    if (integ->stepped && (integ->t_step - tout) * dir >= 0.0) {
+      int flag = stepper_dky(integ, tout, 0, integ->y);
+      if (flag != ARK_SUCCESS)
+        return advance_failure(integ, flag);
+      integ->t = tout;
+      return CS_OK;
+    }
+    if (stepper_steps(integ) - nst0 >= integ->max_steps) {
+      settle_on_last_good_state(integ);
+      snprintf(integ->msg, sizeof integ->msg,
+               "ARKODE: at t = %.17g, %ld steps taken before reaching tout = %.17g "
+               "(too much work)%s",
+               integ->t, integ->max_steps, tout,
+               integ->nonfinite ? "; non-finite values were met on the way" : "");
+      return CS_ERR_TOO_MUCH_WORK;
+    }
+    sunrealtype tret = integ->t;
+    int flag = integ->which == MEM_ERK
+                   ? ERKStepEvolve(run_mem(integ), tout, integ->yout, &tret, ARK_ONE_STEP)
+                   : ARKStepEvolve(run_mem(integ), tout, integ->yout, &tret, ARK_ONE_STEP);
+    if (flag == ARK_ROOT_RETURN) {
+      integ->stepped = true;
+      flag = integ->which == MEM_ERK ? ERKStepGetRootInfo(run_mem(integ), integ->found)
+                                     : ARKStepGetRootInfo(run_mem(integ), integ->found);
+      if (flag != ARK_SUCCESS)
+        return advance_failure(integ, flag);
+      if ((tret - tout) * dir > 0.0) {
+        /* In ONE_STEP mode ARKODE searches the whole step, also beyond
+         * tout: report tout now (the step covers it) and the root on the
+         * next call, as ARK_NORMAL would. */
+        integ->root_pending = true;
+        integ->root_t = tret;
+        N_VScale(1.0, integ->yout, integ->yroot);
+        flag = stepper_dky(integ, tout, 0, integ->y);
+        if (flag != ARK_SUCCESS)
+          return advance_failure(integ, flag);
+        integ->t = tout;
+        return CS_OK;
+      }
+      integ->t = tret;
+      N_VScale(1.0, integ->yout, integ->y);
+      *at_root = true;
+      return CS_OK;
+    }
+    if (flag < 0) {
+      if (flag == ARK_UNREC_RHSFUNC_ERR && integ->recoverable && !integ->user_failed &&
+          retries < CS_INTEG_MAX_RETRIES && retry_smaller(integ)) {
+        retries++;
+        continue;
+      }
+      return advance_failure(integ, flag);
+    }
+    integ->t_step = tret;
+    N_VScale(1.0, integ->yout, integ->ystep);
+    integ->stepped = true;
+    retries = 0;
+    double h = stepper_next_h(integ);
+    if (integ->t_step + h == integ->t_step)
+      return advance_failure(integ, 0);
+  }
+}
+
 enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
                                      double *y, enum cs_stop_reason *stop)
 {
@@ -611,49 +866,16 @@ enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, d
     return fail(integ, CS_ERR_ARG, "tout must be finite");
   clear_run_notes(integ);
   integ->at_root = false;
-  size_t n = integ->n;
-  void *mem = integ->mem[integ->which];
-
-  int flag = ARK_SUCCESS;
-  double tret = integ->t;
-  /* ARKODE refuses a first call with tout == t0 (ARK_TOO_CLOSE); the answer
-   * is known anyway. */
-  if (tout != integ->t) {
-    if (!integ->started && integ->h_init > 0.0) {
-      /* ARKODE wants the first step signed like tout - t0. */
-      double h0 = tout > integ->t ? integ->h_init : -integ->h_init;
-      flag = integ->which == MEM_ERK ? ERKStepSetInitStep(mem, h0) : ARKStepSetInitStep(mem, h0);
-    }
-    if (flag == ARK_SUCCESS) {
-      integ->started = true;
-      if (integ->which == MEM_ERK)
-        flag = ERKStepEvolve(mem, tout, integ->y, &tret, ARK_NORMAL);
-      else
-        flag = ARKStepEvolve(mem, tout, integ->y, &tret, ARK_NORMAL);
-    }
-    integ->t = tret;
-  }
+  bool at_root = false;
+  st = advance_run(integ, tout, &at_root);
+  integ->at_root = st == CS_OK && at_root;
   if (t_reached != NULL)
     *t_reached = integ->t;
   if (y != NULL)
-    memcpy(y, NV_DATA_S(integ->y), n * sizeof *y);
+    memcpy(y, NV_DATA_S(integ->y), integ->n * sizeof *y);
   if (stop != NULL)
-    *stop = CS_STOP_TOUT;
-  if (flag < 0)
-    return advance_failure(integ, flag);
-  /* A successful return either took steps or interpolated in an old one. */
-  if (integ->started)
-    integ->stepped = true;
-  if (flag == ARK_ROOT_RETURN) {
-    flag = integ->which == MEM_ERK ? ERKStepGetRootInfo(mem, integ->found)
-                                   : ARKStepGetRootInfo(mem, integ->found);
-    if (flag != ARK_SUCCESS)
-      return advance_failure(integ, flag);
-    integ->at_root = true;
-    if (stop != NULL)
-      *stop = CS_STOP_ROOT;
-  }
-  return CS_OK;
+    *stop = integ->at_root ? CS_STOP_ROOT : CS_STOP_TOUT;
+  return st;
 }
 
 enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struct cs_ode *ode,
@@ -693,21 +915,22 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
 
 /* --------------------------------------------------------------- events */
 
-/* Restarts ARKODE at the last returned (t, y): after a Reset its initial
- * setup evaluates the event functions afresh at t. */
+/* Restarts ARKODE at (integ->t, integ->y). After a Reset ARKODE's initial
+ * setup evaluates the event functions afresh there (a root exactly at t is
+ * not reported) and the counters and step size carry on. */
 static enum cs_status restart_here(struct cs_integrator *integ)
 {
-  void *mem = integ->mem[integ->which];
   integ->arkmsg[0] = '\0';
-  int flag = integ->which == MEM_ERK ? ERKStepReset(mem, integ->t, integ->y)
-                                     : ARKStepReset(mem, integ->t, integ->y);
-  if (flag != ARK_SUCCESS) {
+  if (stepper_reset(integ, integ->t, integ->y) != ARK_SUCCESS) {
     snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
     integ->active = false;
-    return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
+    return CS_ERR_SOLVER;
   }
+  integ->t_step = integ->t;
+  N_VScale(1.0, integ->y, integ->ystep);
   integ->stepped = false;
   integ->at_root = false;
+  integ->root_pending = false;
   return CS_OK;
 }
 
@@ -808,10 +1031,8 @@ enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, d
     return fail(integ, CS_ERR_ARG, "no step taken yet since reset or reinit");
   if (k < 0 || k > 3)
     return fail(integ, CS_ERR_RANGE, "derivative order k must be 0..3");
-  void *mem = integ->mem[integ->which];
   integ->arkmsg[0] = '\0';
-  int flag = integ->which == MEM_ERK ? ERKStepGetDky(mem, t, k, integ->dky)
-                                     : ARKStepGetDky(mem, t, k, integ->dky);
+  int flag = stepper_dky(integ, t, k, integ->dky);
   if (flag != ARK_SUCCESS) {
     snprintf(integ->msg, sizeof integ->msg, "%s", integ->arkmsg);
     return flag == ARK_BAD_T || flag == ARK_BAD_K ? CS_ERR_RANGE : CS_ERR_SOLVER;
@@ -820,8 +1041,7 @@ enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, d
   return CS_OK;
 }
 
-enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start,
-                                       double *t_end)
+enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start, double *t_end)
 {
   enum cs_status st = require_run(integ);
   if (st != CS_OK)

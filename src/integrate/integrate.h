@@ -10,11 +10,13 @@
  *   while (...) cs_integrator_advance(integ, tout, &t, y, &stop);
  *
  * Steppers: CS_STEPPER_ERK is ERKStep with Dormand–Prince 5(4) (non-stiff,
- * the default); CS_STEPPER_DIRK is ARKStep, fully implicit, with the
- * L-stable, stiffly accurate ESDIRK ARK5(4)8L[2]SA (Kennedy & Carpenter 2003,
- * ARKODE_ARK548L2SA_DIRK_8_4_5), a Newton iteration and a dense direct linear
- * solver fed by the analytic Jacobian when the model has one, else by
- * difference quotients.
+ * the default); CS_STEPPER_DIRK is ARKStep, fully implicit, with Hairer &
+ * Wanner's L-stable, stiffly accurate SDIRK 5(3)4 (ARKODE_SDIRK_5_3_4), a
+ * Newton iteration and a dense LU fed by the analytic Jacobian when the model
+ * has one, else by difference quotients. Both keep the global error within a
+ * small factor of the tolerance (measured on a damped oscillator: ERK about
+ * 0.5 tol, DIRK about 0.2 tol, for rtol 1e-6..1e-10; see integrate.c for
+ * why not a fifth-order DIRK and for the Newton setting this needs).
  *
  * Sizes: the workspace accepts any 1 <= n <= n_max. A run of the same n as the
  * previous run allocates nothing (ARKODE is only re-initialised); a run with a
@@ -35,8 +37,8 @@
 #include "core/status.h"
 
 /* Right-hand side: ydot = f(t, y), n values each. Returns 0 on success, > 0 for
- * a recoverable failure (the integrator retries with a smaller step, e.g. when
- * y left the model's domain during a trial stage), < 0 for a fatal one; a
+ * a recoverable failure (both steppers retry with a smaller step, e.g. when a
+ * trial stage left the model's domain), < 0 for a fatal one; a
  * fatal return of -s, s a valid enum cs_status other than CS_OK (e.g.
  * -CS_ERR_UNBOUNDED), makes the integrator return s itself, any other negative
  * value gives CS_ERR_SOLVER. Non-finite values in ydot are caught by the
@@ -63,8 +65,8 @@ struct cs_ode {
 };
 
 enum cs_stepper {
-  CS_STEPPER_ERK,  /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
-  CS_STEPPER_DIRK  /* implicit ESDIRK 5(4) with Newton + dense LU, stiff problems */
+  CS_STEPPER_ERK, /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
+  CS_STEPPER_DIRK /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
 };
 
 /* Default of cs_integrator_opts.max_steps. */
@@ -76,9 +78,9 @@ struct cs_integrator_opts {
   double rtol;             /* relative tolerance, >= 0 (e.g. 1e-8) */
   double atol;             /* absolute tolerance on every component, >= 0, when atol_vec is NULL */
   const double *atol_vec;  /* n absolute tolerances (>= 0) or NULL; read at reset only */
-  long max_steps;          /* steps allowed per advance call; <= 0: CS_INTEGRATOR_MAX_STEPS_DEFAULT */
-  double h_init;           /* first step size in units of t; 0: ARKODE estimates it */
-  double h_max;            /* largest step size; 0: unbounded */
+  long max_steps; /* steps allowed per advance call; <= 0: CS_INTEGRATOR_MAX_STEPS_DEFAULT */
+  double h_init;  /* first step size in units of t; 0: ARKODE estimates it */
+  double h_max;   /* largest step size; 0: unbounded */
 };
 
 /* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps, automatic h_init,
@@ -94,8 +96,9 @@ enum cs_stop_reason {
 /* Counters of the current run, accumulated since the last cs_integrator_reset
  * (cs_integrator_reinit_state and _reinit_ode keep counting). */
 struct cs_integrator_stats {
-  long steps;          /* accepted steps */
-  long rhs_evals;      /* calls of the model's rhs, for every purpose (incl. difference-quotient Jacobians) */
+  long steps;          /* accepted steps (ARKODE's count) */
+  long rhs_evals;      /* calls of the model's rhs, for every purpose (incl. difference-quotient
+                          Jacobians) */
   long jac_evals;      /* Jacobian evaluations, analytic or by difference quotients (DIRK) */
   long lin_setups;     /* linear solver setups, i.e. LU factorisations (DIRK) */
   long nonlin_iters;   /* Newton iterations (DIRK) */
@@ -123,21 +126,25 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
                                    const struct cs_integrator_opts *opts, double t0,
                                    const double *y0);
 
-/* Integrates towards tout (either direction of time; ARKODE steps past tout
- * and interpolates, so the result is the dense-output value at tout). Stops
- * earlier at a root of the event functions: then *stop = CS_STOP_ROOT,
- * *t_reached is the root and cs_integrator_roots_found() says which fired;
- * calling advance again continues past the root. Otherwise *stop =
- * CS_STOP_TOUT and *t_reached = tout. y (n values) receives the state at
+/* Integrates towards tout (either direction of time, fixed by the first
+ * call of the run; ARKODE steps past tout and interpolates, so the result is
+ * the dense-output value at tout). Stops earlier at a root of the event
+ * functions in (t, tout]: then *stop = CS_STOP_ROOT, *t_reached is the root
+ * and cs_integrator_roots_found() says which fired; calling advance again
+ * continues past the root. Otherwise *stop = CS_STOP_TOUT and *t_reached =
+ * tout. A tout behind the current time is accepted only within the last
+ * internal step (interpolation). y (n values) receives the state at
  * *t_reached; t_reached, y and stop may be NULL.
  * Failures (with a message in cs_integrator_last_error): CS_ERR_TOO_MUCH_WORK
  * (max_steps steps taken in this call: the run may be continued by calling
- * advance again), CS_ERR_NONFINITE (the right-hand side or Jacobian kept
- * producing NaN/Inf), CS_ERR_SOLVER (error-test or Newton failures,
- * a fatal rhs return, ...), the status s of a rhs that returned -s,
- * CS_ERR_ARG (no run, non-finite or unreachable tout). On failure *t_reached
- * and y hold the last state reached successfully; only CS_ERR_TOO_MUCH_WORK
- * leaves the run fit to continue. */
+ * advance again), CS_ERR_NONFINITE (non-finite values in the rhs, Jacobian
+ * or event functions during this call, and the step size could not get
+ * around them), CS_ERR_SOLVER (error-test or Newton failures, step size
+ * underflow, repeated recoverable rhs failures, a fatal callback return),
+ * the status s of a callback that returned -s, CS_ERR_ARG (no run, non-finite
+ * tout, tout behind outside the last step). On failure *t_reached and y hold
+ * the last state known to be on the solution (the end of the last accepted
+ * step); only CS_ERR_TOO_MUCH_WORK leaves the run fit to continue. */
 enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
                                      double *y, enum cs_stop_reason *stop);
 
@@ -156,10 +163,11 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
  * is passed to g as its params argument; NULL means the params of the current
  * run's ODE. The event set belongs to the workspace: it stays in force across
  * resets until replaced or cleared (nroots == 0 or g == NULL clears), and may
- * be changed during a run (it then applies from the current time). Replacing
- * it by one with the same nroots never allocates; changing nroots or
- * clearing makes ARKODE reallocate its root arrays. A root exactly at the
- * start of a run, or at the state given to reinit, is not reported.
+ * be changed during a run: ARKODE then restarts from the last returned (t, y)
+ * as with cs_integrator_reinit_state. Replacing it by one with the same
+ * nroots never allocates; changing nroots or clearing makes ARKODE
+ * reallocate its root arrays. A root exactly at the start of a run, or at
+ * the state given to reinit, is not reported.
  * CS_ERR_ARG for a direction other than -1, 0, +1; CS_ERR_NOMEM. */
 enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroots, cs_root_fn g,
                                        const int *direction, const void *ctx);
@@ -171,10 +179,11 @@ enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int 
 
 /* Restarts the current run from a new state (t, y), keeping ODE, options,
  * event functions and statistics: for state jumps at events (impacts,
- * stick-slip transitions) and for renormalisation (Lyapunov exponents). The
- * step-size history is kept; the dense output of the steps before is lost.
- * The caller may also change what the params of the run point to before
- * calling this. CS_ERR_ARG without an active run or for non-finite t / y. */
+ * stick-slip transitions) and for renormalisation (Lyapunov exponents).
+ * ARKODE restarts its step-size selection at t (a jump is a discontinuity);
+ * the dense output of the steps before is lost. The caller may also change
+ * what the params of the run point to before calling this. CS_ERR_ARG
+ * without an active run or for non-finite t / y. */
 enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y);
 
 /* As cs_integrator_reinit_state, but the run continues with another ODE of
@@ -183,26 +192,29 @@ enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t,
 enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
                                         double t, const double *y);
 
-/* k-th derivative (0 <= k <= 3) of ARKODE's dense-output interpolant at t,
- * which must lie within the last internal step (see
+/* k-th derivative (0 <= k <= 3) of ARKODE's dense-output interpolant at t (a
+ * Hermite polynomial whose degree ARKODE limits to the method's order minus
+ * one), which must lie within the last internal step (see
  * cs_integrator_last_step); dky receives n values. For Poincaré sections and
  * other output between steps. CS_ERR_RANGE if t is outside the last step or
- * k is not supported; CS_ERR_ARG if no step was taken yet. */
+ * k is out of range; CS_ERR_ARG if no step was taken since the last reset or
+ * reinit. */
 enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, double *dky);
 
 /* Time interval [*t_start, *t_end] (ordered in the direction of integration)
  * covered by the last internal step, where cs_integrator_dky may be used.
  * CS_ERR_ARG if no step was taken yet in this run. */
-enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start,
-                                       double *t_end);
+enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start, double *t_end);
 
 /* Counters of the current run (all zero right after reset). */
 enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
                                        struct cs_integrator_stats *stats);
 
-/* The message of the last failure in this run, e.g. "ARKODE (arkEvolve): At
- * t = 1.234, mxstep steps taken before reaching tout. (ARK_TOO_MUCH_WORK)";
- * "" if none. Valid until the next call on the workspace; never NULL. */
+/* The message of the last failure in this run, e.g. "ARKODE: at t =
+ * 0.41211274974933637, 10 steps taken before reaching tout = 50 (too much
+ * work)" or "non-finite value in the right-hand side, component 1, at t =
+ * 1.0000000000000002; ..."; "" if none. Valid until the next call on the
+ * workspace; never NULL. */
 const char *cs_integrator_last_error(const struct cs_integrator *integ);
 
 #endif

@@ -108,8 +108,7 @@ static int number(struct loader *L, const char *key, const char *value, double l
 {
   double v;
   if (!cs_parse_double(value, &v))
-    return failf(L, CS_ERR_PARSE, "%s: '%s' is not a number (accepted: %s)", key, value,
-                 accepted);
+    return failf(L, CS_ERR_PARSE, "%s: '%s' is not a number (accepted: %s)", key, value, accepted);
   if (v < lo || v > hi)
     return failf(L, CS_ERR_RANGE, "%s: %s is out of range (accepted: %s)", key, value, accepted);
   *out = v;
@@ -167,8 +166,8 @@ static int output_key(struct loader *L, const char *key, const char *value)
     strcpy(c->output, value);
     return 1;
   }
-  return failf(L, CS_ERR_PARSE,
-               "%s: unknown key in [output] (accepted: t_start, t_end, dt, file)", key);
+  return failf(L, CS_ERR_PARSE, "%s: unknown key in [output] (accepted: t_start, t_end, dt, file)",
+               key);
 }
 
 static int section_key(struct loader *L, const char *key, const char *value)
@@ -208,11 +207,29 @@ static int section_key(struct loader *L, const char *key, const char *value)
                "%s: unknown key in [section] (accepted: kind, variable, level, direction)", key);
 }
 
-static const char *const sweep_keys[] = {
-    "parameter", "from",  "to",          "points",  "step",  "spacing", "direction",
-    "continuation", "transient", "record", "record_crossings", "parameter2", "from2",
-    "to2",      "points2", "adaptive_transient", "transient_max", "max_period", "lyapunov",
-    "refine",   "refine_tol", "equilibria", NULL};
+static const char *const sweep_keys[] = {"parameter",
+                                         "from",
+                                         "to",
+                                         "points",
+                                         "step",
+                                         "spacing",
+                                         "direction",
+                                         "continuation",
+                                         "transient",
+                                         "record",
+                                         "record_crossings",
+                                         "parameter2",
+                                         "from2",
+                                         "to2",
+                                         "points2",
+                                         "adaptive_transient",
+                                         "transient_max",
+                                         "max_period",
+                                         "lyapunov",
+                                         "refine",
+                                         "refine_tol",
+                                         "equilibria",
+                                         NULL};
 
 static int remember(struct loader *L, struct cs_config_raw *r, const char *section, const char *key,
                     const char *value)
@@ -250,11 +267,12 @@ static int handle(struct loader *L, const char *section, const char *key, const 
     for (int i = 0; sweep_keys[i]; i++)
       known |= strcmp(sweep_keys[i], key) == 0;
     if (!known)
-      return failf(L, CS_ERR_PARSE, "%s: unknown key in [sweep] (accepted: parameter, from, to, "
-                                    "points, step, spacing, direction, continuation, transient, "
-                                    "record, record_crossings, parameter2, from2, to2, points2, "
-                                    "adaptive_transient, transient_max, max_period, lyapunov, "
-                                    "refine, refine_tol, equilibria)",
+      return failf(L, CS_ERR_PARSE,
+                   "%s: unknown key in [sweep] (accepted: parameter, from, to, "
+                   "points, step, spacing, direction, continuation, transient, "
+                   "record, record_crossings, parameter2, from2, to2, points2, "
+                   "adaptive_transient, transient_max, max_period, lyapunov, "
+                   "refine, refine_tol, equilibria)",
                    key);
     for (size_t i = 0; i < c->n_raw; i++)
       if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0) {
@@ -317,8 +335,8 @@ static int apply_pending(struct loader *L)
       int k = cs_model_param_index(m, r->key);
       if (k < 0)
         return failf(L, CS_ERR_PARSE,
-                     "%s: unknown parameter of model %s (see 'contensou info --model %s')",
-                     r->key, m->name, m->name);
+                     "%s: unknown parameter of model %s (see 'contensou info --model %s')", r->key,
+                     m->name, m->name);
       const struct cs_param_desc *d = &m->param[k];
       char acc[160];
       snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
@@ -327,9 +345,10 @@ static int apply_pending(struct loader *L)
         return 0;
       if (d->alt) {
         int j = cs_model_param_index(m, d->alt);
-        if (j >= 0 && c->given[j] && c->given[j] != 2)
-          return failf(L, CS_ERR_PARSE, "%s: %s and %s are alternatives: give one", r->key,
-                       d->name, d->alt);
+        int from_set = strncmp(r->where, "--set", 5) == 0;
+        if (j >= 0 && c->given[j] && !from_set)
+          return failf(L, CS_ERR_PARSE, "%s: %s and %s are alternatives: give one", r->key, d->name,
+                       d->alt);
         if (j >= 0)
           c->given[j] = 0;
       }
@@ -487,8 +506,9 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
     if (cfg->section.kind == CS_SECTION_HYPERPLANE &&
         cs_model_state_index(m, cfg->section_variable) < 0 &&
         cs_model_derived_index(m, cfg->section_variable) < 0)
-      failf(L, CS_ERR_RANGE, "variable: '%s' is neither a state variable nor a derived output "
-                             "of %s (see 'contensou info --model %s')",
+      failf(L, CS_ERR_RANGE,
+            "variable: '%s' is neither a state variable nor a derived output "
+            "of %s (see 'contensou info --model %s')",
             cfg->section_variable, m->name, m->name);
     else if (!L->seen_t_end && cfg->n_raw == 0)
       failf(L, CS_ERR_PARSE, "t_end: missing in [output] (accepted: a number > t_start)");

@@ -36,23 +36,23 @@ struct cs_config_raw {
 };
 
 struct cs_config {
-  char path[1024];        /* the parameter file */
-  char name[256];         /* its base name without .ini (default output name) */
-  char *text;             /* the whole file, stored in outputs */
+  char path[1024]; /* the parameter file */
+  char name[256];  /* its base name without .ini (default output name) */
+  char *text;      /* the whole file, stored in outputs */
   const struct cs_model *model;
-  void *params;           /* the model's params struct (prepared, attached) */
-  double *y0;             /* initial state, model->n_state values */
+  void *params; /* the model's params struct (prepared, attached) */
+  double *y0;   /* initial state, model->n_state values */
   struct cs_integrator_opts solver;
-  double t_start;         /* start of the recorded window (model time unit) */
-  double t_end;           /* end of the run */
-  double dt;              /* output step; 0: t_end / 1000 */
-  char output[1024];      /* [output] file, "" for output/<name>.h5 */
+  double t_start;    /* start of the recorded window (model time unit) */
+  double t_end;      /* end of the run */
+  double dt;         /* output step; 0: t_end / 1000 */
+  char output[1024]; /* [output] file, "" for output/<name>.h5 */
   struct cs_section_spec section;
   char section_variable[64];
-  int section_given;      /* 1 if [section] was in the file or --set */
+  int section_given; /* 1 if [section] was in the file or --set */
   size_t n_raw;
   struct cs_config_raw raw[CS_CONFIG_MAX_RAW]; /* [sweep] keys, in order */
-  unsigned char given[256]; /* internal: which parameter/state keys were set */
+  unsigned char given[256];                    /* internal: which parameter/state keys were set */
 };
 
 /* Loads path and applies the overrides ("section.key=value", n_set of them).

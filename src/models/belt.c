@@ -41,8 +41,10 @@ static const struct cs_var_desc state[] = {
 
 static const double state_default[] = {0.0, 0.0, 0.15, 0.0};
 
+/* clang-format off */
 #define P(name, unit, def, lo, hi, alt, doc) \
   {#name, unit, offsetof(struct belt, name), def, lo, hi, alt, doc}
+/* clang-format on */
 
 static const struct cs_param_desc params[] = {
     P(m, "1", 90.0, 1e-9, 1e9, NULL, "inertia ratio B^/(m^ r^2), eq. (5.2)"),
@@ -55,8 +57,8 @@ static const struct cs_param_desc params[] = {
     P(eps, "1", 1e-5, 0.0, 1.0, NULL, "smoothing parameter epsilon"),
     P(eta, "1", 1.0, 1.0, 1e3, "eta_prime", "static/kinetic friction ratio"),
     P(eta_prime, "1", NAN, 0.0, 1e4, "eta", "eta' of the regularization (instead of eta)"),
-    P(lambda_stick, "1", NAN, 0.0, 1.0,
-      NULL, "stick indicator threshold on lambda_s (default: eps)"),
+    P(lambda_stick, "1", NAN, 0.0, 1.0, NULL,
+      "stick indicator threshold on lambda_s (default: eps)"),
 };
 
 static const char *const law_names[] = {"I00-reg", NULL};

@@ -5,14 +5,17 @@
 #include "models/friction_law.h"
 
 const char *const cs_model_law_names[] = {
-    [CS_MLAW_I11_REG] = "I11-reg", [CS_MLAW_I00_REG] = "I00-reg",
-    [CS_MLAW_INTEGRAL_REG] = "integral-reg", [CS_MLAW_I11] = "I11",
-    [CS_MLAW_I00] = "I00", [CS_MLAW_INTEGRAL] = "integral",
+    [CS_MLAW_I11_REG] = "I11-reg",
+    [CS_MLAW_I00_REG] = "I00-reg",
+    [CS_MLAW_INTEGRAL_REG] = "integral-reg",
+    [CS_MLAW_I11] = "I11",
+    [CS_MLAW_I00] = "I00",
+    [CS_MLAW_INTEGRAL] = "integral",
     [CS_MLAW_COUNT] = NULL,
 };
 
-enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, double *b,
-                                         double *m, double eps, double eta_prime)
+enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, double *b, double *m,
+                                         double eps, double eta_prime)
 {
   if (law < 0 || law >= CS_MLAW_COUNT)
     return CS_ERR_ARG;

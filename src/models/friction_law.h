@@ -27,16 +27,16 @@ extern const char *const cs_model_law_names[];
 
 /* Everything a law needs, kept in a model's params. */
 struct cs_model_friction {
-  int law;                       /* enum cs_model_law */
-  struct cs_approx approx;       /* b, m, eps, eta' (prepared) */
-  struct cs_contact contact;     /* for the integral laws */
-  struct cs_integral_ws *iws;    /* integral laws: per-thread workspace (attach/detach) */
+  int law;                    /* enum cs_model_law */
+  struct cs_approx approx;    /* b, m, eps, eta' (prepared) */
+  struct cs_contact contact;  /* for the integral laws */
+  struct cs_integral_ws *iws; /* integral laws: per-thread workspace (attach/detach) */
 };
 
 /* Prepares f for law with (b, m, eps, eta'); b or m NAN takes the fitted pair
  * of the law (I(1,1)'s for the integral laws, where they are unused). */
-enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, double *b,
-                                         double *m, double eps, double eta_prime);
+enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, double *b, double *m,
+                                         double eps, double eta_prime);
 enum cs_status cs_model_friction_attach(struct cs_model_friction *f);
 void cs_model_friction_detach(struct cs_model_friction *f);
 

@@ -46,8 +46,8 @@ struct cs_choice_desc {
 };
 
 enum cs_section_kind {
-  CS_SECTION_HYPERPLANE,   /* variable = level, crossed in a direction */
-  CS_SECTION_STROBOSCOPIC  /* every forcing period */
+  CS_SECTION_HYPERPLANE,  /* variable = level, crossed in a direction */
+  CS_SECTION_STROBOSCOPIC /* every forcing period */
 };
 
 /* A Poincaré section. */
@@ -69,11 +69,11 @@ struct cs_model {
   const struct cs_param_desc *param;
   size_t n_choice;
   const struct cs_choice_desc *choice;
-  size_t params_size;    /* sizeof the model's params struct */
+  size_t params_size; /* sizeof the model's params struct */
   size_t n_derived;
   const struct cs_var_desc *derived;
-  int stick_output;      /* index in derived of the stick indicator (1 stick, 0 slip), -1 none */
-  int time_unit_si;      /* 1 if time is in seconds, 0 if dimensionless */
+  int stick_output; /* index in derived of the stick indicator (1 stick, 0 slip), -1 none */
+  int time_unit_si; /* 1 if time is in seconds, 0 if dimensionless */
   /* Completes params once every table field is set: derived constants (eta'
    * from eta or back, friction-law set-up), cross-checks. On failure writes a
    * one-line reason to msg. */

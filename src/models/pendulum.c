@@ -55,8 +55,10 @@ static const struct cs_var_desc state[] = {
 
 static const double state_default[] = {0.1, 0.0, 0.0, 0.0, 0.0, 0.0};
 
+/* clang-format off */
 #define P(name, unit, def, lo, hi, alt, doc) \
   {#name, unit, offsetof(struct pendulum, name), def, lo, hi, alt, doc}
+/* clang-format on */
 
 static const struct cs_param_desc params[] = {
     P(M, "kg", 1.2, 1e-9, 1e9, NULL, "mass of the pendulum"),
@@ -78,8 +80,10 @@ static const struct cs_param_desc params[] = {
     P(eps, "1/s", 1e-3, 0.0, 1e3, NULL, "smoothing parameter epsilon of the regularized laws"),
     P(eta, "1", 1.0, 1.0, 1e3, "eta_prime", "static/kinetic friction ratio (max force / mu N)"),
     P(eta_prime, "1", NAN, 0.0, 1e4, "eta", "eta' of the regularization (instead of eta)"),
-    P(omega0, "rad/s", 40.0, -1e5, 1e5, NULL, "angular velocity of the driving disk (constant part C)"),
-    P(omega0_amp, "rad/s", 0.0, -1e5, 1e5, NULL, "amplitude A of omega0(t) = A cos(Omega t + psi) + C"),
+    P(omega0, "rad/s", 40.0, -1e5, 1e5, NULL,
+      "angular velocity of the driving disk (constant part C)"),
+    P(omega0_amp, "rad/s", 0.0, -1e5, 1e5, NULL,
+      "amplitude A of omega0(t) = A cos(Omega t + psi) + C"),
     P(omega0_freq, "rad/s", 0.0, 0.0, 1e5, NULL, "angular frequency Omega of omega0(t)"),
     P(omega0_phase, "rad", 0.0, -1e3, 1e3, NULL, "phase psi of omega0(t)"),
     P(lambda_stick, "1/s", NAN, 0.0, 1e6, NULL,
@@ -140,9 +144,9 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
   ydot[PHI] = y[DPHI];
   ydot[DXC] = FX / p->M;
   ydot[DYC] = FY / p->M;
-  ydot[DPHI] = (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] -
-                muN * p->R * f.Ms) /
-               p->B;
+  ydot[DPHI] =
+      (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - muN * p->R * f.Ms) /
+      p->B;
   return 0;
 }
 
@@ -242,8 +246,8 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
     snprintf(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
     return st;
   }
-  int regularized = p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG ||
-                    p->law == CS_MLAW_INTEGRAL_REG;
+  int regularized =
+      p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG || p->law == CS_MLAW_INTEGRAL_REG;
   if (regularized && !(p->eps > 0)) {
     snprintf(msg, len, "eps must be > 0 for the regularized law %s", cs_model_law_names[p->law]);
     return CS_ERR_RANGE;

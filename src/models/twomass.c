@@ -108,15 +108,15 @@
 #include "models/model.h"
 
 struct twomass {
-  double M1, M2;             /* block masses, kg */
+  double M1, M2;              /* block masses, kg */
   double FT012, FT010, FT020; /* Coulomb levels of the contacts 12, 10, 20, N */
-  double C12, C10, C20;      /* viscous coefficients of the contacts, N s/m */
-  double k1, k2;             /* springs to the base, N/m */
-  double c1, c2;             /* dampers to the base, N s/m */
-  double A1, A2;             /* forcing amplitudes, N */
-  double Omega;              /* forcing angular frequency, rad/s */
-  double psi1, psi2;         /* forcing phases, rad */
-  double vtol;               /* zero-velocity band, m/s */
+  double C12, C10, C20;       /* viscous coefficients of the contacts, N s/m */
+  double k1, k2;              /* springs to the base, N/m */
+  double c1, c2;              /* dampers to the base, N s/m */
+  double A1, A2;              /* forcing amplitudes, N */
+  double Omega;               /* forcing angular frequency, rad/s */
+  double psi1, psi2;          /* forcing phases, rad */
+  double vtol;                /* zero-velocity band, m/s */
 };
 
 enum { Z1, Z2, DZ1, DZ2 };
@@ -132,8 +132,10 @@ static const struct cs_var_desc state[] = {
 
 static const double state_default[] = {0.0, 0.0, 0.0, 0.0};
 
+/* clang-format off */
 #define P(name, unit, def, lo, hi, doc) \
   {#name, unit, offsetof(struct twomass, name), def, lo, hi, NULL, doc}
+/* clang-format on */
 
 static const struct cs_param_desc params[] = {
     P(M1, "kg", 1.0, 1e-9, 1e9, "mass of the top block"),
@@ -177,20 +179,23 @@ static const struct cs_var_desc derived[] = {
                  "velocity case 1..5 of eqs. (4.1)-(4.10): 1 all slip, 2 dz1 = dz2, 3 dz1 = 0, "
                  "4 dz2 = 0, 5 both 0",
                  0},
-    [O_STICK] = {"stick", "1", "1 if any contact sticks (zero relative velocity and "
-                               "acceleration), else 0",
+    [O_STICK] = {"stick", "1",
+                 "1 if any contact sticks (zero relative velocity and "
+                 "acceleration), else 0",
                  0},
 };
 
 /* Everything one evaluation determines: the RHS, the Jacobian and the
  * derived outputs all come from it, so that they take the same branch. */
 struct eval {
-  double f1, f2;             /* external forces F1, F2, N */
-  double ma1, ma2;           /* M1 ddz1, M2 ddz2, N */
-  double d1[4], d2[4];       /* d(M_i ddz_i)/d(F1, F2, dz1, dz2), the velocities as they enter friction */
-  double ft12, ft10, ft20;   /* friction forces, as the derived outputs */
-  int vcase;                 /* 1..5 */
-  int stick;                 /* a contact sticks */
+  double f1, f2;           /* external forces F1, F2, N */
+  double ma1, ma2;         /* M1 ddz1, M2 ddz2, N */
+  double d1[4], d2[4];     /* d(M_i ddz_i)/d(F1, F2, dz1, dz2), dz as friction sees it */
+  double ft12, ft10, ft20; /* friction forces, as the derived outputs */
+  double together;         /* the blocks' common acceleration when they stick together, m/s^2 */
+  int vcase;               /* 1..5 */
+  int stick;               /* a contact sticks */
+  int stuck12;             /* the blocks stick together: ddz1 = ddz2 = together exactly */
 };
 
 static double sgn(double x)
@@ -242,7 +247,8 @@ static void common_velocity(const struct twomass *p, double w1, double w2, const
     e->d2[j] = p->M2 * (dw1[j] + dw2[j]) / ms - ls * du;
   }
   e->ft12 = u - l;
-  e->stick = l == 0.0;
+  e->stick = e->stuck12 = l == 0.0;
+  e->together = (w1 + w2) / ms;
 }
 
 /* vcase 5: the Gauss principle over the hexagon of reachable (V1, V2). */
@@ -302,7 +308,7 @@ static void evaluate(double t, const double *y, const struct twomass *p, struct 
   e->f1 = -p->k1 * y[Z1] - p->c1 * v1 + p->A1 * cos(p->Omega * t + p->psi1);
   e->f2 = -p->k2 * y[Z2] - p->c2 * v2 + p->A2 * cos(p->Omega * t + p->psi2);
   e->vcase = velocity_case(v1, v2, p->vtol);
-  e->stick = 0;
+  e->stick = e->stuck12 = 0;
   switch (e->vcase) {
   case 1: /* (4.1)-(4.2) */
     e->ft12 = kinetic(v1 - v2, p->C12, p->FT012);
@@ -357,8 +363,9 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
   evaluate(t, y, p, &e);
   ydot[Z1] = y[DZ1];
   ydot[Z2] = y[DZ2];
-  ydot[DZ1] = e.ma1 / p->M1;
-  ydot[DZ2] = e.ma2 / p->M2;
+  /* stuck together: one acceleration for both, so that dz1 - dz2 stays put */
+  ydot[DZ1] = e.stuck12 ? e.together : e.ma1 / p->M1;
+  ydot[DZ2] = e.stuck12 ? e.together : e.ma2 / p->M2;
   return 0;
 }
 

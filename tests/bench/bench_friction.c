@@ -57,9 +57,11 @@ int main(void)
   cs_approx_init(&a11, 0.452, 0.765, 1e-3, ep, NULL);
   cs_approx_init(&a00, 1.744, 0.674, 1e-3, ep, NULL);
   printf("i11_reg_ns_per_eval = %.1f\n", bench_law(cs_i11_reg_eval, &a11, z, 0, &sink));
-  printf("i11_reg_with_jacobian_ns_per_eval = %.1f\n", bench_law(cs_i11_reg_eval, &a11, z, 1, &sink));
+  printf("i11_reg_with_jacobian_ns_per_eval = %.1f\n",
+         bench_law(cs_i11_reg_eval, &a11, z, 1, &sink));
   printf("i00_reg_ns_per_eval = %.1f\n", bench_law(cs_i00_reg_eval, &a00, z, 0, &sink));
-  printf("i00_reg_with_jacobian_ns_per_eval = %.1f\n", bench_law(cs_i00_reg_eval, &a00, z, 1, &sink));
+  printf("i00_reg_with_jacobian_ns_per_eval = %.1f\n",
+         bench_law(cs_i00_reg_eval, &a00, z, 1, &sink));
 
   struct cs_integral_ws *ws = cs_integral_ws_create(1e-9);
   const enum cs_pressure_kind kinds[] = {CS_PRESSURE_UNIFORM, CS_PRESSURE_HERTZ};
