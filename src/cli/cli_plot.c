@@ -2,8 +2,9 @@
 /* contensou plot FILE.h5: reads the root attribute `kind`, exports the columns
  * that kind needs to a temporary whitespace-separated text file and runs the
  * matching script of analysis/gnuplot/ on it:
- *   gnuplot -e "infile='...'; outfile='...'; fmt='png'; <kind's variables>" script.gp
- * A new kind is one exporter and one line in the table below. */
+ *   gnuplot -e "infile='...'; outfile='...'; fmt='png'; gpdir='...'; <kind's variables>" script.gp
+ * A new kind is one exporter and one line in the table below; an exporter may
+ * name a more specific script (e.g. one per model), used when it exists. */
 #define _POSIX_C_SOURCE 200809L /* fork, execvp, mkstemp, waitpid */
 
 #include <errno.h>
@@ -23,7 +24,8 @@ static const char *const cmd = "contensou plot";
 
 /* A growing string for the gnuplot -e argument. */
 struct gp_vars {
-  char text[4096]; /* "name='value'; name=1.5; ..." */
+  char text[16384]; /* "name='value'; name=1.5; ..." */
+  char script[256]; /* set by an exporter: a script to use instead of the kind's, if it exists */
 };
 
 /* Appends name='value' (gnuplot single-quoted: ' doubled). */
@@ -115,6 +117,97 @@ static int export_friction_fit(const char *file, struct cs_h5 *f, FILE *out, str
   return CLI_EXIT_OK;
 }
 
+/* name with every character outside [A-Za-z0-9_] replaced by '_' (a gnuplot
+ * identifier once prefixed), at most cap - 1 characters. */
+static void gp_ident(const char *name, char *buf, size_t cap)
+{
+  size_t i = 0;
+  for (; name[i] && i + 1 < cap; i++) {
+    char c = name[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    buf[i] = ok ? c : '_';
+  }
+  buf[i] = '\0';
+}
+
+/* Passes the columns of d on to gnuplot by name: c_<name> = column number
+ * (from 1) and u_<name> = its unit. */
+static void gp_columns(struct gp_vars *v, const struct cs_h5_data *d)
+{
+  char id[128], var[160];
+  for (size_t j = 0; j < d->ncols; j++) {
+    gp_ident(d->names[j], id, sizeof id);
+    snprintf(var, sizeof var, "c_%s", id);
+    gp_number(v, var, (double)(j + 1));
+    snprintf(var, sizeof var, "u_%s", id);
+    gp_string(v, var, d->units[j]);
+  }
+}
+
+/* kind "trajectory" (contensou simulate): every column of /trajectory, by
+ * name (c_<name>, u_<name>), the parameters of /params as p_<name> with
+ * their units pu_<name>, the state variables (the names of /initial) in
+ * states, and the model's own script trajectory_<model>.gp (else the generic
+ * trajectory.gp). */
+static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+{
+  struct cs_h5_data d, p;
+  enum cs_status st = cs_h5_read(f, "/trajectory", &d);
+  char id[128], var[160], *model = NULL;
+  const char *base = strrchr(file, '/');
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+  if (d.rank != 2 || d.nrows < 2) {
+    size_t n = d.nrows;
+    cs_h5_data_free(&d);
+    return cli_fail(cmd, "%s: /trajectory has %zu row%s: nothing to draw", file, n,
+                    n == 1 ? "" : "s");
+  }
+  fputs("#", out);
+  for (size_t j = 0; j < d.ncols; j++)
+    fprintf(out, " %s", d.names[j]);
+  fputc('\n', out);
+  for (size_t i = 0; i < d.nrows; i++) {
+    for (size_t j = 0; j < d.ncols; j++)
+      fprintf(out, "%s%.12g", j ? " " : "", d.data[i * d.ncols + j]);
+    fputc('\n', out);
+  }
+  gp_columns(v, &d);
+  gp_number(v, "rows", (double)d.nrows);
+  cs_h5_data_free(&d);
+  if (cs_h5_read(f, "/params", &p) == CS_OK && p.nrows == 1) {
+    for (size_t j = 0; j < p.ncols; j++) {
+      gp_ident(p.names[j], id, sizeof id);
+      snprintf(var, sizeof var, "p_%s", id);
+      gp_number(v, var, p.data[j]);
+      snprintf(var, sizeof var, "pu_%s", id);
+      gp_string(v, var, p.units[j]);
+    }
+  }
+  cs_h5_data_free(&p);
+  if (cs_h5_read(f, "/initial", &p) == CS_OK) {
+    char states[2048] = "";
+    for (size_t j = 0; j < p.ncols; j++) {
+      gp_ident(p.names[j], id, sizeof id);
+      snprintf(states + strlen(states), sizeof states - strlen(states), "%s%s", j ? " " : "", id);
+    }
+    gp_string(v, "states", states);
+  }
+  cs_h5_data_free(&p);
+  if (cs_h5_attr_read_string(f, "/", "model", &model) == CS_OK) {
+    gp_ident(model, id, sizeof id);
+    snprintf(v->script, sizeof v->script, "trajectory_%s.gp", id);
+  }
+  gp_string(v, "model", model ? model : "");
+  free(model);
+  gp_string(v, "file", base ? base + 1 : file);
+  root_string(f, v, "law");
+  root_string(f, v, "time_unit");
+  root_string(f, v, "status");
+  root_string(f, v, "params_name");
+  return CLI_EXIT_OK;
+}
+
 struct plot_kind {
   const char *kind;      /* the root attribute `kind` */
   const char *script;    /* file in the gnuplot directory */
@@ -123,14 +216,23 @@ struct plot_kind {
 
 static const struct plot_kind kinds[] = {
     {"friction-fit", "friction_fit.gp", export_friction_fit},
+    {"trajectory", "trajectory.gp", export_trajectory},
 };
 
 static const char plot_help[] =
     "usage: contensou plot FILE.h5 [--format png|svg|pdf] [-o OUT]\n"
     "\n"
-    "Draws a result file with the gnuplot script that matches its root attribute\n"
-    "'kind' (friction-fit: analysis/gnuplot/friction_fit.gp, the curves of Fig. 2).\n"
-    "Needs gnuplot (Debian package gnuplot-nox).\n"
+    "Draws a result file with the gnuplot script of analysis/gnuplot/ that matches\n"
+    "its root attribute 'kind':\n"
+    "  friction-fit  (contensou friction fit -o) friction_fit.gp: the curves of Fig. 2\n"
+    "  trajectory    (contensou simulate) trajectory_<model>.gp: time histories and\n"
+    "                phase portraits (pendulum: phi, X_A, Y_A against t, phi' against\n"
+    "                phi, the path of the joint A; belt: x, phi against t, x' against\n"
+    "                x, phi' against phi; twomass: z1, z2, velocities and the stick\n"
+    "                indicator against t, phase portraits), or trajectory.gp (every\n"
+    "                state variable against t) for a model without its own script\n"
+    "Axes are labelled with the units stored in the file. Needs gnuplot (Debian\n"
+    "package gnuplot-nox).\n"
     "\n"
     "options:\n"
     "  --format F   png (default), svg or pdf; by default taken from the extension\n"
@@ -231,7 +333,7 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   const char *pos[1], *file, *dir, *tmpdir;
   const struct plot_kind *pk = NULL;
   char *kind = NULL, *out = NULL, script[4096], tmp[4096];
-  struct gp_vars vars = {{0}};
+  struct gp_vars vars = {{0}, {0}};
   struct cs_h5 *f;
   struct stat sb;
   enum cs_status st;
@@ -289,12 +391,6 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   dir = getenv("CONTENSOU_GNUPLOT_DIR");
   if (!dir || !*dir)
     dir = CONTENSOU_GNUPLOT_DIR;
-  snprintf(script, sizeof script, "%s/%s", dir, pk->script);
-  if (stat(script, &sb) != 0) {
-    cs_h5_close(f);
-    free(out);
-    return cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", script);
-  }
 
   tmpdir = getenv("TMPDIR");
   snprintf(tmp, sizeof tmp, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -313,6 +409,14 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   if (fclose(data) != 0 && rc == CLI_EXIT_OK)
     rc = cli_fail(cmd, "cannot write the temporary file '%s'", tmp);
   if (rc == CLI_EXIT_OK) {
+    snprintf(script, sizeof script, "%s/%s", dir, vars.script);
+    if (!vars.script[0] || stat(script, &sb) != 0)
+      snprintf(script, sizeof script, "%s/%s", dir, pk->script);
+    if (stat(script, &sb) != 0)
+      rc = cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", script);
+  }
+  if (rc == CLI_EXIT_OK) {
+    gp_string(&vars, "gpdir", dir);
     gp_string(&vars, "infile", tmp);
     gp_string(&vars, "outfile", out);
     gp_string(&vars, "fmt", formats[fmt]);

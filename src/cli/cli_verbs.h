@@ -11,4 +11,7 @@ int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
 /* contensou plot FILE.h5 (cli_plot.c) */
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv);
 
+/* contensou simulate FILE.ini (cli_simulate.c) */
+int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@ struct cli_verb {
 static const struct cli_verb verbs[] = {
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
+    {"simulate", cli_simulate, "integrate one run of a parameter file, write its trajectory (.h5)"},
 };
 
 static void usage(FILE *out)

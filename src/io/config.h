@@ -45,7 +45,7 @@ struct cs_config {
   struct cs_integrator_opts solver;
   double t_start;    /* start of the recorded window (model time unit) */
   double t_end;      /* end of the run */
-  double dt;         /* output step; 0: t_end / 1000 */
+  double dt;         /* output step; 0: (t_end - t_start) / 1000 */
   char output[1024]; /* [output] file, "" for output/<name>.h5 */
   struct cs_section_spec section;
   char section_variable[64];

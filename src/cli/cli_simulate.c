@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT */
+/* contensou simulate FILE.ini: one run of a model from its parameter file,
+ * recorded on a uniform time grid and written to HDF5 (layout in
+ * simulate_help). The run always starts at t = 0 from [initial]; [output]
+ * t_start only opens the recorded window, the part before it is a transient
+ * that is integrated (in steps of dt, so that max_steps and the progress line
+ * mean the same thing everywhere) but not stored.
+ *
+ * The file is written as the run goes: metadata first with status =
+ * "running", rows appended every BUF_ROWS and flushed at most every
+ * FLUSH_EVERY seconds, statistics and the final status last. A failed run
+ * keeps the rows up to the failure; a killed one keeps what was flushed and
+ * says "running". */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli_common.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_verbs.h"
+#include "integrate/integrate.h"
+#include "io/config.h"
+#include "io/h5.h"
+#include "models/model.h"
+
+static const char *const cmd = "contensou simulate";
+
+#define MAX_ROWS 1e8    /* refuse grids longer than this: dt is surely a mistake */
+#define MAX_SETS 256    /* --set options */
+#define BUF_ROWS 512    /* rows kept in memory between two appends */
+#define FLUSH_EVERY 1.0 /* s of wall time between two flushes of the file */
+#define GRID_TOL 1e-9   /* relative to dt: a grid time this close to t_end is t_end */
+#define ATOL_UNITS "unit of each state variable"
+
+static const char simulate_help[] =
+    "usage: contensou simulate FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
+    "                          [--quiet]\n"
+    "\n"
+    "Integrates one run of the model described by the parameter file FILE.ini and\n"
+    "writes its trajectory, parameters and solver statistics to an HDF5 file.\n"
+    "\n"
+    "The run starts at t = 0 from the state of [initial] (the model's defaults for\n"
+    "variables not given) and ends at [output] t_end. Rows are recorded from\n"
+    "[output] t_start (default 0; the part before it is integrated but not stored)\n"
+    "every [output] dt (default, and dt = 0: (t_end - t_start)/1000); the last row\n"
+    "is at t_end exactly. Times are in the model's time unit: s for pendulum and\n"
+    "twomass, dimensionless for belt. [solver] max_steps is the number of internal\n"
+    "steps allowed between two output times (the transient before t_start is\n"
+    "crossed in steps of dt too).\n"
+    "\n"
+    "options:\n"
+    "  --set S.K=V      override key K of section [S] of FILE.ini, e.g.\n"
+    "                   --set parameters.omega0=45 --set output.t_end=5; may be\n"
+    "                   repeated (a later one wins); checked like the file\n"
+    "  -o, --output OUT.h5\n"
+    "                   result file (default: [output] file if given, else\n"
+    "                   output/<FILE without .ini>.h5, relative to the current\n"
+    "                   directory); missing directories are created, an existing\n"
+    "                   file is replaced\n"
+    "  -q, --quiet      no progress line (it is drawn on stderr only when stderr\n"
+    "                   is a terminal and the run lasts more than about 2 s)\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "output (name = value): output (the file), model, law (models with a law\n"
+    "choice), eta and eta_prime (models with them: the one not given is derived),\n"
+    "status (ok or failed), rows, t_reached, steps, rhs_evals, jac_evals,\n"
+    "err_test_fails, conv_fails, wall_time_s, then <name>_end, the state at\n"
+    "t_reached, for every state variable.\n"
+    "\n"
+    "HDF5 file (every double attribute x has a string attribute x_units):\n"
+    "  /             attributes kind = \"trajectory\", model, model_title,\n"
+    "                model_reference, time_unit (\"s\" or \"1\"), the model's\n"
+    "                choices (law), status (running, ok, failed), message,\n"
+    "                params_file, params_name, params_text (the file as read),\n"
+    "                overrides (the --set values, one per line),\n"
+    "                program, version, git_describe, hdf5_version, command_line,\n"
+    "                date\n"
+    "  /trajectory   rows t, state variables, derived outputs; attributes names,\n"
+    "                units, t0, t_start, t_end, dt, rows_planned\n"
+    "  /params       one row of every parameter as resolved by the model (eta and\n"
+    "                eta_prime, the law's b and m included), names and units;\n"
+    "                the same as attributes, and the choices as string attributes\n"
+    "  /initial      the state at t = 0 (one row and attributes)\n"
+    "  /solver       rtol, atol, max_steps, h_init, h_max (one row and\n"
+    "                attributes); attributes stepper, method, jacobian\n"
+    "  /stats        steps, rhs_evals, jac_evals, lin_setups, nonlin_iters,\n"
+    "                err_test_fails, conv_fails, rows, t_reached, wall_time_s\n"
+    "\n"
+    "exit status: 0 success; 1 integration failure (the rows computed so far are\n"
+    "kept, with status = \"failed\" and message in the file) or an I/O error;\n"
+    "2 bad arguments or a bad parameter file (unreadable or missing file, unknown\n"
+    "key, bad number, value out of range, missing t_end ...), with a one-line\n"
+    "message naming the file and line (or the --set) and the key.\n";
+
+/* ------------------------------------------------------------ the output grid */
+
+struct grid {
+  double t_start, t_end, dt; /* model time unit */
+  size_t rows;               /* recorded rows, the last at t_end */
+};
+
+/* Rows t_start + k dt while below t_end, then t_end (which replaces a grid
+ * time within GRID_TOL dt of it). 0 if the grid is too long. */
+static int grid_make(double t_start, double t_end, double dt, struct grid *g)
+{
+  g->t_start = t_start, g->t_end = t_end;
+  g->dt = dt > 0 ? dt : (t_end - t_start) / 1000.0;
+  double q = (t_end - t_start) / g->dt;
+  if (!(q < MAX_ROWS))
+    return 0;
+  double k = floor(q + GRID_TOL);
+  g->rows = (size_t)k + 1;
+  if (t_start + k * g->dt < t_end - GRID_TOL * g->dt)
+    g->rows++;
+  return 1;
+}
+
+static double grid_time(const struct grid *g, size_t k)
+{
+  return k + 1 == g->rows ? g->t_end : g->t_start + (double)k * g->dt;
+}
+
+/* ------------------------------------------------ writing, first error kept */
+
+struct writer {
+  struct cs_h5 *f;
+  enum cs_status st; /* first failure, CS_OK so far */
+  char err[512];     /* its message */
+};
+
+static void w_check(struct writer *w, enum cs_status st)
+{
+  if (st != CS_OK && w->st == CS_OK) {
+    w->st = st;
+    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg());
+  }
+}
+
+static void w_string(struct writer *w, const char *obj, const char *name, const char *value)
+{
+  if (w->st == CS_OK)
+    w_check(w, cs_h5_attr_write_string(w->f, obj, name, value));
+}
+
+static void w_double(struct writer *w, const char *obj, const char *name, double value,
+                     const char *units)
+{
+  if (w->st == CS_OK)
+    w_check(w, cs_h5_attr_write_double(w->f, obj, name, value, units));
+}
+
+static void w_int(struct writer *w, const char *obj, const char *name, long long value)
+{
+  if (w->st == CS_OK)
+    w_check(w, cs_h5_attr_write_int(w->f, obj, name, value));
+}
+
+/* One named value of a record. */
+struct field {
+  const char *name; /* column and attribute name */
+  const char *unit; /* "1" for counts */
+  double value;
+  int integer; /* 1: a count, written as an integer attribute without units */
+};
+
+/* A record: a one-row table (names, units) at path, so that readers get every
+ * value by name in one read, and the same values as attributes of it. */
+static void w_record(struct writer *w, const char *path, size_t n, const struct field *fl)
+{
+  if (w->st != CS_OK)
+    return;
+  const char **names = calloc(n, sizeof *names), **units = calloc(n, sizeof *units);
+  double *values = calloc(n, sizeof *values);
+  if (!names || !units || !values) {
+    w->st = CS_ERR_NOMEM;
+    snprintf(w->err, sizeof w->err, "%s", cs_strerror(CS_ERR_NOMEM));
+  } else {
+    for (size_t i = 0; i < n; i++)
+      names[i] = fl[i].name, units[i] = fl[i].unit, values[i] = fl[i].value;
+    w_check(w, cs_h5_write_table(w->f, path, 1, n, values, names, units));
+    for (size_t i = 0; i < n; i++) {
+      if (fl[i].integer)
+        w_int(w, path, fl[i].name, (long long)fl[i].value);
+      else
+        w_double(w, path, fl[i].name, fl[i].value, fl[i].unit);
+    }
+  }
+  free(names), free(units), free(values);
+}
+
+/* Everything known before the run: root attributes, /params, /initial,
+ * /solver and the attributes of /trajectory (created by the caller). */
+static void write_header(struct writer *w, const struct cli_ctx *ctx, const struct cs_config *cfg,
+                         const char *const *sets, size_t nset, const char *time_unit)
+{
+  const struct cs_model *m = cfg->model;
+  if (w->st == CS_OK)
+    w_check(w, cs_h5_write_provenance(w->f, ctx->argc, ctx->argv));
+  w_string(w, "/", "kind", "trajectory");
+  w_string(w, "/", "model", m->name);
+  w_string(w, "/", "model_title", m->title);
+  w_string(w, "/", "model_reference", m->reference);
+  w_string(w, "/", "time_unit", time_unit);
+  for (size_t i = 0; i < m->n_choice; i++)
+    w_string(w, "/", m->choice[i].name, cs_model_get_choice(m, cfg->params, (int)i));
+  w_string(w, "/", "params_file", cfg->path);
+  w_string(w, "/", "params_name", cfg->name);
+  w_string(w, "/", "params_text", cfg->text ? cfg->text : "");
+  size_t len = 1;
+  for (size_t i = 0; i < nset; i++)
+    len += strlen(sets[i]) + 1;
+  char *joined = calloc(len, 1);
+  for (size_t i = 0; joined && i < nset; i++)
+    strcat(strcat(joined, sets[i]), i + 1 < nset ? "\n" : "");
+  w_string(w, "/", "overrides", joined ? joined : "");
+  free(joined);
+  w_string(w, "/", "status", "running");
+  w_string(w, "/", "message", "");
+
+  size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
+  struct field *fl = calloc(n > 5 ? n : 5, sizeof *fl);
+  if (!fl) {
+    if (w->st == CS_OK)
+      w->st = CS_ERR_NOMEM, snprintf(w->err, sizeof w->err, "%s", cs_strerror(CS_ERR_NOMEM));
+    return;
+  }
+  for (size_t i = 0; i < m->n_param; i++)
+    fl[i] = (struct field){m->param[i].name, m->param[i].unit,
+                           cs_model_get_param(m, cfg->params, (int)i), 0};
+  w_record(w, "/params", m->n_param, fl);
+  for (size_t i = 0; i < m->n_choice; i++)
+    w_string(w, "/params", m->choice[i].name, cs_model_get_choice(m, cfg->params, (int)i));
+
+  for (size_t i = 0; i < m->n_state; i++)
+    fl[i] = (struct field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0};
+  w_record(w, "/initial", m->n_state, fl);
+
+  const struct cs_integrator_opts *o = &cfg->solver;
+  long max_steps = o->max_steps > 0 ? o->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+  fl[0] = (struct field){"rtol", "1", o->rtol, 0};
+  fl[1] = (struct field){"atol", ATOL_UNITS, o->atol, 0};
+  fl[2] = (struct field){"max_steps", "1", (double)max_steps, 1};
+  fl[3] = (struct field){"h_init", time_unit, o->h_init, 0};
+  fl[4] = (struct field){"h_max", time_unit, o->h_max, 0};
+  w_record(w, "/solver", 5, fl);
+  free(fl);
+  int dirk = o->stepper == CS_STEPPER_DIRK;
+  w_string(w, "/solver", "stepper", dirk ? "dirk" : "erk");
+  w_string(w, "/solver", "method",
+           dirk ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
+                : "ARKODE ERKStep, Dormand-Prince 5(4)");
+  w_string(w, "/solver", "jacobian",
+           !dirk    ? "none (explicit)"
+           : m->jac ? "analytic"
+                    : "difference quotients");
+  w_string(w, "/solver", "h_init_note", "0: estimated by ARKODE");
+  w_string(w, "/solver", "h_max_note", "0: unbounded");
+}
+
+/* ------------------------------------------------------------- file system */
+
+/* Creates the missing directories above the file path (mkdir -p of its
+ * parent). 0 on success, else errno. */
+static int make_parent_dirs(const char *path)
+{
+  char buf[4096];
+  if (strlen(path) >= sizeof buf)
+    return ENAMETOOLONG;
+  strcpy(buf, path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return errno;
+    *p = '/';
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------- the command */
+
+/* Takes every --set out of argv[1..argc): the values go to sets, the other
+ * arguments to rest (argv[0] excluded). Returns 0 or an exit code. */
+static int take_sets(int argc, char **argv, const char **sets, size_t *nset, char **rest,
+                     int *nrest)
+{
+  int options_done = 0;
+  *nset = 0, *nrest = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    if (!options_done && strcmp(a, "--") == 0)
+      options_done = 1;
+    if (!options_done && strcmp(a, "--set") == 0) {
+      if (i + 1 >= argc)
+        return cli_usage(cmd, "--set: missing value (expected section.key=value)");
+      v = argv[++i];
+    } else if (!options_done && strncmp(a, "--set=", 6) == 0) {
+      v = a + 6;
+    }
+    if (!v) {
+      rest[(*nrest)++] = argv[i];
+      continue;
+    }
+    if (*nset >= MAX_SETS)
+      return cli_usage(cmd, "--set: more than %d overrides", MAX_SETS);
+    sets[(*nset)++] = v;
+  }
+  return 0;
+}
+
+/* The state of one run. */
+struct run {
+  struct cs_integrator *integ;
+  struct cli_progress prog;
+  double t;          /* time reached */
+  double *y;         /* state at t */
+  enum cs_status st; /* CS_OK, or why the run stopped */
+  char msg[1024];    /* the failure in words */
+};
+
+/* Advances the run to tout (nothing to do at the start time). */
+static int run_to(struct run *r, double tout)
+{
+  if (tout == r->t)
+    return 1;
+  double reached = r->t;
+  r->st = cs_integrator_advance(r->integ, tout, &reached, r->y, NULL);
+  r->t = reached;
+  cli_progress_update(&r->prog, reached);
+  if (r->st != CS_OK) {
+    snprintf(r->msg, sizeof r->msg, "%s: %s", cs_strerror(r->st),
+             cs_integrator_last_error(r->integ));
+    return 0;
+  }
+  return 1;
+}
+
+static void print_string(const char *name, const char *value)
+{
+  printf("%s = %s\n", name, value);
+}
+
+int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  enum { O_OUT, O_QUIET };
+  struct cli_opt opts[] = {
+      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {0},
+  };
+  const char *sets[MAX_SETS], *pos[1];
+  char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+  size_t nset;
+  int nrest, npos, rc;
+  if (!rest)
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      free(rest);
+      fputs(simulate_help, stdout);
+      return CLI_EXIT_OK;
+    }
+  rc = take_sets(argc, argv, sets, &nset, rest, &nrest);
+  if (rc == 0)
+    rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
+  free(rest);
+  if (rc != 0)
+    return rc;
+  if (npos != 1)
+    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
+
+  /* ---- the parameter file */
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  enum cs_status st = cs_config_load(pos[0], sets, nset, &cfg, msg, sizeof msg);
+  if (st == CS_ERR_NOMEM)
+    return cli_fail(cmd, "%s", msg[0] ? msg : cs_strerror(st));
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s", msg);
+  const struct cs_model *m = cfg.model;
+  const char *time_unit = m->time_unit_si ? "s" : "1";
+  struct grid g = {0};
+  if (!isfinite(cfg.t_end))
+    rc = cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)", cfg.path);
+  else if (cfg.t_start < 0)
+    rc = cli_usage(cmd,
+                   "%s: t_start: %g is before t = 0, where every run starts (accepted: 0 <= "
+                   "t_start < t_end)",
+                   cfg.path, cfg.t_start);
+  else if (!grid_make(cfg.t_start, cfg.t_end, cfg.dt, &g))
+    rc =
+        cli_usage(cmd, "%s: dt: %g gives more than %.0g rows over [%g, %g] (accepted: a larger dt)",
+                  cfg.path, cfg.dt, MAX_ROWS, cfg.t_start, cfg.t_end);
+  if (rc != 0) {
+    cs_config_free(&cfg);
+    return rc;
+  }
+
+  /* ---- the output file */
+  char out[4096];
+  if (opts[O_OUT].value)
+    snprintf(out, sizeof out, "%s", opts[O_OUT].value);
+  else if (cfg.output[0])
+    snprintf(out, sizeof out, "%s", cfg.output);
+  else
+    snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  int err = make_parent_dirs(out);
+  if (err != 0) {
+    cs_config_free(&cfg);
+    return cli_fail(cmd, "cannot create the directory of '%s': %s", out, strerror(err));
+  }
+  struct writer w = {.st = CS_OK};
+  st = cs_h5_create(out, &w.f);
+  if (st != CS_OK) {
+    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
+    cs_config_free(&cfg);
+    return rc;
+  }
+  const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
+  const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
+  double *buf = malloc(BUF_ROWS * ncols * sizeof *buf);
+  struct run r = {.st = CS_OK, .y = malloc(ns * sizeof(double))};
+  struct cs_h5_table *table = NULL;
+  if (!names || !units || !buf || !r.y) {
+    w.st = CS_ERR_NOMEM;
+    snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
+  } else {
+    names[0] = "t", units[0] = time_unit;
+    for (size_t i = 0; i < ns; i++)
+      names[1 + i] = m->state[i].name, units[1 + i] = m->state[i].unit;
+    for (size_t i = 0; i < nd; i++)
+      names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
+    write_header(&w, ctx, &cfg, sets, nset, time_unit);
+    if (w.st == CS_OK)
+      w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &table));
+    w_double(&w, "/trajectory", "t0", 0.0, time_unit);
+    w_double(&w, "/trajectory", "t_start", g.t_start, time_unit);
+    w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
+    w_double(&w, "/trajectory", "dt", g.dt, time_unit);
+    w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
+    if (w.st == CS_OK)
+      w_check(&w, cs_h5_flush(w.f));
+  }
+
+  /* ---- the run */
+  struct cs_integrator_stats stats = {0};
+  double t_wall = cli_clock();
+  size_t rows = 0, nbuf = 0;
+  if (w.st == CS_OK) {
+    struct cs_ode ode = {ns, m->rhs, m->jac, cfg.params};
+    r.integ = cs_integrator_create(ns);
+    memcpy(r.y, cfg.y0, ns * sizeof *r.y);
+    r.st = r.integ ? cs_integrator_reset(r.integ, &ode, &cfg.solver, 0.0, cfg.y0) : CS_ERR_NOMEM;
+    if (r.st != CS_OK)
+      snprintf(r.msg, sizeof r.msg, "cannot start the integrator: %s%s%s", cs_strerror(r.st),
+               r.integ ? ": " : "", r.integ ? cs_integrator_last_error(r.integ) : "");
+    cli_progress_start(&r.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
+                       opts[O_QUIET].value != NULL);
+    double last_flush = t_wall;
+    /* the transient, in steps of dt */
+    for (double j = 1; r.st == CS_OK && j * g.dt < g.t_start - GRID_TOL * g.dt; j++)
+      run_to(&r, j * g.dt);
+    for (size_t k = 0; k < g.rows && r.st == CS_OK && w.st == CS_OK; k++) {
+      double tk = grid_time(&g, k);
+      if (!run_to(&r, tk))
+        break;
+      double *row = buf + nbuf * ncols;
+      row[0] = tk;
+      memcpy(row + 1, r.y, ns * sizeof *row);
+      int drc = nd ? m->derived_fn(tk, r.y, row + 1 + ns, cfg.params) : 0;
+      if (drc != 0) {
+        r.st = drc < 0 && -drc < CS_STATUS_COUNT ? (enum cs_status)(-drc) : CS_ERR_SOLVER;
+        snprintf(r.msg, sizeof r.msg, "derived outputs at t = %.17g: %s", tk, cs_strerror(r.st));
+        break;
+      }
+      if (++nbuf == BUF_ROWS) {
+        w_check(&w, cs_h5_table_append(table, nbuf, buf));
+        rows += nbuf, nbuf = 0;
+        if (w.st == CS_OK && cli_clock() - last_flush > FLUSH_EVERY) {
+          w_check(&w, cs_h5_flush(w.f));
+          last_flush = cli_clock();
+        }
+      }
+    }
+    cli_progress_end(&r.prog);
+    if (w.st == CS_OK && nbuf > 0) {
+      w_check(&w, cs_h5_table_append(table, nbuf, buf));
+      rows += nbuf;
+    }
+    if (r.integ)
+      cs_integrator_get_stats(r.integ, &stats);
+  }
+  double wall = cli_clock() - t_wall;
+
+  /* ---- statistics and status */
+  struct field fl[] = {
+      {"steps", "1", (double)stats.steps, 1},
+      {"rhs_evals", "1", (double)stats.rhs_evals, 1},
+      {"jac_evals", "1", (double)stats.jac_evals, 1},
+      {"lin_setups", "1", (double)stats.lin_setups, 1},
+      {"nonlin_iters", "1", (double)stats.nonlin_iters, 1},
+      {"err_test_fails", "1", (double)stats.err_test_fails, 1},
+      {"conv_fails", "1", (double)stats.conv_fails, 1},
+      {"rows", "1", (double)rows, 1},
+      {"t_reached", time_unit, r.t, 0},
+      {"wall_time_s", "s", wall, 0},
+  };
+  w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
+  w_string(&w, "/", "status", r.st == CS_OK ? "ok" : "failed");
+  w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
+  if (table && cs_h5_table_close(table) != CS_OK)
+    w_check(&w, CS_ERR_HDF5);
+  if (w.f)
+    w_check(&w, cs_h5_close(w.f));
+
+  /* ---- report */
+  if (w.st != CS_OK) {
+    rc = cli_fail(cmd, "cannot write '%s': %s", out, w.err);
+  } else {
+    print_string("output", out);
+    print_string("model", m->name);
+    for (size_t i = 0; i < m->n_choice; i++)
+      print_string(m->choice[i].name, cs_model_get_choice(m, cfg.params, (int)i));
+    static const char *const shown[] = {"eta", "eta_prime"};
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+      int k = cs_model_param_index(m, shown[i]);
+      if (k >= 0)
+        cli_print(shown[i], cs_model_get_param(m, cfg.params, k));
+    }
+    print_string("status", r.st == CS_OK ? "ok" : "failed");
+    printf("rows = %zu\n", rows);
+    cli_print("t_reached", r.t);
+    printf("steps = %ld\nrhs_evals = %ld\njac_evals = %ld\nerr_test_fails = %ld\n"
+           "conv_fails = %ld\n",
+           stats.steps, stats.rhs_evals, stats.jac_evals, stats.err_test_fails, stats.conv_fails);
+    cli_print_digits("wall_time_s", wall, 4);
+    for (size_t i = 0; i < ns; i++) {
+      char name[128];
+      snprintf(name, sizeof name, "%s_end", m->state[i].name);
+      cli_print(name, r.y[i]);
+    }
+    fflush(stdout);
+    if (r.st != CS_OK)
+      rc = cli_fail(cmd, "integration failed at t = %.10g%s%s (%s); %zu of %zu rows written to %s",
+                    r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.msg, rows,
+                    g.rows, out);
+  }
+  cs_integrator_free(r.integ);
+  free(r.y), free(buf), free(names), free(units);
+  cs_config_free(&cfg);
+  return rc;
+}
