@@ -90,6 +90,25 @@ struct cs_model {
   double (*forcing_period)(const void *params);
   struct cs_section_spec section; /* default Poincaré section */
   const char *section_doc;        /* why that default */
+  /* Event-driven (hybrid) models, optional: 0 switching functions means a
+   * plain ODE. A mode (kept in params, e.g. slip or stick) selects the
+   * right-hand side; the switching functions' zero crossings (found by ARKODE
+   * root finding, see src/models/flow.h) end it, and switch_apply sets the
+   * next mode and may change the state. The params of a hybrid model are
+   * therefore mutable: every run needs its own copy. */
+  size_t n_switch;
+  /* g[0..n_switch-1] at (t, y) in the current mode; same return as cs_root_fn. */
+  int (*switch_fn)(double t, const double *y, double *g, const void *params);
+  /* After switching function k fired with fired[k] = +1/-1 (0 for the
+   * others): choose the next mode, adjust y in place. Returns the kind of the
+   * switch (>= 0, an index into switch_kinds) or a negative status. */
+  int (*switch_apply)(double t, double *y, const int *fired, void *params);
+  /* Chooses the mode consistent with (t, y) at the start of a run (and after
+   * a state set from outside, e.g. continuation). May adjust y. Returns 0 or a
+   * negative status. */
+  int (*mode_init)(double t, double *y, void *params);
+  const char *const *switch_kinds;    /* names of the switch kinds, NULL-terminated */
+  int (*mode_of)(const void *params); /* current mode (logged with each switch) */
 };
 
 /* ------------------------------------------------------------- registry */
