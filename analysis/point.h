@@ -10,8 +10,9 @@
  * The run: integrate [0, transient] (extended when adaptive, see below),
  * then record over a window of `record` time units or `record_crossings`
  * section crossings (whichever ends first; 0 disables either limit), then,
- * if asked and the attractor is not an equilibrium or periodic orbit, a
- * Lyapunov run continuing from the end of the window. */
+ * if asked and the attractor is not an equilibrium or periodic orbit (or
+ * always, with lyapunov_always), a Lyapunov run continuing from the end of
+ * the window. Algorithms and tolerances: see point.c. */
 #ifndef CS_ANALYSIS_POINT_H
 #define CS_ANALYSIS_POINT_H
 
@@ -46,7 +47,8 @@ const char *cs_class_name(enum cs_class c);
 /* What to compute at each point. Start from cs_point_spec_default(). */
 struct cs_point_spec {
   struct cs_integrator_opts solver; /* stepper and tolerances */
-  struct cs_section_spec section;   /* hyperplane (variable, level, direction) or stroboscopic */
+  struct cs_section_spec section;   /* hyperplane (variable, level, direction) or stroboscopic;
+                                       hyperplane with variable NULL or "": the model's default */
   double transient;                 /* time discarded before recording, model time unit, >= 0 */
   int adaptive_transient;           /* 1: extend the transient until section points stop drifting */
   double transient_max;             /* upper bound of the adaptive transient */
@@ -62,6 +64,7 @@ struct cs_point_spec {
   double lyapunov_zero_tol; /* |lambda| below this (and its error) counts as zero */
   double escape_norm;       /* max-norm of the state beyond which the orbit has escaped */
   size_t stick_samples;     /* samples of the stick indicator over the window (0: none) */
+  int lyapunov_always;      /* 1: exponents also for equilibria and periodic orbits */
 };
 
 struct cs_point_spec cs_point_spec_default(void);
@@ -71,7 +74,8 @@ struct cs_point_spec cs_point_spec_default(void);
  * per row); the workspace owns the buffer, valid until its next use. */
 struct cs_point_result {
   enum cs_status status;  /* CS_OK, or why the point failed */
-  char message[256];      /* the integrator's message on failure, else "" */
+  char message[256];      /* the integrator's message on failure, where an escaped orbit left,
+                             or why an asked-for exponent is NAN; else "" */
   enum cs_class cls;      /* the attractor class */
   int period;             /* k for periodic orbits (section points per cycle), else 0 */
   double period_time;     /* period of the orbit in time (periodic), else NAN */
@@ -87,6 +91,7 @@ struct cs_point_result {
   const double *section;  /* n_section rows, see above */
   size_t section_cols;    /* 1 + n_state + n_derived */
   double *final_state;    /* state at the end (for continuation), n_state values */
+  double t_final;         /* its time: a multiple of the forcing period for forced models */
   double *equilibrium;    /* settled state for equilibria, else NULL */
   long steps, rhs_evals;  /* integrator statistics of this point */
 };

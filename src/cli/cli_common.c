@@ -231,3 +231,30 @@ void cli_print(const char *name, double value)
 {
   cli_print_digits(name, value, 15);
 }
+
+int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, size_t max_sets,
+                  size_t *nset, char **rest, int *nrest)
+{
+  int options_done = 0;
+  *nset = 0, *nrest = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    if (!options_done && strcmp(a, "--") == 0)
+      options_done = 1;
+    if (!options_done && strcmp(a, "--set") == 0) {
+      if (i + 1 >= argc)
+        return cli_usage(cmd, "--set: missing value (expected section.key=value)");
+      v = argv[++i];
+    } else if (!options_done && strncmp(a, "--set=", 6) == 0) {
+      v = a + 6;
+    }
+    if (!v) {
+      rest[(*nrest)++] = argv[i];
+      continue;
+    }
+    if (*nset >= max_sets)
+      return cli_usage(cmd, "--set: more than %zu overrides", max_sets);
+    sets[(*nset)++] = v;
+  }
+  return 0;
+}

@@ -85,4 +85,11 @@ void cli_print(const char *name, double value);
 /* Same with a chosen number of significant digits. */
 void cli_print_digits(const char *name, double value, int digits);
 
+/* Splits argv (argv[0] is the verb, skipped) into the --set overrides
+ * ("--set X" or "--set=X", at most max_sets) and the other arguments, for
+ * cli_parse (rest must hold argc pointers). Returns 0, or an exit status after printing a usage
+ * error. */
+int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, size_t max_sets,
+                  size_t *nset, char **rest, int *nrest);
+
 #endif

@@ -4,11 +4,13 @@
  * matching script of analysis/gnuplot/ on it:
  *   gnuplot -e "infile='...'; outfile='...'; fmt='png'; gpdir='...'; <kind's variables>" script.gp
  * A new kind is one exporter and one line in the table below; an exporter may
- * name a more specific script (e.g. one per model), used when it exists. */
-#define _POSIX_C_SOURCE 200809L /* fork, execvp, mkstemp, waitpid */
+ * name a more specific script (e.g. one per model), used when it exists.
+ * Sweep files give several pictures, one gnuplot run each (plot_sweep). */
+#define _POSIX_C_SOURCE 200809L /* fork, execvp, mkstemp, waitpid, setenv */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +20,15 @@
 
 #include "cli/cli_common.h"
 #include "cli/cli_verbs.h"
+#include "analysis/point.h"
 #include "io/h5.h"
+#include "models/model.h"
 
 static const char *const cmd = "contensou plot";
 
 /* A growing string for the gnuplot -e argument. */
 struct gp_vars {
-  char text[16384]; /* "name='value'; name=1.5; ..." */
+  char text[65536]; /* "name='value'; name=1.5; ..." */
   char script[256]; /* set by an exporter: a script to use instead of the kind's, if it exists */
 };
 
@@ -208,21 +212,750 @@ static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struc
   return CLI_EXIT_OK;
 }
 
+/* ------------------------------------------------------------------ sweeps */
+
+/* kind "sweep" (contensou sweep) draws several pictures, one gnuplot run
+ * each (sweep_<view>.gp): the bifurcation diagram, the largest Lyapunov
+ * exponent and the stick fraction against the parameter (1-D), the regime
+ * map (2-D), and the Poincare section of one grid point (--point / --at). */
+
+enum sweep_view { V_BIFURCATION, V_LYAPUNOV, V_STICK, V_REGIME, V_COUNT };
+static const char *const view_names[] = {"bifurcation", "lyapunov", "stick", "regime", NULL};
+
+/* What the command line asks of a sweep file. */
+struct sweep_req {
+  const char *var;   /* --var: the section column of the bifurcation diagram */
+  const char *x, *y; /* --x, --y: the columns of the section plot */
+  const char *at;    /* --at: "V" or "V1,V2" */
+  long point;        /* --point, -1 when absent */
+  int view;          /* --view, -1: every view that applies */
+  const char *out;   /* -o, NULL when absent */
+  const char *fmt;   /* png, svg, pdf */
+  const char *gpdir; /* the scripts */
+};
+
+/* A sweep file in memory. */
+struct sweep {
+  const char *file;
+  struct cs_h5 *f;
+  const struct cs_model *m; /* from the registry, NULL for an unknown model */
+  char *par, *par_unit, *par2, *par2_unit;
+  int two, logx; /* 2-D sweep; log spacing */
+  size_t n1, n2, npoints;
+  double *p1, *p2; /* grid values by grid index (/sweep/grid) */
+  int has[2];      /* the pass exists */
+  struct cs_h5_data pts[2], sec[2];
+  long c_cls[2], c_per[2], c_lyap[2], c_lerr[2], c_stick[2];
+  size_t n_state;     /* state columns of the section rows, after index and t */
+  char time_unit[16]; /* "s", or "" when time is dimensionless */
+};
+
+static const char *const pass_name[2] = {"forward", "backward"};
+
+static char *attr_string(struct cs_h5 *f, const char *obj, const char *name)
+{
+  char *s = NULL;
+  return cs_h5_attr_read_string(f, obj, name, &s) == CS_OK ? s : NULL;
+}
+
+/* Value of column col at grid index k of pass p, NaN when missing. */
+static double pt(const struct sweep *s, int p, size_t k, long col)
+{
+  const struct cs_h5_data *d = &s->pts[p];
+  if (col < 0 || k >= d->nrows)
+    return NAN;
+  return d->data[k * d->ncols + (size_t)col];
+}
+
+static void sweep_free(struct sweep *s)
+{
+  free(s->par), free(s->par_unit), free(s->par2), free(s->par2_unit);
+  free(s->p1), free(s->p2);
+  for (int p = 0; p < 2; p++)
+    cs_h5_data_free(&s->pts[p]), cs_h5_data_free(&s->sec[p]);
+}
+
+static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
+{
+  struct cs_h5_data g;
+  char path[64], *model = attr_string(f, "/", "model"), *spacing;
+  double v;
+  s->file = file, s->f = f;
+  s->m = model ? cs_model_find(model) : NULL;
+  free(model);
+  char *tu = attr_string(f, "/", "time_unit");
+  snprintf(s->time_unit, sizeof s->time_unit, "%s", tu && strcmp(tu, "1") != 0 ? tu : "");
+  free(tu);
+  s->par = attr_string(f, "/sweep", "parameter");
+  s->par_unit = attr_string(f, "/sweep", "parameter_unit");
+  s->par2 = attr_string(f, "/sweep", "parameter2");
+  s->par2_unit = attr_string(f, "/sweep", "parameter2_unit");
+  spacing = attr_string(f, "/sweep", "spacing");
+  s->logx = spacing && strcmp(spacing, "log") == 0;
+  free(spacing);
+  s->two = s->par2 != NULL;
+  if (!s->par || cs_h5_attr_read_double(f, "/sweep", "points", &v) != CS_OK)
+    return cli_usage(cmd, "%s: no /sweep parameter or points: not a sweep file", file);
+  s->n1 = (size_t)v;
+  s->n2 = s->two && cs_h5_attr_read_double(f, "/sweep", "points2", &v) == CS_OK ? (size_t)v : 1;
+  s->npoints = s->n1 * s->n2;
+  if (cs_h5_read(f, "/sweep/grid", &g) != CS_OK)
+    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+  long c1 = cs_h5_data_column(&g, s->par), c2 = s->two ? cs_h5_data_column(&g, s->par2) : -1;
+  s->p1 = calloc(s->npoints, sizeof *s->p1);
+  s->p2 = calloc(s->npoints, sizeof *s->p2);
+  if (!s->p1 || !s->p2 || c1 < 0 || g.nrows != s->npoints || (s->two && c2 < 0)) {
+    cs_h5_data_free(&g);
+    return cli_fail(cmd, "%s: /sweep/grid does not match the /sweep attributes", file);
+  }
+  for (size_t k = 0; k < s->npoints; k++) {
+    s->p1[k] = g.data[k * g.ncols + (size_t)c1];
+    s->p2[k] = c2 >= 0 ? g.data[k * g.ncols + (size_t)c2] : NAN;
+  }
+  cs_h5_data_free(&g);
+  for (int p = 0; p < 2; p++) {
+    snprintf(path, sizeof path, "/%s/points", pass_name[p]);
+    if (!cs_h5_exists(f, path))
+      continue;
+    if (cs_h5_read(f, path, &s->pts[p]) != CS_OK)
+      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    snprintf(path, sizeof path, "/%s/section/values", pass_name[p]);
+    if (cs_h5_read(f, path, &s->sec[p]) != CS_OK)
+      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    s->has[p] = 1;
+    s->c_cls[p] = cs_h5_data_column(&s->pts[p], "class");
+    s->c_per[p] = cs_h5_data_column(&s->pts[p], "period");
+    s->c_lyap[p] = cs_h5_data_column(&s->pts[p], "lyapunov");
+    s->c_lerr[p] = cs_h5_data_column(&s->pts[p], "lyapunov_err");
+    s->c_stick[p] = cs_h5_data_column(&s->pts[p], "stick_fraction");
+  }
+  if (!s->has[0] && !s->has[1])
+    return cli_usage(cmd, "%s: no /forward or /backward pass: not a sweep file", file);
+  const struct cs_h5_data *sec = &s->sec[s->has[0] ? 0 : 1];
+  if (sec->ncols < 3 || strcmp(sec->names[0], "index") != 0 || strcmp(sec->names[1], "t") != 0)
+    return cli_fail(cmd, "%s: the section table has no columns index, t, states", file);
+  if (s->m) {
+    s->n_state = s->m->n_state;
+  } else {
+    struct cs_h5_data ini;
+    s->n_state = cs_h5_read(f, "/initial", &ini) == CS_OK ? ini.ncols : sec->ncols - 2;
+    cs_h5_data_free(&ini);
+  }
+  if (s->n_state > sec->ncols - 2)
+    s->n_state = sec->ncols - 2;
+  return CLI_EXIT_OK;
+}
+
+/* The section table of the first pass present (every pass has the same columns). */
+static const struct cs_h5_data *sec_cols(const struct sweep *s)
+{
+  return &s->sec[s->has[0] ? 0 : 1];
+}
+
+/* 1 if the section column col is an angle (drawn wrapped to (-pi, pi]). */
+static int column_is_angle(const struct sweep *s, long col)
+{
+  const struct cs_h5_data *d = sec_cols(s);
+  const char *name = d->names[col];
+  if (s->m) {
+    int i = cs_model_state_index(s->m, name);
+    if (i >= 0)
+      return s->m->state[i].angle;
+    i = cs_model_derived_index(s->m, name);
+    return i >= 0 && s->m->derived[i].angle;
+  }
+  return col >= 2 && (size_t)col < 2 + s->n_state && strcmp(d->units[col], "rad") == 0;
+}
+
+static double wrap_angle(double x)
+{
+  return x - 2 * M_PI * ceil((x - M_PI) / (2 * M_PI));
+}
+
+/* The section column called name; -1 after a usage message. */
+static long section_column(const struct sweep *s, const char *opt, const char *name)
+{
+  const struct cs_h5_data *d = sec_cols(s);
+  long c = cs_h5_data_column(d, name);
+  if (c >= 1)
+    return c;
+  char acc[2048] = "";
+  for (size_t j = 1; j < d->ncols; j++)
+    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", j > 1 ? ", " : "", d->names[j]);
+  cli_usage(cmd, "%s: '%s' is not a column of the section (accepted: %s)", opt, name, acc);
+  return -1;
+}
+
+/* Variables every sweep script gets: the file, the model and its choices,
+ * the parameter(s), the passes, the class names and counts, the section. */
+static void sweep_vars(const struct sweep *s, struct gp_vars *v)
+{
+  const char *base = strrchr(s->file, '/');
+  char buf[4096] = "", name[64];
+  gp_string(v, "file", base ? base + 1 : s->file);
+  root_string(s->f, v, "model");
+  root_string(s->f, v, "status");
+  root_string(s->f, v, "time_unit");
+  for (size_t i = 0; s->m && i < s->m->n_choice; i++) {
+    char *c = attr_string(s->f, "/", s->m->choice[i].name);
+    if (c)
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s %s", buf[0] ? ", " : "",
+               s->m->choice[i].name, c);
+    free(c);
+  }
+  gp_string(v, "choices", buf);
+  gp_string(v, "par", s->par);
+  gp_string(v, "par_unit", s->par_unit ? s->par_unit : "");
+  gp_string(v, "par2", s->par2 ? s->par2 : "");
+  gp_string(v, "par2_unit", s->par2_unit ? s->par2_unit : "");
+  gp_number(v, "logx", s->logx);
+  gp_number(v, "two", s->two);
+  double lo = INFINITY, hi = -INFINITY, lo2 = INFINITY, hi2 = -INFINITY;
+  for (size_t k = 0; k < s->npoints; k++) {
+    lo = fmin(lo, s->p1[k]), hi = fmax(hi, s->p1[k]);
+    if (s->two)
+      lo2 = fmin(lo2, s->p2[k]), hi2 = fmax(hi2, s->p2[k]);
+  }
+  gp_number(v, "pmin", lo), gp_number(v, "pmax", hi);
+  gp_number(v, "p2min", lo2), gp_number(v, "p2max", hi2);
+  gp_number(v, "points", (double)s->n1);
+  gp_number(v, "points2", s->two ? (double)s->n2 : 0);
+  gp_number(v, "has_f", s->has[0]);
+  gp_number(v, "has_b", s->has[1]);
+  buf[0] = '\0';
+  for (int c = 0; c < CS_CLASS_COUNT; c++)
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", c ? " " : "",
+             cs_class_name((enum cs_class)c));
+  gp_string(v, "class_names", buf);
+  for (int p = 0; p < 2; p++) {
+    size_t counts[CS_CLASS_COUNT] = {0}, done = 0;
+    for (size_t k = 0; s->has[p] && k < s->npoints; k++) {
+      double c = pt(s, p, k, s->c_cls[p]);
+      if (isfinite(c) && c >= 0 && c < CS_CLASS_COUNT)
+        counts[(int)c]++, done += c != CS_CLASS_PENDING;
+    }
+    counts[CS_CLASS_PENDING] = s->has[p] ? s->npoints - done : 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CS_CLASS_COUNT; c++)
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", c ? " " : "", counts[c]);
+    snprintf(name, sizeof name, "counts_%c", pass_name[p][0]);
+    gp_string(v, name, buf);
+  }
+  char *kind = attr_string(s->f, "/sweep", "section_kind");
+  char *var = attr_string(s->f, "/sweep", "section_variable");
+  double level = 0, dir = 0;
+  cs_h5_attr_read_double(s->f, "/sweep", "section_level", &level);
+  cs_h5_attr_read_double(s->f, "/sweep", "section_direction", &dir);
+  if (kind && strcmp(kind, "hyperplane") == 0)
+    snprintf(buf, sizeof buf, "section %s = %g%s", var ? var : "?", level == 0 ? 0.0 : level,
+             dir > 0   ? " (increasing)"
+             : dir < 0 ? " (decreasing)"
+                       : "");
+  else
+    snprintf(buf, sizeof buf, "stroboscopic section");
+  gp_string(v, "section", buf);
+  free(kind), free(var);
+  buf[0] = '\0';
+  static const char *const times[] = {"transient", "record"};
+  for (int i = 0; i < 2; i++)
+    if (cs_h5_attr_read_double(s->f, "/sweep", times[i], &level) == CS_OK)
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s %g%s%s", i ? ", " : "", times[i],
+               level, s->time_unit[0] ? " " : "", s->time_unit);
+  gp_string(v, "windows", buf);
+  char *cont = attr_string(s->f, "/sweep", "continuation");
+  gp_string(v, "continuation", cont ? cont : "");
+  free(cont);
+}
+
+/* Creates a temporary data file; NULL after an error message. */
+static FILE *temp_open(char *tmp, size_t cap)
+{
+  const char *tmpdir = getenv("TMPDIR");
+  snprintf(tmp, cap, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  int fd = mkstemp(tmp);
+  FILE *data = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!data) {
+    cli_fail(cmd, "cannot create a temporary file '%s': %s", tmp, strerror(errno));
+    if (fd >= 0) {
+      close(fd);
+      remove(tmp);
+    }
+  }
+  return data;
+}
+
+static int run_gnuplot(const char *vars, const char *script);
+
+/* Closes data (written by the caller), runs script on it and checks that out
+ * was written; prints "output = out". Returns an exit code. */
+static int draw(FILE *data, const char *tmp, const char *gpdir, const char *script,
+                struct gp_vars *v, const char *out, const char *fmt)
+{
+  char path[4096];
+  struct stat sb;
+  int rc = CLI_EXIT_OK;
+  if (fclose(data) != 0)
+    rc = cli_fail(cmd, "cannot write the temporary file '%s'", tmp);
+  snprintf(path, sizeof path, "%s/%s", gpdir, script);
+  if (rc == CLI_EXIT_OK && stat(path, &sb) != 0)
+    rc = cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", path);
+  if (rc == CLI_EXIT_OK) {
+    gp_string(v, "gpdir", gpdir);
+    gp_string(v, "infile", tmp);
+    gp_string(v, "outfile", out);
+    gp_string(v, "fmt", fmt);
+    remove(out); /* so that an empty result cannot pass for a new one */
+    rc = run_gnuplot(v->text, path);
+  }
+  remove(tmp);
+  if (rc == CLI_EXIT_OK && (stat(out, &sb) != 0 || sb.st_size == 0))
+    rc = cli_fail(cmd, "gnuplot wrote nothing to '%s'", out);
+  if (rc == CLI_EXIT_OK)
+    printf("output = %s\n", out);
+  return rc;
+}
+
+/* The estimates of the detected bifurcations of pass p (both passes: -1
+ * rows count for each), as a space-separated list for the scripts. */
+static void bif_marks(const struct sweep *s, struct gp_vars *v)
+{
+  struct cs_h5_data b;
+  static char list[2][8192];
+  list[0][0] = list[1][0] = '\0';
+  if (cs_h5_read(s->f, "/bifurcations", &b) == CS_OK && b.rank == 2) {
+    long cp = cs_h5_data_column(&b, "pass"), ce = cs_h5_data_column(&b, "estimate");
+    for (size_t i = 0; cp >= 0 && ce >= 0 && i < b.nrows; i++) {
+      double pass = b.data[i * b.ncols + (size_t)cp], e = b.data[i * b.ncols + (size_t)ce];
+      for (int p = 0; p < 2 && isfinite(e); p++) {
+        size_t len = strlen(list[p]);
+        if ((pass == p || pass < 0) && len + 32 < sizeof list[p])
+          snprintf(list[p] + len, sizeof list[p] - len, "%s%.10g", len ? " " : "", e);
+      }
+    }
+  }
+  cs_h5_data_free(&b);
+  gp_string(v, "bif_f", list[0]);
+  gp_string(v, "bif_b", list[1]);
+}
+
+/* present_f, present_b: the class codes that have rows in the data, per pass. */
+static void gp_present(struct gp_vars *v, int seen[2][CS_CLASS_COUNT])
+{
+  for (int p = 0; p < 2; p++) {
+    char buf[256] = "", name[32];
+    for (int c = 0; c < CS_CLASS_COUNT; c++)
+      if (seen[p][c])
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%d", buf[0] ? " " : "", c);
+    snprintf(name, sizeof name, "present_%c", pass_name[p][0]);
+    gp_string(v, name, buf);
+  }
+}
+
+/* The bifurcation diagram: one section variable against the parameter,
+ * every section point of every computed grid point, by pass and class. */
+static int view_bifurcation(const struct sweep *s, const struct sweep_req *r, const char *out)
+{
+  const struct cs_h5_data *d = sec_cols(s);
+  long col = -1;
+  if (r->var) {
+    col = section_column(s, "--var", r->var);
+    if (col < 0)
+      return CLI_EXIT_USAGE;
+  } else {
+    for (size_t i = 0; i < s->n_state && col < 0; i++)
+      if (column_is_angle(s, (long)(2 + i)))
+        col = (long)(2 + i);
+    if (col < 0)
+      col = 2;
+  }
+  int wrap = column_is_angle(s, col);
+  char tmp[4096];
+  FILE *data = temp_open(tmp, sizeof tmp);
+  if (!data)
+    return CLI_EXIT_FAILURE;
+  size_t rows = 0, prows[2] = {0, 0};
+  int seen[2][CS_CLASS_COUNT] = {{0}};
+  fprintf(data, "# pass %s %s class\n", s->par, d->names[col]);
+  for (int p = 0; p < 2; p++) {
+    const struct cs_h5_data *sp = &s->sec[p];
+    for (size_t i = 0; s->has[p] && i < sp->nrows; i++) {
+      double idx = sp->data[i * sp->ncols], y = sp->data[i * sp->ncols + (size_t)col];
+      if (!(idx >= 0 && idx < (double)s->npoints) || !isfinite(y))
+        continue;
+      size_t k = (size_t)idx;
+      double c = pt(s, p, k, s->c_cls[p]);
+      if (!(c > CS_CLASS_PENDING && c < CS_CLASS_COUNT))
+        continue;
+      fprintf(data, "%d %.10g %.10g %d\n", p, s->p1[k], wrap ? wrap_angle(y) : y, (int)c);
+      seen[p][(int)c] = 1;
+      prows[p]++;
+      rows++;
+    }
+  }
+  if (rows == 0) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s: no section points (yet): nothing to draw", s->file);
+  }
+  struct gp_vars *v = calloc(1, sizeof *v);
+  if (!v) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  sweep_vars(s, v);
+  gp_string(v, "var", d->names[col]);
+  gp_string(v, "var_unit", d->units[col]);
+  gp_number(v, "wrapped", wrap);
+  gp_number(v, "rows", (double)rows);
+  gp_number(v, "rows_f", (double)prows[0]);
+  gp_number(v, "rows_b", (double)prows[1]);
+  gp_present(v, seen);
+  bif_marks(s, v);
+  int rc = draw(data, tmp, r->gpdir, "sweep_bifurcation.gp", v, out, r->fmt);
+  free(v);
+  return rc;
+}
+
+/* A quantity of the points table against the parameter (lyapunov with its
+ * error, or stick_fraction); 0 rows: nothing written, returns -1. */
+static int view_points(const struct sweep *s, const struct sweep_req *r, const char *out, int lyap)
+{
+  char tmp[4096];
+  size_t rows = 0;
+  int seen[2][CS_CLASS_COUNT] = {{0}};
+  for (int p = 0; p < 2; p++)
+    for (size_t k = 0; s->has[p] && k < s->npoints; k++)
+      rows += isfinite(pt(s, p, k, lyap ? s->c_lyap[p] : s->c_stick[p]));
+  if (rows == 0)
+    return -1;
+  FILE *data = temp_open(tmp, sizeof tmp);
+  if (!data)
+    return CLI_EXIT_FAILURE;
+  fprintf(data, "# pass %s %s class\n", s->par, lyap ? "lyapunov lyapunov_err" : "stick_fraction");
+  for (int p = 0; p < 2; p++)
+    for (size_t k = 0; s->has[p] && k < s->npoints; k++) {
+      double y = pt(s, p, k, lyap ? s->c_lyap[p] : s->c_stick[p]);
+      double c = pt(s, p, k, s->c_cls[p]);
+      if (!isfinite(y) || !(c > CS_CLASS_PENDING && c < CS_CLASS_COUNT))
+        continue;
+      seen[p][(int)c] = 1;
+      fprintf(data, "%d %.10g %.10g", p, s->p1[k], y);
+      if (lyap) {
+        double e = pt(s, p, k, s->c_lerr[p]);
+        fprintf(data, " %.10g", isfinite(e) ? e : 0.0);
+      }
+      fprintf(data, " %d\n", (int)c);
+    }
+  struct gp_vars *v = calloc(1, sizeof *v);
+  if (!v) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  sweep_vars(s, v);
+  const struct cs_h5_data *pd = &s->pts[s->has[0] ? 0 : 1];
+  long c = lyap ? s->c_lyap[s->has[0] ? 0 : 1] : s->c_stick[s->has[0] ? 0 : 1];
+  gp_string(v, "y_unit", c >= 0 ? pd->units[c] : "");
+  gp_number(v, "rows", (double)rows);
+  gp_present(v, seen);
+  bif_marks(s, v);
+  int rc = draw(data, tmp, r->gpdir, lyap ? "sweep_lyapunov.gp" : "sweep_stick.gp", v, out, r->fmt);
+  free(v);
+  return rc;
+}
+
+/* Cell edges of a grid axis: midpoints between neighbours (geometric for
+ * log spacing), half a step beyond the ends. */
+static void cell_edges(const double *g, size_t n, int logsp, size_t i, double *lo, double *hi)
+{
+  if (n < 2) {
+    *lo = g[0] - 0.5, *hi = g[0] + 0.5;
+    return;
+  }
+  double a = i > 0 ? g[i - 1] : NAN, b = g[i], c = i + 1 < n ? g[i + 1] : NAN;
+  if (logsp && b > 0) {
+    if (i == 0)
+      a = b * b / c;
+    if (i + 1 == n)
+      c = b * b / a;
+    *lo = sqrt(a * b), *hi = sqrt(b * c);
+  } else {
+    if (i == 0)
+      a = 2 * b - c;
+    if (i + 1 == n)
+      c = 2 * b - a;
+    *lo = 0.5 * (a + b), *hi = 0.5 * (b + c);
+  }
+}
+
+/* The regime map of a 2-D sweep: class and period of every grid point as
+ * coloured cells over the two parameters. */
+static int view_regime(const struct sweep *s, const struct sweep_req *r, const char *out)
+{
+  int p = s->has[0] ? 0 : 1;
+  char tmp[4096];
+  double *g1 = malloc(s->n1 * sizeof *g1), *g2 = malloc(s->n2 * sizeof *g2);
+  int seen[CS_CLASS_COUNT][10] = {{0}}; /* class x period (0..8, 9: 9 or longer) */
+  FILE *data = g1 && g2 ? temp_open(tmp, sizeof tmp) : NULL;
+  if (!data) {
+    free(g1), free(g2);
+    return g1 && g2 ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  for (size_t i = 0; i < s->n1; i++)
+    g1[i] = s->p1[i];
+  for (size_t j = 0; j < s->n2; j++)
+    g2[j] = s->p2[j * s->n1];
+  size_t rows = 0;
+  fprintf(data, "# %s %s %s_lo %s_hi %s_lo %s_hi class period\n", s->par, s->par2, s->par, s->par,
+          s->par2, s->par2);
+  for (size_t k = 0; k < s->npoints; k++) {
+    double c = pt(s, p, k, s->c_cls[p]), per = pt(s, p, k, s->c_per[p]);
+    if (!isfinite(c) || c == CS_CLASS_PENDING || c < 0 || c >= CS_CLASS_COUNT)
+      continue;
+    int ip = c == CS_CLASS_PERIODIC && isfinite(per) && per > 0 ? (per > 9 ? 9 : (int)per) : 0;
+    double x0, x1, y0, y1;
+    cell_edges(g1, s->n1, s->logx, k % s->n1, &x0, &x1);
+    cell_edges(g2, s->n2, s->logx, k / s->n1, &y0, &y1);
+    fprintf(data, "%.10g %.10g %.10g %.10g %.10g %.10g %d %d\n", s->p1[k], s->p2[k], x0, x1, y0, y1,
+            (int)c, ip);
+    seen[(int)c][ip] = 1;
+    rows++;
+  }
+  free(g1), free(g2);
+  if (rows == 0) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s: no computed points (yet): nothing to draw", s->file);
+  }
+  struct gp_vars *v = calloc(1, sizeof *v);
+  if (!v) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  sweep_vars(s, v);
+  char cc[1024] = "", cp[1024] = "";
+  for (int c = 0; c < CS_CLASS_COUNT; c++)
+    for (int ip = 0; ip < 10; ip++)
+      if (seen[c][ip] && strlen(cc) + 8 < sizeof cc) {
+        snprintf(cc + strlen(cc), sizeof cc - strlen(cc), "%s%d", cc[0] ? " " : "", c);
+        snprintf(cp + strlen(cp), sizeof cp - strlen(cp), "%s%d", cp[0] ? " " : "", ip);
+      }
+  gp_string(v, "cat_cls", cc);
+  gp_string(v, "cat_per", cp);
+  gp_number(v, "rows", (double)rows);
+  gp_string(v, "pass", pass_name[p]);
+  int rc = draw(data, tmp, r->gpdir, "sweep_regime.gp", v, out, r->fmt);
+  free(v);
+  return rc;
+}
+
+/* The grid index nearest to --at "V" or "V1,V2" (distances in grid steps). */
+static int nearest_index(const struct sweep *s, const char *at, long *k)
+{
+  double a[2];
+  char buf[256], *comma;
+  snprintf(buf, sizeof buf, "%s", at);
+  comma = strchr(buf, ',');
+  if (comma)
+    *comma = '\0';
+  if (!cli_parse_number(buf, &a[0]) || (comma && !cli_parse_number(comma + 1, &a[1])))
+    return cli_usage(cmd, "--at: expected %s, got '%s'", s->two ? "two numbers V1,V2" : "a number",
+                     at);
+  if (s->two != (comma != NULL))
+    return cli_usage(cmd, "--at: expected %s for this %s sweep, got '%s'",
+                     s->two ? "two values V1,V2" : "one value", s->two ? "2-D" : "1-D", at);
+  double s1 = fabs(s->p1[s->n1 - 1] - s->p1[0]) / (double)(s->n1 - 1 ? s->n1 - 1 : 1);
+  double s2 =
+      s->two ? fabs(s->p2[s->npoints - 1] - s->p2[0]) / (double)(s->n2 - 1 ? s->n2 - 1 : 1) : 1;
+  double best = INFINITY;
+  for (size_t i = 0; i < s->npoints; i++) {
+    double d1 = (s->p1[i] - a[0]) / (s1 > 0 ? s1 : 1);
+    double d2 = s->two ? (s->p2[i] - a[1]) / (s2 > 0 ? s2 : 1) : 0;
+    if (d1 * d1 + d2 * d2 < best)
+      best = d1 * d1 + d2 * d2, *k = (long)i;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* The Poincare section of grid point k: two section columns against each
+ * other, every pass. */
+static int view_section(const struct sweep *s, const struct sweep_req *r, long k, const char *out)
+{
+  const struct cs_h5_data *d = sec_cols(s);
+  long cx = r->x ? section_column(s, "--x", r->x) : 2;
+  long cy = cx < 0 ? -1 : r->y ? section_column(s, "--y", r->y) : (d->ncols > 3 ? 3 : 2);
+  if (cx < 0 || cy < 0)
+    return CLI_EXIT_USAGE;
+  int wx = column_is_angle(s, cx), wy = column_is_angle(s, cy);
+  char tmp[4096], info[2][512], name[32];
+  size_t n[2] = {0, 0};
+  FILE *data = temp_open(tmp, sizeof tmp);
+  if (!data)
+    return CLI_EXIT_FAILURE;
+  fprintf(data, "# pass %s %s\n", d->names[cx], d->names[cy]);
+  for (int p = 0; p < 2; p++) {
+    const struct cs_h5_data *sp = &s->sec[p];
+    for (size_t i = 0; s->has[p] && i < sp->nrows; i++) {
+      if (sp->data[i * sp->ncols] != (double)k)
+        continue;
+      double x = sp->data[i * sp->ncols + (size_t)cx], y = sp->data[i * sp->ncols + (size_t)cy];
+      if (!isfinite(x) || !isfinite(y))
+        continue;
+      fprintf(data, "%d %.12g %.12g\n", p, wx ? wrap_angle(x) : x, wy ? wrap_angle(y) : y);
+      n[p]++;
+    }
+    double c = pt(s, p, (size_t)k, s->c_cls[p]), per = pt(s, p, (size_t)k, s->c_per[p]);
+    double ly = pt(s, p, (size_t)k, s->c_lyap[p]);
+    int ic = isfinite(c) && c >= 0 && c < CS_CLASS_COUNT ? (int)c : CS_CLASS_PENDING;
+    int len = snprintf(info[p], sizeof info[p], "%s", cs_class_name((enum cs_class)ic));
+    if (ic == CS_CLASS_PERIODIC && isfinite(per) && len > 0)
+      len += snprintf(info[p] + len, sizeof info[p] - (size_t)len, ", period %d", (int)per);
+    if (isfinite(ly) && len > 0)
+      snprintf(info[p] + len, sizeof info[p] - (size_t)len, ", λ_1 = %.3g", ly);
+  }
+  if (n[0] + n[1] == 0) {
+    fclose(data);
+    remove(tmp);
+    char where[128] = "";
+    if (s->has[0] || s->has[1])
+      snprintf(where, sizeof where, " (%s)", info[s->has[0] ? 0 : 1]);
+    return cli_fail(cmd, "%s: grid point %ld has no section points%s: nothing to draw", s->file, k,
+                    where);
+  }
+  struct gp_vars *v = calloc(1, sizeof *v);
+  if (!v) {
+    fclose(data);
+    remove(tmp);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  sweep_vars(s, v);
+  gp_string(v, "xvar", d->names[cx]);
+  gp_string(v, "xvar_unit", d->units[cx]);
+  gp_number(v, "xwrapped", wx);
+  gp_string(v, "yvar", d->names[cy]);
+  gp_string(v, "yvar_unit", d->units[cy]);
+  gp_number(v, "ywrapped", wy);
+  gp_number(v, "k", (double)k);
+  gp_number(v, "pval", s->p1[k]);
+  gp_number(v, "pval2", s->two ? s->p2[k] : NAN);
+  for (int p = 0; p < 2; p++) {
+    snprintf(name, sizeof name, "n_%c", pass_name[p][0]);
+    gp_number(v, name, (double)n[p]);
+    snprintf(name, sizeof name, "info_%c", pass_name[p][0]);
+    gp_string(v, name, s->has[p] ? info[p] : "");
+  }
+  int rc = draw(data, tmp, r->gpdir, "sweep_section.gp", v, out, r->fmt);
+  free(v);
+  return rc;
+}
+
+/* stem_<what>.<fmt> (malloc'ed). */
+static char *out_name(const char *stem, const char *what, const char *fmt)
+{
+  size_t n = strlen(stem) + strlen(what) + strlen(fmt) + 3;
+  char *o = malloc(n);
+  if (o)
+    snprintf(o, n, "%s_%s.%s", stem, what, fmt);
+  return o;
+}
+
+static char *replace_extension(const char *path, const char *ext);
+
+static int plot_sweep(const char *file, struct cs_h5 *f, const struct sweep_req *r)
+{
+  struct sweep s = {0};
+  int rc = sweep_load(file, f, &s), any = 0;
+  char *stem = NULL, *out = NULL;
+  if (rc != CLI_EXIT_OK)
+    goto done;
+  stem = replace_extension(r->out ? r->out : file, "");
+  if (stem && stem[strlen(stem) - 1] == '.')
+    stem[strlen(stem) - 1] = '\0';
+  if (!stem) {
+    rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+    goto done;
+  }
+  if (r->point >= 0 || r->at) {
+    long k = r->point;
+    if (r->at) {
+      rc = nearest_index(&s, r->at, &k);
+      if (rc != CLI_EXIT_OK)
+        goto done;
+    } else if (k >= (long)s.npoints) {
+      rc = cli_usage(cmd, "--point: %ld is not a grid index of %s (accepted: 0 to %zu)", k, file,
+                     s.npoints - 1);
+      goto done;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "section_%ld", k);
+    out = r->out ? replace_extension(r->out, NULL) : out_name(stem, what, r->fmt);
+    rc = out ? view_section(&s, r, k, out) : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+    goto done;
+  }
+  if (r->view == V_REGIME && !s.two) {
+    rc = cli_usage(cmd,
+                   "--view regime: %s is a 1-D sweep (accepted: bifurcation, lyapunov, "
+                   "stick)",
+                   file);
+    goto done;
+  }
+  if (s.two && r->view >= 0 && r->view != V_REGIME) {
+    rc = cli_usage(cmd, "--view %s: %s is a 2-D sweep (accepted: regime; or --point K)",
+                   view_names[r->view], file);
+    goto done;
+  }
+  for (int vw = 0; vw < V_COUNT && rc == CLI_EXIT_OK; vw++) {
+    if ((r->view >= 0 && vw != r->view) || (vw == V_REGIME) != s.two)
+      continue;
+    free(out);
+    out = r->out && r->view >= 0 ? replace_extension(r->out, NULL)
+                                 : out_name(stem, view_names[vw], r->fmt);
+    if (!out) {
+      rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+      break;
+    }
+    int vrc = vw == V_BIFURCATION ? view_bifurcation(&s, r, out)
+              : vw == V_REGIME    ? view_regime(&s, r, out)
+                                  : view_points(&s, r, out, vw == V_LYAPUNOV);
+    if (vrc < 0 && r->view >= 0)
+      rc = cli_fail(cmd, "%s: no %s values in the file%s", file,
+                    vw == V_LYAPUNOV ? "Lyapunov exponent" : "stick fraction",
+                    vw == V_LYAPUNOV ? " (sweep computed with lyapunov = none?)"
+                                     : " (the model has no stick indicator?)");
+    else if (vrc > 0)
+      rc = vrc;
+    any += vrc == 0;
+  }
+  if (rc == CLI_EXIT_OK && !any)
+    rc = cli_fail(cmd, "%s: nothing to draw", file);
+done:
+  free(stem), free(out);
+  sweep_free(&s);
+  return rc;
+}
+
+/* -------------------------------------------------------- the kinds and the verb */
+
 struct plot_kind {
   const char *kind;      /* the root attribute `kind` */
   const char *script;    /* file in the gnuplot directory */
-  plot_export_fn export; /* writes the data and the variables */
+  plot_export_fn export; /* writes the data and the variables (one picture) */
 };
 
 static const struct plot_kind kinds[] = {
     {"friction-fit", "friction_fit.gp", export_friction_fit},
+    {"sweep", NULL, NULL}, /* several pictures: plot_sweep */
     {"trajectory", "trajectory.gp", export_trajectory},
 };
 
 static const char plot_help[] =
     "usage: contensou plot FILE.h5 [--format png|svg|pdf] [-o OUT]\n"
+    "       contensou plot SWEEP.h5 [--view V] [--var NAME] [--format F] [-o OUT]\n"
+    "       contensou plot SWEEP.h5 --point K | --at VALUE [--x NAME] [--y NAME] [-o OUT]\n"
     "\n"
-    "Draws a result file with the gnuplot script of analysis/gnuplot/ that matches\n"
+    "Draws a result file with the gnuplot scripts of analysis/gnuplot/ that match\n"
     "its root attribute 'kind':\n"
     "  friction-fit  (contensou friction fit -o) friction_fit.gp: the curves of Fig. 2\n"
     "  trajectory    (contensou simulate) trajectory_<model>.gp: time histories and\n"
@@ -231,21 +964,48 @@ static const char plot_help[] =
     "                x, phi' against phi; twomass: z1, z2, velocities and the stick\n"
     "                indicator against t, phase portraits), or trajectory.gp (every\n"
     "                state variable against t) for a model without its own script\n"
-    "Axes are labelled with the units stored in the file. Needs gnuplot (Debian\n"
-    "package gnuplot-nox).\n"
+    "  sweep         (contensou sweep) one picture per view, sweep_<view>.gp:\n"
+    "    bifurcation   1-D: a section variable against the control parameter, every\n"
+    "                  section point of every grid point, coloured by attractor class;\n"
+    "                  equilibria at their settled value; forward and backward passes\n"
+    "                  in two panels; thin dashed lines at the detected bifurcations\n"
+    "    lyapunov      1-D: the largest Lyapunov exponent with its error bars (when\n"
+    "                  the sweep computed it)\n"
+    "    stick         1-D: the stick fraction (when the model has a stick indicator)\n"
+    "    regime        2-D: class and period of every grid point as a colour map\n"
+    "    section       --point K or --at VALUE: the Poincare section of one grid\n"
+    "                  point, two section columns against each other, every pass\n"
+    "Axes are labelled with the names and units stored in the file; angles (states\n"
+    "marked as angles by the model, e.g. the pendulum's phi) are wrapped to\n"
+    "(-pi, pi]. Needs gnuplot (Debian package gnuplot-nox).\n"
     "\n"
     "options:\n"
     "  --format F   png (default), svg or pdf; by default taken from the extension\n"
     "               of OUT when it is one of these\n"
     "  -o OUT       output file (default: FILE with its extension replaced by the\n"
-    "               format, e.g. fit.h5 -> fit.png)\n"
+    "               format, e.g. fit.h5 -> fit.png). Sweeps: with --view, --point\n"
+    "               or --at the picture's file; otherwise OUT without extension is\n"
+    "               the stem of the pictures (default: FILE without .h5):\n"
+    "               STEM_bifurcation.png, STEM_lyapunov.png, STEM_stick.png\n"
+    "               (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point)\n"
     "  -h, --help   this text\n"
+    "sweep files only:\n"
+    "  --view V     one picture: bifurcation, lyapunov, stick (1-D) or regime (2-D)\n"
+    "               (default: every one that applies and has data)\n"
+    "  --var NAME   section column of the bifurcation diagram (a state or derived\n"
+    "               output; default: the model's first angle state, else its first\n"
+    "               state)\n"
+    "  --point K    the section of grid index K (0 ... points-1; 2-D: i + n1 j)\n"
+    "  --at V       the section of the grid point nearest to the parameter value V\n"
+    "               (2-D sweeps: V1,V2)\n"
+    "  --x NAME, --y NAME   the section columns of --point/--at (default: the first\n"
+    "               two states)\n"
     "\n"
     "environment:\n"
     "  CONTENSOU_GNUPLOT_DIR   directory of the gnuplot scripts (default: the\n"
     "                          source tree's analysis/gnuplot)\n"
     "\n"
-    "output (name = value): output, the file written.\n";
+    "output (name = value): output = PATH for each file written.\n";
 
 static const char *const formats[] = {"png", "svg", "pdf", NULL};
 
@@ -324,20 +1084,26 @@ static int run_gnuplot(const char *vars, const char *script)
 
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_FORMAT, O_OUT };
+  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y };
   struct cli_opt opts[] = {
       [O_FORMAT] = {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
       [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      [O_VIEW] = {.name = "--view", .kind = CLI_CHOICE, .choices = view_names},
+      [O_VAR] = {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
+      [O_POINT] = {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
+      [O_AT] = {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
+      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a section column name"},
+      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a section column name"},
       {0},
   };
-  const char *pos[1], *file, *dir, *tmpdir;
+  const char *pos[1], *file, *dir;
   const struct plot_kind *pk = NULL;
   char *kind = NULL, *out = NULL, script[4096], tmp[4096];
-  struct gp_vars vars = {{0}, {0}};
+  struct gp_vars *vars;
   struct cs_h5 *f;
   struct stat sb;
   enum cs_status st;
-  int npos, fmt, rc, fd;
+  int npos, fmt, rc;
   FILE *data;
   (void)ctx;
   rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 1, &npos);
@@ -350,7 +1116,18 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   if (npos != 1)
     return cli_usage(cmd, "missing FILE.h5 (see %s --help)", cmd);
   file = pos[0];
+  if (opts[O_POINT].value && opts[O_AT].value)
+    return cli_usage(cmd, "--point and --at are alternatives: give one");
+  for (int o = O_VIEW; o <= O_VAR; o++)
+    if (opts[o].value && (opts[O_POINT].value || opts[O_AT].value))
+      return cli_usage(cmd, "%s: not with --point or --at (the section of one point)",
+                       opts[o].name);
+  for (int o = O_X; o <= O_Y; o++)
+    if (opts[o].value && !opts[O_POINT].value && !opts[O_AT].value)
+      return cli_usage(cmd, "%s: only with --point or --at", opts[o].name);
 
+  /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
   st = cs_h5_open(file, 0, &f);
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
@@ -375,6 +1152,14 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     return rc;
   }
   free(kind);
+  if (pk->export) {
+    for (int o = O_VIEW; o <= O_Y; o++)
+      if (opts[o].value) {
+        cs_h5_close(f);
+        return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)", opts[o].name, file,
+                         pk->kind);
+      }
+  }
 
   if (opts[O_FORMAT].value)
     fmt = opts[O_FORMAT].choice;
@@ -382,52 +1167,49 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     fmt = format_of(opts[O_OUT].value);
   else
     fmt = 0;
-  out = opts[O_OUT].value ? replace_extension(opts[O_OUT].value, NULL)
-                          : replace_extension(file, formats[fmt]);
-  if (!out) {
-    cs_h5_close(f);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
   dir = getenv("CONTENSOU_GNUPLOT_DIR");
   if (!dir || !*dir)
     dir = CONTENSOU_GNUPLOT_DIR;
 
-  tmpdir = getenv("TMPDIR");
-  snprintf(tmp, sizeof tmp, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-  fd = mkstemp(tmp);
-  data = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (!data) {
-    rc = cli_fail(cmd, "cannot create a temporary file '%s': %s", tmp, strerror(errno));
-    if (fd >= 0)
-      close(fd);
+  if (!pk->export) {
+    struct sweep_req req = {.var = opts[O_VAR].value,
+                            .x = opts[O_X].value,
+                            .y = opts[O_Y].value,
+                            .at = opts[O_AT].value,
+                            .point = opts[O_POINT].value ? opts[O_POINT].count : -1,
+                            .view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1,
+                            .out = opts[O_OUT].value,
+                            .fmt = formats[fmt],
+                            .gpdir = dir};
+    rc = plot_sweep(file, f, &req);
     cs_h5_close(f);
-    free(out);
     return rc;
   }
-  rc = pk->export(file, f, data, &vars);
+
+  out = opts[O_OUT].value ? replace_extension(opts[O_OUT].value, NULL)
+                          : replace_extension(file, formats[fmt]);
+  vars = calloc(1, sizeof *vars);
+  if (!out || !vars) {
+    cs_h5_close(f);
+    free(out), free(vars);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  data = temp_open(tmp, sizeof tmp);
+  if (!data) {
+    cs_h5_close(f);
+    free(out), free(vars);
+    return CLI_EXIT_FAILURE;
+  }
+  rc = pk->export(file, f, data, vars);
   cs_h5_close(f);
-  if (fclose(data) != 0 && rc == CLI_EXIT_OK)
-    rc = cli_fail(cmd, "cannot write the temporary file '%s'", tmp);
-  if (rc == CLI_EXIT_OK) {
-    snprintf(script, sizeof script, "%s/%s", dir, vars.script);
-    if (!vars.script[0] || stat(script, &sb) != 0)
-      snprintf(script, sizeof script, "%s/%s", dir, pk->script);
-    if (stat(script, &sb) != 0)
-      rc = cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", script);
+  if (rc != CLI_EXIT_OK) {
+    fclose(data);
+    remove(tmp);
+  } else {
+    snprintf(script, sizeof script, "%s/%s", dir, vars->script);
+    rc = draw(data, tmp, dir, vars->script[0] && stat(script, &sb) == 0 ? vars->script : pk->script,
+              vars, out, formats[fmt]);
   }
-  if (rc == CLI_EXIT_OK) {
-    gp_string(&vars, "gpdir", dir);
-    gp_string(&vars, "infile", tmp);
-    gp_string(&vars, "outfile", out);
-    gp_string(&vars, "fmt", formats[fmt]);
-    remove(out); /* so that an empty result cannot pass for a new one */
-    rc = run_gnuplot(vars.text, script);
-  }
-  remove(tmp);
-  if (rc == CLI_EXIT_OK && (stat(out, &sb) != 0 || sb.st_size == 0))
-    rc = cli_fail(cmd, "gnuplot wrote nothing to '%s'", out);
-  if (rc == CLI_EXIT_OK)
-    printf("output = %s\n", out);
-  free(out);
+  free(out), free(vars);
   return rc;
 }

@@ -7,11 +7,15 @@
 
 /* contensou friction eta|eval|fit (cli_friction.c) */
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
+int cli_info(const struct cli_ctx *ctx, int argc, char **argv); /* contensou info (cli_info.c) */
 
 /* contensou plot FILE.h5 (cli_plot.c) */
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv);
 
 /* contensou simulate FILE.ini (cli_simulate.c) */
 int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv);
+
+/* contensou sweep FILE.ini (cli_sweep.c) */
+int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv);
 
 #endif

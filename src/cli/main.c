@@ -17,8 +17,10 @@ struct cli_verb {
 
 static const struct cli_verb verbs[] = {
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
+    {"info", cli_info, "summarise a result file (.h5) or describe a model (--model NAME)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
     {"simulate", cli_simulate, "integrate one run of a parameter file, write its trajectory (.h5)"},
+    {"sweep", cli_sweep, "bifurcation diagram or regime map over one or two parameters (.h5)"},
 };
 
 static void usage(FILE *out)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <hdf5.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,44 @@ enum cs_status cs_h5_attr_write_string(struct cs_h5 *f, const char *obj, const c
 {
   begin();
   return write_string_attr(f, obj, name, 0, &value);
+}
+
+static enum cs_status unlink_existing(struct cs_h5 *f, const char *path);
+
+enum cs_status cs_h5_attr_write_strings(struct cs_h5 *f, const char *obj, const char *name,
+                                        size_t count, const char *const *values)
+{
+  begin();
+  return write_string_attr(f, obj, name, count, values);
+}
+
+enum cs_status cs_h5_write_strings(struct cs_h5 *f, const char *path, size_t n,
+                                   const char *const *values)
+{
+  hsize_t dim = n;
+  hid_t t, space = -1, dset = -1;
+  enum cs_status st;
+  begin();
+  st = unlink_existing(f, path);
+  if (st != CS_OK)
+    return st;
+  t = vlen_string_type();
+  if (t >= 0)
+    space = H5Screate_simple(1, &dim, NULL);
+  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  if (t >= 0 && space >= 0 && lcpl >= 0 && H5Pset_create_intermediate_group(lcpl, 1) >= 0)
+    dset = H5Dcreate2(f->file, path, t, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  if (dset < 0 || (n > 0 && H5Dwrite(dset, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0))
+    st = fail_h5("cannot write strings", path);
+  if (dset >= 0)
+    H5Dclose(dset);
+  if (lcpl >= 0)
+    H5Pclose(lcpl);
+  if (space >= 0)
+    H5Sclose(space);
+  if (t >= 0)
+    H5Tclose(t);
+  return st;
 }
 
 enum cs_status cs_h5_attr_write_double(struct cs_h5 *f, const char *obj, const char *name,
@@ -746,7 +785,9 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
   if (st != CS_OK)
     return st;
   dcpl = H5Pcreate(H5P_DATASET_CREATE);
-  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0) {
+  double fill = NAN; /* rows not written yet (a killed run, out-of-order writes) read as NaN */
+  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 ||
+      H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill) < 0) {
     st = fail_h5("cannot set chunks of", path);
     if (dcpl >= 0)
       H5Pclose(dcpl);
@@ -806,14 +847,20 @@ enum cs_status cs_h5_table_open(struct cs_h5 *f, const char *path, struct cs_h5_
 
 enum cs_status cs_h5_table_append(struct cs_h5_table *t, size_t nrows, const double *rows)
 {
-  hsize_t dims[2] = {t->rows + nrows, t->cols}, start[2] = {t->rows, 0},
-          count[2] = {nrows, t->cols};
+  return cs_h5_table_write_at(t, t->rows, nrows, rows);
+}
+
+enum cs_status cs_h5_table_write_at(struct cs_h5_table *t, size_t first, size_t nrows,
+                                    const double *rows)
+{
+  size_t end = first + nrows > t->rows ? first + nrows : t->rows;
+  hsize_t dims[2] = {end, t->cols}, start[2] = {first, 0}, count[2] = {nrows, t->cols};
   hid_t fspace = -1, mspace = -1;
   enum cs_status st = CS_OK;
   begin();
   if (nrows == 0)
     return CS_OK;
-  if (H5Dset_extent(t->dset, dims) < 0)
+  if (end > t->rows && H5Dset_extent(t->dset, dims) < 0)
     return fail_h5("cannot extend table", "rows");
   fspace = H5Dget_space(t->dset);
   mspace = H5Screate_simple(2, count, NULL);
@@ -822,7 +869,7 @@ enum cs_status cs_h5_table_append(struct cs_h5_table *t, size_t nrows, const dou
       H5Dwrite(t->dset, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, rows) < 0)
     st = fail_h5("cannot append to table", "rows");
   else
-    t->rows += nrows;
+    t->rows = end;
   if (mspace >= 0)
     H5Sclose(mspace);
   if (fspace >= 0)

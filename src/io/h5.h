@@ -60,6 +60,14 @@ enum cs_status cs_h5_attr_write_string(struct cs_h5 *f, const char *obj, const c
 enum cs_status cs_h5_attr_write_double(struct cs_h5 *f, const char *obj, const char *name,
                                        double value, const char *units);
 
+/* Writes (or replaces) a 1-D string-array attribute (e.g. the names of codes). */
+enum cs_status cs_h5_attr_write_strings(struct cs_h5 *f, const char *obj, const char *name,
+                                        size_t count, const char *const *values);
+
+/* Writes (or replaces) a 1-D dataset of n variable-length UTF-8 strings. */
+enum cs_status cs_h5_write_strings(struct cs_h5 *f, const char *path, size_t n,
+                                   const char *const *values);
+
 /* Writes (or replaces) an integer attribute (64-bit), e.g. a count. */
 enum cs_status cs_h5_attr_write_int(struct cs_h5 *f, const char *obj, const char *name,
                                     long long value);
@@ -135,6 +143,12 @@ enum cs_status cs_h5_table_open(struct cs_h5 *f, const char *path, struct cs_h5_
 
 /* Appends nrows rows (row-major, ncols doubles each). */
 enum cs_status cs_h5_table_append(struct cs_h5_table *t, size_t nrows, const double *rows);
+
+/* Writes nrows rows starting at row first, extending the table if needed;
+ * rows skipped over read as NaN until written (results filled by index, in
+ * any order). */
+enum cs_status cs_h5_table_write_at(struct cs_h5_table *t, size_t first, size_t nrows,
+                                    const double *rows);
 
 /* Flushes the whole file so that the rows appended so far are on disk. */
 enum cs_status cs_h5_table_flush(struct cs_h5_table *t);

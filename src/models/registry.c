@@ -5,10 +5,19 @@
 extern const struct cs_model cs_model_pendulum;
 extern const struct cs_model cs_model_belt;
 extern const struct cs_model cs_model_twomass;
+extern const struct cs_model cs_model_oscillator;
+extern const struct cs_model cs_model_vanderpol;
+extern const struct cs_model cs_model_duffing;
+extern const struct cs_model cs_model_lorenz;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
     &cs_model_belt,
     &cs_model_twomass,
+    /* reference systems with known answers, for checking the analysis */
+    &cs_model_oscillator,
+    &cs_model_vanderpol,
+    &cs_model_duffing,
+    &cs_model_lorenz,
     NULL,
 };

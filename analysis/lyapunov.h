@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Lyapunov exponents of a smooth model (internal to analysis/): Benettin's
+ * method on the variational equations built from the model's analytic
+ * Jacobian. See lyapunov.c for the algorithm and the error estimate. */
+#ifndef CS_ANALYSIS_LYAPUNOV_H
+#define CS_ANALYSIS_LYAPUNOV_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "integrate/integrate.h"
+#include "models/model.h"
+
+/* Workspace for models of up to n_max states (the augmented system has up
+ * to n_max (1 + n_max) equations). NULL on failure. */
+struct cs_lyap_ws;
+struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max);
+void cs_lyap_ws_free(struct cs_lyap_ws *w);
+
+/* What one run computed. */
+struct cs_lyap_result {
+  double exponent[16]; /* the q largest exponents, descending, 1/time unit */
+  double err[16];      /* standard error of each (block estimates), same unit */
+  long steps, rhs_evals;
+};
+
+/* Runs the model from (t0, y0) with q tangent vectors (1 <= q <= n) for
+ * `time` time units, renormalising every `renorm`; opts as for the orbit
+ * (atol_vec, if any, covers the n states; the tangent components get the
+ * smallest of those tolerances). CS_ERR_UNSUPPORTED without a Jacobian or
+ * for event-driven models; an integrator failure returns its status with
+ * the message in msg. The exponents are NAN on failure. */
+enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
+                           const struct cs_integrator_opts *opts, double t0, const double *y0,
+                           size_t q, double time, double renorm, struct cs_lyap_result *out,
+                           char *msg, size_t msglen);
+
+#endif

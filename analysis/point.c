@@ -1,0 +1,851 @@
+/* SPDX-License-Identifier: MIT */
+/* Analysis of one parameter point (contract in point.h). Everything runs
+ * through cs_flow, so event-driven models work as smooth ones do; the
+ * Lyapunov run has its own integrator (lyapunov.c).
+ *
+ * The params are copied into the workspace (model->params_size bytes) and the
+ * run uses the copy: cs_flow needs them mutable for hybrid models (the mode
+ * lives there). The copy is shallow: pointers inside (the integral law's
+ * quadrature workspace) stay shared with the caller's params, which a sweep
+ * keeps per thread.
+ *
+ * Sections. Hyperplane: the user event g = v - level, v a state variable or a
+ * derived output (resolved by name once per call; variable NULL or "" means
+ * the model's default section), crossings in the spec's direction, located
+ * by ARKODE's root finding: a section point is (t, y, derived outputs) at the
+ * root cs_flow_advance returns. Stroboscopic: advancing exactly to t = k T,
+ * T = model->forcing_period(params) (an error if the model has none or it is
+ * 0). A second user event, g = escape_norm - max |y_i| over the non-angle
+ * states, stops an orbit that leaves the bounded region (also in finite-time
+ * blow-up, before the integrator gives up).
+ *
+ * The run: [0, transient] unrecorded, then a recording window [w0, w1] that
+ * ends after `record` time units, `record_crossings` crossings or when the
+ * section buffer is full (min(spec->max_points, the workspace's)), whichever
+ * comes first; record = 0 caps the window at max(10 transient, 1000 forcing
+ * periods or time units). Inside the window the flow also stops at the stick
+ * samples and at 24 equilibrium checks (jittered times, so that they cannot
+ * alias with a forcing period: a two-mass system sticking at every forcing
+ * phase 0 has f = 0 there); section roots between those stops are recorded
+ * as they come. An orbit that settles on the hyperplane (an equilibrium
+ * in it: Lorenz's C+- lie in its default section) makes the event function
+ * exactly 0 at a root and just after it, which ARKODE refuses ("root found
+ * at and very near t", an argument error); the run then restarts from the
+ * current state, which makes ARKODE set that function inactive until it
+ * moves again (one restart per time reached).
+ *
+ * Scales. Each state gets an absolute scale s_i = atol_i / rtol: the size
+ * below which the integrator controls the component's absolute error (1e-2
+ * at the default 1e-10 / 1e-8). It sets what "small" means for the
+ * equilibrium test and the drift.
+ *
+ * Equilibrium: the residual rate r(t, y) = max_i |f_i| / (|y_i| + s_i)
+ * (angle states: |f_i| / (1 + s_i), an angle has no relative size) times the
+ * window length L is the relative change the state would make over the whole
+ * window at its current speed. The point is an equilibrium if r L <=
+ * equilibrium_tol (default 1e-3) at the window's end and at every check time
+ * and every section point in the window's second half. So an orbit that
+ * settles during the first half of the window is an equilibrium; one that
+ * settles later is classified by its crossings (usually not periodic: the
+ * transient was too short, see adaptive transients). Equilibria keep no
+ * section points (n_section = 0); res->equilibrium is the state at the
+ * window's end.
+ *
+ * Periodicity (classify.c): the smallest k <= max_period with P_{i+k} = P_i
+ * over the last half of the crossings: each state column c within
+ *   period_tol (spread_c + max |P_c|) + 10 atol_c
+ * (angles modulo 2 pi; the section variable's own column is skipped), and
+ * the residual rate at the points within speed_tol = min(0.1, 100
+ * period_tol) relatively. period_tol = 0 means max(1e3 rtol, 1e-6): a
+ * converged stable orbit repeats to the global error of one revolution,
+ * which follows the integrator's error weight rtol |y| + atol times a
+ * modest growth factor (integrate.h measures ERK's global error at about
+ * 0.5 tol); 1e3 rtol leaves room for the remaining exponential approach to
+ * the orbit without accepting chaos, whose points do not repeat to 1e-5 of
+ * their size over half a window; below 1e-6, round-off in t and in the
+ * section times would dominate. The absolute part is only 10 atol: an
+ * absolute tolerance near the size of a small orbit made the section points
+ * of a weakly damped oscillation (amplitude 2e-6, 6 % smaller at each
+ * crossing) "repeat". The speed test rejects the other impostor, an orbit
+ * spiralling into an equilibrium (Lorenz below rho = 24.06 towards C+-):
+ * its section points converge and eventually pass the state test, but its
+ * speed at them shrinks by the same factor every turn, where a periodic
+ * orbit's repeats (to about period_tol relatively, hence the factor 100).
+ * period_time = mean of t_{i+k} - t_i.
+ *
+ * Rotation number: (phi_b - phi_a) / (2 pi (t_b - t_a)) of the first angle
+ * state, over an integer number of periods of the section points for
+ * periodic orbits (exact), over the window's ends otherwise; 0 for
+ * equilibria, NAN without an angle state.
+ *
+ * Lyapunov exponents (lyapunov.c, Benettin with QR): from the window's end,
+ * for the points that are not equilibria or periodic (or for all with
+ * lyapunov_always), over lyapunov_time. lyapunov_err is the standard error
+ * of the mean of 10 block estimates. A non-periodic point is chaotic if
+ * lambda > thr, quasi-periodic if |lambda| <= thr, with thr =
+ * max(lyapunov_zero_tol, 3 lyapunov_err); with lambda < -thr it is
+ * "aperiodic": attracting but not periodic within max_period in the window,
+ * i.e. a periodic orbit of longer period or an approach not finished; the
+ * negative exponent is stored. Without an exponent (not asked, no Jacobian,
+ * event-driven model: NAN with a note in message) it is aperiodic too.
+ *
+ * Stick statistics: the model's stick indicator (derived output
+ * model->stick_output, 1 stick / 0 slip) at stick_samples times of the
+ * window, one in each of stick_samples equal cells (stratified, see
+ * cell_time: equidistant samples alias when the window is a whole number of
+ * forcing periods, and a 4000-sample fraction of the two-mass orbit came out
+ * 0.2200 instead of 0.2245): stick_fraction = fraction of samples in
+ * stick, stick_phases = 0 -> 1 transitions per period (periodic) or per time
+ * unit (otherwise), over the sampled time.
+ *
+ * Adaptive transient: after the fixed transient, windows are run one after
+ * another; a window that is neither settled nor periodic becomes transient
+ * and the next one starts, until one is, or until the next would start after
+ * transient_max; the last window is the recording. transient_used is its
+ * start, drift the change of the section points' statistics between the
+ * last two windows (mean and deviation of each state column over its range
+ * plus s_i; NAN if either has no crossings). Non-periodic windows never stop
+ * the extension early: a chaotic transient has statistics as stationary as
+ * a chaotic attractor's, so only time tells them apart, and a chaotic point
+ * whose transient_used is within one window of transient_max says that its
+ * chaos outlived transient_max. Without adaptive transients,
+ * transient_used = transient and drift = NAN.
+ *
+ * final_state: the state at the window's end, carried on to the next
+ * multiple of the forcing period for forced models (t_final), so that a
+ * continuation restarting at t = 0 keeps the forcing phase; the equilibrium
+ * for equilibria; for escaped and failed points the last state reached (not
+ * fit for continuation). */
+#include "analysis/point.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/classify.h"
+#include "analysis/lyapunov.h"
+#include "models/flow.h"
+
+#define CHECKS 24 /* equilibrium checks per window */
+#define NVEC 10   /* state-sized vectors in the workspace */
+
+static const char *const class_names[] = {
+#define CS_CLASS_NAME(id, name) name,
+    CS_CLASS_LIST(CS_CLASS_NAME)
+#undef CS_CLASS_NAME
+};
+
+const char *cs_class_name(enum cs_class c)
+{
+  return (unsigned)c < CS_CLASS_COUNT ? class_names[c] : "unknown";
+}
+
+struct cs_point_spec cs_point_spec_default(void)
+{
+  return (struct cs_point_spec){
+      .solver = cs_integrator_opts_default(),
+      .section = {CS_SECTION_HYPERPLANE, NULL, 0.0, 0},
+      .transient = 200.0,
+      .adaptive_transient = 0,
+      .transient_max = 2000.0,
+      .record = 100.0,
+      .record_crossings = 0,
+      .max_points = 1000,
+      .max_period = 16,
+      .period_tol = 0.0,
+      .equilibrium_tol = 0.0,
+      .lyapunov = 0,
+      .lyapunov_time = 1000.0,
+      .lyapunov_renorm = 1.0,
+      .lyapunov_zero_tol = 1e-2,
+      .escape_norm = 1e6,
+      .stick_samples = 1000,
+      .lyapunov_always = 0,
+  };
+}
+
+struct cs_point_ws {
+  size_t n_max, max_points;
+  struct cs_flow *flow;
+  struct cs_lyap_ws *lyap;
+  void *params; /* the run's copy of the model params */
+  size_t params_cap;
+  size_t nd_cap;   /* derived outputs a row can hold */
+  double *rows;    /* max_points x (1 + n_max + nd_cap) */
+  double *rate;    /* residual rate at each row */
+  double *scratch; /* nd_cap derived outputs */
+  double *vec;     /* NVEC x n_max, sliced in struct run */
+  double *stats;   /* 6 n_max: section statistics of two windows */
+  int *angle;      /* n_max flags */
+};
+
+/* Buffers for up to nd derived outputs and params of `size` bytes. */
+static enum cs_status ws_reserve(struct cs_point_ws *ws, size_t nd, size_t size)
+{
+  if (size > ws->params_cap) {
+    void *p = realloc(ws->params, size);
+    if (!p)
+      return CS_ERR_NOMEM;
+    ws->params = p;
+    ws->params_cap = size;
+  }
+  if (nd > ws->nd_cap || !ws->rows) {
+    size_t cols = 1 + ws->n_max + nd;
+    double *rows = realloc(ws->rows, ws->max_points * cols * sizeof *rows);
+    if (!rows)
+      return CS_ERR_NOMEM;
+    ws->rows = rows;
+    double *s = realloc(ws->scratch, (nd ? nd : 1) * sizeof *s);
+    if (!s)
+      return CS_ERR_NOMEM;
+    ws->scratch = s;
+    ws->nd_cap = nd;
+  }
+  return CS_OK;
+}
+
+struct cs_point_ws *cs_point_ws_create(size_t n_max, size_t max_points)
+{
+  if (n_max == 0 || n_max > CS_FLOW_MAX_N || max_points == 0)
+    return NULL;
+  struct cs_point_ws *ws = calloc(1, sizeof *ws);
+  if (!ws)
+    return NULL;
+  ws->n_max = n_max;
+  ws->max_points = max_points;
+  ws->flow = cs_flow_create(n_max, 0);
+  ws->lyap = cs_lyap_ws_create(n_max);
+  ws->rate = calloc(max_points, sizeof *ws->rate);
+  ws->vec = calloc(NVEC * n_max, sizeof *ws->vec);
+  ws->stats = calloc(6 * n_max, sizeof *ws->stats);
+  ws->angle = calloc(n_max, sizeof *ws->angle);
+  /* Sized for every registered model, so that a sweep never reallocates. */
+  size_t nd = 0, size = 1;
+  for (size_t k = 0; cs_models[k]; k++) {
+    if (cs_models[k]->n_state > n_max)
+      continue;
+    nd = cs_models[k]->n_derived > nd ? cs_models[k]->n_derived : nd;
+    size = cs_models[k]->params_size > size ? cs_models[k]->params_size : size;
+  }
+  if (!ws->flow || !ws->lyap || !ws->rate || !ws->vec || !ws->stats || !ws->angle ||
+      ws_reserve(ws, nd, size) != CS_OK) {
+    cs_point_ws_free(ws);
+    return NULL;
+  }
+  return ws;
+}
+
+void cs_point_ws_free(struct cs_point_ws *ws)
+{
+  if (!ws)
+    return;
+  cs_flow_free(ws->flow);
+  cs_lyap_ws_free(ws->lyap);
+  free(ws->params);
+  free(ws->rows);
+  free(ws->rate);
+  free(ws->scratch);
+  free(ws->vec);
+  free(ws->stats);
+  free(ws->angle);
+  free(ws);
+}
+
+/* ------------------------------------------------------------- the run */
+
+/* The user events: the section (hyperplane) and the escape. */
+struct events {
+  const struct cs_model *m;
+  const void *p;
+  int state_idx, derived_idx; /* the hyperplane's variable, -1 if not that kind */
+  double level;
+  double escape; /* INFINITY: no escape event */
+  double *scratch;
+  double *amp; /* max |y_i| met by the event evaluations (every step): the orbit's size */
+};
+
+enum outcome { RUN_OK, RUN_FULL, RUN_ESCAPED, RUN_FAILED };
+
+struct run {
+  const struct cs_model *m;
+  const struct cs_point_spec *spec;
+  struct cs_point_ws *ws;
+  void *p;
+  size_t n, nd, cols;
+  struct events ev;
+  int sec_root, esc_root; /* indices among the user events, -1 none */
+  int dirs[2];            /* their directions */
+  double T;               /* stroboscopic period, 0 for a hyperplane */
+  double t;
+  double *y, *yw0, *yend, *f, *scale, *abs_tol, *ref;
+  double restarted;          /* time of the last restart after a root failure */
+  double amp[CS_FLOW_MAX_N]; /* size of each state along the recording window */
+  enum cs_status st;         /* why the run stopped (RUN_FAILED, RUN_ESCAPED) */
+  char msg[sizeof((struct cs_point_result *)0)->message];
+  /* the recording window */
+  int rec;
+  double w0, len; /* start, nominal length */
+  size_t cap, nrows;
+  double kstrobe; /* index of the next stroboscopic time */
+  size_t S, js, s_taken, s_ones, s_trans;
+  int s_prev;
+  size_t jc;
+  double chk_t[CHECKS], chk_r[CHECKS];
+};
+
+static double state_norm(const struct cs_model *m, const double *y)
+{
+  double s = 0;
+  for (size_t i = 0; i < m->n_state; i++)
+    if (!m->state[i].angle)
+      s = fmax(s, fabs(y[i]));
+  return s;
+}
+
+static int events_fn(double t, const double *y, double *g, const void *vp)
+{
+  const struct events *e = vp;
+  size_t k = 0;
+  if (e->state_idx >= 0) {
+    g[k++] = y[e->state_idx] - e->level;
+  } else if (e->derived_idx >= 0) {
+    int rc = e->m->derived_fn(t, y, e->scratch, e->p);
+    if (rc)
+      return rc;
+    g[k++] = e->scratch[e->derived_idx] - e->level;
+  }
+  if (isfinite(e->escape))
+    g[k] = e->escape - state_norm(e->m, y);
+  for (size_t i = 0; i < e->m->n_state; i++)
+    e->amp[i] = fmax(e->amp[i], fabs(y[i]));
+  return 0;
+}
+
+static enum outcome stop_failed(struct run *r, enum cs_status st, const char *why)
+{
+  r->st = st;
+  snprintf(r->msg, sizeof r->msg, "%s", why);
+  return st == CS_ERR_UNBOUNDED ? RUN_ESCAPED : RUN_FAILED;
+}
+
+static enum outcome stop_escaped(struct run *r)
+{
+  r->st = CS_OK;
+  snprintf(r->msg, sizeof r->msg, "escaped: max |y_i| = %.6g > escape_norm = %g at t = %.17g",
+           state_norm(r->m, r->y), r->spec->escape_norm, r->t);
+  return RUN_ESCAPED;
+}
+
+static enum outcome derived_at(struct run *r, double *out)
+{
+  int rc = r->m->derived_fn(r->t, r->y, out, r->p);
+  if (rc) {
+    char why[128];
+    snprintf(why, sizeof why, "the model's derived outputs failed (%d) at t = %.17g", rc, r->t);
+    return stop_failed(r, rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER, why);
+  }
+  return RUN_OK;
+}
+
+/* max_i |f_i| / (|y_i| + s_i) at (t, y): the relative speed of the state. */
+static double residual_rate(struct run *r)
+{
+  if (r->m->rhs(r->t, r->y, r->f, r->p) != 0)
+    return INFINITY;
+  double q = 0;
+  for (size_t i = 0; i < r->n; i++) {
+    double scale = (r->ws->angle[i] ? 1.0 : fabs(r->y[i])) + r->scale[i];
+    q = fmax(q, fabs(r->f[i]) / scale);
+  }
+  return isnan(q) ? INFINITY : q;
+}
+
+static enum outcome record(struct run *r)
+{
+  double *row = r->ws->rows + r->nrows * r->cols;
+  row[0] = r->t;
+  memcpy(row + 1, r->y, r->n * sizeof *row);
+  if (r->nd) {
+    enum outcome o = derived_at(r, row + 1 + r->n);
+    if (o != RUN_OK)
+      return o;
+  }
+  r->ws->rate[r->nrows] = residual_rate(r);
+  r->nrows++;
+  return r->nrows >= r->cap ? RUN_FULL : RUN_OK;
+}
+
+/* The j-th of m times stratified over the window: one in each of m equal
+ * cells, at a fraction of the cell from the golden-ratio sequence. Unlike
+ * cell midpoints they cannot alias with a forcing period (windows are often
+ * whole numbers of periods): the samples' phases spread over the period. */
+static double cell_time(const struct run *r, size_t j, size_t m)
+{
+  double u = fmod((double)(j + 1) * 0.6180339887498949, 1.0);
+  return r->w0 + r->len * ((double)j + u) / (double)m;
+}
+
+static double stick_time(const struct run *r, size_t j)
+{
+  return cell_time(r, j, r->S);
+}
+
+static double check_time(const struct run *r, size_t j)
+{
+  return cell_time(r, j, CHECKS);
+}
+
+/* Samples, checks and stroboscopic points due at r->t. */
+static enum outcome due(struct run *r)
+{
+  if (!r->rec)
+    return RUN_OK;
+  while (r->js < r->S && stick_time(r, r->js) <= r->t) {
+    enum outcome o = derived_at(r, r->ws->scratch);
+    if (o != RUN_OK)
+      return o;
+    int s = r->ws->scratch[r->m->stick_output] > 0.5;
+    r->s_taken++;
+    r->s_ones += (size_t)s;
+    r->s_trans += r->s_prev == 0 && s == 1;
+    r->s_prev = s;
+    r->js++;
+  }
+  while (r->jc < CHECKS && check_time(r, r->jc) <= r->t) {
+    r->chk_t[r->jc] = r->t;
+    r->chk_r[r->jc] = residual_rate(r);
+    r->jc++;
+  }
+  if (r->T > 0 && r->kstrobe * r->T <= r->t) {
+    r->kstrobe += 1.0;
+    return record(r);
+  }
+  return RUN_OK;
+}
+
+static double next_time(const struct run *r, double tend)
+{
+  double t = tend;
+  if (!r->rec)
+    return t;
+  if (r->T > 0)
+    t = fmin(t, r->kstrobe * r->T);
+  if (r->js < r->S)
+    t = fmin(t, stick_time(r, r->js));
+  if (r->jc < CHECKS)
+    t = fmin(t, check_time(r, r->jc));
+  return t;
+}
+
+/* Advances to tend, recording while r->rec. */
+static enum outcome advance_to(struct run *r, double tend)
+{
+  for (;;) {
+    enum outcome o = due(r);
+    if (o != RUN_OK)
+      return o;
+    if (r->t >= tend)
+      return RUN_OK;
+    int at_root = 0, fired[2] = {0, 0};
+    enum cs_status st =
+        cs_flow_advance(r->ws->flow, next_time(r, tend), &r->t, r->y, &at_root, fired);
+    if (st == CS_ERR_ARG && r->t > r->restarted) {
+      /* ARKODE refuses to go on when an event function is exactly 0 at a
+       * root and just after it ("root found at and very near t"): an orbit
+       * settled on the section (an equilibrium in the hyperplane). A
+       * restart makes ARKODE set that function inactive until it moves. */
+      r->restarted = r->t;
+      if (cs_flow_set_state(r->ws->flow, r->t, r->y) == CS_OK)
+        continue;
+    }
+    if (st != CS_OK)
+      return stop_failed(r, st, cs_flow_last_error(r->ws->flow));
+    if (state_norm(r->m, r->y) > r->spec->escape_norm ||
+        (at_root && r->esc_root >= 0 && fired[r->esc_root]))
+      return stop_escaped(r);
+    if (at_root && r->rec && r->sec_root >= 0 && fired[r->sec_root]) {
+      o = record(r);
+      if (o != RUN_OK)
+        return o;
+    }
+  }
+}
+
+static enum outcome run_window(struct run *r, double len)
+{
+  r->rec = 1;
+  r->w0 = r->t;
+  for (size_t i = 0; i < r->n; i++)
+    r->amp[i] = fabs(r->y[i]);
+  r->len = len;
+  r->nrows = 0;
+  memcpy(r->yw0, r->y, r->n * sizeof *r->y);
+  r->kstrobe = r->T > 0 ? floor(r->w0 / r->T + 1e-9) + 1.0 : 0.0;
+  r->js = r->s_taken = r->s_ones = r->s_trans = 0;
+  r->s_prev = -1;
+  r->jc = 0;
+  enum outcome o = advance_to(r, r->w0 + len);
+  r->rec = 0;
+  return o;
+}
+
+/* The window's verdict before Lyapunov exponents: equilibrium, periodic,
+ * no crossings, or CS_CLASS_PENDING (not periodic). */
+static enum cs_class judge(struct run *r, int *k, double *period_time, size_t *first)
+{
+  double L = r->t - r->w0, mid = r->w0 + 0.5 * L, tol = r->spec->equilibrium_tol;
+  if (!(tol > 0))
+    tol = 1e-3;
+  int settled = L > 0 && residual_rate(r) * L <= tol;
+  for (size_t j = 0; settled && j < r->jc; j++)
+    settled = r->chk_t[j] < mid || r->chk_r[j] * L <= tol;
+  for (size_t i = 0; settled && i < r->nrows; i++)
+    settled = r->ws->rows[i * r->cols] < mid || r->ws->rate[i] * L <= tol;
+  *k = 0;
+  if (settled)
+    return CS_CLASS_EQUILIBRIUM;
+  if (r->nrows == 0)
+    return CS_CLASS_NO_CROSSINGS;
+  double ptol = r->spec->period_tol;
+  if (!(ptol > 0))
+    ptol = fmax(1e3 * r->spec->solver.rtol, 1e-6);
+  /* The integrator's error in a state is relative to the state's size along
+   * the orbit, not to its value at the section: a column that crosses near 0
+   * (x at a stroboscopic phase where x ~ 0) still carries errors of order
+   * rtol times its amplitude. Its floor is therefore ptol x that amplitude
+   * (angles: their section values already carry the turns). */
+  for (size_t i = 0; i < r->n; i++) {
+    const struct cs_integrator_opts *o = &r->spec->solver;
+    double atol = o->atol_vec ? o->atol_vec[i] : o->atol;
+    r->abs_tol[i] = 10.0 * atol + (r->ws->angle[i] ? 0.0 : ptol * r->amp[i]);
+  }
+  struct cs_sect_cmp c = {.n = r->n,
+                          .cols = r->cols,
+                          .angle = r->ws->angle,
+                          .abs_tol = r->abs_tol,
+                          .tol = ptol,
+                          .skip = r->ev.state_idx,
+                          .speed = r->ws->rate,
+                          .speed_tol = fmin(0.1, 1e2 * ptol)};
+  *k = cs_sect_period(&c, r->ws->rows, r->nrows, r->spec->max_period, period_time, first);
+  return *k ? CS_CLASS_PERIODIC : CS_CLASS_PENDING;
+}
+
+/* ------------------------------------------------------------ the point */
+
+static void result_init(struct cs_point_result *res, struct cs_point_ws *ws)
+{
+  memset(res, 0, sizeof *res);
+  res->status = CS_OK;
+  res->cls = CS_CLASS_PENDING;
+  res->period_time = res->lyapunov = res->lyapunov_err = res->rotation_number = NAN;
+  res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
+  res->t_final = NAN;
+  for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
+    res->spectrum[j] = NAN;
+  if (ws) {
+    res->section = ws->rows;
+    res->final_state = ws->vec;
+  }
+}
+
+static enum cs_status invalid(struct cs_point_result *res, enum cs_status st, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(res->message, sizeof res->message, fmt, ap);
+  va_end(ap);
+  res->status = st;
+  res->cls = CS_CLASS_FAILED;
+  return st;
+}
+
+static enum cs_status check_spec(const struct cs_point_spec *s, struct cs_point_result *res)
+{
+  if (!(s->transient >= 0) || !isfinite(s->transient) || !(s->transient_max >= 0))
+    return invalid(res, CS_ERR_ARG, "transient and transient_max must be finite and >= 0");
+  if (!(s->record >= 0) || !isfinite(s->record) || (s->record == 0 && s->record_crossings == 0))
+    return invalid(res, CS_ERR_ARG, "record must be > 0 or record_crossings given");
+  if (s->max_period < 1)
+    return invalid(res, CS_ERR_ARG, "max_period must be >= 1");
+  if (!(s->period_tol >= 0) || !(s->equilibrium_tol >= 0) || !(s->escape_norm > 0))
+    return invalid(res, CS_ERR_ARG, "tolerances must be >= 0 and escape_norm > 0");
+  if (s->lyapunov < 0 || s->lyapunov > 2)
+    return invalid(res, CS_ERR_ARG, "lyapunov must be 0, 1 or 2");
+  if (s->lyapunov && (!(s->lyapunov_renorm > 0) || !(s->lyapunov_time >= s->lyapunov_renorm) ||
+                      !isfinite(s->lyapunov_time) || !(s->lyapunov_zero_tol >= 0)))
+    return invalid(res, CS_ERR_ARG,
+                   "the Lyapunov run needs lyapunov_time >= lyapunov_renorm > 0 and a zero "
+                   "tolerance >= 0");
+  return CS_OK;
+}
+
+/* Sets up the events of the section spec; CS_OK or an argument error. */
+static enum cs_status setup_section(struct run *r, struct cs_point_result *res)
+{
+  const struct cs_model *m = r->m;
+  struct cs_section_spec sec = r->spec->section;
+  if (sec.kind == CS_SECTION_HYPERPLANE && (!sec.variable || !sec.variable[0]))
+    sec = m->section;
+  r->ev = (struct events){m, r->p, -1, -1, sec.level, r->spec->escape_norm, r->ws->scratch, r->amp};
+  r->sec_root = r->esc_root = -1;
+  r->T = 0;
+  int nr = 0;
+  if (sec.kind == CS_SECTION_STROBOSCOPIC) {
+    r->T = m->forcing_period ? m->forcing_period(r->p) : 0.0;
+    if (!(r->T > 0) || !isfinite(r->T))
+      return invalid(res, CS_ERR_ARG,
+                     "a stroboscopic section needs a forcing period, and %s has none at these "
+                     "parameters",
+                     m->name);
+  } else {
+    if (!sec.variable)
+      return invalid(res, CS_ERR_ARG, "the hyperplane section names no variable");
+    r->ev.state_idx = cs_model_state_index(m, sec.variable);
+    if (r->ev.state_idx < 0 && m->derived_fn)
+      r->ev.derived_idx = cs_model_derived_index(m, sec.variable);
+    if (r->ev.state_idx < 0 && r->ev.derived_idx < 0)
+      return invalid(res, CS_ERR_NOT_FOUND,
+                     "section variable '%s' is neither a state nor a derived output of %s",
+                     sec.variable, m->name);
+    if (sec.direction < -1 || sec.direction > 1)
+      return invalid(res, CS_ERR_ARG, "section direction must be -1, 0 or +1");
+    r->sec_root = nr;
+    r->dirs[nr++] = sec.direction;
+  }
+  if (isfinite(r->spec->escape_norm)) {
+    r->esc_root = nr;
+    r->dirs[nr++] = -1;
+  }
+  return CS_OK;
+}
+
+static void set_scales(struct run *r)
+{
+  const struct cs_integrator_opts *o = &r->spec->solver;
+  for (size_t i = 0; i < r->n; i++) {
+    double atol = o->atol_vec ? o->atol_vec[i] : o->atol;
+    r->scale[i] = atol > 0 ? atol / fmax(o->rtol, 1e-14) : 1e-6;
+    r->abs_tol[i] = 10.0 * atol;
+    r->ws->angle[i] = r->m->state[i].angle != 0;
+  }
+}
+
+static int first_angle(const struct cs_model *m)
+{
+  for (size_t i = 0; i < m->n_state; i++)
+    if (m->state[i].angle)
+      return (int)i;
+  return -1;
+}
+
+/* Runs windows until the recording one; sets transient_used and drift. */
+static enum outcome record_window(struct run *r, struct cs_point_result *res, double len)
+{
+  const struct cs_point_spec *s = r->spec;
+  if (!s->adaptive_transient) {
+    res->transient_used = r->t;
+    return run_window(r, len);
+  }
+  size_t n = r->n;
+  double *prev = r->ws->stats, *cur = r->ws->stats + 3 * n;
+  struct cs_sect_cmp c = {.n = n, .cols = r->cols, .angle = r->ws->angle, .skip = r->ev.state_idx};
+  memcpy(r->ref, r->y, n * sizeof *r->ref);
+  int have_prev = 0;
+  for (;;) {
+    double start = r->t;
+    enum outcome o = run_window(r, len);
+    res->transient_used = start;
+    if (o == RUN_ESCAPED || o == RUN_FAILED)
+      return o;
+    int k;
+    double pt;
+    size_t first;
+    enum cs_class cls = judge(r, &k, &pt, &first);
+    if (r->nrows > 0) {
+      cs_sect_stats(&c, r->ws->rows, r->nrows, r->ref, cur);
+      res->drift = have_prev ? cs_sect_drift(&c, prev, cur, r->scale) : NAN;
+      memcpy(prev, cur, 3 * n * sizeof *prev);
+      have_prev = 1;
+    } else {
+      res->drift = NAN;
+      have_prev = 0;
+    }
+    if (cls == CS_CLASS_EQUILIBRIUM || cls == CS_CLASS_PERIODIC || r->t > s->transient_max)
+      return o;
+  }
+}
+
+static void classify_by_exponent(struct cs_point_result *res, double zero_tol)
+{
+  if (res->cls != CS_CLASS_PENDING)
+    return;
+  double lam = res->lyapunov, err = res->lyapunov_err;
+  if (!isfinite(lam)) {
+    res->cls = CS_CLASS_APERIODIC;
+    return;
+  }
+  double thr = fmax(zero_tol, isfinite(err) ? 3.0 * err : 0.0);
+  res->cls = lam > thr     ? CS_CLASS_CHAOTIC
+             : lam >= -thr ? CS_CLASS_QUASIPERIODIC
+                           : CS_CLASS_APERIODIC;
+}
+
+static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
+{
+  const struct cs_point_spec *s = r->spec;
+  size_t q = s->lyapunov == 2 ? r->n : 1;
+  struct cs_lyap_result lr;
+  char why[256];
+  enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &s->solver, t0, r->yend, q,
+                                  s->lyapunov_time, s->lyapunov_renorm, &lr, why, sizeof why);
+  res->steps += lr.steps;
+  res->rhs_evals += lr.rhs_evals;
+  if (st != CS_OK) {
+    snprintf(res->message, sizeof res->message, "%s", why);
+    return;
+  }
+  res->lyapunov = lr.exponent[0];
+  res->lyapunov_err = lr.err[0];
+  if (q == r->n)
+    for (size_t j = 0; j < q; j++)
+      res->spectrum[j] = lr.exponent[j];
+}
+
+enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
+                                const struct cs_point_spec *spec, struct cs_point_ws *ws,
+                                struct cs_point_result *res)
+{
+  if (!res)
+    return CS_ERR_ARG;
+  result_init(res, ws);
+  if (!m || !params || !y0 || !spec || !ws || !m->rhs)
+    return invalid(res, CS_ERR_ARG, "cs_point_analyse: missing argument");
+  if (m->n_state > ws->n_max)
+    return invalid(res, CS_ERR_RANGE, "%s has %zu states, the workspace at most %zu", m->name,
+                   m->n_state, ws->n_max);
+  enum cs_status st = check_spec(spec, res);
+  if (st != CS_OK)
+    return st;
+  size_t nd = m->derived_fn ? m->n_derived : 0;
+  if (ws_reserve(ws, nd, m->params_size) != CS_OK)
+    return invalid(res, CS_ERR_NOMEM, "out of memory");
+  memcpy(ws->params, params, m->params_size);
+  res->section = ws->rows;
+
+  struct run rr = {0}, *r = &rr;
+  r->m = m;
+  r->spec = spec;
+  r->ws = ws;
+  r->p = ws->params;
+  r->n = m->n_state;
+  r->nd = nd;
+  r->cols = 1 + r->n + nd;
+  size_t nm = ws->n_max;
+  r->y = ws->vec + nm; /* ws->vec itself is final_state */
+  r->yw0 = ws->vec + 2 * nm;
+  r->yend = ws->vec + 3 * nm;
+  r->f = ws->vec + 4 * nm;
+  r->scale = ws->vec + 5 * nm;
+  r->ref = ws->vec + 6 * nm;
+  r->abs_tol = ws->vec + 8 * nm;
+  r->restarted = -INFINITY;
+  double *final = ws->vec, *eq = ws->vec + 7 * nm;
+  r->S = m->stick_output >= 0 && (size_t)m->stick_output < nd ? spec->stick_samples : 0;
+  r->cap =
+      spec->max_points && spec->max_points < ws->max_points ? spec->max_points : ws->max_points;
+  if (spec->record_crossings && spec->record_crossings < r->cap)
+    r->cap = spec->record_crossings;
+  res->section_cols = r->cols;
+  st = setup_section(r, res);
+  set_scales(r);
+  if (st != CS_OK)
+    return st;
+
+  size_t nroots = (size_t)(r->sec_root >= 0) + (size_t)(r->esc_root >= 0);
+  st = cs_flow_reset(ws->flow, m, r->p, &spec->solver, 0.0, y0, nroots, events_fn, r->dirs, &r->ev);
+  if (st == CS_ERR_ARG || st == CS_ERR_NOMEM || st == CS_ERR_RANGE)
+    return invalid(res, st, "%s", cs_flow_last_error(ws->flow));
+  memcpy(r->y, y0, r->n * sizeof *r->y);
+  r->t = 0.0;
+
+  enum outcome o = RUN_OK;
+  if (st != CS_OK)
+    o = stop_failed(r, st, cs_flow_last_error(ws->flow));
+  else if (state_norm(m, r->y) > spec->escape_norm)
+    o = stop_escaped(r);
+  double Tf = m->forcing_period ? m->forcing_period(r->p) : 0.0;
+  if (!(Tf > 0) || !isfinite(Tf))
+    Tf = 0;
+  double len = spec->record;
+  if (!(len > 0))
+    len = fmax(10.0 * spec->transient, 1e3 * (Tf > 0 ? Tf : 1.0));
+  if (o == RUN_OK)
+    o = advance_to(r, spec->transient);
+  if (o == RUN_OK)
+    o = record_window(r, res, len);
+  else
+    res->transient_used = r->t;
+  res->n_section = r->nrows;
+
+  if (o == RUN_ESCAPED || o == RUN_FAILED) {
+    res->cls = o == RUN_ESCAPED ? CS_CLASS_ESCAPED : CS_CLASS_FAILED;
+    res->status = o == RUN_FAILED ? r->st : CS_OK;
+    memcpy(res->message, r->msg, sizeof res->message);
+    memcpy(final, r->y, r->n * sizeof *final);
+    res->t_final = r->t;
+  } else {
+    double tw = r->t, L = r->t - r->w0;
+    memcpy(r->yend, r->y, r->n * sizeof *r->y);
+    int k;
+    double pt = NAN;
+    size_t first = 0;
+    res->cls = judge(r, &k, &pt, &first);
+    int a = first_angle(m);
+    const double *rows = ws->rows;
+    if (res->cls == CS_CLASS_EQUILIBRIUM) {
+      res->n_section = 0;
+      memcpy(eq, r->yend, r->n * sizeof *eq);
+      res->equilibrium = eq;
+      res->rotation_number = a >= 0 ? 0.0 : NAN;
+    } else if (res->cls == CS_CLASS_PERIODIC) {
+      res->period = k;
+      res->period_time = pt;
+      if (a >= 0) {
+        size_t i1 = r->nrows - 1, i0 = i1 - (i1 - first) / (size_t)k * (size_t)k;
+        res->rotation_number = (rows[i1 * r->cols + 1 + a] - rows[i0 * r->cols + 1 + a]) /
+                               (2.0 * M_PI * (rows[i1 * r->cols] - rows[i0 * r->cols]));
+      }
+    } else if (a >= 0 && L > 0) {
+      res->rotation_number = (r->yend[a] - r->yw0[a]) / (2.0 * M_PI * L);
+    }
+    if (r->S > 0 && r->s_taken > 0) {
+      double Ls = (double)r->s_taken * r->len / (double)r->S;
+      res->stick_fraction = (double)r->s_ones / (double)r->s_taken;
+      res->stick_phases = (double)r->s_trans / Ls;
+      if (res->cls == CS_CLASS_PERIODIC)
+        res->stick_phases *= pt;
+    }
+    /* final state, at a multiple of the forcing period for forced models */
+    memcpy(final, r->yend, r->n * sizeof *final);
+    res->t_final = tw;
+    if (res->cls != CS_CLASS_EQUILIBRIUM && Tf > 0) {
+      double tn = ceil(tw / Tf - 1e-9) * Tf;
+      if (tn > tw && advance_to(r, tn) == RUN_OK) {
+        memcpy(final, r->y, r->n * sizeof *final);
+        res->t_final = r->t;
+      }
+    }
+    int regular = res->cls == CS_CLASS_EQUILIBRIUM || res->cls == CS_CLASS_PERIODIC;
+    if (spec->lyapunov && (!regular || spec->lyapunov_always))
+      lyapunov(r, res, tw);
+    classify_by_exponent(res, spec->lyapunov_zero_tol);
+  }
+  struct cs_flow_stats fs;
+  cs_flow_stats(ws->flow, &fs);
+  res->steps += fs.integ.steps;
+  res->rhs_evals += fs.integ.rhs_evals;
+  return CS_OK;
+}

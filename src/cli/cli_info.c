@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: MIT */
+/* contensou info FILE.h5 | --model NAME | --models: what a result file holds
+ * (any kind: sweep, trajectory, friction-fit) or what a model offers, as
+ * "name = value" lines. Reads files by names and units only (sweep_h5.h,
+ * run_h5.h); a sweep still running can be summarised (rows are flushed as
+ * points finish). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/point.h"
+#include "cli/cli_common.h"
+#include "cli/cli_verbs.h"
+#include "io/h5.h"
+#include "models/model.h"
+#include "sweep/sweep.h"
+
+static const char *const cmd = "contensou info";
+
+static const char info_help[] =
+    "usage: contensou info FILE.h5\n"
+    "       contensou info --model NAME\n"
+    "       contensou info --models\n"
+    "\n"
+    "Summarises a result file of contensou, or describes a model, as 'name = value'\n"
+    "lines (one per line; tables as repeated lines of the same name).\n"
+    "\n"
+    "Every file: file, kind, provenance (program, version, git_describe, date,\n"
+    "command_line). Files of a parameter file (sweep, trajectory): model,\n"
+    "model_title, the model's choices (law ...), time_unit, params_file,\n"
+    "overrides (one 'override = section.key=value' line each), status, message,\n"
+    "param.<name> = value unit (every resolved parameter), initial.<name>,\n"
+    "solver.<name> (stepper, method, jacobian, rtol, atol, ...).\n"
+    "\n"
+    "kind = sweep (contensou sweep):\n"
+    "  sweep.<setting>   parameter, unit, from, to, points, spacing [parameter2,\n"
+    "                    from2, to2, points2], direction, continuation,\n"
+    "                    seam_overlap, transient, adaptive_transient,\n"
+    "                    transient_max, record, record_crossings, max_period,\n"
+    "                    lyapunov, refine, refine_tol, section, section_doc\n"
+    "  status            complete | running | interrupted\n"
+    "  wall_time_s, rhs_evals, failed\n"
+    "  <pass>.points_done, <pass>.class_<name> = N   per pass (forward, backward)\n"
+    "  bifurcations = N, then one line per detected change:\n"
+    "    bifurcation = <kind> in [p_left, p_right] <unit> estimate <p>\n"
+    "                  (<pass>[, refined]): <class>[(period)] -> <class>[(period)]\n"
+    "  failed_point = <pass> index <k> at <p> <unit>: <message>   (one per failure)\n"
+    "kind = trajectory (contensou simulate): rows, rows_planned, t_first, t_last,\n"
+    "  t_start, t_end, dt, column = <name> [unit], stats.<name> (steps, rhs_evals...)\n"
+    "kind = friction-fit (contensou friction fit -o): law, contact, b, m, rms,\n"
+    "  max_error, points, iterations, b0, m0 and the paper's pairs (paper_b ...)\n"
+    "\n"
+    "--model NAME: the model's states (unit, default initial value, angle), its\n"
+    "parameters (unit, default, accepted range, alternative, doc), its choices,\n"
+    "derived outputs, stick indicator, default Poincare section with its doc:\n"
+    "  state.<name> = [unit] default <v>[, angle]: <doc>\n"
+    "  param.<name> = [unit] default <v> in [min, max][, or <alt>]: <doc>\n"
+    "  choice.<name> = <a> | <b> | ... default <a>: <doc>\n"
+    "  derived.<name> = [unit][, stick indicator]: <doc>\n"
+    "  section = <kind> <variable> = <level> <direction>; section_doc = ...\n"
+    "--models: one 'model = <name>: <title>' line per model.\n"
+    "\n"
+    "options:\n"
+    "  --model NAME  describe a model (pendulum, belt, twomass, ...)\n"
+    "  --models      list the models\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "Exit status: 0 done, 2 missing file, not a contensou result file, unknown\n"
+    "model or bad arguments.\n";
+
+/* ----------------------------------------------------------- output lines */
+
+static void out_line(const char *name, const char *fmt, ...)
+{
+  va_list ap;
+  printf("%s = ", name);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  putchar('\n');
+}
+
+/* Text with newlines shown as "\n" so that a value stays on one line. */
+static void out_text(const char *name, const char *value)
+{
+  printf("%s = ", name);
+  for (const char *p = value; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", stdout);
+    else if (*p != '\r')
+      putchar(*p);
+  }
+  putchar('\n');
+}
+
+/* " unit", nothing for dimensionless or unknown units. */
+static const char *unit_sfx(const char *unit, char *buf, size_t cap)
+{
+  if (!unit || !*unit || strcmp(unit, "1") == 0)
+    return "";
+  snprintf(buf, cap, " %s", unit);
+  return buf;
+}
+
+static void out_value(const char *name, double v, const char *unit)
+{
+  char ub[128];
+  printf("%s = %.10g%s\n", name, v == 0.0 ? 0.0 : v, unit_sfx(unit, ub, sizeof ub));
+}
+
+/* ------------------------------------------------------------ reading */
+
+/* A string attribute (malloc'ed) or NULL. */
+static char *str_attr(struct cs_h5 *f, const char *obj, const char *name)
+{
+  char *s = NULL;
+  return cs_h5_attr_read_string(f, obj, name, &s) == CS_OK ? s : NULL;
+}
+
+/* A numeric attribute; 0 when absent. */
+static int num_attr(struct cs_h5 *f, const char *obj, const char *name, double *v)
+{
+  return cs_h5_attr_read_double(f, obj, name, v) == CS_OK;
+}
+
+/* Prints a string attribute as "label = value" when present. */
+static void show_str(struct cs_h5 *f, const char *obj, const char *name, const char *label)
+{
+  char *s = str_attr(f, obj, name);
+  if (s)
+    out_text(label ? label : name, s);
+  free(s);
+}
+
+/* Prints a numeric attribute with its companion <name>_units when present. */
+static void show_num(struct cs_h5 *f, const char *obj, const char *name, const char *label)
+{
+  double v;
+  char uname[128];
+  if (!num_attr(f, obj, name, &v))
+    return;
+  snprintf(uname, sizeof uname, "%s_units", name);
+  char *u = str_attr(f, obj, uname);
+  out_value(label ? label : name, v, u);
+  free(u);
+}
+
+/* An array of strings (an attribute, or the dataset obj itself when attr is
+ * NULL), read with the HDF5 library: io/h5.h reads scalar strings only.
+ * Returns a malloc'ed array of *n malloc'ed strings, or NULL. */
+static char **read_strings(const char *file, const char *obj, const char *attr, size_t *n)
+{
+  hid_t fid, oid = -1, id = -1, ftype = -1, space = -1, mtype = -1;
+  hssize_t count = 0;
+  char **out = NULL;
+  *n = 0;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (fid < 0)
+    return NULL;
+  if (H5Lexists(fid, obj, H5P_DEFAULT) <= 0 && strcmp(obj, "/") != 0)
+    goto done;
+  oid = H5Oopen(fid, obj, H5P_DEFAULT);
+  if (oid < 0)
+    goto done;
+  if (attr) {
+    if (H5Aexists(oid, attr) <= 0 || (id = H5Aopen(oid, attr, H5P_DEFAULT)) < 0)
+      goto done;
+    ftype = H5Aget_type(id);
+    space = H5Aget_space(id);
+  } else {
+    id = H5Dopen2(fid, obj, H5P_DEFAULT);
+    if (id < 0)
+      goto done;
+    ftype = H5Dget_type(id);
+    space = H5Dget_space(id);
+  }
+  if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING)
+    goto done;
+  count = H5Sget_simple_extent_npoints(space);
+  if (count <= 0 || !(out = calloc((size_t)count, sizeof *out)))
+    goto done;
+  mtype = H5Tcopy(H5T_C_S1);
+  H5Tset_cset(mtype, H5Tget_cset(ftype));
+  if (H5Tis_variable_str(ftype) > 0) {
+    char **raw = calloc((size_t)count, sizeof *raw);
+    herr_t rs = -1;
+    if (raw && H5Tset_size(mtype, H5T_VARIABLE) >= 0)
+      rs = attr ? H5Aread(id, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
+    for (hssize_t i = 0; raw && i < count; i++) {
+      if (rs >= 0)
+        out[i] = strdup(raw[i] ? raw[i] : "");
+      H5free_memory(raw[i]);
+    }
+    free(raw);
+  } else {
+    size_t len = H5Tget_size(ftype) + 1;
+    char *raw = calloc((size_t)count, len);
+    herr_t rs = -1;
+    if (raw && H5Tset_size(mtype, len) >= 0 && H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0)
+      rs = attr ? H5Aread(id, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
+    for (hssize_t i = 0; raw && rs >= 0 && i < count; i++)
+      out[i] = strdup(raw + (size_t)i * len);
+    free(raw);
+  }
+  for (hssize_t i = 0; i < count; i++)
+    if (!out[i]) {
+      for (hssize_t j = 0; j < count; j++)
+        free(out[j]);
+      free(out);
+      out = NULL;
+      break;
+    }
+done:
+  if (mtype >= 0)
+    H5Tclose(mtype);
+  if (space >= 0)
+    H5Sclose(space);
+  if (ftype >= 0)
+    H5Tclose(ftype);
+  if (id >= 0 && attr)
+    H5Aclose(id);
+  else if (id >= 0)
+    H5Dclose(id);
+  if (oid >= 0)
+    H5Oclose(oid);
+  H5Fclose(fid);
+  if (out)
+    *n = (size_t)count;
+  return out;
+}
+
+static void free_strings(char **s, size_t n)
+{
+  for (size_t i = 0; s && i < n; i++)
+    free(s[i]);
+  free(s);
+}
+
+/* Prints every column of a one-row record as "<prefix>.<name> = value unit". */
+static void show_record(struct cs_h5 *f, const char *path, const char *prefix)
+{
+  struct cs_h5_data d;
+  char name[256];
+  if (cs_h5_read(f, path, &d) != CS_OK)
+    return;
+  for (size_t j = 0; d.nrows >= 1 && j < d.ncols; j++) {
+    snprintf(name, sizeof name, "%s.%s", prefix, d.names[j]);
+    out_value(name, d.data[j], d.units[j]);
+  }
+  cs_h5_data_free(&d);
+}
+
+/* ------------------------------------------------------- common header */
+
+static void show_provenance(struct cs_h5 *f)
+{
+  static const char *const names[] = {"program",      "version", "git_describe",
+                                      "hdf5_version", "date",    "command_line"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    show_str(f, "/", names[i], NULL);
+}
+
+/* What cs_run_h5_write_header (and simulate) write: model, choices, the
+ * parameter file, status, /params, /initial, /solver. */
+static void show_run_header(struct cs_h5 *f, const struct cs_model *m)
+{
+  static const char *const names[] = {"model",     "model_title", "model_reference",
+                                      "time_unit", "params_file", "params_name"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    show_str(f, "/", names[i], NULL);
+  for (size_t i = 0; m && i < m->n_choice; i++)
+    show_str(f, "/", m->choice[i].name, NULL);
+  char *ov = str_attr(f, "/", "overrides");
+  if (ov) {
+    for (char *line = ov, *next; line && *line; line = next) {
+      next = strchr(line, '\n');
+      if (next)
+        *next++ = '\0';
+      if (*line)
+        out_text("override", line);
+    }
+  }
+  free(ov);
+  show_record(f, "/params", "param");
+  show_record(f, "/initial", "initial");
+  show_str(f, "/solver", "stepper", "solver.stepper");
+  show_str(f, "/solver", "method", "solver.method");
+  show_str(f, "/solver", "jacobian", "solver.jacobian");
+  show_record(f, "/solver", "solver");
+}
+
+static void show_status(struct cs_h5 *f)
+{
+  show_str(f, "/", "status", NULL);
+  char *msg = str_attr(f, "/", "message");
+  if (msg && *msg)
+    out_text("message", msg);
+  free(msg);
+}
+
+/* ----------------------------------------------------------------- sweep */
+
+static const char *pass_names[2] = {"forward", "backward"};
+
+/* "periodic(2)", "chaotic" ... */
+static void class_text(char *buf, size_t cap, char **names, size_t nnames, double cls,
+                       double period)
+{
+  const char *name = "?";
+  int c = isfinite(cls) ? (int)cls : -1;
+  if (c >= 0 && (size_t)c < nnames)
+    name = names[c];
+  else if (c >= 0 && c < CS_CLASS_COUNT)
+    name = cs_class_name((enum cs_class)c);
+  if (isfinite(period) && period > 0)
+    snprintf(buf, cap, "%s(%d)", name, (int)period);
+  else
+    snprintf(buf, cap, "%s", name);
+}
+
+static void show_sweep_settings(struct cs_h5 *f)
+{
+  static const char *const strs[] = {"spacing",  "direction", "continuation", "adaptive_transient",
+                                     "lyapunov", "refine"};
+  static const char *const nums[] = {"seam_overlap", "transient",        "transient_max",
+                                     "record",       "record_crossings", "max_period"};
+  char *p1 = str_attr(f, "/sweep", "parameter");
+  char *p2 = str_attr(f, "/sweep", "parameter2");
+  if (p1)
+    out_text("sweep.parameter", p1);
+  show_str(f, "/sweep", "parameter_unit", "sweep.unit");
+  show_num(f, "/sweep", "from", "sweep.from");
+  show_num(f, "/sweep", "to", "sweep.to");
+  show_num(f, "/sweep", "points", "sweep.points");
+  if (p2) {
+    out_text("sweep.parameter2", p2);
+    show_str(f, "/sweep", "parameter2_unit", "sweep.unit2");
+    show_num(f, "/sweep", "from2", "sweep.from2");
+    show_num(f, "/sweep", "to2", "sweep.to2");
+    show_num(f, "/sweep", "points2", "sweep.points2");
+  }
+  char label[64];
+  for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+    snprintf(label, sizeof label, "sweep.%s", strs[i]);
+    show_str(f, "/sweep", strs[i], label);
+  }
+  for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+    snprintf(label, sizeof label, "sweep.%s", nums[i]);
+    show_num(f, "/sweep", nums[i], label);
+  }
+  show_num(f, "/sweep", "refine_tol", "sweep.refine_tol");
+  char *kind = str_attr(f, "/sweep", "section_kind");
+  char *var = str_attr(f, "/sweep", "section_variable");
+  double level = 0, dir = 0;
+  if (kind && strcmp(kind, "hyperplane") == 0) {
+    num_attr(f, "/sweep", "section_level", &level);
+    num_attr(f, "/sweep", "section_direction", &dir);
+    out_line("sweep.section", "hyperplane %s = %.10g, %s crossings", var ? var : "?",
+             level == 0.0 ? 0.0 : level,
+             dir > 0   ? "increasing"
+             : dir < 0 ? "decreasing"
+                       : "all");
+  } else if (kind) {
+    out_line("sweep.section", "%s (once per forcing period)", kind);
+  }
+  free(kind), free(var);
+  show_str(f, "/sweep", "section_doc", "sweep.section_doc");
+  free(p1), free(p2);
+}
+
+/* Counts per class, and the failed points with their messages, of one pass. */
+static void show_pass(const char *file, struct cs_h5 *f, int pass, char **cnames, size_t ncn,
+                      const char *par1, const char *par2, const char *unit, char ***failed_lines,
+                      size_t *nfailed)
+{
+  char path[64], label[128];
+  struct cs_h5_data d;
+  snprintf(path, sizeof path, "/%s/points", pass_names[pass]);
+  if (cs_h5_read(f, path, &d) != CS_OK)
+    return;
+  long ccls = cs_h5_data_column(&d, "class"), cst = cs_h5_data_column(&d, "status");
+  long cp1 = par1 ? cs_h5_data_column(&d, par1) : -1;
+  long cp2 = par2 ? cs_h5_data_column(&d, par2) : -1;
+  size_t ncls = ncn > CS_CLASS_COUNT ? ncn : CS_CLASS_COUNT;
+  size_t *counts = calloc(ncls + 1, sizeof *counts), done = 0;
+  size_t nmsg = 0;
+  snprintf(path, sizeof path, "/%s/messages", pass_names[pass]);
+  char **msgs = read_strings(file, path, NULL, &nmsg);
+  for (size_t i = 0; counts && ccls >= 0 && i < d.nrows; i++) {
+    double c = d.data[i * d.ncols + (size_t)ccls];
+    if (!isfinite(c))
+      continue;
+    done++;
+    counts[c >= 0 && (size_t)c < ncls ? (size_t)c : ncls]++;
+    double s = cst >= 0 ? d.data[i * d.ncols + (size_t)cst] : 0;
+    int is_failed = (isfinite(s) && s != 0) || (int)c == CS_CLASS_FAILED;
+    if (!is_failed)
+      continue;
+    char line[1024], ub[128];
+    int k =
+        snprintf(line, sizeof line, "%s index %zu at %.10g%s", pass_names[pass], i,
+                 cp1 >= 0 ? d.data[i * d.ncols + (size_t)cp1] : NAN, unit_sfx(unit, ub, sizeof ub));
+    if (cp2 >= 0 && k > 0 && (size_t)k < sizeof line)
+      k +=
+          snprintf(line + k, sizeof line - (size_t)k, ", %.10g", d.data[i * d.ncols + (size_t)cp2]);
+    if (k > 0 && (size_t)k < sizeof line)
+      snprintf(line + k, sizeof line - (size_t)k, ": %s",
+               msgs && i < nmsg && msgs[i][0] ? msgs[i] : "(no message)");
+    char **grown = realloc(*failed_lines, (*nfailed + 1) * sizeof *grown);
+    if (grown) {
+      *failed_lines = grown;
+      grown[*nfailed] = strdup(line);
+      if (grown[*nfailed])
+        (*nfailed)++;
+    }
+  }
+  snprintf(label, sizeof label, "%s.points_done", pass_names[pass]);
+  out_line(label, "%zu", done);
+  snprintf(label, sizeof label, "%s.points_pending", pass_names[pass]);
+  out_line(label, "%zu", d.nrows - done);
+  for (size_t c = 0; counts && c <= ncls; c++) {
+    if (!counts[c])
+      continue;
+    const char *name = c < ncn              ? cnames[c]
+                       : c < CS_CLASS_COUNT ? cs_class_name((enum cs_class)c)
+                                            : "unknown";
+    snprintf(label, sizeof label, "%s.class_%s", pass_names[pass], name);
+    out_line(label, "%zu", counts[c]);
+  }
+  free(counts);
+  free_strings(msgs, nmsg);
+  cs_h5_data_free(&d);
+}
+
+static void show_bifurcations(const char *file, struct cs_h5 *f, char **cnames, size_t ncn,
+                              const char *unit)
+{
+  struct cs_h5_data d;
+  if (cs_h5_read(f, "/bifurcations", &d) != CS_OK) {
+    out_line("bifurcations", "none recorded (sweep not finished)");
+    return;
+  }
+  size_t nk = 0;
+  char **knames = read_strings(file, "/bifurcations", "kind_names", &nk);
+  static const char *const cols[] = {"pass", "p_left",     "p_right",     "estimate", "refined",
+                                     "kind", "from_class", "from_period", "to_class", "to_period"};
+  long c[10];
+  for (int j = 0; j < 10; j++)
+    c[j] = cs_h5_data_column(&d, cols[j]);
+  size_t n = d.rank == 2 ? d.nrows : 0;
+  out_line("bifurcations", "%zu", n);
+  char ub[128];
+  for (size_t i = 0; i < n; i++) {
+    double v[10];
+    for (int j = 0; j < 10; j++)
+      v[j] = c[j] >= 0 ? d.data[i * d.ncols + (size_t)c[j]] : NAN;
+    int k = isfinite(v[5]) ? (int)v[5] : -1;
+    const char *kind = k >= 0 && (size_t)k < nk ? knames[k]
+                       : k >= 0 && k < CS_BIF_COUNT
+                           ? cs_bifurcation_kind_name((enum cs_bifurcation_kind)k)
+                           : "unknown";
+    char from[96], to[96];
+    class_text(from, sizeof from, cnames, ncn, v[6], v[7]);
+    class_text(to, sizeof to, cnames, ncn, v[8], v[9]);
+    const char *pass = v[0] == 0 ? "forward" : v[0] == 1 ? "backward" : "both";
+    printf("bifurcation = %s in [%.10g, %.10g]%s estimate %.10g (%s%s): %s -> %s\n", kind, v[1],
+           v[2], unit_sfx(unit, ub, sizeof ub), v[3], pass, v[4] == 1 ? ", refined" : "", from, to);
+  }
+  free_strings(knames, nk);
+  cs_h5_data_free(&d);
+}
+
+static void show_sweep(const char *file, struct cs_h5 *f)
+{
+  show_sweep_settings(f);
+  show_status(f);
+  show_num(f, "/", "wall_time", "wall_time_s");
+  show_num(f, "/", "rhs_evals", NULL);
+  show_num(f, "/", "failed_points", "failed");
+  char *unit = str_attr(f, "/sweep", "parameter_unit");
+  char *par1 = str_attr(f, "/sweep", "parameter"), *par2 = str_attr(f, "/sweep", "parameter2");
+  char **failed = NULL;
+  size_t nfailed = 0;
+  for (int p = 0; p < 2; p++) {
+    char path[64];
+    snprintf(path, sizeof path, "/%s/points", pass_names[p]);
+    if (!cs_h5_exists(f, path))
+      continue;
+    size_t ncn = 0;
+    char **cnames = read_strings(file, path, "class_names", &ncn);
+    show_pass(file, f, p, cnames, ncn, par1, par2, unit, &failed, &nfailed);
+    free_strings(cnames, ncn);
+  }
+  size_t ncn = 0;
+  char **cnames = read_strings(file, "/bifurcations", "class_names", &ncn);
+  show_bifurcations(file, f, cnames, ncn, unit);
+  free_strings(cnames, ncn);
+  for (size_t i = 0; i < nfailed; i++)
+    out_text("failed_point", failed[i]);
+  free_strings(failed, nfailed);
+  free(unit), free(par1), free(par2);
+}
+
+/* ------------------------------------------------------------ trajectory */
+
+static void show_trajectory(struct cs_h5 *f)
+{
+  struct cs_h5_data d;
+  show_status(f);
+  if (cs_h5_read(f, "/trajectory", &d) == CS_OK) {
+    out_line("rows", "%zu", d.nrows);
+    show_num(f, "/trajectory", "rows_planned", "rows_planned");
+    long ct = cs_h5_data_column(&d, "t");
+    if (ct >= 0 && d.nrows > 0) {
+      out_value("t_first", d.data[(size_t)ct], d.units[ct]);
+      out_value("t_last", d.data[(d.nrows - 1) * d.ncols + (size_t)ct], d.units[ct]);
+    }
+    show_num(f, "/trajectory", "t_start", "t_start");
+    show_num(f, "/trajectory", "t_end", "t_end");
+    show_num(f, "/trajectory", "dt", "dt");
+    for (size_t j = 0; j < d.ncols; j++)
+      out_line("column", "%s [%s]", d.names[j], d.units[j]);
+    cs_h5_data_free(&d);
+  }
+  show_record(f, "/stats", "stats");
+}
+
+/* ---------------------------------------------------------- friction fit */
+
+static void show_friction_fit(struct cs_h5 *f)
+{
+  static const char *const strs[] = {"law", "contact"};
+  static const char *const nums[] = {"b",      "m",          "rms", "max_error",
+                                     "points", "iterations", "b0",  "m0"};
+  static const char *const pairs[] = {"paper", "paper4"};
+  static const char *const sfx[] = {"b", "m", "rms", "max_error"};
+  for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+    show_str(f, "/", strs[i], NULL);
+  for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+    show_num(f, "/", nums[i], NULL);
+  for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++)
+    for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
+      char name[64];
+      snprintf(name, sizeof name, "%s_%s", pairs[p], sfx[i]);
+      show_num(f, "/", name, NULL);
+    }
+  struct cs_h5_data d;
+  if (cs_h5_read(f, "/fit/curves", &d) == CS_OK) {
+    out_line("curve_rows", "%zu", d.nrows);
+    cs_h5_data_free(&d);
+  }
+}
+
+/* ----------------------------------------------------------------- model */
+
+static const char *dir_name(int d)
+{
+  return d > 0 ? "increasing" : d < 0 ? "decreasing" : "all";
+}
+
+static int show_model(const char *name)
+{
+  const struct cs_model *m = cs_model_find(name);
+  char label[128], buf[1024];
+  if (!m) {
+    char known[512] = "";
+    for (size_t i = 0; cs_models[i]; i++)
+      snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+               cs_models[i]->name);
+    return cli_usage(cmd, "--model: unknown model '%s' (known: %s)", name, known);
+  }
+  out_text("model", m->name);
+  out_text("title", m->title ? m->title : "");
+  out_text("reference", m->reference ? m->reference : "");
+  out_line("time_unit", "%s", m->time_unit_si ? "s" : "1 (dimensionless)");
+  out_line("states", "%zu", m->n_state);
+  for (size_t i = 0; i < m->n_state; i++) {
+    const struct cs_var_desc *v = &m->state[i];
+    snprintf(label, sizeof label, "state.%s", v->name);
+    printf("%s = [%s] default %.10g%s: %s\n", label, v->unit,
+           m->state_default ? m->state_default[i] : 0.0, v->angle ? ", angle" : "",
+           v->doc ? v->doc : "");
+  }
+  out_line("parameters", "%zu", m->n_param);
+  for (size_t i = 0; i < m->n_param; i++) {
+    const struct cs_param_desc *p = &m->param[i];
+    snprintf(label, sizeof label, "param.%s", p->name);
+    if (isnan(p->def))
+      snprintf(buf, sizeof buf, "default from %s", p->alt ? p->alt : "the other parameters");
+    else
+      snprintf(buf, sizeof buf, "default %.10g", p->def);
+    printf("%s = [%s] %s in [%.10g, %.10g]", label, p->unit, buf, p->min, p->max);
+    if (p->alt)
+      printf(", or %s", p->alt);
+    printf(": %s\n", p->doc ? p->doc : "");
+  }
+  for (size_t i = 0; i < m->n_choice; i++) {
+    const struct cs_choice_desc *c = &m->choice[i];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; c->values[k]; k++)
+      len += (size_t)snprintf(buf + len, len < sizeof buf ? sizeof buf - len : 0, "%s%s",
+                              k ? " | " : "", c->values[k]);
+    snprintf(label, sizeof label, "choice.%s", c->name);
+    printf("%s = %s default %s: %s\n", label, buf, c->values[c->def], c->doc ? c->doc : "");
+  }
+  out_line("derived", "%zu", m->n_derived);
+  for (size_t i = 0; i < m->n_derived; i++) {
+    const struct cs_var_desc *v = &m->derived[i];
+    snprintf(label, sizeof label, "derived.%s", v->name);
+    printf("%s = [%s]%s%s: %s\n", label, v->unit, v->angle ? ", angle" : "",
+           (int)i == m->stick_output ? ", stick indicator" : "", v->doc ? v->doc : "");
+  }
+  out_line("stick_indicator", "%s",
+           m->stick_output >= 0 && (size_t)m->stick_output < m->n_derived
+               ? m->derived[m->stick_output].name
+               : "none");
+  out_line("jacobian", "%s", m->jac ? "analytic" : "difference quotients");
+  out_line("forcing", "%s", m->forcing_period ? "time-periodic" : "autonomous");
+  if (m->n_switch)
+    out_line("hybrid", "%zu switching functions", m->n_switch);
+  if (m->section.kind == CS_SECTION_STROBOSCOPIC)
+    out_line("section", "stroboscopic (once per forcing period)");
+  else
+    out_line("section", "hyperplane %s = %.10g, %s crossings",
+             m->section.variable ? m->section.variable : "?", m->section.level,
+             dir_name(m->section.direction));
+  out_text("section_doc", m->section_doc ? m->section_doc : "");
+  return CLI_EXIT_OK;
+}
+
+static int list_models(void)
+{
+  for (size_t i = 0; cs_models[i]; i++)
+    printf("model = %s: %s\n", cs_models[i]->name, cs_models[i]->title ? cs_models[i]->title : "");
+  return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- the verb */
+
+int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  enum { O_MODEL, O_MODELS };
+  struct cli_opt opts[] = {
+      [O_MODEL] = {.name = "--model", .kind = CLI_TEXT, .what = "a model name"},
+      [O_MODELS] = {.name = "--models", .kind = CLI_FLAG},
+      {0},
+  };
+  const char *pos[1];
+  int npos;
+  (void)ctx;
+  int rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 1, &npos);
+  if (rc == CLI_HELP) {
+    fputs(info_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  if (rc != 0)
+    return rc;
+  if ((opts[O_MODEL].value != NULL) + (opts[O_MODELS].value != NULL) + (npos > 0) > 1)
+    return cli_usage(cmd, "give one of FILE.h5, --model NAME or --models (see %s --help)", cmd);
+  if (opts[O_MODELS].value)
+    return list_models();
+  if (opts[O_MODEL].value)
+    return show_model(opts[O_MODEL].value);
+  if (npos != 1)
+    return cli_usage(cmd, "missing FILE.h5 or --model NAME (see %s --help)", cmd);
+
+  const char *file = pos[0];
+  /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(file, 0, &f);
+  if (st == CS_ERR_NOT_FOUND)
+    return cli_usage(cmd, "no such file '%s'", file);
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: not an HDF5 file (%s)", file, cs_h5_errmsg());
+  char *kind = str_attr(f, "/", "kind");
+  if (!kind) {
+    cs_h5_close(f);
+    return cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
+  }
+  out_text("file", file);
+  out_text("kind", kind);
+  char *mname = str_attr(f, "/", "model");
+  const struct cs_model *m = mname ? cs_model_find(mname) : NULL;
+  if (cs_h5_exists(f, "/params"))
+    show_run_header(f, m);
+  if (strcmp(kind, "sweep") == 0)
+    show_sweep(file, f);
+  else if (strcmp(kind, "trajectory") == 0)
+    show_trajectory(f);
+  else if (strcmp(kind, "friction-fit") == 0)
+    show_friction_fit(f);
+  else
+    show_status(f);
+  show_provenance(f);
+  free(mname);
+  free(kind);
+  cs_h5_close(f);
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/run_h5.h"
+
+const char *cs_run_time_unit(const struct cs_model *m)
+{
+  return m->time_unit_si ? "s" : "1";
+}
+
+enum cs_status cs_run_h5_write_record(struct cs_h5 *f, const char *path, size_t n,
+                                      const struct cs_run_field *fl)
+{
+  const char **names = calloc(n, sizeof *names), **units = calloc(n, sizeof *units);
+  double *values = calloc(n, sizeof *values);
+  enum cs_status st = CS_ERR_NOMEM;
+  if (names && units && values) {
+    for (size_t i = 0; i < n; i++)
+      names[i] = fl[i].name, units[i] = fl[i].unit, values[i] = fl[i].value;
+    st = cs_h5_write_table(f, path, 1, n, values, names, units);
+    for (size_t i = 0; i < n && st == CS_OK; i++)
+      st = fl[i].integer ? cs_h5_attr_write_int(f, path, fl[i].name, (long long)fl[i].value)
+                         : cs_h5_attr_write_double(f, path, fl[i].name, fl[i].value, fl[i].unit);
+  }
+  free(names), free(units), free(values);
+  return st;
+}
+
+enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
+                                      const struct cs_config *cfg, const char *const *sets,
+                                      size_t n_set, int argc, char *const *argv)
+{
+  const struct cs_model *m = cfg->model;
+  const char *tu = cs_run_time_unit(m);
+  enum cs_status st = cs_h5_write_provenance(f, argc, argv);
+  const char *strs[][2] = {{"kind", kind},
+                           {"model", m->name},
+                           {"model_title", m->title},
+                           {"model_reference", m->reference},
+                           {"time_unit", tu},
+                           {"params_file", cfg->path},
+                           {"params_name", cfg->name},
+                           {"params_text", cfg->text ? cfg->text : ""},
+                           {"status", "running"},
+                           {"message", ""}};
+  for (size_t i = 0; i < sizeof strs / sizeof *strs && st == CS_OK; i++)
+    st = cs_h5_attr_write_string(f, "/", strs[i][0], strs[i][1]);
+  for (size_t i = 0; i < m->n_choice && st == CS_OK; i++)
+    st = cs_h5_attr_write_string(f, "/", m->choice[i].name,
+                                 cs_model_get_choice(m, cfg->params, (int)i));
+  size_t len = 1;
+  for (size_t i = 0; i < n_set; i++)
+    len += strlen(sets[i]) + 1;
+  char *joined = calloc(len, 1);
+  if (!joined)
+    return CS_ERR_NOMEM;
+  for (size_t i = 0; i < n_set; i++)
+    strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/", "overrides", joined);
+  free(joined);
+
+  size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
+  struct cs_run_field *fl = calloc(n > 5 ? n : 5, sizeof *fl);
+  if (!fl)
+    return CS_ERR_NOMEM;
+  for (size_t i = 0; i < m->n_param; i++)
+    fl[i] = (struct cs_run_field){m->param[i].name, m->param[i].unit,
+                                  cs_model_get_param(m, cfg->params, (int)i), 0};
+  if (st == CS_OK)
+    st = cs_run_h5_write_record(f, "/params", m->n_param, fl);
+  for (size_t i = 0; i < m->n_choice && st == CS_OK; i++)
+    st = cs_h5_attr_write_string(f, "/params", m->choice[i].name,
+                                 cs_model_get_choice(m, cfg->params, (int)i));
+  for (size_t i = 0; i < m->n_state; i++)
+    fl[i] = (struct cs_run_field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0};
+  if (st == CS_OK)
+    st = cs_run_h5_write_record(f, "/initial", m->n_state, fl);
+  const struct cs_integrator_opts *o = &cfg->solver;
+  long max_steps = o->max_steps > 0 ? o->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+  fl[0] = (struct cs_run_field){"rtol", "1", o->rtol, 0};
+  fl[1] = (struct cs_run_field){"atol", "unit of each state variable", o->atol, 0};
+  fl[2] = (struct cs_run_field){"max_steps", "1", (double)max_steps, 1};
+  fl[3] = (struct cs_run_field){"h_init", tu, o->h_init, 0};
+  fl[4] = (struct cs_run_field){"h_max", tu, o->h_max, 0};
+  if (st == CS_OK)
+    st = cs_run_h5_write_record(f, "/solver", 5, fl);
+  free(fl);
+  int dirk = o->stepper == CS_STEPPER_DIRK;
+  const char *sol[][2] = {
+      {"stepper", dirk ? "dirk" : "erk"},
+      {"method", dirk ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
+                      : "ARKODE ERKStep, Dormand-Prince 5(4)"},
+      {"jacobian", !dirk    ? "none (explicit)"
+                   : m->jac ? "analytic"
+                            : "difference quotients"},
+      {"h_init_note", "0: estimated by ARKODE"},
+      {"h_max_note", "0: unbounded"}};
+  for (size_t i = 0; i < sizeof sol / sizeof *sol && st == CS_OK; i++)
+    st = cs_h5_attr_write_string(f, "/solver", sol[i][0], sol[i][1]);
+  return st;
+}
+
+int cs_make_parent_dirs(const char *path)
+{
+  char buf[4096];
+  if (strlen(path) >= sizeof buf)
+    return ENAMETOOLONG;
+  strcpy(buf, path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return errno;
+    *p = '/';
+  }
+  return 0;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* [sweep] keys -> struct cs_sweep_spec, with the loader's error format. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sweep/sweep.h"
+
+struct parse {
+  const struct cs_config *cfg;
+  char *msg;
+  size_t len;
+  enum cs_status st;
+};
+
+static int err(struct parse *p, const struct cs_config_raw *r, const char *key, enum cs_status st,
+               const char *fmt, ...)
+{
+  if (p->st != CS_OK)
+    return 0;
+  p->st = st;
+  int k = snprintf(p->msg, p->len, "%s: %s: ", r ? r->where : p->cfg->path, key);
+  va_list ap;
+  va_start(ap, fmt);
+  if (k >= 0 && (size_t)k < p->len)
+    vsnprintf(p->msg + k, p->len - (size_t)k, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+static const struct cs_config_raw *get(struct parse *p, const char *key)
+{
+  return cs_config_raw_find(p->cfg, "sweep", key);
+}
+
+/* Optional number in [lo, hi]; returns 1 if given and valid. */
+static int num(struct parse *p, const char *key, double lo, double hi, const char *accepted,
+               double *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  double v;
+  if (!cs_parse_double(r->value, &v))
+    return err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value, accepted);
+  if (v < lo || v > hi)
+    return err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value, accepted);
+  *out = v;
+  return 1;
+}
+
+static int count(struct parse *p, const char *key, long lo, long hi, size_t *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  long v;
+  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
+    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])", r->value, lo,
+               hi);
+  *out = (size_t)v;
+  return 1;
+}
+
+static int boolean(struct parse *p, const char *key, int *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  if (!cs_parse_bool(r->value, out))
+    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: true, false)", r->value);
+  return 1;
+}
+
+static int choice(struct parse *p, const char *key, const char *const *names, int *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], r->value) == 0)
+      return *out = i, 1;
+  char acc[200] = "";
+  for (int i = 0; names[i]; i++)
+    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
+  return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
+}
+
+static int parameter(struct parse *p, const char *key, int required, int *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  const struct cs_model *m = p->cfg->model;
+  if (!r) {
+    if (required)
+      err(p, NULL, key, CS_ERR_PARSE, "missing in [sweep] (accepted: a parameter of %s)", m->name);
+    return 0;
+  }
+  int k = cs_model_param_index(m, r->value);
+  if (k < 0) {
+    char acc[600] = "";
+    for (size_t i = 0; i < m->n_param; i++)
+      snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "",
+               m->param[i].name);
+    return err(p, r, key, CS_ERR_RANGE, "'%s' is not a parameter of %s (accepted: %s)", r->value,
+               m->name, acc);
+  }
+  *out = k;
+  return 1;
+}
+
+/* from/to inside the parameter's range, and > 0 for log spacing. */
+static void range(struct parse *p, int param, const char *kfrom, const char *kto, int logsp,
+                  double *from, double *to)
+{
+  const struct cs_param_desc *d = &p->cfg->model->param[param];
+  char acc[200];
+  snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]%s", d->min, d->name, d->max, d->unit,
+           logsp ? ", > 0 for log spacing" : "");
+  double lo = logsp ? fmax(d->min, 1e-300) : d->min;
+  if (!num(p, kfrom, lo, d->max, acc, from) && p->st == CS_OK)
+    err(p, NULL, kfrom, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
+  if (!num(p, kto, lo, d->max, acc, to) && p->st == CS_OK)
+    err(p, NULL, kto, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
+  if (p->st == CS_OK && *from == *to)
+    err(p, get(p, kto), kto, CS_ERR_RANGE, "equals %s (accepted: a different value)", kfrom);
+}
+
+enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec,
+                                         char *msg, size_t msglen)
+{
+  struct parse p = {cfg, msg, msglen, CS_OK};
+  msg[0] = '\0';
+  memset(spec, 0, sizeof *spec);
+  spec->param = -1;
+  spec->param2 = -1;
+  spec->continuation = 1;
+  spec->direction = CS_SWEEP_FORWARD;
+  spec->spacing = CS_SPACING_LINEAR;
+  spec->overlap = 3;
+  spec->point = cs_point_spec_default();
+  spec->point.solver = cfg->solver;
+  spec->point.section = cfg->section;
+  spec->point.transient = 10.0;
+  spec->point.record = 10.0;
+
+  static const char *const spacings[] = {"linear", "log", NULL};
+  static const char *const directions[] = {"forward", "backward", "both", NULL};
+  static const char *const lyap[] = {"none", "largest", "spectrum", NULL};
+  int sp = 0, dir = 0, ly = spec->point.lyapunov;
+
+  parameter(&p, "parameter", 1, &spec->param);
+  choice(&p, "spacing", spacings, &sp);
+  spec->spacing = (enum cs_sweep_spacing)sp;
+  if (p.st == CS_OK)
+    range(&p, spec->param, "from", "to", sp == CS_SPACING_LOG, &spec->from, &spec->to);
+  double step = 0;
+  int has_points = count(&p, "points", 2, 10000000, &spec->points);
+  int has_step = num(&p, "step", 1e-300, 1e300, "a number > 0 in the parameter's unit", &step);
+  if (p.st == CS_OK) {
+    if (has_points && has_step)
+      err(&p, get(&p, "step"), "step", CS_ERR_PARSE, "points and step are alternatives: give one");
+    else if (has_step && sp == CS_SPACING_LOG)
+      err(&p, get(&p, "step"), "step", CS_ERR_PARSE, "not with log spacing (accepted: points)");
+    else if (has_step)
+      spec->points = (size_t)floor(fabs(spec->to - spec->from) / step + 1e-9) + 1;
+    else if (!has_points)
+      spec->points = 100;
+    if (p.st == CS_OK && spec->points < 2)
+      err(&p, get(&p, "step"), "step", CS_ERR_RANGE,
+          "larger than the range (accepted: a step "
+          "giving at least 2 points)");
+  }
+  choice(&p, "direction", directions, &dir);
+  spec->direction = (enum cs_sweep_direction)dir;
+  boolean(&p, "continuation", &spec->continuation);
+  num(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit", &spec->point.transient);
+  num(&p, "record", 0, 1e12, "a time >= 0 in the model's time unit (0: crossings only)",
+      &spec->point.record);
+  count(&p, "record_crossings", 0, 100000000, &spec->point.record_crossings);
+  if (p.st == CS_OK && spec->point.record <= 0 && spec->point.record_crossings == 0)
+    err(&p, get(&p, "record"), "record", CS_ERR_RANGE,
+        "the recording window is empty (accepted: record > 0 or record_crossings > 0)");
+  boolean(&p, "adaptive_transient", &spec->point.adaptive_transient);
+  spec->point.transient_max = 10 * spec->point.transient;
+  num(&p, "transient_max", 0, 1e12, "a time >= transient", &spec->point.transient_max);
+  if (p.st == CS_OK && spec->point.transient_max < spec->point.transient)
+    spec->point.transient_max = spec->point.transient;
+  size_t mp = (size_t)spec->point.max_period;
+  if (count(&p, "max_period", 1, 1024, &mp))
+    spec->point.max_period = (int)mp;
+  ly = 1;
+  choice(&p, "lyapunov", lyap, &ly);
+  spec->point.lyapunov = ly;
+  /* the exponent over the recording window's length (at least 10 time units),
+   * renormalised 200 times: enough to tell chaos from quasi-periodicity */
+  spec->point.lyapunov_time = fmax(spec->point.record, 10.0);
+  num(&p, "lyapunov_time", 1e-9, 1e12, "a time > 0 in the model's time unit",
+      &spec->point.lyapunov_time);
+  spec->point.lyapunov_renorm = spec->point.lyapunov_time / 200.0;
+  spec->chunk = 32;
+  count(&p, "chunk", 0, 100000000, &spec->chunk);
+  count(&p, "overlap", 0, 1000, &spec->overlap);
+  if (parameter(&p, "parameter2", 0, &spec->param2) && p.st == CS_OK) {
+    range(&p, spec->param2, "from2", "to2", sp == CS_SPACING_LOG, &spec->from2, &spec->to2);
+    spec->points2 = 20;
+    count(&p, "points2", 2, 100000, &spec->points2);
+    if (p.st == CS_OK && spec->param2 == spec->param)
+      err(&p, get(&p, "parameter2"), "parameter2", CS_ERR_RANGE,
+          "same as parameter (accepted: another parameter)");
+  } else if (p.st == CS_OK) {
+    const char *k2[] = {"from2", "to2", "points2"};
+    for (int i = 0; i < 3; i++)
+      if (get(&p, k2[i]))
+        err(&p, get(&p, k2[i]), k2[i], CS_ERR_PARSE, "needs parameter2");
+  }
+  boolean(&p, "refine", &spec->refine);
+  spec->refine_tol =
+      fabs(spec->to - spec->from) / (double)(spec->points > 1 ? spec->points - 1 : 1) / 1000.0;
+  num(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit", &spec->refine_tol);
+  boolean(&p, "equilibria", &spec->equilibria);
+  if (p.st == CS_OK && spec->points2 && spec->direction == CS_SWEEP_BOTH)
+    err(&p, get(&p, "direction"), "direction", CS_ERR_RANGE,
+        "both is for 1-D sweeps (accepted: forward, backward)");
+  return p.st;
+}

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/* The sweep driver: thread-count independence (bit-identical in independent
+ * mode, same attractors with continuation), a point that fails is recorded
+ * and the sweep goes on, change detection and bisection refinement on the
+ * forced Duffing oscillator's period doubling, the equilibrium -> periodic
+ * change of Van der Pol at its Hopf point mu = 0. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/sweep.h"
+
+/* Collects what the sink receives, by index. */
+struct collected {
+  size_t n, cols;
+  double *p1;
+  int *cls, *period;
+  double *lyap, *sect0; /* first section row's first state value */
+  size_t *nsec;
+  double *sect_all; /* up to 8 section rows x cols per point */
+  char (*msg)[256];
+};
+
+static int collect(void *ctx, const struct cs_sweep_point *pt)
+{
+  struct collected *c = ctx;
+  size_t k = pt->index + (size_t)pt->pass * c->n;
+  c->p1[k] = pt->p1;
+  c->cls[k] = pt->res->cls;
+  c->period[k] = pt->res->period;
+  c->lyap[k] = pt->res->lyapunov;
+  c->nsec[k] = pt->res->n_section;
+  size_t rows = pt->res->n_section < 8 ? pt->res->n_section : 8;
+  size_t cols = pt->res->section_cols < c->cols ? pt->res->section_cols : c->cols;
+  for (size_t r = 0; r < rows; r++)
+    memcpy(c->sect_all + (k * 8 + r) * c->cols, pt->res->section + r * pt->res->section_cols,
+           cols * sizeof(double));
+  snprintf(c->msg[k], sizeof c->msg[k], "%s", pt->res->message);
+  return 0;
+}
+
+static struct collected *collected_new(size_t n, size_t cols)
+{
+  struct collected *c = calloc(1, sizeof *c);
+  c->n = n, c->cols = cols;
+  c->p1 = calloc(2 * n, sizeof *c->p1);
+  c->cls = calloc(2 * n, sizeof *c->cls);
+  c->period = calloc(2 * n, sizeof *c->period);
+  c->lyap = calloc(2 * n, sizeof *c->lyap);
+  c->nsec = calloc(2 * n, sizeof *c->nsec);
+  c->sect_all = calloc(2 * n * 8 * cols, sizeof *c->sect_all);
+  c->msg = calloc(2 * n, sizeof *c->msg);
+  return c;
+}
+
+static void collected_free(struct collected *c)
+{
+  free(c->p1), free(c->cls), free(c->period), free(c->lyap), free(c->nsec), free(c->sect_all);
+  free(c->msg), free(c);
+}
+
+static void *params_of(const struct cs_model *m)
+{
+  void *p = malloc(m->params_size);
+  cs_model_params_default(m, p);
+  char msg[256];
+  assert_int_equal(m->prepare(p, msg, sizeof msg), CS_OK);
+  return p;
+}
+
+static struct cs_sweep_spec duffing_spec(const struct cs_model *m, double from, double to, size_t n)
+{
+  struct cs_sweep_spec s = {0};
+  s.param = cs_model_param_index(m, "gamma");
+  s.param2 = -1;
+  s.from = from, s.to = to, s.points = n;
+  s.continuation = 1;
+  s.direction = CS_SWEEP_FORWARD;
+  s.overlap = 3;
+  s.point = cs_point_spec_default();
+  s.point.section = m->section;
+  s.point.solver.rtol = 1e-9, s.point.solver.atol = 1e-11;
+  s.point.transient = 300;
+  s.point.record_crossings = 32;
+  s.point.record = 0;
+  s.point.lyapunov = 0;
+  s.refine_tol = 1e-4;
+  return s;
+}
+
+static void set(const struct cs_model *m, void *p, const char *name, double v)
+{
+  assert_int_equal(cs_model_set_param(m, p, name, v), CS_OK);
+  char msg[256];
+  assert_int_equal(m->prepare(p, msg, sizeof msg), CS_OK);
+}
+
+/* Independent points: the same numbers for 1 and 2 threads, bit for bit. */
+static void threads_bit_identical(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  assert_non_null(m);
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 12);
+  s.continuation = 0;
+  s.point.transient = 100;
+  size_t cols = 1 + m->n_state + m->n_derived;
+  struct collected *c[2];
+  for (int t = 0; t < 2; t++) {
+    s.threads = t + 1;
+    c[t] = collected_new(s.points, cols);
+    struct cs_sweep_outcome o;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, collect, c[t], &o), CS_OK);
+    cs_sweep_outcome_free(&o);
+  }
+  for (size_t k = 0; k < s.points; k++) {
+    assert_int_equal(c[0]->cls[k], c[1]->cls[k]);
+    assert_int_equal(c[0]->period[k], c[1]->period[k]);
+    assert_int_equal(c[0]->nsec[k], c[1]->nsec[k]);
+  }
+  assert_memory_equal(c[0]->sect_all, c[1]->sect_all, s.points * 8 * cols * sizeof(double));
+  collected_free(c[0]), collected_free(c[1]);
+  free(p);
+}
+
+/* Continuation: the same attractor (class and period) for 1 and 2 threads;
+ * the seam point is continued through the overlap. */
+static void threads_continuation(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 16);
+  size_t cols = 1 + m->n_state + m->n_derived;
+  struct collected *c[2];
+  for (int t = 0; t < 2; t++) {
+    s.threads = t + 1;
+    c[t] = collected_new(s.points, cols);
+    struct cs_sweep_outcome o;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, collect, c[t], &o), CS_OK);
+    cs_sweep_outcome_free(&o);
+  }
+  for (size_t k = 0; k < s.points; k++) {
+    assert_int_equal(c[0]->cls[k], c[1]->cls[k]);
+    assert_int_equal(c[0]->period[k], c[1]->period[k]);
+  }
+  collected_free(c[0]), collected_free(c[1]);
+  free(p);
+}
+
+/* Forced Duffing: period 1 -> 2 -> 4 in order of gamma, detected as period
+ * doublings, and each refined bracket is narrower than refine_tol with the two
+ * classes on its two sides. */
+static void duffing_period_doubling(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {1.0, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.22, 0.2895, 28);
+  /* near a period doubling the multiplier is close to -1 and orbits settle
+   * slowly: extend transients until the section points repeat */
+  s.point.adaptive_transient = 1;
+  s.point.transient_max = 6000;
+  s.refine = 1;
+  s.threads = 2;
+  struct collected *c = collected_new(s.points, 1 + m->n_state + m->n_derived);
+  struct cs_sweep_outcome o;
+  assert_int_equal(cs_sweep_run(m, p, y0, &s, collect, c, &o), CS_OK);
+  int seen[3] = {0, 0, 0}; /* grid index where period 1, 2, 4 first appear */
+  for (size_t k = 0; k < s.points; k++) {
+    print_message("gamma = %.4f class %s period %d\n", c->p1[k], cs_class_name(c->cls[k]),
+                  c->period[k]);
+    for (int q = 0; q < 3; q++)
+      if (c->cls[k] == CS_CLASS_PERIODIC && c->period[k] == 1 << q && !seen[q])
+        seen[q] = (int)k + 1;
+  }
+  assert_true(seen[0] && seen[1] && seen[2]);
+  assert_true(seen[0] < seen[1] && seen[1] < seen[2]);
+  size_t doublings = 0;
+  for (size_t i = 0; i < o.n_bif; i++) {
+    const struct cs_bifurcation *b = &o.bif[i];
+    print_message("%s [%.6f, %.6f] estimate %.6f refined %d\n", cs_bifurcation_kind_name(b->kind),
+                  b->p_left, b->p_right, b->estimate, b->refined);
+    if (b->kind != CS_BIF_PERIOD_DOUBLING)
+      continue;
+    doublings++;
+    assert_true(b->refined);
+    assert_true(b->p_right - b->p_left <= s.refine_tol);
+    assert_true(b->estimate > b->p_left - 1e-12 && b->estimate < b->p_right + 1e-12);
+  }
+  assert_true(doublings >= 2);
+  cs_sweep_outcome_free(&o);
+  collected_free(c);
+  free(p);
+}
+
+/* A test model whose right-hand side is NaN for p < 1: those points fail,
+ * with the integrator's reason, and the sweep goes on. */
+struct nanp {
+  double p;
+};
+
+static int nan_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct nanp *q = vp;
+  f[0] = y[1];
+  f[1] = -y[0] - 0.3 * y[1] + sqrt(q->p - 1.0) * cos(t);
+  return 0;
+}
+
+static enum cs_status nan_prepare(void *p, char *msg, size_t len)
+{
+  (void)p, (void)msg, (void)len;
+  return CS_OK;
+}
+
+static const struct cs_var_desc nan_state[] = {{"x", "1", "position", 0},
+                                               {"v", "1", "velocity", 0}};
+static const double nan_y0[] = {0.5, 0};
+static const struct cs_param_desc nan_params[] = {
+    {"p", "1", offsetof(struct nanp, p), 2.0, -10, 10, NULL, "NaN below 1"}};
+static double nan_period(const void *p)
+{
+  (void)p;
+  return 2 * M_PI;
+}
+static const struct cs_model nan_model = {.name = "nan-test",
+                                          .title = "test",
+                                          .reference = "test",
+                                          .n_state = 2,
+                                          .state = nan_state,
+                                          .state_default = nan_y0,
+                                          .n_param = 1,
+                                          .param = nan_params,
+                                          .params_size = sizeof(struct nanp),
+                                          .stick_output = -1,
+                                          .prepare = nan_prepare,
+                                          .rhs = nan_rhs,
+                                          .forcing_period = nan_period,
+                                          .section = {CS_SECTION_STROBOSCOPIC, NULL, 0, 0}};
+
+static void failing_points_recorded(void **state)
+{
+  (void)state;
+  struct nanp p = {2.0};
+  double y0[2] = {0.5, 0};
+  struct cs_sweep_spec s = {0};
+  s.param = 0, s.param2 = -1, s.from = 0.3, s.to = 3.0, s.points = 10; /* avoids p = 1 */
+  s.continuation = 1, s.overlap = 2, s.threads = 2;
+  s.point = cs_point_spec_default();
+  s.point.section = nan_model.section;
+  s.point.transient = 150, s.point.record = 80, s.point.lyapunov = 0; /* decay 0.15, 12 periods */
+  struct collected *c = collected_new(s.points, 3);
+  struct cs_sweep_outcome o;
+  assert_int_equal(cs_sweep_run(&nan_model, &p, y0, &s, collect, c, &o), CS_OK);
+  size_t failed = 0;
+  for (size_t k = 0; k < s.points; k++) {
+    if (c->p1[k] < 1.0) {
+      assert_int_equal(c->cls[k], CS_CLASS_FAILED);
+      assert_true(strlen(c->msg[k]) > 0);
+      failed++;
+    } else {
+      if (c->cls[k] != CS_CLASS_PERIODIC || c->period[k] != 1)
+        fail_msg("p = %g: class %s period %d (%s)", c->p1[k], cs_class_name(c->cls[k]),
+                 c->period[k], c->msg[k]);
+    }
+  }
+  assert_int_equal(o.failed, failed);
+  assert_true(failed >= 2);
+  print_message("failed point message: %s\n", c->msg[0]);
+  cs_sweep_outcome_free(&o);
+  collected_free(c);
+}
+
+/* Van der Pol x'' - mu (1 - x^2) x' + x = 0: the equilibrium is stable for
+ * mu < 0 and a limit cycle exists for mu > 0 (Hopf at mu = 0). The detected
+ * equilibrium -> periodic change brackets 0 within one grid step. */
+static void vanderpol_hopf(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("vanderpol");
+  assert_non_null(m);
+  void *p = params_of(m);
+  double y0[2] = {0.5, 0};
+  struct cs_sweep_spec s = {0};
+  s.param = cs_model_param_index(m, "mu"), s.param2 = -1;
+  s.from = -0.55, s.to = 0.45, s.points = 11;
+  s.continuation = 0, s.threads = 2;
+  s.point = cs_point_spec_default();
+  s.point.section = m->section;
+  s.point.transient = 600, s.point.record = 100, s.point.lyapunov = 0; /* slow near mu = 0 */
+  s.refine = 0;
+  struct cs_sweep_outcome o;
+  assert_int_equal(cs_sweep_run(m, p, y0, &s, NULL, NULL, &o), CS_OK);
+  int found = 0;
+  for (size_t i = 0; i < o.n_bif; i++) {
+    const struct cs_bifurcation *b = &o.bif[i];
+    print_message("%s [%g, %g]\n", cs_bifurcation_kind_name(b->kind), b->p_left, b->p_right);
+    if (b->kind == CS_BIF_EQ_TO_PERIODIC) {
+      found++;
+      assert_true(b->p_left < 0 && b->p_right > 0);
+      assert_true(b->p_right - b->p_left <= 0.1 + 1e-12);
+    }
+  }
+  assert_int_equal(found, 1);
+  cs_sweep_outcome_free(&o);
+  free(p);
+}
+
+/* Grid values: linear and log spacing hit both ends exactly. */
+static void grid_values(void **state)
+{
+  (void)state;
+  struct cs_sweep_spec s = {0};
+  s.from = 1e-7, s.to = 1e-3, s.points = 5, s.spacing = CS_SPACING_LOG, s.param2 = -1;
+  double p;
+  cs_sweep_values(&s, 0, &p, NULL);
+  assert_true(p == 1e-7);
+  cs_sweep_values(&s, 4, &p, NULL);
+  assert_true(p == 1e-3);
+  cs_sweep_values(&s, 2, &p, NULL);
+  assert_close(p, 1e-5, 1e-18);
+  s.spacing = CS_SPACING_LINEAR, s.from = 20, s.to = 80, s.points = 61;
+  cs_sweep_values(&s, 15, &p, NULL);
+  assert_close(p, 35, 1e-12);
+  (void)set;
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(grid_values),          cmocka_unit_test(threads_bit_identical),
+      cmocka_unit_test(threads_continuation), cmocka_unit_test(failing_points_recorded),
+      cmocka_unit_test(vanderpol_hopf),       cmocka_unit_test(duffing_period_doubling),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
