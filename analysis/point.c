@@ -350,14 +350,41 @@ static enum outcome derived_at(struct run *r, double *out)
 }
 
 /* max_i |f_i| / (|y_i| + s_i) at (t, y): the relative speed of the state. */
+/* The solver's noise in f: state errors of rtol |y_j| + atol_j mapped
+ * through the Jacobian (x 10). At an equilibrium the integrated state
+ * wanders within its tolerance, and a stiff system turns that into
+ * velocities and accelerations far above tol (|y| + s)/L; without this floor
+ * an equilibrium reached by continuation (start within 1e-10 of it) would
+ * fail the test by noise alone and be called aperiodic. 0 without a Jacobian. */
+static void noise_floor(struct run *r, double *noise)
+{
+  double J[CS_FLOW_MAX_N * CS_FLOW_MAX_N];
+  const struct cs_integrator_opts *o = &r->spec->solver;
+  size_t n = r->n;
+  for (size_t i = 0; i < n; i++)
+    noise[i] = 0;
+  if (!r->m->jac)
+    return;
+  memset(J, 0, n * n * sizeof *J);
+  if (r->m->jac(r->t, r->y, J, r->p) != 0)
+    return;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      double atol = o->atol_vec ? o->atol_vec[j] : o->atol;
+      noise[i] += 10.0 * fabs(J[i * n + j]) * (o->rtol * fabs(r->y[j]) + atol);
+    }
+}
+
 static double residual_rate(struct run *r)
 {
   if (r->m->rhs(r->t, r->y, r->f, r->p) != 0)
     return INFINITY;
+  double noise[CS_FLOW_MAX_N];
+  noise_floor(r, noise);
   double q = 0;
   for (size_t i = 0; i < r->n; i++) {
     double scale = (r->ws->angle[i] ? 1.0 : fabs(r->y[i])) + r->scale[i];
-    q = fmax(q, fabs(r->f[i]) / scale);
+    q = fmax(q, fmax(fabs(r->f[i]) - noise[i], 0.0) / scale);
   }
   return isnan(q) ? INFINITY : q;
 }

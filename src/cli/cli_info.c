@@ -60,6 +60,7 @@ static const char info_help[] =
     "derived outputs, stick indicator, default Poincare section with its doc:\n"
     "  state.<name> = [unit] default <v>[, angle]: <doc>\n"
     "  param.<name> = [unit] default <v> in [min, max][, or <alt>]: <doc>\n"
+    "                (default: a number, 'from <alt>' or 'derived (see doc)')\n"
     "  choice.<name> = <a> | <b> | ... default <a>: <doc>\n"
     "  derived.<name> = [unit][, stick indicator]: <doc>\n"
     "  section = <kind> <variable> = <level> <direction>; section_doc = ...\n"
@@ -480,7 +481,9 @@ static void show_sweep(const char *file, struct cs_h5 *f)
 {
   show_sweep_settings(f);
   show_status(f);
-  show_num(f, "/", "wall_time", "wall_time_s");
+  double wall;
+  if (num_attr(f, "/", "wall_time", &wall))
+    out_line("wall_time_s", "%.6g", wall);
   show_num(f, "/", "rhs_evals", NULL);
   show_num(f, "/", "failed_points", "failed");
   char *unit = str_attr(f, "/sweep", "parameter_unit");
@@ -591,8 +594,10 @@ static int show_model(const char *name)
   for (size_t i = 0; i < m->n_param; i++) {
     const struct cs_param_desc *p = &m->param[i];
     snprintf(label, sizeof label, "param.%s", p->name);
-    if (isnan(p->def))
-      snprintf(buf, sizeof buf, "default from %s", p->alt ? p->alt : "the other parameters");
+    if (isnan(p->def) && p->alt)
+      snprintf(buf, sizeof buf, "default from %s", p->alt);
+    else if (isnan(p->def))
+      snprintf(buf, sizeof buf, "default derived (see doc)");
     else
       snprintf(buf, sizeof buf, "default %.10g", p->def);
     printf("%s = [%s] %s in [%.10g, %.10g]", label, p->unit, buf, p->min, p->max);
@@ -622,7 +627,9 @@ static int show_model(const char *name)
                ? m->derived[m->stick_output].name
                : "none");
   out_line("jacobian", "%s", m->jac ? "analytic" : "difference quotients");
-  out_line("forcing", "%s", m->forcing_period ? "time-periodic" : "autonomous");
+  out_line("forcing", "%s",
+           m->forcing_period ? "time-periodic for some parameters (stroboscopic sections)"
+                             : "autonomous");
   if (m->n_switch)
     out_line("hybrid", "%zu switching functions", m->n_switch);
   if (m->section.kind == CS_SECTION_STROBOSCOPIC)

@@ -107,18 +107,18 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   enum cs_status st = cs_config_load(pos[0], sets, nset, &cfg, msg, sizeof msg);
   if (st != CS_OK)
     return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+  if (cfg.n_raw == 0) {
+    cs_config_free(&cfg);
+    return cli_usage(cmd,
+                     "%s: no [sweep] section (accepted: a file with [sweep] parameter, "
+                     "from, to, ...; 'contensou simulate' runs a file without one)",
+                     pos[0]);
+  }
   struct cs_sweep_spec spec;
   st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
   if (st != CS_OK) {
     cs_config_free(&cfg);
     return cli_usage(cmd, "%s", msg);
-  }
-  if (!cs_config_raw_find(&cfg, "sweep", "parameter")) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd,
-                     "%s: no [sweep] section (accepted: a file with [sweep] parameter, "
-                     "from, to, ...)",
-                     pos[0]);
   }
   if (opts[1].value)
     spec.threads = (int)opts[1].count;
@@ -175,9 +175,15 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   const char *unit = cfg.model->param[spec.param].unit;
   for (size_t i = 0; i < out.n_bif; i++) {
     const struct cs_bifurcation *b = &out.bif[i];
-    printf("bifurcation = %s in [%.10g, %.10g] %s estimate %.10g%s\n",
-           cs_bifurcation_kind_name(b->kind), b->p_left, b->p_right, unit, b->estimate,
-           b->pass == 1 ? " (backward)" : "");
+    char est[64] = "";
+    if (isfinite(b->estimate))
+      snprintf(est, sizeof est, " estimate %.10g", b->estimate);
+    int dimless = strcmp(unit, "1") == 0;
+    printf("bifurcation = %s in [%.10g, %.10g]%s%s%s%s\n", cs_bifurcation_kind_name(b->kind),
+           b->p_left, b->p_right, dimless ? "" : " ", dimless ? "" : unit, est,
+           b->pass == 1    ? " (backward)"
+           : b->pass == -1 ? " (both passes)"
+                           : "");
   }
   int interrupted = out.interrupted;
   cs_sweep_outcome_free(&out);

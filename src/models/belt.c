@@ -269,8 +269,8 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
              p->k12 * y[X] * y[PHI] + 0.5 * y[PHI] * y[PHI];
   out[O_PF] = G * y[DX] + Om * y[DPHI];
   out[O_PD] = p->c * y[DX] * y[DX] + 2 * p->c12 * y[DX] * y[DPHI] + p->c * y[DPHI] * y[DPHI];
-  out[O_STICK] = event_driven(p) ? (p->mode == MODE_STICK ? 1.0 : 0.0)
-                                 : (lam < p->lambda_stick ? 1.0 : 0.0);
+  out[O_STICK] =
+      event_driven(p) ? (p->mode == MODE_STICK ? 1.0 : 0.0) : (lam < p->lambda_stick ? 1.0 : 0.0);
   return 0;
 }
 
@@ -493,8 +493,9 @@ static void detach(void *vp)
 const struct cs_model cs_model_belt = {
     .name = "belt",
     .title = "disk on a moving belt with coupled friction force and moment",
-    .reference = "Kudra & Awrejcewicz, J. Theor. Appl. Mech. 54(3) (2016), eqs. (4.5), (5.1)-(5.2); "
-                 "event-driven: §5",
+    .reference =
+        "Kudra & Awrejcewicz, J. Theor. Appl. Mech. 54(3) (2016), eqs. (4.5), (5.1)-(5.2); "
+        "event-driven: §5",
     .n_state = 4,
     .state = state,
     .state_default = state_default,

@@ -24,22 +24,94 @@
  * Without friction and damping the energy
  *   E = M (XC'^2 + YC'^2)/2 + B phi'^2/2 + kX (XC - e cos phi)^2/2
  *       + kY (YC - e sin phi)^2/2 - e M g cos phi
- * is conserved (the gravity term of (7) acts on phi only). */
+ * is conserved (the gravity term of (7) acts on phi only).
+ *
+ * law = event-driven: the non-smooth model, the eps -> 0 limit of the
+ * regularized I(1,1) (figure 9's reference), integrated in modes whose
+ * switches ARKODE's root finding locates (src/models/flow.h):
+ * - slip: (7) with the unregularized I(1,1) (b, m of the pendulum);
+ *   switching function g = lambda_s - lambda_event (plus the arming term of
+ *   belt.c after a restart). When it falls through 0 the velocities are set
+ *   to those of stick (below) and the mode becomes stick if the required
+ *   load is admissible, else slip restarts at once ("reversal").
+ * - stick: the pendulum turns with the driving disk, vsx = vsy = ws = 0:
+ *     phi' = omega0(t),  XC' = -omega0 (YC - YS),  YC' = omega0 (XC - XS)
+ *   (C moves rigidly about S), with omega0(t) varying or not. The positions
+ *   are integrated with these velocities, the velocity states with their
+ *   time derivatives along the motion,
+ *     XC'' = -omega0' (YC - YS) - omega0^2 (XC - XS),
+ *     YC'' =  omega0' (XC - XS) - omega0^2 (YC - YS),  phi'' = omega0',
+ *   and (7) gives the friction load that this motion needs:
+ *     Tx = M XC'' + kX (XC - e cos phi) + cX (XC' + e phi' sin phi),  Ty likewise,
+ *     Mz = B phi'' + e (M g - M XC'') sin phi + e M YC'' cos phi + cphi phi'.
+ *   With u = (Tx/(mu N), Ty/(mu N), Mz/(mu N R)) and the yield measure xi(u)
+ *   of I(1,1) (JTAM eq. 2.5, Newton: cs_yield_measure, started from the last
+ *   direction), g = eta - xi: stick ends when xi reaches eta.
+ * - restart: slip resumes from lambda_s = 0 along the direction d of z =
+ *   (vsx, vsy, ws) consistent with the equations of motion: the relative
+ *   acceleration is affine in the friction load, z' = z'_0 - W f (W from
+ *   four evaluations), and with kinetic friction f = F(d) opposing the slip
+ *   it must point along d. Its unknown is the acceleration z = s d itself:
+ *     H(z) = z'_0 - W F(z) - z = 0
+ *   (F is homogeneous of degree 0, so a root is a direction with s = |z| >
+ *   0; solutions with s < 0 are not roots), solved by GSL's hybridsj with the
+ *   law's Jacobian, started from the acceleration along the yield direction
+ *   d' (then from other starts if that fails). A root exists when xi > 1:
+ *   z'_0 - W F(d) is a nowhere-zero field on the sphere of degree 0, and a
+ *   map of the sphere of degree 0 has a fixed point. The slip's friction for
+ *   lambda_s below 1e-6 lambda_event is that of d (the right-hand limit along
+ *   the solution; below that the direction of z is rounding noise), so the
+ *   slip starts exactly from lambda_s = 0 (lambda_restart = 0, the default);
+ *   lambda_restart > 0 steps along the Taylor expansion of the solution to
+ *   lambda_s = lambda_restart instead, the classical way, for comparison.
+ * In stick the derived Tx, Ty, Mz are the static load and stick = 1.
+ * The event-driven law needs attach() (workspaces of both Newton solves). */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multiroots.h>
+
+#include "core/gsl_quiet.h"
 #include "friction/friction.h"
 #include "models/friction_law.h"
 #include "models/model.h"
+
+/* The laws: the friction core's (cs_model_law_names, same indices) and the
+ * event-driven scheme after them. */
+_Static_assert(CS_MLAW_COUNT == 6, "update law_names below");
+enum { LAW_EVENT = CS_MLAW_COUNT };
+enum { MODE_SLIP, MODE_STICK };
+enum { K_SLIP_STICK, K_STICK_SLIP, K_REVERSAL };
+
+#define FLOOR_FACTOR 1e-6 /* slip friction of the restart direction below this * lambda_event */
+
+/* Per-copy workspace of the event-driven law (attach). */
+struct pendulum_ev {
+  struct cs_yield_ws *yield;        /* Newton of the yield measure */
+  gsl_multiroot_fdfsolver *restart; /* Newton of the restart direction */
+  gsl_vector *x;                    /* its start */
+  double guess[3];                  /* last incipient-slip direction of the yield measure */
+};
 
 struct pendulum {
   double M, B, e, kX, kY, cX, cY, cphi, XS, YS, R, N, mu, g;
   double b, m, eps, eta, eta_prime;
   double omega0, omega0_amp, omega0_freq, omega0_phase;
   double lambda_stick;
-  int law;
+  double lambda_event;   /* event-driven: slip ends when lambda_s falls below this */
+  double lambda_restart; /* event-driven: slip speed at a restart (0: exact start) */
+  int law;               /* index into law_names */
   struct cs_model_friction fr;
+  struct pendulum_ev *ev; /* event-driven: workspaces (attach), else NULL */
+  /* event-driven run state, changed by the mode switches */
+  int mode;       /* MODE_SLIP or MODE_STICK */
+  double dir[3];  /* unit (vsx, vsy, ws) of the last restart */
+  double t_arm;   /* time of the last restart (-inf: not armed) */
+  double tau_arm; /* arming time 4 lambda_event / s */
 };
 
 enum { XC, YC, PHI, DXC, DYC, DPHI };
@@ -88,12 +160,22 @@ static const struct cs_param_desc params[] = {
     P(omega0_phase, "rad", 0.0, -1e3, 1e3, NULL, "phase psi of omega0(t)"),
     P(lambda_stick, "1/s", NAN, 0.0, 1e6, NULL,
       "stick indicator threshold on lambda_s (default: eps, or 1e-6 without smoothing)"),
+    P(lambda_event, "1/s", 1e-7, 1e-15, 1e-2, NULL,
+      "event-driven: slip ends when lambda_s falls below this"),
+    P(lambda_restart, "1/s", 0.0, 0.0, 1e-2, NULL,
+      "event-driven: slip speed at a restart (0: exact start from lambda_s = 0)"),
+};
+
+static const char *const law_names[] = {
+    "I11-reg", "I00-reg", "integral-reg", "I11", "I00", "integral", "event-driven", NULL,
 };
 
 static const struct cs_choice_desc choices[] = {
-    {"law", offsetof(struct pendulum, law), cs_model_law_names, CS_MLAW_I11_REG,
-     "friction law of the contact"},
+    {"law", offsetof(struct pendulum, law), law_names, CS_MLAW_I11_REG,
+     "friction law of the contact; event-driven: unregularized I(1,1) in slip, exact stick"},
 };
+
+static const char *const switch_kinds[] = {"slip->stick", "stick->slip", "reversal", NULL};
 
 enum { O_XA, O_YA, O_VSX, O_VSY, O_WS, O_LAMBDA, O_TX, O_TY, O_MZ, O_OMEGA0, O_E, O_STICK, O_N };
 
@@ -109,12 +191,17 @@ static const struct cs_var_desc derived[] = {
     {"Mz", "N m", "friction moment on the pendulum, -mu N R Ms", 0},
     {"omega0_t", "rad/s", "angular velocity of the driving disk at t", 0},
     {"E", "J", "mechanical energy (kinetic + springs - e M g cos phi)", 0},
-    {"stick", "1", "1 when lambda_s < lambda_stick (near stick), else 0", 0},
+    {"stick", "1", "1 in stick (event-driven: the mode; else lambda_s < lambda_stick)", 0},
 };
 
 static double omega0_at(const struct pendulum *p, double t)
 {
   return p->omega0 + p->omega0_amp * cos(p->omega0_freq * t + p->omega0_phase);
+}
+
+static double omega0_dot(const struct pendulum *p, double t)
+{
+  return -p->omega0_amp * p->omega0_freq * sin(p->omega0_freq * t + p->omega0_phase);
 }
 
 static void kinematics(const struct pendulum *p, double t, const double *y, double w0, double *vsx,
@@ -127,38 +214,149 @@ static void kinematics(const struct pendulum *p, double t, const double *y, doub
   (void)t;
 }
 
-static int rhs(double t, const double *y, double *ydot, const void *vp)
+static int event_driven(const struct pendulum *p)
 {
-  const struct pendulum *p = vp;
-  double w0 = omega0_at(p, t), vsx, vsy, ws;
-  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
-  struct cs_friction_load f;
-  int rc = cs_model_friction_eval(&p->fr, vsx, vsy, ws, &f, NULL);
-  if (rc)
-    return rc;
+  return p->law == LAW_EVENT;
+}
+
+static int stick_mode(const struct pendulum *p)
+{
+  return event_driven(p) && p->mode == MODE_STICK;
+}
+
+/* The law's load in slip; event-driven below the floor: the restart direction's. */
+static int slip_load(const struct pendulum *p, double vsx, double vsy, double ws,
+                     struct cs_friction_load *f, double *Jf)
+{
+  if (event_driven(p) && vsx * vsx + vsy * vsy + ws * ws <
+                             (FLOOR_FACTOR * p->lambda_event) * (FLOOR_FACTOR * p->lambda_event)) {
+    cs_i11_eval(&p->fr.approx, p->dir[0], p->dir[1], p->dir[2], f, NULL);
+    if (Jf)
+      memset(Jf, 0, 9 * sizeof *Jf);
+    return 0;
+  }
+  return cs_model_friction_eval(&p->fr, vsx, vsy, ws, f, Jf);
+}
+
+/* Accelerations of (7) under the dimensionless load f (positions' rates copied). */
+static void slip_accel(const struct pendulum *p, const double *y, const struct cs_friction_load *f,
+                       double *ydot)
+{
   double s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
-  double FX = -p->kX * (y[XC] - p->e * c) - p->cX * (y[DXC] + p->e * y[DPHI] * s) - muN * f.Tsx;
-  double FY = -p->kY * (y[YC] - p->e * s) - p->cY * (y[DYC] - p->e * y[DPHI] * c) - muN * f.Tsy;
+  double FX = -p->kX * (y[XC] - p->e * c) - p->cX * (y[DXC] + p->e * y[DPHI] * s) - muN * f->Tsx;
+  double FY = -p->kY * (y[YC] - p->e * s) - p->cY * (y[DYC] - p->e * y[DPHI] * c) - muN * f->Tsy;
   ydot[XC] = y[DXC];
   ydot[YC] = y[DYC];
   ydot[PHI] = y[DPHI];
   ydot[DXC] = FX / p->M;
   ydot[DYC] = FY / p->M;
   ydot[DPHI] =
-      (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - muN * p->R * f.Ms) /
+      (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - muN * p->R * f->Ms) /
       p->B;
+}
+
+/* Stick: the rigid motion with the disk (velocities from the positions). */
+static void stick_rhs(const struct pendulum *p, double t, const double *y, double *ydot)
+{
+  double w = omega0_at(p, t), wd = omega0_dot(p, t);
+  double dx = y[XC] - p->XS, dy = y[YC] - p->YS;
+  ydot[XC] = -w * dy;
+  ydot[YC] = w * dx;
+  ydot[PHI] = w;
+  ydot[DXC] = -wd * dy - w * w * dx;
+  ydot[DYC] = wd * dx - w * w * dy;
+  ydot[DPHI] = wd;
+}
+
+/* Sets the velocity states to those of stick at (t, y). */
+static void stick_velocities(const struct pendulum *p, double t, double *y)
+{
+  double w = omega0_at(p, t);
+  y[DXC] = -w * (y[YC] - p->YS);
+  y[DYC] = w * (y[XC] - p->XS);
+  y[DPHI] = w;
+}
+
+/* The load (Tx, Ty, Mz) [N, N, N m] that keeps the stick motion at (t, y). */
+static void required_load(const struct pendulum *p, double t, const double *y, double L[3])
+{
+  double yd[6], v[6];
+  memcpy(v, y, sizeof v);
+  stick_velocities(p, t, v);
+  stick_rhs(p, t, v, yd);
+  double s = sin(y[PHI]), c = cos(y[PHI]), e = p->e;
+  double ax = p->M * yd[DXC], ay = p->M * yd[DYC];
+  L[0] = ax + p->kX * (y[XC] - e * c) + p->cX * (v[DXC] + e * v[DPHI] * s);
+  L[1] = ay + p->kY * (y[YC] - e * s) + p->cY * (v[DYC] - e * v[DPHI] * c);
+  L[2] = p->B * yd[DPHI] + e * (p->M * p->g - ax) * s + e * ay * c + p->cphi * v[DPHI];
+}
+
+/* Yield measure of the stick load at (t, y); the incipient-slip direction in dir (may be NULL). */
+static int stick_yield(const struct pendulum *p, double t, const double *y, double *xi, double *dir)
+{
+  if (!p->ev)
+    return -CS_ERR_ARG;
+  double muN = p->mu * p->N, L[3];
+  if (!(muN > 0)) {
+    *xi = INFINITY;
+    return 0;
+  }
+  required_load(p, t, y, L);
+  double u[3] = {L[0] / muN, L[1] / muN, L[2] / (muN * p->R)};
+  struct cs_yield r;
+  enum cs_status st =
+      cs_yield_measure(CS_LAW_I11, &p->fr.approx, u, p->ev->guess, p->ev->yield, &r);
+  if (st != CS_OK)
+    return -(int)st;
+  if (r.xi > 0)
+    memcpy(p->ev->guess, r.dir, sizeof r.dir);
+  *xi = r.xi;
+  if (dir)
+    memcpy(dir, r.dir, sizeof r.dir);
   return 0;
+}
+
+static int rhs(double t, const double *y, double *ydot, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_rhs(p, t, y, ydot);
+    return 0;
+  }
+  double w0 = omega0_at(p, t), vsx, vsy, ws;
+  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
+  struct cs_friction_load f;
+  int rc = slip_load(p, vsx, vsy, ws, &f, NULL);
+  if (rc)
+    return rc;
+  slip_accel(p, y, &f, ydot);
+  return 0;
+}
+
+static void stick_jac(const struct pendulum *p, double t, double *J)
+{
+  double w = omega0_at(p, t), wd = omega0_dot(p, t);
+  J[XC * 6 + YC] = -w;
+  J[YC * 6 + XC] = w;
+  J[DXC * 6 + XC] = -w * w;
+  J[DXC * 6 + YC] = -wd;
+  J[DYC * 6 + XC] = wd;
+  J[DYC * 6 + YC] = -w * w;
 }
 
 /* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and the phi equation. */
 static int jac(double t, const double *y, double *J, const void *vp)
 {
   const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_jac(p, t, J);
+    return 0;
+  }
   double w0 = omega0_at(p, t), vsx, vsy, ws;
   kinematics(p, t, y, w0, &vsx, &vsy, &ws);
   struct cs_friction_load f;
   double Jf[9];
-  int rc = cs_model_friction_eval(&p->fr, vsx, vsy, ws, &f, Jf);
+  int rc = slip_load(p, vsx, vsy, ws, &f, Jf);
   if (rc)
     return rc;
   const double e = p->e, R = p->R, s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
@@ -210,11 +408,18 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
   const struct pendulum *p = vp;
   double w0 = omega0_at(p, t), vsx, vsy, ws;
   kinematics(p, t, y, w0, &vsx, &vsy, &ws);
-  struct cs_friction_load f;
-  int rc = cs_model_friction_eval(&p->fr, vsx, vsy, ws, &f, NULL);
-  if (rc)
-    return rc;
   double s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
+  if (stick_mode(p)) {
+    required_load(p, t, y, out + O_TX); /* Tx, Ty, Mz are consecutive */
+  } else {
+    struct cs_friction_load f;
+    int rc = slip_load(p, vsx, vsy, ws, &f, NULL);
+    if (rc)
+      return rc;
+    out[O_TX] = -muN * f.Tsx;
+    out[O_TY] = -muN * f.Tsy;
+    out[O_MZ] = -muN * p->R * f.Ms;
+  }
   double lam = sqrt(vsx * vsx + vsy * vsy + ws * ws);
   double ax = y[XC] - p->e * c, ay = y[YC] - p->e * s;
   out[O_XA] = ax;
@@ -223,19 +428,244 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
   out[O_VSY] = vsy;
   out[O_WS] = ws;
   out[O_LAMBDA] = lam;
-  out[O_TX] = -muN * f.Tsx;
-  out[O_TY] = -muN * f.Tsy;
-  out[O_MZ] = -muN * p->R * f.Ms;
   out[O_OMEGA0] = w0;
   out[O_E] = 0.5 * p->M * (y[DXC] * y[DXC] + y[DYC] * y[DYC]) + 0.5 * p->B * y[DPHI] * y[DPHI] +
              0.5 * p->kX * ax * ax + 0.5 * p->kY * ay * ay - p->e * p->M * p->g * c;
-  out[O_STICK] = lam < p->lambda_stick ? 1.0 : 0.0;
+  out[O_STICK] =
+      event_driven(p) ? (p->mode == MODE_STICK ? 1.0 : 0.0) : (lam < p->lambda_stick ? 1.0 : 0.0);
   return 0;
+}
+
+/* ------------------------------------------------------ event-driven hooks */
+
+/* Relative acceleration z' = d(vsx, vsy, ws)/dt of the slip at (t, y) under
+ * the dimensionless load f; ydot receives the state derivative. */
+static void rel_accel(const struct pendulum *p, double t, const double *y,
+                      const struct cs_friction_load *f, double *zd, double *ydot)
+{
+  slip_accel(p, y, f, ydot);
+  double w = omega0_at(p, t), wd = omega0_dot(p, t), e = p->e, R = p->R;
+  double s = sin(y[PHI]), c = cos(y[PHI]), ph = y[DPHI];
+  zd[0] = (ydot[DXC] + e * ydot[DPHI] * s + e * ph * ph * c + wd * (y[YC] - e * s - p->YS) +
+           w * (y[DYC] - e * ph * c)) /
+          R;
+  zd[1] = (ydot[DYC] - e * ydot[DPHI] * c + e * ph * ph * s - wd * (y[XC] - e * c - p->XS) -
+           w * (y[DXC] + e * ph * s)) /
+          R;
+  zd[2] = ydot[DPHI] - wd;
+}
+
+/* H(z) = z'_0 - W F(z) - z for the restart direction. */
+struct restart_problem {
+  const struct pendulum *p;
+  double zd0[3]; /* z' without friction */
+  double W[9];   /* z' = zd0 - W f, row-major */
+};
+
+static void restart_eval(const struct restart_problem *q, const gsl_vector *x, gsl_vector *h,
+                         gsl_matrix *J)
+{
+  double z[3] = {gsl_vector_get(x, 0), gsl_vector_get(x, 1), gsl_vector_get(x, 2)}, Jf[9];
+  struct cs_friction_load f;
+  cs_i11_eval(&q->p->fr.approx, z[0], z[1], z[2], &f, J ? Jf : NULL);
+  const double F[3] = {f.Tsx, f.Tsy, f.Ms};
+  for (int i = 0; i < 3; i++) {
+    if (h)
+      gsl_vector_set(h, i,
+                     q->zd0[i] - q->W[3 * i] * F[0] - q->W[3 * i + 1] * F[1] -
+                         q->W[3 * i + 2] * F[2] - z[i]);
+    if (J)
+      for (int j = 0; j < 3; j++) {
+        double v = -(i == j);
+        for (int k = 0; k < 3; k++)
+          v -= q->W[3 * i + k] * Jf[3 * k + j];
+        gsl_matrix_set(J, i, j, v);
+      }
+  }
+}
+
+static int restart_f(const gsl_vector *x, void *vq, gsl_vector *h)
+{
+  restart_eval(vq, x, h, NULL);
+  return GSL_SUCCESS;
+}
+
+static int restart_df(const gsl_vector *x, void *vq, gsl_matrix *J)
+{
+  restart_eval(vq, x, NULL, J);
+  return GSL_SUCCESS;
+}
+
+static int restart_fdf(const gsl_vector *x, void *vq, gsl_vector *h, gsl_matrix *J)
+{
+  restart_eval(vq, x, h, J);
+  return GSL_SUCCESS;
+}
+
+/* Newton from z0; 1 with z on success. */
+static int restart_newton(struct pendulum_ev *ev, struct restart_problem *q, const double z0[3],
+                          double tol, double z[3])
+{
+  gsl_multiroot_function_fdf F = {restart_f, restart_df, restart_fdf, 3, q};
+  for (int i = 0; i < 3; i++)
+    gsl_vector_set(ev->x, i, z0[i]);
+  if (gsl_multiroot_fdfsolver_set(ev->restart, &F, ev->x) != GSL_SUCCESS)
+    return 0;
+  for (int it = 0; it < 100; it++) {
+    int st = gsl_multiroot_fdfsolver_iterate(ev->restart);
+    if (gsl_multiroot_test_residual(ev->restart->f, tol) == GSL_SUCCESS) {
+      for (int i = 0; i < 3; i++)
+        z[i] = gsl_vector_get(ev->restart->x, i);
+      return z[0] != 0 || z[1] != 0 || z[2] != 0;
+    }
+    if (st != GSL_SUCCESS)
+      return 0;
+  }
+  return 0;
+}
+
+/* Restarts the slip at (t, y): velocities of stick, consistent direction,
+ * optional Taylor step to lambda_restart, arming. */
+static int restart_slip(struct pendulum *p, double t, double *y)
+{
+  if (!p->ev)
+    return -CS_ERR_ARG;
+  stick_velocities(p, t, y);
+  double xi, dy[3];
+  int rc = stick_yield(p, t, y, &xi, dy);
+  if (rc)
+    return rc;
+  struct restart_problem q = {.p = p};
+  struct cs_friction_load f0 = {0, 0, 0};
+  double yd[6], zd[3];
+  rel_accel(p, t, y, &f0, q.zd0, yd);
+  for (int j = 0; j < 3; j++) {
+    struct cs_friction_load fj = {j == 0, j == 1, j == 2};
+    rel_accel(p, t, y, &fj, zd, yd);
+    for (int i = 0; i < 3; i++)
+      q.W[3 * i + j] = q.zd0[i] - zd[i];
+  }
+  double scale = fabs(q.zd0[0]) + fabs(q.zd0[1]) + fabs(q.zd0[2]);
+  for (int i = 0; i < 9; i++)
+    scale += fabs(q.W[i]);
+  /* starts: the acceleration along the yield direction, then along the free acceleration, then
+   * along the axes */
+  double starts[8][3];
+  int ns = 0;
+  struct cs_friction_load fy;
+  cs_i11_eval(&p->fr.approx, dy[0], dy[1], dy[2], &fy, NULL);
+  rel_accel(p, t, y, &fy, starts[ns++], yd);
+  memcpy(starts[ns++], q.zd0, sizeof q.zd0);
+  for (int k = 0; k < 6; k++, ns++)
+    for (int i = 0; i < 3; i++)
+      starts[ns][i] = i == k / 2 ? (k % 2 ? -scale : scale) : 0.0;
+  cs_gsl_quiet();
+  double z[3];
+  int ok = 0;
+  for (int k = 0; k < ns && !ok; k++)
+    ok = restart_newton(p->ev, &q, starts[k], 1e-13 * scale, z);
+  if (!ok)
+    return -CS_ERR_NOCONV;
+  double sa = sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
+  for (int i = 0; i < 3; i++)
+    p->dir[i] = z[i] / sa;
+  p->mode = MODE_SLIP;
+  p->t_arm = t;
+  p->tau_arm = 4.0 * p->lambda_event / sa;
+  if (p->lambda_restart > 0) {
+    struct cs_friction_load fd;
+    cs_i11_eval(&p->fr.approx, p->dir[0], p->dir[1], p->dir[2], &fd, NULL);
+    slip_accel(p, y, &fd, yd);
+    double tau = p->lambda_restart / sa;
+    for (int i = 0; i < 3; i++) {
+      y[i] += y[3 + i] * tau + 0.5 * yd[3 + i] * tau * tau;
+      y[3 + i] += yd[3 + i] * tau;
+    }
+  }
+  return 0;
+}
+
+static int switch_fn(double t, const double *y, double *g, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (!event_driven(p)) {
+    g[0] = 1.0;
+    return 0;
+  }
+  if (p->mode == MODE_STICK) {
+    double xi;
+    int rc = stick_yield(p, t, y, &xi, NULL);
+    g[0] = p->eta - xi;
+    return rc;
+  }
+  double w0 = omega0_at(p, t), vsx, vsy, ws;
+  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
+  double arm = t < p->t_arm + p->tau_arm ? 2.0 * (1.0 - (t - p->t_arm) / p->tau_arm) : 0.0;
+  g[0] = sqrt(vsx * vsx + vsy * vsy + ws * ws) - p->lambda_event * (1.0 - arm);
+  return 0;
+}
+
+static int switch_apply(double t, double *y, const int *fired, void *vp)
+{
+  struct pendulum *p = vp;
+  (void)fired;
+  if (!event_driven(p))
+    return -CS_ERR_ARG;
+  if (p->mode == MODE_STICK) {
+    int rc = restart_slip(p, t, y);
+    return rc < 0 ? rc : K_STICK_SLIP;
+  }
+  stick_velocities(p, t, y);
+  double xi;
+  int rc = stick_yield(p, t, y, &xi, NULL);
+  if (rc)
+    return rc;
+  if (xi < p->eta) {
+    p->mode = MODE_STICK;
+    return K_SLIP_STICK;
+  }
+  rc = restart_slip(p, t, y);
+  return rc < 0 ? rc : K_REVERSAL;
+}
+
+static int mode_init(double t, double *y, void *vp)
+{
+  struct pendulum *p = vp;
+  p->mode = MODE_SLIP;
+  p->t_arm = -INFINITY;
+  p->tau_arm = 0.0;
+  if (!event_driven(p))
+    return 0;
+  double w0 = omega0_at(p, t), vsx, vsy, ws;
+  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
+  if (sqrt(vsx * vsx + vsy * vsy + ws * ws) > p->lambda_event)
+    return 0;
+  stick_velocities(p, t, y);
+  double xi;
+  int rc = stick_yield(p, t, y, &xi, NULL);
+  if (rc)
+    return rc;
+  if (xi < p->eta) {
+    p->mode = MODE_STICK;
+    return 0;
+  }
+  rc = restart_slip(p, t, y);
+  return rc < 0 ? rc : 0;
+}
+
+static int mode_of(const void *vp)
+{
+  return ((const struct pendulum *)vp)->mode;
 }
 
 static enum cs_status prepare(void *vp, char *msg, size_t len)
 {
   struct pendulum *p = vp;
+  for (int i = 0; i < CS_MLAW_COUNT; i++)
+    if (strcmp(law_names[i], cs_model_law_names[i]) != 0) {
+      snprintf(msg, len, "internal: the pendulum's law names differ from the friction core's");
+      return CS_ERR_ARG;
+    }
   enum cs_status st;
   if (isnan(p->eta_prime)) {
     st = cs_eta_prime_from_eta(p->eta, &p->eta_prime);
@@ -249,26 +679,63 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   int regularized =
       p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG || p->law == CS_MLAW_INTEGRAL_REG;
   if (regularized && !(p->eps > 0)) {
-    snprintf(msg, len, "eps must be > 0 for the regularized law %s", cs_model_law_names[p->law]);
+    snprintf(msg, len, "eps must be > 0 for the regularized law %s", law_names[p->law]);
     return CS_ERR_RANGE;
   }
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps > 0 ? p->eps : 1e-6;
-  st = cs_model_friction_prepare(&p->fr, p->law, &p->b, &p->m, regularized ? p->eps : 0.0,
+  p->mode = MODE_SLIP;
+  p->dir[0] = p->dir[1] = 0.0, p->dir[2] = -1.0;
+  p->t_arm = -INFINITY;
+  p->tau_arm = 0.0;
+  int law = event_driven(p) ? CS_MLAW_I11 : p->law;
+  st = cs_model_friction_prepare(&p->fr, law, &p->b, &p->m, regularized ? p->eps : 0.0,
                                  regularized ? p->eta_prime : 0.0);
   if (st != CS_OK)
     snprintf(msg, len, "invalid friction parameters b = %g, m = %g", p->b, p->m);
   return st;
 }
 
+static void ev_free(struct pendulum_ev *ev)
+{
+  if (!ev)
+    return;
+  cs_yield_ws_free(ev->yield);
+  if (ev->restart)
+    gsl_multiroot_fdfsolver_free(ev->restart);
+  if (ev->x)
+    gsl_vector_free(ev->x);
+  free(ev);
+}
+
 static enum cs_status attach(void *vp)
 {
-  return cs_model_friction_attach(&((struct pendulum *)vp)->fr);
+  struct pendulum *p = vp;
+  p->ev = NULL;
+  enum cs_status st = cs_model_friction_attach(&p->fr);
+  if (st != CS_OK || !event_driven(p))
+    return st;
+  struct pendulum_ev *ev = calloc(1, sizeof *ev);
+  if (ev) {
+    ev->yield = cs_yield_ws_create();
+    ev->restart = gsl_multiroot_fdfsolver_alloc(gsl_multiroot_fdfsolver_hybridsj, 3);
+    ev->x = gsl_vector_alloc(3);
+  }
+  if (!ev || !ev->yield || !ev->restart || !ev->x) {
+    ev_free(ev);
+    cs_model_friction_detach(&p->fr);
+    return CS_ERR_NOMEM;
+  }
+  p->ev = ev;
+  return CS_OK;
 }
 
 static void detach(void *vp)
 {
-  cs_model_friction_detach(&((struct pendulum *)vp)->fr);
+  struct pendulum *p = vp;
+  cs_model_friction_detach(&p->fr);
+  ev_free(p->ev);
+  p->ev = NULL;
 }
 
 static double forcing_period(const void *vp)
@@ -280,7 +747,8 @@ static double forcing_period(const void *vp)
 const struct cs_model cs_model_pendulum = {
     .name = "pendulum",
     .title = "pendulum elastically suspended, driven by a rotating disk through friction",
-    .reference = "Kudra & Awrejcewicz, Acta Mech. 227 (2016), eqs. (6)-(9)",
+    .reference = "Kudra & Awrejcewicz, Acta Mech. 227 (2016), eqs. (6)-(9); event-driven: as "
+                 "JTAM 54(3) (2016) §5",
     .n_state = 6,
     .state = state,
     .state_default = state_default,
@@ -304,4 +772,10 @@ const struct cs_model cs_model_pendulum = {
     .section_doc = "dXC = 0 decreasing: the maxima of XC. The suspension oscillates in x in "
                    "every regime (swinging, full rotations, stick-slip), so every non-equilibrium "
                    "attractor crosses it; equilibria are recognised before sections are taken.",
+    .n_switch = 1,
+    .switch_fn = switch_fn,
+    .switch_apply = switch_apply,
+    .mode_init = mode_init,
+    .switch_kinds = switch_kinds,
+    .mode_of = mode_of,
 };

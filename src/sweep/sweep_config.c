@@ -192,9 +192,12 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   ly = 1;
   choice(&p, "lyapunov", lyap, &ly);
   spec->point.lyapunov = ly;
-  /* the exponent over the recording window's length (at least 10 time units),
-   * renormalised 200 times: enough to tell chaos from quasi-periodicity */
-  spec->point.lyapunov_time = fmax(spec->point.record, 10.0);
+  /* the exponent over five recording windows (or 100 forcing periods / time
+   * units with a crossings-only window), renormalised 200 times: its
+   * standard error then separates chaos from quasi-periodicity */
+  double Tf = cfg->model->forcing_period ? cfg->model->forcing_period(cfg->params) : 0.0;
+  spec->point.lyapunov_time =
+      spec->point.record > 0 ? 5.0 * spec->point.record : 100.0 * (Tf > 0 ? Tf : 1.0);
   num(&p, "lyapunov_time", 1e-9, 1e12, "a time > 0 in the model's time unit",
       &spec->point.lyapunov_time);
   spec->point.lyapunov_renorm = spec->point.lyapunov_time / 200.0;

@@ -158,9 +158,11 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
 
   /* per pass: points (one row per grid index, NaN until done) and section rows */
   char time_per[64], per_time[64], turns[64];
+  /* dimensionless time: rates are plain numbers ("1", "turns"), not "1/1" */
+  int dimless = strcmp(tu, "1") == 0;
   snprintf(time_per, sizeof time_per, "%s", tu);
-  snprintf(per_time, sizeof per_time, "1/%s", tu);
-  snprintf(turns, sizeof turns, "turns/%s", tu);
+  snprintf(per_time, sizeof per_time, dimless ? "1" : "1/%s", tu);
+  snprintf(turns, sizeof turns, dimless ? "turns" : "turns/%s", tu);
   const char *pn[N_POINT_COLS_FIXED + 3], *pu[N_POINT_COLS_FIXED + 3];
   size_t c = 0;
   pn[c] = "index", pu[c++] = "1";
@@ -301,6 +303,13 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
   snprintf(po->messages[pt->index], sizeof po->messages[pt->index], "%s", r->message);
   double t = now();
   if (t - w->last_flush > 1.0) {
+    /* a heartbeat: a file whose status says running but whose `updated` is
+     * old belongs to a killed sweep */
+    char stamp[32];
+    time_t now_s = time(NULL);
+    struct tm tmv;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now_s, &tmv));
+    keep(w, cs_h5_attr_write_string(w->f, "/", "updated", stamp));
     keep(w, cs_h5_flush(w->f));
     w->last_flush = t;
   }
@@ -318,7 +327,8 @@ static void write_equilibria(struct cs_sweep_h5 *w, const struct cs_sweep_outcom
   char(*buf)[48] = calloc(2 * ns + 1, sizeof *buf);
   double *t = calloc(o->n_eq * nc, sizeof *t);
   char per_time[64];
-  snprintf(per_time, sizeof per_time, "1/%s", cs_run_time_unit(m));
+  snprintf(per_time, sizeof per_time, strcmp(cs_run_time_unit(m), "1") ? "1/%s" : "1",
+           cs_run_time_unit(m));
   if (names && units && buf && t) {
     const char *fixed[][2] = {{"index", "1"},       {d->name, d->unit},      {"found", "1"},
                               {"max_re", per_time}, {"max_is_complex", "1"}, {"residual", "1"}};

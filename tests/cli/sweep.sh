@@ -322,6 +322,14 @@ is t_last 50
 is param.gamma 0.2
 pass "$last: kind, status, rows, time span, parameters of a trajectory"
 
+# info on a friction fit
+ok friction fit --law I11 --points 20 -o "$scratch/fit.h5"
+ok info "$scratch/fit.h5"
+is kind friction-fit
+is law I11
+for k in b m rms max_error; do value "$k" >/dev/null; done
+pass "$last: law, b, m, rms, max_error of a friction fit"
+
 bad info "no such file '$scratch/none.h5'" info "$scratch/none.h5"
 printf 'not hdf5\n' >"$scratch/text.h5"
 bad info "$scratch/text.h5: not an HDF5 file" info "$scratch/text.h5"
@@ -330,6 +338,17 @@ bad info "missing FILE.h5 or --model NAME" info
 bad info "give one of" info "$h5" --model duffing
 
 # ------------------------------------------------------------------ plots
+ok plot --help
+for opt in --view --var --point --at --x --y --format -o; do
+  printf '%s\n' "$out" | grep -q -- "^  .*$opt" || die "plot --help does not describe $opt"
+done
+for v in bifurcation lyapunov stick regime section; do
+  printf '%s\n' "$out" | grep -q -- "$v" || die "plot --help does not describe the view $v"
+done
+pass "plot --help describes the sweep views and options"
+ok --help
+printf '%s\n' "$out" | grep -q '^  info ' || die "contensou --help does not list info"
+pass "contensou --help lists info"
 if [ "$have_gnuplot" -eq 1 ]; then
   ok plot "$h5"
   stem="${h5%.h5}"
@@ -398,6 +417,7 @@ f=$(bad_file step_and_points 's/^points = 30$/points = 30\nstep = 0.01/')
 bad sweep "$f:$(line_of "$f" '^step = '): step: points and step are alternatives" sweep "$f"
 f=$(bad_file no_parameter '/^parameter = /d')
 bad sweep "$f: parameter: missing in [sweep]" sweep "$f"
+# shellcheck disable=SC2016 # a sed address, not a shell expansion
 f=$(bad_file no_sweep '/^\[sweep\]$/,$d')
 bad sweep "$f: " sweep "$f"
 case "$err" in *"[sweep]"*) ;; *) die "$last: the message does not name [sweep]" ;; esac
