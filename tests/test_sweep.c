@@ -314,6 +314,50 @@ static void vanderpol_hopf(void **state)
   free(p);
 }
 
+/* The pendulum (figure 5a parameters): the Hopf point located by the
+ * eigenvalues along the grid and the equilibrium -> periodic change seen by
+ * simulation fall in the same grid interval. Independent points from the
+ * default state (0.29 rad from the equilibrium) and adaptive transients: near
+ * omega0* the equilibrium attracts or repels at only 0.34 |omega0 - omega0*|
+ * 1/s, so the transient must grow where the orbit is slow to settle. */
+static void pendulum_hopf_agreement(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("pendulum");
+  void *p = params_of(m);
+  double y0[6] = {0.1, 0, 0, 0, 0, 0};
+  struct cs_sweep_spec s = {0};
+  s.param = cs_model_param_index(m, "omega0"), s.param2 = -1;
+  s.from = 34.5, s.to = 40.5, s.points = 7;
+  s.continuation = 0, s.threads = 2;
+  s.equilibria = 1;
+  s.refine_tol = 1e-6;
+  s.point = cs_point_spec_default();
+  s.point.section = m->section;
+  s.point.solver.rtol = 1e-8, s.point.solver.atol = 1e-10;
+  s.point.transient = 40, s.point.adaptive_transient = 1, s.point.transient_max = 400;
+  s.point.record = 20, s.point.lyapunov = 0;
+  struct cs_sweep_outcome o;
+  assert_int_equal(cs_sweep_run(m, p, y0, &s, NULL, NULL, &o), CS_OK);
+  double hopf = NAN, sim_lo = NAN, sim_hi = NAN;
+  for (size_t i = 0; i < o.n_bif; i++) {
+    const struct cs_bifurcation *b = &o.bif[i];
+    print_message("%s [%.6f, %.6f] estimate %.8f\n", cs_bifurcation_kind_name(b->kind), b->p_left,
+                  b->p_right, b->estimate);
+    if (b->kind == CS_BIF_HOPF)
+      hopf = b->estimate;
+    if (b->kind == CS_BIF_EQ_TO_PERIODIC)
+      sim_lo = b->p_left, sim_hi = b->p_right;
+  }
+  assert_non_null(o.eq);
+  assert_true(o.eq[0].found && o.eq[0].max_re < 0 && o.eq[6].found && o.eq[6].max_re > 0);
+  assert_close(hopf, 37.1706864, 1e-5); /* the eigenvalue crossing, refined by Brent */
+  assert_true(isfinite(sim_lo) && sim_lo <= hopf && hopf <= sim_hi);
+  assert_true(sim_hi - sim_lo <= 1.0 + 1e-9);
+  cs_sweep_outcome_free(&o);
+  free(p);
+}
+
 /* Grid values: linear and log spacing hit both ends exactly. */
 static void grid_values(void **state)
 {
@@ -339,6 +383,7 @@ int main(void)
       cmocka_unit_test(grid_values),          cmocka_unit_test(threads_bit_identical),
       cmocka_unit_test(threads_continuation), cmocka_unit_test(failing_points_recorded),
       cmocka_unit_test(vanderpol_hopf),       cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(pendulum_hopf_agreement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

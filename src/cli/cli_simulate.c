@@ -10,7 +10,11 @@
  * "running", rows appended every BUF_ROWS and flushed at most every
  * FLUSH_EVERY seconds, statistics and the final status last. A failed run
  * keeps the rows up to the failure; a killed one keeps what was flushed and
- * says "running". */
+ * says "running".
+ *
+ * The run goes through cs_flow (src/models/flow.h), so event-driven models
+ * (e.g. belt with law = event-driven) switch modes on the way; every switch
+ * is appended to the table /switches as it happens. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +28,7 @@
 #include "integrate/integrate.h"
 #include "io/config.h"
 #include "io/h5.h"
+#include "models/flow.h"
 #include "models/model.h"
 
 static const char *const cmd = "contensou simulate";
@@ -34,6 +39,7 @@ static const char *const cmd = "contensou simulate";
 #define FLUSH_EVERY 1.0 /* s of wall time between two flushes of the file */
 #define GRID_TOL 1e-9   /* relative to dt: a grid time this close to t_end is t_end */
 #define ATOL_UNITS "unit of each state variable"
+#define MAX_SWITCHES 200000 /* switches kept in memory by the flow; later ones are counted only */
 
 static const char simulate_help[] =
     "usage: contensou simulate FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
@@ -67,8 +73,9 @@ static const char simulate_help[] =
     "output (name = value): output (the file), model, law (models with a law\n"
     "choice), eta and eta_prime (models with them: the one not given is derived),\n"
     "status (ok or failed), rows, t_reached, steps, rhs_evals, jac_evals,\n"
-    "err_test_fails, conv_fails, wall_time_s, then <name>_end, the state at\n"
-    "t_reached, for every state variable.\n"
+    "err_test_fails, conv_fails, switches (mode switches of event-driven models,\n"
+    "0 for the others), wall_time_s, then <name>_end, the state at t_reached, for\n"
+    "every state variable.\n"
     "\n"
     "HDF5 file (every double attribute x has a string attribute x_units):\n"
     "  /             attributes kind = \"trajectory\", model, model_title,\n"
@@ -86,8 +93,14 @@ static const char simulate_help[] =
     "  /initial      the state at t = 0 (one row and attributes)\n"
     "  /solver       rtol, atol, max_steps, h_init, h_max (one row and\n"
     "                attributes); attributes stepper, method, jacobian\n"
+    "  /switches     models with mode switches (e.g. law = event-driven): one row\n"
+    "                per switch, as it happens: t, kind, mode (after the switch),\n"
+    "                the state after it; attributes names, units, kind_names\n"
+    "                (the kinds by index, one per line), count (switches in the\n"
+    "                run) and dropped (those beyond the first 200000, not stored)\n"
     "  /stats        steps, rhs_evals, jac_evals, lin_setups, nonlin_iters,\n"
-    "                err_test_fails, conv_fails, rows, t_reached, wall_time_s\n"
+    "                err_test_fails, conv_fails, switches, rows, t_reached,\n"
+    "                wall_time_s\n"
     "\n"
     "exit status: 0 success; 1 integration failure (the rows computed so far are\n"
     "kept, with status = \"failed\" and message in the file) or an I/O error;\n"
@@ -260,6 +273,32 @@ static void write_header(struct writer *w, const struct cli_ctx *ctx, const stru
   w_string(w, "/solver", "h_max_note", "0: unbounded");
 }
 
+/* The empty table /switches: t, kind, mode and the state after each switch. */
+static void create_switch_table(struct writer *w, const struct cs_model *m,
+                                struct cs_h5_table **out)
+{
+  const char *names[3 + CS_FLOW_MAX_N], *units[3 + CS_FLOW_MAX_N];
+  size_t n = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N;
+  names[0] = "t", units[0] = m->time_unit_si ? "s" : "1";
+  names[1] = "kind", units[1] = "1";
+  names[2] = "mode", units[2] = "1";
+  for (size_t i = 0; i < n; i++)
+    names[3 + i] = m->state[i].name, units[3 + i] = m->state[i].unit;
+  if (w->st == CS_OK)
+    w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, out));
+  size_t len = 1;
+  for (size_t i = 0; m->switch_kinds && m->switch_kinds[i]; i++)
+    len += strlen(m->switch_kinds[i]) + 1;
+  char *kinds = calloc(len, 1);
+  for (size_t i = 0; kinds && m->switch_kinds && m->switch_kinds[i]; i++)
+    strcat(strcat(kinds, m->switch_kinds[i]), m->switch_kinds[i + 1] ? "\n" : "");
+  w_string(w, "/switches", "kind_names", kinds ? kinds : "");
+  free(kinds);
+  w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
+  w_string(w, "/switches", "mode_note",
+           "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
+}
+
 /* ------------------------------------------------------------- file system */
 
 /* Creates the missing directories above the file path (mkdir -p of its
@@ -314,13 +353,30 @@ static int take_sets(int argc, char **argv, const char **sets, size_t *nset, cha
 
 /* The state of one run. */
 struct run {
-  struct cs_integrator *integ;
+  struct cs_flow *flow;
   struct cli_progress prog;
-  double t;          /* time reached */
-  double *y;         /* state at t */
-  enum cs_status st; /* CS_OK, or why the run stopped */
-  char msg[1024];    /* the failure in words */
+  double t;                      /* time reached */
+  double *y;                     /* state at t */
+  enum cs_status st;             /* CS_OK, or why the run stopped */
+  char msg[1024];                /* the failure in words */
+  struct writer *w;              /* the result file */
+  struct cs_h5_table *switches;  /* /switches, or NULL (no mode switches) */
+  size_t ns;                     /* state dimension */
+  size_t logged;                 /* switches of the flow's log already written */
+  double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
 };
+
+/* Appends the switches logged since the last call to /switches. */
+static void write_switches(struct run *r)
+{
+  size_t n = cs_flow_switch_count(r->flow);
+  for (; r->logged < n && r->switches && r->w->st == CS_OK; r->logged++) {
+    const struct cs_flow_switch *s = cs_flow_switch_get(r->flow, r->logged);
+    r->row[0] = s->t, r->row[1] = s->kind, r->row[2] = s->mode;
+    memcpy(r->row + 3, s->y, r->ns * sizeof *r->row);
+    w_check(r->w, cs_h5_table_append(r->switches, 1, r->row));
+  }
+}
 
 /* Advances the run to tout (nothing to do at the start time). */
 static int run_to(struct run *r, double tout)
@@ -328,12 +384,12 @@ static int run_to(struct run *r, double tout)
   if (tout == r->t)
     return 1;
   double reached = r->t;
-  r->st = cs_integrator_advance(r->integ, tout, &reached, r->y, NULL);
+  r->st = cs_flow_advance(r->flow, tout, &reached, r->y, NULL, NULL);
   r->t = reached;
+  write_switches(r);
   cli_progress_update(&r->prog, reached);
   if (r->st != CS_OK) {
-    snprintf(r->msg, sizeof r->msg, "%s: %s", cs_strerror(r->st),
-             cs_integrator_last_error(r->integ));
+    snprintf(r->msg, sizeof r->msg, "%s: %s", cs_strerror(r->st), cs_flow_last_error(r->flow));
     return 0;
   }
   return 1;
@@ -423,7 +479,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
   const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
   double *buf = malloc(BUF_ROWS * ncols * sizeof *buf);
-  struct run r = {.st = CS_OK, .y = malloc(ns * sizeof(double))};
+  struct run r = {.st = CS_OK, .y = malloc(ns * sizeof(double)), .w = &w, .ns = ns};
   struct cs_h5_table *table = NULL;
   if (!names || !units || !buf || !r.y) {
     w.st = CS_ERR_NOMEM;
@@ -442,22 +498,26 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
     w_double(&w, "/trajectory", "dt", g.dt, time_unit);
     w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
+    if (m->n_switch)
+      create_switch_table(&w, m, &r.switches);
     if (w.st == CS_OK)
       w_check(&w, cs_h5_flush(w.f));
   }
 
   /* ---- the run */
+  struct cs_flow_stats fstats = {0};
   struct cs_integrator_stats stats = {0};
   double t_wall = cli_clock();
   size_t rows = 0, nbuf = 0;
   if (w.st == CS_OK) {
-    struct cs_ode ode = {ns, m->rhs, m->jac, cfg.params};
-    r.integ = cs_integrator_create(ns);
+    r.flow = cs_flow_create(ns, m->n_switch ? MAX_SWITCHES : 0);
     memcpy(r.y, cfg.y0, ns * sizeof *r.y);
-    r.st = r.integ ? cs_integrator_reset(r.integ, &ode, &cfg.solver, 0.0, cfg.y0) : CS_ERR_NOMEM;
+    r.st = r.flow
+               ? cs_flow_reset(r.flow, m, cfg.params, &cfg.solver, 0.0, cfg.y0, 0, NULL, NULL, NULL)
+               : CS_ERR_NOMEM;
     if (r.st != CS_OK)
       snprintf(r.msg, sizeof r.msg, "cannot start the integrator: %s%s%s", cs_strerror(r.st),
-               r.integ ? ": " : "", r.integ ? cs_integrator_last_error(r.integ) : "");
+               r.flow ? ": " : "", r.flow ? cs_flow_last_error(r.flow) : "");
     cli_progress_start(&r.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
                        opts[O_QUIET].value != NULL);
     double last_flush = t_wall;
@@ -491,8 +551,10 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       w_check(&w, cs_h5_table_append(table, nbuf, buf));
       rows += nbuf;
     }
-    if (r.integ)
-      cs_integrator_get_stats(r.integ, &stats);
+    if (r.flow) {
+      cs_flow_stats(r.flow, &fstats);
+      stats = fstats.integ;
+    }
   }
   double wall = cli_clock() - t_wall;
 
@@ -505,11 +567,18 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       {"nonlin_iters", "1", (double)stats.nonlin_iters, 1},
       {"err_test_fails", "1", (double)stats.err_test_fails, 1},
       {"conv_fails", "1", (double)stats.conv_fails, 1},
+      {"switches", "1", (double)fstats.switches, 1},
       {"rows", "1", (double)rows, 1},
       {"t_reached", time_unit, r.t, 0},
       {"wall_time_s", "s", wall, 0},
   };
   w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
+  if (r.switches) {
+    w_int(&w, "/switches", "count", fstats.switches);
+    w_int(&w, "/switches", "dropped", fstats.switches - (long)r.logged);
+    if (cs_h5_table_close(r.switches) != CS_OK)
+      w_check(&w, CS_ERR_HDF5);
+  }
   w_string(&w, "/", "status", r.st == CS_OK ? "ok" : "failed");
   w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
   if (table && cs_h5_table_close(table) != CS_OK)
@@ -535,8 +604,9 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     printf("rows = %zu\n", rows);
     cli_print("t_reached", r.t);
     printf("steps = %ld\nrhs_evals = %ld\njac_evals = %ld\nerr_test_fails = %ld\n"
-           "conv_fails = %ld\n",
-           stats.steps, stats.rhs_evals, stats.jac_evals, stats.err_test_fails, stats.conv_fails);
+           "conv_fails = %ld\nswitches = %ld\n",
+           stats.steps, stats.rhs_evals, stats.jac_evals, stats.err_test_fails, stats.conv_fails,
+           fstats.switches);
     cli_print_digits("wall_time_s", wall, 4);
     for (size_t i = 0; i < ns; i++) {
       char name[128];
@@ -549,7 +619,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                     r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.msg, rows,
                     g.rows, out);
   }
-  cs_integrator_free(r.integ);
+  cs_flow_free(r.flow);
   free(r.y), free(buf), free(names), free(units);
   cs_config_free(&cfg);
   return rc;

@@ -42,11 +42,14 @@
  *   of RESTART_SCAN points from the yield direction brackets the roots with
  *   a(d).d > 0, GSL's Brent solver refines them, and the root closest to the
  *   yield direction is taken. The friction of the slip at lambda_s = 0
- *   exactly is that of d (the right-hand limit along the solution), so the
- *   slip starts exactly from lambda_s = 0 (lambda_restart = 0, the default)
- *   and no time or velocity is lost; lambda_restart > 0 instead starts it
- *   with the velocity kick lambda_restart d, the classical way, for
- *   comparison. restart = yield takes d' instead of d (for comparison only).
+ *   (below 1e-6 lambda_event) is that of d, the right-hand limit along the
+ *   solution, so the slip starts exactly from lambda_s = 0 (lambda_restart =
+ *   0, the default) and no time or velocity is lost; lambda_restart > 0
+ *   instead starts it at lambda_s = lambda_restart after a Taylor step of
+ *   the solution (velocity kick a tau, position step, tau = lambda_restart /
+ *   s, the time itself not advanced), the classical way, for comparison.
+ *   restart = yield takes d' instead of d (for comparison only: the slip
+ *   then starts in a direction the dynamics turns away from at once).
  * - arming: after a restart lambda_s starts below lambda_event; g gets the
  *   term 2 lambda_event max(0, 1 - (t - t_r)/tau), tau = 4 lambda_event / s,
  *   which keeps g >= lambda_event + s (t - t_r)/2 > 0 while lambda_s grows
@@ -71,8 +74,9 @@
 #include "friction/friction.h"
 #include "models/model.h"
 
-#define C0 (2.0 / 3.0)   /* c_{0,0,-1} of the uniform unit disk */
-#define RESTART_SCAN 720 /* angles scanned for the restart direction */
+#define C0 (2.0 / 3.0)    /* c_{0,0,-1} of the uniform unit disk */
+#define RESTART_SCAN 720  /* angles scanned for the restart direction */
+#define FLOOR_FACTOR 1e-6 /* slip friction of the restart direction below this * lambda_event */
 
 enum { LAW_REG, LAW_EVENT };
 enum { RESTART_CONSISTENT, RESTART_YIELD };
@@ -166,7 +170,7 @@ static int event_driven(const struct belt *p)
 
 /* Friction load on the disk (Gamma, Omega) in slip and, if J is not NULL, its
  * derivatives by (x', phi'). Event-driven at lambda_s = 0: the restart
- * direction's friction, derivatives 0. */
+ * direction's friction, derivatives 0 (below FLOOR_FACTOR lambda_event). */
 static void friction(const struct belt *p, const double *y, double *G, double *Om, double *J)
 {
   struct cs_friction_load f;
@@ -174,7 +178,8 @@ static void friction(const struct belt *p, const double *y, double *G, double *O
   double vs = y[DX] - p->vb, ws = y[DPHI];
   if (!event_driven(p)) {
     cs_i00_reg_eval(&p->approx, vs, 0.0, ws, &f, J ? Jf : NULL);
-  } else if (vs == 0 && ws == 0) {
+  } else if (vs * vs + ws * ws <
+             (FLOOR_FACTOR * p->lambda_event) * (FLOOR_FACTOR * p->lambda_event)) {
     cs_i00_eval(&p->approx, p->dir[0], 0.0, p->dir[1], &f, NULL);
     for (int i = 0; i < 9; i++)
       Jf[i] = 0;
@@ -373,8 +378,14 @@ static int restart_slip(struct belt *p, double t, double *y)
   p->s_restart = sa > 0 ? sa : hypot(a[0], a[1]);
   p->t_arm = t;
   p->tau_arm = p->s_restart > 0 ? 4.0 * p->lambda_event / p->s_restart : INFINITY;
-  y[DX] += p->lambda_restart * p->dir[0];
-  y[DPHI] += p->lambda_restart * p->dir[1];
+  if (p->lambda_restart > 0) {
+    /* Taylor step of the solution to lambda_s = lambda_restart (time tau, not advanced) */
+    double tau = p->lambda_restart / p->s_restart;
+    y[X] += y[DX] * tau + 0.5 * a[0] * tau * tau;
+    y[PHI] += 0.5 * a[1] * tau * tau;
+    y[DX] += a[0] * tau;
+    y[DPHI] += a[1] * tau;
+  }
   return 0;
 }
 
