@@ -936,6 +936,210 @@ done:
   return rc;
 }
 
+/* ---------------------------------------------------------------- eps study */
+
+/* --var of the command line, for the exporters that take it (eps-study). */
+static const char *plot_var;
+
+/* The n-th line of a one-name-per-line list into buf ("?" when missing). */
+static void nth_line(const char *lines, int n, char *buf, size_t cap)
+{
+  const char *p = lines;
+  for (int c = 0; p && c < n; c++)
+    p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+  if (p && n >= 0)
+    snprintf(buf, cap, "%.*s", (int)strcspn(p, "\n"), p);
+  else
+    snprintf(buf, cap, "?");
+}
+
+/* The sweep study of an eps-study file: the shift of every reference
+ * bifurcation against eps (block 0: eps, bifurcation number, kind, p_ref,
+ * shift; blab_<j> names bifurcation j) and the class mismatches against eps
+ * (block 1: eps, class_mismatches, compared); script eps_sweep.gp. */
+static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+{
+  struct cs_h5_data sh = {0}, sum = {0};
+  if (cs_h5_read(f, "/sweep_study/shifts", &sh) != CS_OK ||
+      cs_h5_read(f, "/sweep_study/summary", &sum) != CS_OK) {
+    cs_h5_data_free(&sh);
+    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+  }
+  long ce = cs_h5_data_column(&sh, "eps"), ck = cs_h5_data_column(&sh, "kind"),
+       cr = cs_h5_data_column(&sh, "p_ref"), cs = cs_h5_data_column(&sh, "shift"),
+       cb = cs_h5_data_column(&sh, "pass");
+  long se = cs_h5_data_column(&sum, "eps"), sm = cs_h5_data_column(&sum, "class_mismatches"),
+       sc = cs_h5_data_column(&sum, "compared"), sb = cs_h5_data_column(&sum, "bifurcations_ref");
+  if (ce < 0 || ck < 0 || cr < 0 || cs < 0 || cb < 0 || se < 0 || sm < 0 || sc < 0 || sb < 0) {
+    cs_h5_data_free(&sh), cs_h5_data_free(&sum);
+    return cli_fail(cmd, "%s: /sweep_study/shifts or /sweep_study/summary lacks columns", file);
+  }
+  size_t nref = 0;
+  for (size_t i = 0; i < sum.nrows; i++)
+    if (isfinite(sum.data[i * sum.ncols + (size_t)sb]))
+      nref = (size_t)sum.data[i * sum.ncols + (size_t)sb];
+  char kname[64], *kinds = attr_string(f, "/sweep_study/shifts", "kind_names");
+  fprintf(out, "# eps bifurcation kind p_ref shift\n");
+  for (size_t i = 0; i < sh.nrows; i++) {
+    const double *r = sh.data + i * sh.ncols;
+    size_t j = nref ? i % nref : 0;
+    fprintf(out, "%.10g %zu %.0f %.10g %.10g\n", r[ce], j, r[ck], r[cr], r[cs]);
+    if (i < nref) {
+      char var[32], label[128];
+      nth_line(kinds, (int)r[ck], kname, sizeof kname);
+      snprintf(var, sizeof var, "blab_%zu", j);
+      snprintf(label, sizeof label, "%s at %.6g%s", kname, r[cr], r[cb] < 0 ? " (both passes)"
+                                                                : r[cb] > 0 ? " (backward)"
+                                                                            : "");
+      gp_string(v, var, label);
+    }
+  }
+  free(kinds);
+  if (sh.nrows == 0)
+    fprintf(out, "NaN 0 0 NaN NaN\n");
+  double shift_abs = 0, mis_max = 0;
+  for (size_t i = 0; i < sh.nrows; i++)
+    if (isfinite(sh.data[i * sh.ncols + (size_t)cs]))
+      shift_abs = fmax(shift_abs, fabs(sh.data[i * sh.ncols + (size_t)cs]));
+  fprintf(out, "\n\n# eps class_mismatches compared\n");
+  for (size_t i = 0; i < sum.nrows; i++) {
+    const double *r = sum.data + i * sum.ncols;
+    fprintf(out, "%.10g %.10g %.10g\n", r[se], r[sm], r[sc]);
+    if (isfinite(r[sm]))
+      mis_max = fmax(mis_max, r[sm]);
+  }
+  gp_number(v, "shift_abs", shift_abs);
+  gp_number(v, "mis_max", mis_max);
+  gp_number(v, "nref", (double)nref);
+  gp_number(v, "neps", (double)sum.nrows);
+  gp_string(v, "p_unit", sh.units[cr]);
+  gp_string(v, "eps_unit", sh.units[ce]);
+  cs_h5_data_free(&sh), cs_h5_data_free(&sum);
+  char *par = attr_string(f, "/sweep_study", "parameter");
+  gp_string(v, "par", par ? par : "p");
+  free(par);
+  snprintf(v->script, sizeof v->script, "eps_sweep.gp");
+  return CLI_EXIT_OK;
+}
+
+/* kind "eps-study" (contensou eps-study): the paper's figure 9 layout, the
+ * reference's variable (--var, default the model's first angle state) against
+ * t, then the difference of that variable for each eps, by increasing eps
+ * (columns t, reference, one difference per eps); script eps_study.gp. Files
+ * of --sweep: export_eps_sweep. */
+static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+{
+  const char *base = strrchr(file, '/');
+  char *study = attr_string(f, "/", "study"), *model = attr_string(f, "/", "model");
+  char *reference = attr_string(f, "/", "reference");
+  int sweep = study && strcmp(study, "sweep") == 0;
+  gp_string(v, "file", base ? base + 1 : file);
+  gp_string(v, "model", model ? model : "");
+  gp_string(v, "reference", reference ? reference : "");
+  gp_number(v, "reference_eps", root_number(f, "reference_eps"));
+  root_string(f, v, "law");
+  root_string(f, v, "status");
+  root_string(f, v, "time_unit");
+  root_string(f, v, "params_name");
+  free(study), free(reference);
+  if (sweep) {
+    free(model);
+    return export_eps_sweep(file, f, out, v);
+  }
+  const struct cs_model *m = model ? cs_model_find(model) : NULL;
+  free(model);
+  struct cs_h5_data ref = {0}, ev = {0};
+  if (cs_h5_read(f, "/reference", &ref) != CS_OK || cs_h5_read(f, "/eps/values", &ev) != CS_OK) {
+    cs_h5_data_free(&ref);
+    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+  }
+  int rc = CLI_EXIT_OK;
+  long col = -1;
+  if (plot_var) {
+    col = cs_h5_data_column(&ref, plot_var);
+    if (col < 1) {
+      char acc[2048] = "";
+      for (size_t j = 1; j < ref.ncols; j++)
+        snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", j > 1 ? ", " : "",
+                 ref.names[j]);
+      rc = cli_usage(cmd, "--var: '%s' is not a column of /reference (accepted: %s)", plot_var,
+                     acc);
+    }
+  } else {
+    for (size_t i = 0; m && i < m->n_state && col < 1; i++)
+      if (m->state[i].angle)
+        col = cs_h5_data_column(&ref, m->state[i].name);
+    if (col < 1)
+      col = ref.ncols > 1 ? 1 : -1;
+  }
+  size_t ne = ev.nrows;
+  struct cs_h5_data *d = calloc(ne ? ne : 1, sizeof *d);
+  size_t *order = malloc((ne ? ne : 1) * sizeof *order);
+  if (rc == CLI_EXIT_OK && (!d || !order))
+    rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  if (rc == CLI_EXIT_OK && (col < 1 || ref.nrows < 2 || ne == 0))
+    rc = cli_fail(cmd, "%s: no reference rows or no eps: nothing to draw", file);
+  for (size_t k = 0; rc == CLI_EXIT_OK && k < ne; k++) {
+    char path[64];
+    snprintf(path, sizeof path, "/eps/%zu/difference", k);
+    if (cs_h5_read(f, path, &d[k]) != CS_OK)
+      rc = cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    else if (d[k].nrows != ref.nrows || cs_h5_data_column(&d[k], ref.names[col]) < 0)
+      rc = cli_fail(cmd, "%s: %s does not match /reference", file, path);
+  }
+  if (rc == CLI_EXIT_OK) {
+    /* the panels by increasing eps, as in the paper */
+    for (size_t k = 0; k < ne; k++)
+      order[k] = k;
+    for (size_t a = 1; a < ne; a++)
+      for (size_t b = a; b > 0 && ev.data[order[b]] < ev.data[order[b - 1]]; b--) {
+        size_t t = order[b];
+        order[b] = order[b - 1], order[b - 1] = t;
+      }
+    char eps_list[2048] = "", max_list[2048] = "";
+    fprintf(out, "# t %s", ref.names[col]);
+    for (size_t j = 0; j < ne; j++)
+      fprintf(out, " d_%.6g", ev.data[order[j]]);
+    fputc('\n', out);
+    for (size_t i = 0; i < ref.nrows; i++) {
+      fprintf(out, "%.12g %.12g", ref.data[i * ref.ncols], ref.data[i * ref.ncols + (size_t)col]);
+      for (size_t j = 0; j < ne; j++) {
+        const struct cs_h5_data *dk = &d[order[j]];
+        long c = cs_h5_data_column(dk, ref.names[col]);
+        fprintf(out, " %.12g", dk->data[i * dk->ncols + (size_t)c]);
+      }
+      fputc('\n', out);
+    }
+    for (size_t j = 0; j < ne; j++) {
+      const struct cs_h5_data *dk = &d[order[j]];
+      long c = cs_h5_data_column(dk, ref.names[col]);
+      double mx = NAN;
+      for (size_t i = 0; i < dk->nrows; i++) {
+        double x = fabs(dk->data[i * dk->ncols + (size_t)c]);
+        if (isfinite(x))
+          mx = isnan(mx) ? x : fmax(mx, x);
+      }
+      snprintf(eps_list + strlen(eps_list), sizeof eps_list - strlen(eps_list), "%s%.6g",
+               j ? " " : "", ev.data[order[j]]);
+      snprintf(max_list + strlen(max_list), sizeof max_list - strlen(max_list), "%s%.3g",
+               j ? " " : "", mx);
+    }
+    gp_string(v, "var", ref.names[col]);
+    gp_string(v, "var_unit", ref.units[col]);
+    gp_string(v, "eps_list", eps_list);
+    gp_string(v, "max_list", max_list);
+    gp_string(v, "eps_unit", ev.units[0]);
+    gp_number(v, "neps", (double)ne);
+    gp_number(v, "rows", (double)ref.nrows);
+    snprintf(v->script, sizeof v->script, "eps_study.gp");
+  }
+  for (size_t k = 0; d && k < ne; k++)
+    cs_h5_data_free(&d[k]);
+  free(d), free(order);
+  cs_h5_data_free(&ref), cs_h5_data_free(&ev);
+  return rc;
+}
+
 /* -------------------------------------------------------- the kinds and the verb */
 
 struct plot_kind {
@@ -945,6 +1149,7 @@ struct plot_kind {
 };
 
 static const struct plot_kind kinds[] = {
+    {"eps-study", "eps_study.gp", export_eps_study},
     {"friction-fit", "friction_fit.gp", export_friction_fit},
     {"sweep", NULL, NULL}, /* several pictures: plot_sweep */
     {"trajectory", "trajectory.gp", export_trajectory},
@@ -958,6 +1163,12 @@ static const char plot_help[] =
     "Draws a result file with the gnuplot scripts of analysis/gnuplot/ that match\n"
     "its root attribute 'kind':\n"
     "  friction-fit  (contensou friction fit -o) friction_fit.gp: the curves of Fig. 2\n"
+    "  eps-study     (contensou eps-study) eps_study.gp: the paper's figure 9 layout,\n"
+    "                the reference's --var (default: the model's first angle\n"
+    "                state) against t, then its difference for each eps (by\n"
+    "                increasing eps); --sweep files: eps_sweep.gp, the shift of\n"
+    "                each reference bifurcation and the class mismatches against\n"
+    "                eps (log scale)\n"
     "  trajectory    (contensou simulate) trajectory_<model>.gp: time histories and\n"
     "                phase portraits (pendulum: phi, X_A, Y_A against t, phi' against\n"
     "                phi, the path of the joint A; belt: x, phi against t, x' against\n"
@@ -989,6 +1200,7 @@ static const char plot_help[] =
     "               STEM_bifurcation.png, STEM_lyapunov.png, STEM_stick.png\n"
     "               (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point)\n"
     "  -h, --help   this text\n"
+    "eps-study files: --var NAME, the state or derived output drawn\n"
     "sweep files only:\n"
     "  --view V     one picture: bifurcation, lyapunov, stick (1-D) or regime (2-D)\n"
     "               (default: every one that applies and has data)\n"
@@ -1154,7 +1366,7 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   free(kind);
   if (pk->export) {
     for (int o = O_VIEW; o <= O_Y; o++)
-      if (opts[o].value) {
+      if (opts[o].value && !(o == O_VAR && pk->export == export_eps_study)) {
         cs_h5_close(f);
         return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)", opts[o].name, file,
                          pk->kind);
@@ -1200,6 +1412,7 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     free(out), free(vars);
     return CLI_EXIT_FAILURE;
   }
+  plot_var = opts[O_VAR].value;
   rc = pk->export(file, f, data, vars);
   cs_h5_close(f);
   if (rc != CLI_EXIT_OK) {

@@ -5,6 +5,7 @@
 
 #include "cli/cli_common.h"
 
+int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv); /* cli_eps_study.c */
 /* contensou friction eta|eval|fit (cli_friction.c) */
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv); /* contensou info (cli_info.c) */

@@ -16,6 +16,7 @@ struct cli_verb {
 };
 
 static const struct cli_verb verbs[] = {
+    {"eps-study", cli_eps_study, "accuracy in eps: runs at several eps minus a reference (.h5)"},
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
     {"info", cli_info, "summarise a result file (.h5) or describe a model (--model NAME)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},

@@ -76,6 +76,7 @@
 
 #define C0 (2.0 / 3.0)    /* c_{0,0,-1} of the uniform unit disk */
 #define RESTART_SCAN 720  /* angles scanned for the restart direction */
+#define START_FACTOR 1e3  /* the start window lasts until lambda_s ~ START_FACTOR lambda_event */
 #define FLOOR_FACTOR 1e-6 /* slip friction of the restart direction below this * lambda_event */
 
 enum { LAW_REG, LAW_EVENT };
@@ -96,7 +97,8 @@ struct belt {
   int mode;         /* MODE_SLIP or MODE_STICK */
   double dir[2];    /* unit (vs, ws) of the last restart: the friction at lambda_s = 0 */
   double t_arm;     /* time of the last restart (-inf: not armed) */
-  double tau_arm;   /* arming time 4 lambda_event / s */
+  double tau_arm;   /* start window START_FACTOR lambda_event / s */
+  double tau_fix;   /* friction fixed to dir for t < t_arm + tau_fix (tau_arm or 0) */
   double s_restart; /* |a(d)| at the last restart */
 };
 
@@ -168,18 +170,21 @@ static int event_driven(const struct belt *p)
   return p->law == LAW_EVENT;
 }
 
-/* Friction load on the disk (Gamma, Omega) in slip and, if J is not NULL, its
- * derivatives by (x', phi'). Event-driven at lambda_s = 0: the restart
- * direction's friction, derivatives 0 (below FLOOR_FACTOR lambda_event). */
-static void friction(const struct belt *p, const double *y, double *G, double *Om, double *J)
+/* Friction load on the disk (Gamma, Omega) in slip at time t and, if J is not
+ * NULL, its derivatives by (x', phi'). Event-driven, in the start window after
+ * a restart and below the floor: the restart direction's friction,
+ * derivatives 0. */
+static void friction(const struct belt *p, double t, const double *y, double *G, double *Om,
+                     double *J)
 {
   struct cs_friction_load f;
   double Jf[9];
   double vs = y[DX] - p->vb, ws = y[DPHI];
   if (!event_driven(p)) {
     cs_i00_reg_eval(&p->approx, vs, 0.0, ws, &f, J ? Jf : NULL);
-  } else if (vs * vs + ws * ws <
-             (FLOOR_FACTOR * p->lambda_event) * (FLOOR_FACTOR * p->lambda_event)) {
+  } else if (t < p->t_arm + p->tau_fix ||
+             vs * vs + ws * ws <
+                 (FLOOR_FACTOR * p->lambda_event) * (FLOOR_FACTOR * p->lambda_event)) {
     cs_i00_eval(&p->approx, p->dir[0], 0.0, p->dir[1], &f, NULL);
     for (int i = 0; i < 9; i++)
       Jf[i] = 0;
@@ -216,7 +221,6 @@ static int stick_mode(const struct belt *p)
 
 static int rhs(double t, const double *y, double *ydot, const void *vp)
 {
-  (void)t;
   const struct belt *p = vp;
   ydot[X] = y[DX];
   ydot[PHI] = y[DPHI];
@@ -225,7 +229,7 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
     return 0;
   }
   double G, Om;
-  friction(p, y, &G, &Om, NULL);
+  friction(p, t, y, &G, &Om, NULL);
   ydot[DX] = G - p->c * y[DX] - p->c12 * y[DPHI] - y[X] - p->k12 * y[PHI];
   ydot[DPHI] = (Om - p->c12 * y[DX] - p->c * y[DPHI] - p->k12 * y[X] - y[PHI]) / p->m;
   return 0;
@@ -233,14 +237,13 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
 
 static int jac(double t, const double *y, double *J, const void *vp)
 {
-  (void)t;
   const struct belt *p = vp;
   J[X * 4 + DX] = 1.0;
   J[PHI * 4 + DPHI] = 1.0;
   if (stick_mode(p))
     return 0;
   double G, Om, dF[4];
-  friction(p, y, &G, &Om, dF);
+  friction(p, t, y, &G, &Om, dF);
   J[DX * 4 + X] = -1.0;
   J[DX * 4 + PHI] = -p->k12;
   J[DX * 4 + DX] = dF[0] - p->c;
@@ -254,7 +257,6 @@ static int jac(double t, const double *y, double *J, const void *vp)
 
 static int derived_fn(double t, const double *y, double *out, const void *vp)
 {
-  (void)t;
   const struct belt *p = vp;
   double G, Om;
   if (stick_mode(p)) {
@@ -262,7 +264,7 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
     required_load(p, y, u);
     G = u[0], Om = u[1];
   } else {
-    friction(p, y, &G, &Om, NULL);
+    friction(p, t, y, &G, &Om, NULL);
   }
   double vs = y[DX] - p->vb, ws = y[DPHI], lam = sqrt(vs * vs + ws * ws);
   out[O_VS] = vs;
@@ -377,7 +379,9 @@ static int restart_slip(struct belt *p, double t, double *y)
   p->mode = MODE_SLIP;
   p->s_restart = sa > 0 ? sa : hypot(a[0], a[1]);
   p->t_arm = t;
-  p->tau_arm = p->s_restart > 0 ? 4.0 * p->lambda_event / p->s_restart : INFINITY;
+  p->tau_arm = p->s_restart > 0 ? START_FACTOR * p->lambda_event / p->s_restart : INFINITY;
+  /* an inconsistent direction is left to the dynamics at once */
+  p->tau_fix = p->restart == RESTART_CONSISTENT ? p->tau_arm : 0.0;
   if (p->lambda_restart > 0) {
     /* Taylor step of the solution to lambda_s = lambda_restart (time tau, not advanced) */
     double tau = p->lambda_restart / p->s_restart;
@@ -434,7 +438,7 @@ static int mode_init(double t, double *y, void *vp)
   struct belt *p = vp;
   p->mode = MODE_SLIP;
   p->t_arm = -INFINITY;
-  p->tau_arm = 0.0;
+  p->tau_arm = p->tau_fix = 0.0;
   if (!event_driven(p))
     return 0;
   double vs = y[DX] - p->vb, ws = y[DPHI];
@@ -474,7 +478,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   p->mode = MODE_SLIP;
   p->dir[0] = -1.0, p->dir[1] = 0.0;
   p->t_arm = -INFINITY;
-  p->tau_arm = 0.0;
+  p->tau_arm = p->tau_fix = 0.0;
   p->s_restart = 0.0;
   struct cs_contact_moments c = cs_contact_moments_uniform_disk();
   st = cs_approx_init(&p->approx, p->b, 2.0, p->eps, p->eta_prime, &c);

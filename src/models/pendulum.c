@@ -87,6 +87,7 @@ enum { LAW_EVENT = CS_MLAW_COUNT };
 enum { MODE_SLIP, MODE_STICK };
 enum { K_SLIP_STICK, K_STICK_SLIP, K_REVERSAL };
 
+#define START_FACTOR 1e3  /* the start window lasts until lambda_s ~ START_FACTOR lambda_event */
 #define FLOOR_FACTOR 1e-6 /* slip friction of the restart direction below this * lambda_event */
 
 /* Per-copy workspace of the event-driven law (attach). */
@@ -111,7 +112,7 @@ struct pendulum {
   int mode;       /* MODE_SLIP or MODE_STICK */
   double dir[3];  /* unit (vsx, vsy, ws) of the last restart */
   double t_arm;   /* time of the last restart (-inf: not armed) */
-  double tau_arm; /* arming time 4 lambda_event / s */
+  double tau_arm; /* start window START_FACTOR lambda_event / s */
 };
 
 enum { XC, YC, PHI, DXC, DYC, DPHI };
@@ -224,12 +225,14 @@ static int stick_mode(const struct pendulum *p)
   return event_driven(p) && p->mode == MODE_STICK;
 }
 
-/* The law's load in slip; event-driven below the floor: the restart direction's. */
-static int slip_load(const struct pendulum *p, double vsx, double vsy, double ws,
+/* The law's load in slip at time t. Event-driven: while armed after a
+ * restart (lambda_s < ~4 lambda_event) and below the floor, the restart
+ * direction's load, derivatives 0. */
+static int slip_load(const struct pendulum *p, double t, double vsx, double vsy, double ws,
                      struct cs_friction_load *f, double *Jf)
 {
-  if (event_driven(p) && vsx * vsx + vsy * vsy + ws * ws <
-                             (FLOOR_FACTOR * p->lambda_event) * (FLOOR_FACTOR * p->lambda_event)) {
+  double fl = FLOOR_FACTOR * p->lambda_event;
+  if (event_driven(p) && (t < p->t_arm + p->tau_arm || vsx * vsx + vsy * vsy + ws * ws < fl * fl)) {
     cs_i11_eval(&p->fr.approx, p->dir[0], p->dir[1], p->dir[2], f, NULL);
     if (Jf)
       memset(Jf, 0, 9 * sizeof *Jf);
@@ -326,7 +329,7 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
   double w0 = omega0_at(p, t), vsx, vsy, ws;
   kinematics(p, t, y, w0, &vsx, &vsy, &ws);
   struct cs_friction_load f;
-  int rc = slip_load(p, vsx, vsy, ws, &f, NULL);
+  int rc = slip_load(p, t, vsx, vsy, ws, &f, NULL);
   if (rc)
     return rc;
   slip_accel(p, y, &f, ydot);
@@ -356,7 +359,7 @@ static int jac(double t, const double *y, double *J, const void *vp)
   kinematics(p, t, y, w0, &vsx, &vsy, &ws);
   struct cs_friction_load f;
   double Jf[9];
-  int rc = slip_load(p, vsx, vsy, ws, &f, Jf);
+  int rc = slip_load(p, t, vsx, vsy, ws, &f, Jf);
   if (rc)
     return rc;
   const double e = p->e, R = p->R, s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
@@ -413,7 +416,7 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
     required_load(p, t, y, out + O_TX); /* Tx, Ty, Mz are consecutive */
   } else {
     struct cs_friction_load f;
-    int rc = slip_load(p, vsx, vsy, ws, &f, NULL);
+    int rc = slip_load(p, t, vsx, vsy, ws, &f, NULL);
     if (rc)
       return rc;
     out[O_TX] = -muN * f.Tsx;
@@ -571,7 +574,7 @@ static int restart_slip(struct pendulum *p, double t, double *y)
     p->dir[i] = z[i] / sa;
   p->mode = MODE_SLIP;
   p->t_arm = t;
-  p->tau_arm = 4.0 * p->lambda_event / sa;
+  p->tau_arm = START_FACTOR * p->lambda_event / sa;
   if (p->lambda_restart > 0) {
     struct cs_friction_load fd;
     cs_i11_eval(&p->fr.approx, p->dir[0], p->dir[1], p->dir[2], &fd, NULL);

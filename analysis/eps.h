@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* The eps study: how the solution of a regularized friction model depends on
+ * its smoothing parameter eps (Kudra & Awrejcewicz, Acta Mech. 2016, §4 and
+ * figure 9: the solutions for eps = 1e-1, 1e-2, 1e-3 minus the eps = 1e-4
+ * solution). Knows models only through struct cs_model, runs them only
+ * through cs_flow (so an event-driven reference, law = event-driven, switches
+ * its modes) and sweeps only through cs_sweep_run; nothing here prints or
+ * writes files (contensou eps-study, src/cli/cli_eps_study.c, does).
+ *
+ * Runs. Every run (the reference and one per eps) gets its own copy of the
+ * base params (cs_eps_make_params: eps set by name, law = event-driven for an
+ * event-driven reference, prepare, then attach) and its own cs_flow; runs are
+ * independent and go in parallel (OpenMP), so results do not depend on the
+ * thread count. Parameters that the parameter file did not give and whose
+ * default is derived (NaN in the model's table: lambda_stick = eps, eta' from
+ * eta, the law's fitted b and m) are derived again for each run from that
+ * run's eps and law (spec->given; NULL keeps the base values as they are).
+ *
+ * Time series (cs_eps_study). Every run starts at t = 0 from y0 and is
+ * recorded on one time grid (the dense output of the integrator at the grid
+ * times; the part before the first grid time is crossed in steps of the grid
+ * step, as in contensou simulate). For each eps the difference run -
+ * reference is formed at every grid time for every state and derived output;
+ * differences of angles (state or derived outputs marked angle) are wrapped
+ * into (-pi, pi] (a whole turn is no difference of position). Norms of each
+ * difference over the window, taken over the grid samples where the
+ * difference is finite (a failed run compares the rows it reached):
+ *   max        max |d|            rms        sqrt(mean d^2)
+ *   max_stick  max |d| over the samples where the REFERENCE is in stick,
+ *   max_slip   ... in slip,       rms_stick, rms_slip   the same for rms
+ * Stick is the reference run's stick indicator (model->stick_output derived
+ * column > 0.5) at the grid time; NaN where a phase has no sample or the
+ * model has no indicator. So max = max(max_stick, max_slip) and max >= rms.
+ * A run that fails is recorded (status, message, the rows it reached) and the
+ * study goes on.
+ *
+ * Sweep study (cs_eps_sweep_study). The sweep spec is run once per eps and
+ * once for the reference; for every eps it is compared with the reference:
+ * - classes: grid points (per pass) whose class or period differ;
+ * - section points: at grid points periodic with the same period k in both
+ *   (or equilibria in both), the last k section points (the cycle; the
+ *   settled state for equilibria) of the eps run are aligned with the
+ *   reference's by the cyclic shift that minimises the sum of squared
+ *   differences (each state scaled by its range over the reference's cycles
+ *   of that pass, 1 when that range is 0), then max |difference| per state
+ *   over the cycle (angles wrapped);
+ * - bifurcations: each reference bifurcation is matched with the nearest one
+ *   of the same kind and pass of the eps sweep (position: the estimate, else
+ *   the middle of the bracket); shift = p_eps - p_ref (NaN: no match).
+ *
+ * HDF5 layout of contensou eps-study (kind = "eps-study"; every double
+ * attribute x has x_units; tables have names and units attributes):
+ *   /                 the common header (io/run_h5.h: kind, model, law, params
+ *                     text, overrides, provenance, status, message, /params of
+ *                     the file, /initial, /solver) and study = "time-series" |
+ *                     "sweep", reference = "eps" | "event-driven",
+ *                     reference_eps (NaN for event-driven), eps_unit
+ *   /eps/values       the eps values compared, in the order given (unit of eps)
+ *   time series:
+ *   /reference        t, states, derived outputs of the reference run;
+ *                     attributes eps, law, status, message, rows, t_start,
+ *                     t_end, dt, stick_rows (reference samples in stick)
+ *   /reference_switches   event-driven reference: t, kind, mode, states after
+ *                     each mode switch; kind_names, count, dropped
+ *   /eps/<k>/difference   k = 0, 1, ... in the order of /eps/values: t, then
+ *                     run - reference for every state and derived output;
+ *                     attributes eps, law, status, message, rows
+ *   /eps/norms        one row per eps: eps, rows (samples compared),
+ *                     stick_rows, then <var>_<norm> for every state and
+ *                     derived output var and norm in max, rms, max_stick,
+ *                     max_slip, rms_stick, rms_slip (unit of var)
+ *   /eps/runs         one row per run, the reference first: eps (NaN:
+ *                     event-driven), ok (1/0), rows, steps, rhs_evals,
+ *                     switches, wall_time_s
+ *   sweep study:
+ *   /sweep_study/grid      the grid values (columns: the swept parameters)
+ *   /sweep_study/classes   one row per run and pass (the reference first):
+ *                     run (0 reference, k + 1 for eps k), eps, pass, then the
+ *                     class code of every grid index (columns "0", "1", ...);
+ *                     attribute class_names
+ *   /sweep_study/periods   the same with the periods (0: not periodic)
+ *   /sweep_study/summary   one row per eps: eps, compared, class_mismatches,
+ *                     bifurcations_ref, matched, shift_max (max |shift|),
+ *                     section_compared, section_<state> (max over the grid)
+ *   /sweep_study/shifts    one row per eps and reference bifurcation: eps,
+ *                     pass, kind, p_ref, p_eps, shift; attribute kind_names
+ *   /sweep_study/section   one row per eps and compared grid point: eps, pass,
+ *                     index, p, period, then max |difference| per state
+ *   /sweep_study/bifurcations  every run's detected changes: run, eps, pass,
+ *                     kind, p_left, p_right, estimate
+ */
+#ifndef CS_ANALYSIS_EPS_H
+#define CS_ANALYSIS_EPS_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "integrate/integrate.h"
+#include "models/flow.h"
+#include "models/model.h"
+#include "sweep/sweep.h"
+
+/* The norms of a difference, in the order of the HDF5 columns. */
+enum cs_eps_norm {
+  CS_EPS_MAX,
+  CS_EPS_RMS,
+  CS_EPS_MAX_STICK,
+  CS_EPS_MAX_SLIP,
+  CS_EPS_RMS_STICK,
+  CS_EPS_RMS_SLIP,
+  CS_EPS_NORM_COUNT
+};
+
+/* "max", "rms", "max_stick", "max_slip", "rms_stick", "rms_slip". */
+const char *cs_eps_norm_name(enum cs_eps_norm k);
+
+/* Largest grid accepted by cs_eps_grid. */
+#define CS_EPS_MAX_ROWS 1000000
+
+/* The time grid of contensou simulate: t_start + k dt while below t_end, then
+ * t_end itself (which replaces a grid time within 1e-9 dt of it); dt = 0:
+ * (t_end - t_start) / 1000. Returns a malloc'ed array of *n times, or NULL
+ * (bad window, more than CS_EPS_MAX_ROWS rows, no memory). */
+double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n);
+
+/* Fills params (m->params_size bytes, not attached) for a run at eps (or,
+ * with event_driven = 1, with law = event-driven and eps left as in base):
+ * a copy of base with eps set by name, the parameters not given (given[i] ==
+ * 0, and NaN default in the model's table) reset to NaN, then prepare().
+ * given may be NULL (nothing reset). CS_ERR_NOT_FOUND (no parameter eps or no
+ * law event-driven), CS_ERR_RANGE (eps outside the parameter's range) or
+ * prepare's failure, with a one-line reason in msg. */
+enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base,
+                                  const unsigned char *given, double eps, int event_driven,
+                                  void *params, char *msg, size_t msglen);
+
+/* ------------------------------------------------------------ time series */
+
+struct cs_eps_spec {
+  const double *eps;               /* the eps values compared, n_eps > 0 of them, each > 0 */
+  size_t n_eps;
+  int reference_event_driven;      /* 1: the reference runs with law = event-driven */
+  double reference_eps;            /* the reference's eps (when not event-driven), > 0 */
+  const double *t;                 /* the common time grid, n_t >= 1 ascending times >= 0 */
+  size_t n_t;
+  struct cs_integrator_opts solver;  /* every run's integrator options */
+  const unsigned char *given;        /* see cs_eps_make_params; may be NULL */
+  size_t max_switches;               /* switches of the reference kept (0: 200000) */
+  int threads;                       /* OpenMP threads (0: the OpenMP default) */
+  /* Optional: called with the reference's time reached, from the thread that
+   * runs the reference only, after every grid time. */
+  void (*progress)(void *ctx, double t);
+  void *progress_ctx;
+};
+
+/* One run of the study. */
+struct cs_eps_run {
+  double eps;              /* its eps; NaN for an event-driven run */
+  int event_driven;        /* 1: law = event-driven */
+  enum cs_status status;   /* CS_OK, or why it stopped */
+  char message[512];       /* the failure in words, "" when ok */
+  size_t rows;             /* grid rows computed (n_t when ok) */
+  double *data;            /* n_t rows of cols values: t, states, derived; NaN past rows */
+  struct cs_flow_stats stats;
+  double wall_time;        /* s */
+  struct cs_flow_switch *switches; /* the reference's logged mode switches, or NULL */
+  size_t n_switches;
+};
+
+struct cs_eps_result {
+  size_t n_t;                   /* grid rows */
+  size_t n_state, n_derived;    /* columns after t */
+  size_t cols;                  /* 1 + n_state + n_derived */
+  size_t n_var;                 /* n_state + n_derived */
+  size_t n_eps;
+  struct cs_eps_run reference;
+  struct cs_eps_run *runs;      /* n_eps, in the order of spec->eps */
+  double *diff;                 /* n_eps blocks of n_t x cols: t, run - reference */
+  double *norms;                /* n_eps x n_var x CS_EPS_NORM_COUNT */
+  size_t *compared;             /* n_eps: grid rows where both runs have values */
+  size_t stick_rows;            /* grid rows where the reference is in stick */
+  int has_stick;                /* the model has a stick indicator */
+  double wall_time;             /* s, the whole study */
+};
+
+/* Runs the study of model m with base params (prepared) from y0. Returns
+ * CS_OK when the runs were made (each run's own status says whether it
+ * succeeded), CS_ERR_ARG for bad arguments, CS_ERR_NOMEM, or the status of
+ * cs_eps_make_params for a run whose params cannot be made (out->reference or
+ * the run then holds the message). out must be freed with cs_eps_result_free
+ * in every case. */
+enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, const double *y0,
+                            const struct cs_eps_spec *spec, struct cs_eps_result *out);
+void cs_eps_result_free(struct cs_eps_result *r);
+
+/* The norm of the difference of variable var (0 .. n_var - 1: states, then
+ * derived outputs) of eps index k. */
+double cs_eps_norm_get(const struct cs_eps_result *r, size_t k, size_t var, enum cs_eps_norm norm);
+
+/* 1 if the max difference of every state falls strictly as eps falls (eps
+ * sorted, each state's max finite), 0 if not, -1 when it cannot be said
+ * (fewer than two distinct eps, a run failed). */
+int cs_eps_monotone(const struct cs_eps_result *r);
+
+/* The observed order of variable var: least-squares slope of log(max |d|)
+ * against log(eps) over the eps with a finite positive max; NaN with fewer
+ * than two. */
+double cs_eps_order(const struct cs_eps_result *r, size_t var);
+
+/* ------------------------------------------------------------ sweep study */
+
+struct cs_eps_sweep_spec {
+  const double *eps; /* the eps values compared, n_eps > 0 */
+  size_t n_eps;
+  int reference_event_driven;
+  double reference_eps;
+  const unsigned char *given;        /* see cs_eps_make_params; may be NULL */
+  const struct cs_sweep_spec *sweep; /* the sweep run for each eps (its parameter is not eps) */
+  /* Optional: called before each sweep (run 0: the reference, k + 1: eps k). */
+  void (*progress)(void *ctx, size_t run, size_t n_runs);
+  void *progress_ctx;
+};
+
+/* One compared grid point. */
+struct cs_eps_sweep_point {
+  int pass;
+  size_t index;
+  double p;      /* the parameter value */
+  int period;    /* the common period (0: equilibrium) */
+  double *diff;  /* n_state max |difference| after alignment */
+};
+
+/* One matched reference bifurcation. */
+struct cs_eps_shift {
+  int pass;
+  enum cs_bifurcation_kind kind;
+  double p_ref, p_eps, shift; /* p_eps, shift NaN when unmatched */
+};
+
+/* One sweep of the study and, for an eps run, its comparison. */
+struct cs_eps_sweep_run {
+  double eps; /* NaN: event-driven */
+  int event_driven;
+  enum cs_status status; /* CS_OK, or why the sweep did not run */
+  char message[512];
+  struct cs_sweep_outcome outcome; /* records per pass, detected bifurcations */
+  double *cycle[2];     /* per pass: npoints x max_period x n_state (the last cycle) */
+  int *cycle_len[2];    /* per pass: rows of the cycle per grid point (0: none) */
+  /* comparison with the reference (eps runs only) */
+  size_t compared;         /* grid points (both passes) done in both */
+  size_t class_mismatches; /* of those, class or period differ */
+  struct cs_eps_sweep_point *points;
+  size_t n_points;
+  double *section_max; /* n_state: max over points, NaN when none */
+  struct cs_eps_shift *shifts;
+  size_t n_shifts; /* = reference bifurcations */
+  size_t matched;
+  double shift_max; /* max |shift| of the matched ones, NaN when none */
+};
+
+struct cs_eps_sweep_result {
+  size_t n_state, npoints, n_eps;
+  int passes[2]; /* pass present */
+  struct cs_eps_sweep_run reference;
+  struct cs_eps_sweep_run *runs; /* n_eps */
+  double wall_time;
+};
+
+/* Runs spec->sweep for the reference and for each eps and compares them.
+ * CS_OK when the study ran (each run's status says whether its sweep did);
+ * CS_ERR_ARG (the sweep's parameter is eps, bad arguments), CS_ERR_NOMEM.
+ * out must be freed with cs_eps_sweep_result_free in every case. */
+enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_params,
+                                  const double *y0, const struct cs_eps_sweep_spec *spec,
+                                  struct cs_eps_sweep_result *out);
+void cs_eps_sweep_result_free(struct cs_eps_sweep_result *r);
+
+#endif
