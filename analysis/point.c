@@ -30,7 +30,7 @@
  * as they come. An orbit that settles on the hyperplane (an equilibrium
  * in it: Lorenz's C+- lie in its default section) makes the event function
  * exactly 0 at a root and just after it, which ARKODE refuses ("root found
- * at and very near t", an argument error); the run then restarts from the
+ * at and very near t", an argument error); cs_flow then restarts from the
  * current state, which makes ARKODE set that function inactive until it
  * moves again (one restart per time reached).
  *
@@ -280,7 +280,6 @@ struct run {
   double T;               /* stroboscopic period, 0 for a hyperplane */
   double t;
   double *y, *yw0, *yend, *f, *scale, *abs_tol, *ref;
-  double restarted;          /* time of the last restart after a root failure */
   double amp[CS_FLOW_MAX_N]; /* size of each state along the recording window */
   enum cs_status st;         /* why the run stopped (RUN_FAILED, RUN_ESCAPED) */
   char msg[sizeof((struct cs_point_result *)0)->message];
@@ -478,15 +477,6 @@ static enum outcome advance_to(struct run *r, double tend)
     int at_root = 0, fired[2] = {0, 0};
     enum cs_status st =
         cs_flow_advance(r->ws->flow, next_time(r, tend), &r->t, r->y, &at_root, fired);
-    if (st == CS_ERR_ARG && r->t > r->restarted) {
-      /* ARKODE refuses to go on when an event function is exactly 0 at a
-       * root and just after it ("root found at and very near t"): an orbit
-       * settled on the section (an equilibrium in the hyperplane). A
-       * restart makes ARKODE set that function inactive until it moves. */
-      r->restarted = r->t;
-      if (cs_flow_set_state(r->ws->flow, r->t, r->y) == CS_OK)
-        continue;
-    }
     if (st != CS_OK)
       return stop_failed(r, st, cs_flow_last_error(r->ws->flow));
     if (state_norm(r->m, r->y) > r->spec->escape_norm ||
@@ -778,7 +768,6 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
   r->scale = ws->vec + 5 * nm;
   r->ref = ws->vec + 6 * nm;
   r->abs_tol = ws->vec + 8 * nm;
-  r->restarted = -INFINITY;
   double *final = ws->vec, *eq = ws->vec + 7 * nm;
   r->S = m->stick_output >= 0 && (size_t)m->stick_output < nd ? spec->stick_samples : 0;
   r->cap =

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct cs_flow {
   int dir[CS_FLOW_MAX_ROOTS];
   int found[CS_FLOW_MAX_ROOTS];
   long switches;
+  double restarted; /* time of the last restart after ARKODE refused a root */
   size_t max_log, n_log;
   struct cs_flow_switch *log;
   char msg[512];
@@ -76,6 +78,7 @@ enum cs_status cs_flow_reset(struct cs_flow *f, const struct cs_model *m, void *
   f->user_g = g;
   f->user_ctx = ctx;
   f->switches = 0;
+  f->restarted = -INFINITY;
   f->n_log = 0;
   f->msg[0] = '\0';
   size_t nr = n_roots + m->n_switch;
@@ -120,6 +123,16 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
     enum cs_status st = cs_integrator_advance(f->integ, tout, &tr, yv, &stop);
     if (t)
       *t = tr;
+    if (st == CS_ERR_ARG && tr > f->restarted) {
+      /* ARKODE refuses to go on when an event function is exactly 0 at a
+       * root and just after it ("root found at and very near t"): an orbit
+       * that settled on a section plane, or a mode whose switching function
+       * stays at 0. A restart from the last good state makes ARKODE treat
+       * that function as inactive until it moves; once per time reached. */
+      f->restarted = tr;
+      if (cs_integrator_reinit_state(f->integ, tr, yv) == CS_OK)
+        continue;
+    }
     if (st != CS_OK)
       return st;
     if (stop == CS_STOP_TOUT)

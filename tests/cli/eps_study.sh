@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `contensou eps-study` and `contensou plot` on its files: the exact output
+# line per eps on a short run of the figure-9 pendulum, the summary lines,
+# bad --eps / --reference lists (exit 2, one line), the HDF5 layout by names
+# (h5py, else h5dump), an event-driven reference (belt), a --sweep study and
+# the PNGs.
+# Usage (CTest): bash eps_study.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: eps_study.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
+params="$src/params"
+
+checks=0
+pass() {
+  checks=$((checks + 1))
+  echo "ok $checks - $*"
+}
+die() {
+  echo "FAIL: $*" >&2
+  if [ -n "${out:-}" ]; then printf 'stdout was:\n%s\n' "$out" >&2; fi
+  if [ -n "${err:-}" ]; then printf 'stderr was:\n%s\n' "$err" >&2; fi
+  exit 1
+}
+
+run() {
+  out=$("$exe" "$@" 2>"$scratch/stderr")
+  rc=$?
+  err=$(cat "$scratch/stderr")
+}
+
+# value NAME: the value of the line "NAME = value" of the last output.
+value() {
+  printf '%s\n' "$out" | awk -v k="$1" '$1 == k && $2 == "=" && NF == 3 { print $3; f = 1 } END { exit !f }' ||
+    die "no line '$1 = <value>' in the output of: $last"
+}
+
+is() {
+  local v
+  v=$(value "$1") || exit 1
+  [ "$v" = "$2" ] || die "$last: $1 = $v, expected $2"
+}
+
+ok() {
+  last="contensou $*"
+  run "$@"
+  [ "$rc" -eq 0 ] || die "$last: exit status $rc, expected 0"
+  [ -z "$err" ] || die "$last: wrote on stderr"
+}
+
+# bad PATTERN ARGS...: exit 2, one line "contensou eps-study: ...PATTERN...", no stdout.
+bad() {
+  local pattern=$1
+  shift
+  last="contensou $*"
+  run "$@"
+  [ "$rc" -eq 2 ] || die "$last: exit status $rc, expected 2"
+  [ -z "$out" ] || die "$last: printed on stdout"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || die "$last: expected one line on stderr"
+  case "$err" in
+    "contensou eps-study: "*"$pattern"*) ;;
+    *) die "$last: stderr does not read 'contensou eps-study: ...$pattern...'" ;;
+  esac
+  pass "$last -> exit 2: $err"
+}
+
+have_h5py=0
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null; then
+  have_h5py=1
+fi
+have_gnuplot=0
+command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
+
+h5check() {
+  local file=$1 code=$2
+  [ "$have_h5py" -eq 1 ] || return 0
+  /usr/bin/python3 - "$file" <<PY || die "h5py check of $file failed"
+import sys, h5py, numpy as np
+def s(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+def names(d):
+    return [s(x) for x in d.attrs['names']]
+with h5py.File(sys.argv[1], "r") as f:
+$(printf '%s\n' "$code" | sed 's/^/    /')
+PY
+}
+
+png() {
+  [ -s "$1" ] || die "$last: no picture at $1"
+  [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = "211PNG" ] || die "$last: $1 is not a PNG"
+  pass "$last wrote a PNG of $(wc -c <"$1") bytes"
+}
+
+# ------------------------------------------------------------ help
+ok eps-study --help
+case "$out" in
+  usage:*) pass "eps-study --help prints its usage" ;;
+  *) die "eps-study --help: output does not start with 'usage:'" ;;
+esac
+for opt in --eps --reference --sweep --set -o --threads --quiet; do
+  printf '%s\n' "$out" | grep -q -- "^  .*$opt" || die "eps-study --help does not describe $opt"
+done
+printf '%s\n' "$out" | grep -q 'eps = <eps> <state> = <max |difference|>' ||
+  die "eps-study --help does not give the line format"
+pass "eps-study --help describes every option and the line format"
+ok --help
+printf '%s\n' "$out" | grep -q '^  eps-study ' || die "contensou --help does not list eps-study"
+pass "contensou --help lists eps-study"
+
+# ------------------------------------------------------------ bad arguments
+fig9="$params/pendulum_fig9.ini"
+short=(--set output.t_end=2 --set output.dt=0.01)
+bad "'abc' is not a number" eps-study "$fig9" "${short[@]}" --eps 1e-1,abc
+bad "is not > 0" eps-study "$fig9" "${short[@]}" --eps 1e-1,0
+bad "is not > 0" eps-study "$fig9" "${short[@]}" --eps=-1e-2
+bad "empty entry" eps-study "$fig9" "${short[@]}" --eps 1e-1,,1e-2
+bad "empty entry" eps-study "$fig9" "${short[@]}" --eps ,
+bad "--eps" eps-study "$fig9" "${short[@]}" --eps ""
+bad "listed twice" eps-study "$fig9" "${short[@]}" --eps 1e-1,0.1
+bad "outside the accepted range" eps-study "$fig9" "${short[@]}" --eps 2e3
+bad "--reference" eps-study "$fig9" "${short[@]}" --reference smooth
+bad "--reference" eps-study "$fig9" "${short[@]}" --reference 0
+bad "has no parameter eps" eps-study "$params/twomass_stickslip.ini" --set output.t_end=1
+bad "has no law event-driven" eps-study "$params/twomass_stickslip.ini" --set output.t_end=1 \
+  --reference event-driven
+bad "no [sweep] section" eps-study "$fig9" "${short[@]}" --sweep
+bad "missing FILE.ini" eps-study --eps 1e-1
+bad "t_end" eps-study "$fig9" --set output.t_end=abc
+
+# ------------------------------------------------------------ figure 9, short
+h5="$scratch/fig9.h5"
+ok eps-study "$fig9" "${short[@]}" --eps 1e-1,1e-2 --reference 1e-3 -o "$h5"
+# the exact line format: eps = <eps> then <state> = <value> for every state, single spaces
+num='-?[0-9.]+(e[-+][0-9]+)?'
+for e in 0.1 0.01; do
+  line=$(printf '%s\n' "$out" | grep "^eps = $e ") || die "$last: no line 'eps = $e ...'"
+  [[ "$line" =~ ^eps\ =\ $e\ XC\ =\ $num\ YC\ =\ $num\ phi\ =\ $num\ dXC\ =\ $num\ dYC\ =\ $num\ dphi\ =\ $num$ ]] ||
+    die "$last: line '$line' is not 'eps = $e XC = <v> YC = <v> phi = <v> dXC = <v> dYC = <v> dphi = <v>'"
+done
+[ "$(printf '%s\n' "$out" | grep -c '^eps = ')" -eq 2 ] || die "$last: expected two eps lines"
+[ "$(printf '%s\n' "$out" | head -n 1 | cut -d' ' -f1-3)" = "eps = 0.1" ] ||
+  die "$last: the first line is not the first eps"
+pass "$last: one line per eps, 'eps = <eps> XC = <v> ... dphi = <v>'"
+is reference "eps"
+printf '%s\n' "$out" | grep -qx 'reference = eps 0.001' || die "$last: no line 'reference = eps 0.001'"
+is monotone true
+is model pendulum
+is law I11-reg
+is rows 201
+is status ok
+is output "$h5"
+# the differences fall as eps falls: phi at 0.01 below phi at 0.1
+p1=$(printf '%s\n' "$out" | awk '$3 == "0.1" { for (i = 4; i < NF; i++) if ($i == "phi") print $(i + 2) }')
+p2=$(printf '%s\n' "$out" | awk '$3 == "0.01" { for (i = 4; i < NF; i++) if ($i == "phi") print $(i + 2) }')
+awk -v a="$p1" -v b="$p2" 'BEGIN { exit !(b < a && b > 0) }' || die "$last: phi $p2 (0.01) not below $p1 (0.1)"
+pass "$last: max |d phi| falls from $p1 (eps 0.1) to $p2 (eps 0.01), monotone = true"
+o=$(value order_phi) || exit 1
+awk -v o="$o" 'BEGIN { exit !(o > 0.6 && o < 1.5) }' || die "$last: order_phi = $o, expected about 1"
+pass "$last: observed order of phi $o"
+
+h5check "$h5" "
+assert s(f.attrs['kind']) == 'eps-study' and s(f.attrs['study']) == 'time-series'
+assert s(f.attrs['reference']) == 'eps' and f.attrs['reference_eps'] == 1e-3
+assert s(f.attrs['reference_eps_units']) == '1/s' and s(f.attrs['eps_unit']) == '1/s'
+assert s(f.attrs['status']) == 'ok' and s(f.attrs['model']) == 'pendulum'
+assert 'omega0_amp = 1' in s(f.attrs['params_text'])
+assert 'output.t_end=2' in s(f.attrs['overrides'])
+assert list(f['eps/values'][:]) == [0.1, 0.01] and s(f['eps/values'].attrs['units']) == '1/s'
+r = f['reference']
+n = names(r)
+assert n[:7] == ['t', 'XC', 'YC', 'phi', 'dXC', 'dYC', 'dphi'] and 'stick' in n
+assert r.shape == (201, len(n)) and r[-1, 0] == 2.0 and s(r.attrs['status']) == 'ok'
+assert [s(x) for x in r.attrs['units']][3] == 'rad'
+for k in range(2):
+    d = f['eps/%d/difference' % k]
+    assert names(d) == n and d.shape == r.shape
+    assert d.attrs['eps'] == [0.1, 0.01][k] and s(d.attrs['status']) == 'ok'
+    assert np.array_equal(d[:, 0], r[:, 0])
+nm = f['eps/norms']
+cn = names(nm)
+assert cn[:3] == ['eps', 'rows', 'stick_rows'] and nm.shape == (2, 3 + 6 * (len(n) - 1))
+for v in ['XC', 'phi', 'dphi', 'lambda_s']:
+    for q in ['max', 'rms', 'max_stick', 'max_slip', 'rms_stick', 'rms_slip']:
+        assert v + '_' + q in cn
+    for k in range(2):
+        row = nm[k]
+        d = f['eps/%d/difference' % k][:, n.index(v)]
+        assert row[cn.index(v + '_max')] == np.max(np.abs(d))
+        assert row[cn.index(v + '_max')] >= row[cn.index(v + '_rms')]
+        assert row[cn.index(v + '_max')] == max(row[cn.index(v + '_max_stick')], row[cn.index(v + '_max_slip')])
+assert nm[1, cn.index('phi_max')] < nm[0, cn.index('phi_max')]
+ru = f['eps/runs']
+assert names(ru) == ['eps', 'ok', 'rows', 'steps', 'rhs_evals', 'switches', 'wall_time_s']
+assert ru.shape == (3, 7) and ru[0, 0] == 1e-3 and all(ru[:, 1] == 1)
+assert 'reference_switches' not in f
+for g in ['params', 'initial', 'solver']:
+    assert g in f
+"
+[ "$have_h5py" -eq 1 ] && pass "h5py reads $h5 by names: header, /reference, /eps/values, differences, norms, runs"
+if [ "$have_h5py" -eq 0 ] && command -v h5dump >/dev/null 2>&1; then
+  h5dump -a /kind "$h5" | grep -q '"eps-study"' || die "h5dump: /kind is not eps-study"
+  h5dump -a /reference/names "$h5" | grep -q '"phi"' || die "h5dump: /reference has no column phi"
+  h5dump -a /eps/norms/names "$h5" | grep -q '"phi_max_stick"' || die "h5dump: no phi_max_stick"
+  h5dump -d /eps/values "$h5" | grep -q '0.1, 0.01' || die "h5dump: /eps/values is not 0.1, 0.01"
+  for p in /eps/0/difference /eps/1/difference /eps/runs /params /initial /solver; do
+    h5dump -H -d "$p" "$h5" >/dev/null 2>&1 || die "h5dump: no dataset $p"
+  done
+  pass "h5dump finds kind, /reference, /eps/values, the differences, norms and runs in $h5"
+fi
+
+# the default output name, identical runs: zero differences
+(cd "$scratch" && "$exe" eps-study "$fig9" --set output.t_end=0.5 --eps 1e-2 --reference 1e-2 \
+  >"$scratch/same.out" 2>&1) || die "eps-study with eps = reference failed: $(cat "$scratch/same.out")"
+[ -s "$scratch/output/pendulum_fig9_eps.h5" ] || die "no default output output/pendulum_fig9_eps.h5"
+grep -qx 'eps = 0.01 XC = 0 YC = 0 phi = 0 dXC = 0 dYC = 0 dphi = 0' "$scratch/same.out" ||
+  die "eps = reference: differences not all 0: $(head -n 1 "$scratch/same.out")"
+grep -qx 'monotone = undecided' "$scratch/same.out" || die "one eps: monotone is not undecided"
+pass "eps = reference: every difference 0, default output output/pendulum_fig9_eps.h5"
+
+# ------------------------------------------------------------ belt, event-driven reference
+h5b="$scratch/belt.h5"
+ok eps-study "$params/belt_eps_study.ini" --set output.t_end=80 --set output.dt=0.1 \
+  --reference event-driven --eps 1e-3,1e-4 -o "$h5b"
+printf '%s\n' "$out" | grep -qE "^eps = 0.001 x = $num phi = $num dx = $num dphi = $num$" ||
+  die "$last: no line 'eps = 0.001 x = ... dphi = ...'"
+is reference event-driven
+is monotone true
+is status ok
+pass "$last: event-driven reference, monotone = true"
+h5check "$h5b" "
+assert s(f.attrs['reference']) == 'event-driven' and np.isnan(f.attrs['reference_eps'])
+assert np.isnan(f['reference'].attrs['eps']) and s(f['reference'].attrs['law']) == 'event-driven'
+sw = f['reference_switches']
+assert names(sw)[:3] == ['t', 'kind', 'mode'] and sw.shape[0] >= 2 and sw.attrs['count'] == sw.shape[0]
+assert 'slip->stick' in s(sw.attrs['kind_names'])
+assert np.isnan(f['eps/runs'][0, 0]) and f['eps/runs'][0, 5] == sw.shape[0]
+"
+[ "$have_h5py" -eq 1 ] && pass "h5py: /reference_switches of the event-driven reference"
+
+# ------------------------------------------------------------ --sweep
+h5s="$scratch/sweep.h5"
+ok eps-study "$params/pendulum_eps_sweep.ini" --sweep --eps 1e-1,5e-2 --reference 1e-1 \
+  --set sweep.parameter=omega0 --set sweep.from=0.1 --set sweep.to=1.0 --set sweep.points=3 \
+  --set sweep.transient=10 --set sweep.record=10 --set sweep.spacing=linear \
+  --set sweep.adaptive_transient=false -o "$h5s"
+line=$(printf '%s\n' "$out" | grep '^eps = 0.1 ') || die "$last: no line 'eps = 0.1 ...'"
+[[ "$line" =~ ^eps\ =\ 0.1\ compared\ =\ 3\ class_mismatches\ =\ 0\ bifurcations\ =\ ([0-9]+)\ matched\ =\ ([0-9]+)\ bifurcation_shift_max\ =\ 0\ section_compared\ =\ [0-9]+\ section_XC\ =\ 0\ .*section_dphi\ =\ 0$ ]] ||
+  die "$last: eps = reference: '$line' is not all-zero"
+[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] || die "$last: not every bifurcation matched"
+printf '%s\n' "$out" | grep -qE '^eps = 0.05 compared = 3 class_mismatches = [0-9]+ bifurcations = [0-9]+ matched = [0-9]+ bifurcation_shift_max = (nan|'"$num"') section_compared = [0-9]+ section_XC = ' ||
+  die "$last: no line 'eps = 0.05 compared = 3 ...'"
+is parameter omega0
+is points 3
+pass "$last: one line per eps; eps = reference gives no mismatch and zero shifts"
+h5check "$h5s" "
+assert s(f.attrs['study']) == 'sweep'
+c = f['sweep_study/classes']
+assert names(c)[:3] == ['run', 'eps', 'pass'] and c.shape == (3, 6)
+assert np.array_equal(c[0, 3:], c[1, 3:])
+assert names(f['sweep_study/shifts']) == ['eps', 'pass', 'kind', 'p_ref', 'p_eps', 'shift']
+assert names(f['sweep_study/summary'])[:7] == ['eps', 'compared', 'class_mismatches', 'bifurcations_ref', 'matched', 'shift_max', 'section_compared']
+assert f['sweep_study/grid'].shape == (3, 1) and names(f['sweep_study/grid']) == ['omega0']
+assert 'section' in f['sweep_study'] and 'bifurcations' in f['sweep_study'] and 'periods' in f['sweep_study']
+"
+[ "$have_h5py" -eq 1 ] && pass "h5py: /sweep_study tables by name"
+bad "the sweep's parameter is eps" eps-study "$params/pendulum_eps_sweep.ini" --sweep
+
+# ------------------------------------------------------------ plots
+if [ "$have_gnuplot" -eq 1 ]; then
+  ok plot "$h5" -o "$scratch/fig9.png"
+  is output "$scratch/fig9.png"
+  png "$scratch/fig9.png"
+  ok plot "$h5" --var XC -o "$scratch/fig9_xc.png"
+  png "$scratch/fig9_xc.png"
+  last="contensou plot $h5 --var nosuch"
+  run plot "$h5" --var nosuch
+  [ "$rc" -eq 2 ] || die "$last: exit status $rc, expected 2"
+  case "$err" in *"--var: 'nosuch'"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
+  ok plot "$h5b" --var dx -o "$scratch/belt.png"
+  png "$scratch/belt.png"
+  ok plot "$h5s" -o "$scratch/sweep.png"
+  png "$scratch/sweep.png"
+else
+  echo "skip - gnuplot not installed: no plots"
+fi
+
+echo "all $checks checks passed"

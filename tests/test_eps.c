@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/* The eps study (analysis/eps.h) on the pendulum of Acta Mech. 2016, figure 9
+ * (omega0(t) = cos t, Y_S = -0.1 m), over short windows: identical runs give
+ * differences of exactly 0, the norms are consistent with each other, the
+ * difference falls as eps falls (the paper's claim) at an observed order near
+ * 1, parameters derived from eps follow each run's eps, failures of the
+ * arguments, an event-driven reference, and the sweep comparison (identical
+ * sweeps: no mismatch, every bifurcation matched with shift 0). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis/eps.h"
+#include "io/config.h"
+#include "models/model.h"
+#include "sweep/sweep.h"
+
+#define FIG9 CONTENSOU_SOURCE_DIR "/params/pendulum_fig9.ini"
+#define BELT CONTENSOU_SOURCE_DIR "/params/belt_eps_study.ini"
+
+static void load(const char *path, const char *const *sets, size_t n, struct cs_config *cfg)
+{
+  char msg[CS_CONFIG_MSG];
+  enum cs_status st = cs_config_load(path, sets, n, cfg, msg, sizeof msg);
+  if (st != CS_OK)
+    fail_msg("%s: %s", path, msg);
+}
+
+/* The study of cfg on its [output] grid. */
+static void study(const struct cs_config *cfg, const double *eps, size_t n_eps, int ref_ev,
+                  double ref_eps, int threads, struct cs_eps_result *r)
+{
+  size_t n_t;
+  double *t = cs_eps_grid(cfg->t_start, cfg->t_end, cfg->dt, &n_t);
+  assert_non_null(t);
+  struct cs_eps_spec spec = {.eps = eps,
+                             .n_eps = n_eps,
+                             .reference_event_driven = ref_ev,
+                             .reference_eps = ref_eps,
+                             .t = t,
+                             .n_t = n_t,
+                             .solver = cfg->solver,
+                             .given = cfg->given,
+                             .threads = threads};
+  assert_int_equal(cs_eps_study(cfg->model, cfg->params, cfg->y0, &spec, r), CS_OK);
+  assert_int_equal(r->n_t, n_t);
+  free(t);
+}
+
+static void grid(void **state)
+{
+  (void)state;
+  size_t n;
+  double *t = cs_eps_grid(0.0, 1.0, 0.3, &n);
+  assert_non_null(t);
+  assert_int_equal(n, 5);
+  assert_close(t[3], 0.9, 1e-15);
+  assert_true(t[4] == 1.0);
+  free(t);
+  t = cs_eps_grid(2.0, 3.0, 0.25, &n);
+  assert_int_equal(n, 5);
+  assert_true(t[0] == 2.0 && t[4] == 3.0);
+  free(t);
+  t = cs_eps_grid(0.0, 1.0, 0.0, &n); /* dt = 0: 1000 steps */
+  assert_int_equal(n, 1001);
+  free(t);
+  assert_null(cs_eps_grid(1.0, 1.0, 0.1, &n));
+  assert_null(cs_eps_grid(-1.0, 1.0, 0.1, &n));
+  assert_null(cs_eps_grid(0.0, 1.0, 1e-7, &n)); /* more than CS_EPS_MAX_ROWS */
+}
+
+static void make_params(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  load(FIG9, NULL, 0, &cfg);
+  const struct cs_model *m = cfg.model;
+  void *p = malloc(m->params_size);
+  char msg[256];
+  int ls = cs_model_param_index(m, "lambda_stick"), ke = cs_model_param_index(m, "eps");
+  assert_true(ls >= 0 && ke >= 0);
+  /* lambda_stick is not given: it follows the run's eps */
+  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, 1e-2, 0, p, msg, sizeof msg),
+                   CS_OK);
+  assert_true(cs_model_get_param(m, p, ke) == 1e-2);
+  assert_true(cs_model_get_param(m, p, ls) == 1e-2);
+  /* without the flags the base value (the file's eps) stays */
+  assert_int_equal(cs_eps_make_params(m, cfg.params, NULL, 1e-2, 0, p, msg, sizeof msg), CS_OK);
+  assert_true(cs_model_get_param(m, p, ls) == 1e-4);
+  /* eta stays as given, eta' is derived again (the same value) */
+  int ep = cs_model_param_index(m, "eta_prime");
+  assert_true(cs_model_get_param(m, p, ep) == cs_model_get_param(m, cfg.params, ep));
+  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, 2e3, 0, p, msg, sizeof msg),
+                   CS_ERR_RANGE);
+  assert_non_null(strstr(msg, "eps"));
+  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, NAN, 1, p, msg, sizeof msg),
+                   CS_OK);
+  assert_string_equal(cs_model_get_choice(m, p, 0), "event-driven");
+  free(p);
+  cs_config_free(&cfg);
+  /* the two-mass system has neither eps nor an event-driven law */
+  const struct cs_model *tm = cs_model_find("twomass");
+  assert_non_null(tm);
+  void *base = malloc(tm->params_size), *q = malloc(tm->params_size);
+  cs_model_params_default(tm, base);
+  assert_int_equal(tm->prepare(base, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_eps_make_params(tm, base, NULL, 1e-3, 0, q, msg, sizeof msg),
+                   CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_eps_make_params(tm, base, NULL, NAN, 1, q, msg, sizeof msg),
+                   CS_ERR_NOT_FOUND);
+  free(base), free(q);
+}
+
+static void bad_arguments(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  load(FIG9, NULL, 0, &cfg);
+  double t[2] = {0.0, 0.1}, eps[1] = {1e-2}, neg[1] = {-1.0};
+  struct cs_eps_spec spec = {.eps = eps, .n_eps = 1, .reference_eps = 1e-3, .t = t, .n_t = 2,
+                             .solver = cfg.solver};
+  struct cs_eps_result r;
+  spec.eps = neg;
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  cs_eps_result_free(&r);
+  spec.eps = eps, spec.n_eps = 0;
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  cs_eps_result_free(&r);
+  spec.n_eps = 1, spec.reference_eps = 0;
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  cs_eps_result_free(&r);
+  t[1] = 0.0; /* not increasing */
+  spec.reference_eps = 1e-3;
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  cs_eps_result_free(&r);
+  t[1] = 0.1;
+  eps[0] = 5e3; /* outside the model's range: the params cannot be made */
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_RANGE);
+  assert_non_null(strstr(r.runs[0].message, "eps"));
+  cs_eps_result_free(&r);
+  cs_config_free(&cfg);
+}
+
+/* eps equal to the reference's: the same computation, differences exactly 0
+ * (also when the runs go on different threads). */
+static void identical_runs(void **state)
+{
+  (void)state;
+  static const char *const sets[] = {"output.t_end=1", "output.dt=0.01"};
+  struct cs_config cfg;
+  load(FIG9, sets, 2, &cfg);
+  double eps[2] = {1e-2, 1e-2 * 1.0};
+  struct cs_eps_result r;
+  study(&cfg, eps, 2, 0, 1e-2, 2, &r);
+  assert_int_equal(r.reference.status, CS_OK);
+  assert_int_equal(r.reference.rows, r.n_t);
+  for (size_t k = 0; k < 2; k++) {
+    assert_int_equal(r.runs[k].status, CS_OK);
+    assert_int_equal(r.compared[k], r.n_t);
+    const double *d = r.diff + k * r.n_t * r.cols;
+    for (size_t i = 0; i < r.n_t; i++) {
+      assert_true(d[i * r.cols] == r.reference.data[i * r.cols]);
+      for (size_t j = 1; j < r.cols; j++)
+        if (d[i * r.cols + j] != 0.0)
+          fail_msg("eps run %zu, row %zu, column %zu: difference %g, expected exactly 0", k, i, j,
+                   d[i * r.cols + j]);
+    }
+    for (size_t v = 0; v < r.n_var; v++) {
+      assert_true(cs_eps_norm_get(&r, k, v, CS_EPS_MAX) == 0.0);
+      assert_true(cs_eps_norm_get(&r, k, v, CS_EPS_RMS) == 0.0);
+    }
+  }
+  /* equal eps cannot show a fall */
+  assert_int_equal(cs_eps_monotone(&r), -1);
+  cs_eps_result_free(&r);
+  cs_config_free(&cfg);
+}
+
+/* eps = 1e-1, 1e-2 against 1e-3 over 2 s (a slip and a stick phase): the
+ * norms agree with each other and the differences fall as eps falls. */
+static void norms_and_fall(void **state)
+{
+  (void)state;
+  static const char *const sets[] = {"output.t_end=2", "output.dt=0.01"};
+  struct cs_config cfg;
+  load(FIG9, sets, 2, &cfg);
+  double eps[2] = {1e-2, 1e-1}; /* not sorted: the order given is kept */
+  struct cs_eps_result r;
+  study(&cfg, eps, 2, 0, 1e-3, 0, &r);
+  assert_int_equal(r.reference.status, CS_OK);
+  assert_true(r.has_stick);
+  assert_true(r.stick_rows > 0 && r.stick_rows < r.n_t);
+  assert_true(r.runs[0].eps == 1e-2 && r.runs[1].eps == 1e-1);
+  for (size_t k = 0; k < 2; k++) {
+    assert_int_equal(r.runs[k].status, CS_OK);
+    for (size_t v = 0; v < r.n_var; v++) {
+      double mx = cs_eps_norm_get(&r, k, v, CS_EPS_MAX), rms = cs_eps_norm_get(&r, k, v, CS_EPS_RMS);
+      double ms = cs_eps_norm_get(&r, k, v, CS_EPS_MAX_STICK);
+      double ml = cs_eps_norm_get(&r, k, v, CS_EPS_MAX_SLIP);
+      double rs = cs_eps_norm_get(&r, k, v, CS_EPS_RMS_STICK);
+      double rl = cs_eps_norm_get(&r, k, v, CS_EPS_RMS_SLIP);
+      assert_true(isfinite(mx) && isfinite(rms) && isfinite(ms) && isfinite(ml));
+      assert_true(mx >= rms);
+      assert_true(ms >= rs && ml >= rl);
+      assert_true(mx == fmax(ms, ml));
+      /* the mean squares add up over the two phases */
+      double n = (double)r.n_t, ns = (double)r.stick_rows;
+      assert_rel_close(rms * rms * n, rs * rs * ns + rl * rl * (n - ns), 1e-12, 1e-300);
+      /* the max is attained in the difference series */
+      const double *d = r.diff + k * r.n_t * r.cols;
+      double m2 = 0;
+      for (size_t i = 0; i < r.n_t; i++)
+        m2 = fmax(m2, fabs(d[i * r.cols + 1 + v]));
+      assert_true(m2 == mx);
+    }
+    /* the states differ */
+    for (size_t v = 0; v < r.n_state; v++)
+      assert_true(cs_eps_norm_get(&r, k, v, CS_EPS_MAX) > 0);
+  }
+  /* the paper's claim: smaller eps, smaller difference, about linearly */
+  assert_int_equal(cs_eps_monotone(&r), 1);
+  for (size_t v = 0; v < r.n_state; v++) {
+    double ord = cs_eps_order(&r, v);
+    if (!(ord > 0.6 && ord < 1.5))
+      fail_msg("observed order of %s = %g, expected about 1", cfg.model->state[v].name, ord);
+  }
+  cs_eps_result_free(&r);
+  cs_config_free(&cfg);
+}
+
+/* The belt against its event-driven scheme over the first slip phase (t in
+ * [57.6, 75.5]): the reference switches modes, its switches are logged, and
+ * the difference falls from eps = 1e-3 to 1e-4. */
+static void event_driven_reference(void **state)
+{
+  (void)state;
+  static const char *const sets[] = {"output.t_end=80", "output.dt=0.1"};
+  struct cs_config cfg;
+  load(BELT, sets, 2, &cfg);
+  double eps[2] = {1e-3, 1e-4};
+  struct cs_eps_result r;
+  study(&cfg, eps, 2, 1, NAN, 0, &r);
+  if (r.reference.status != CS_OK)
+    fail_msg("event-driven reference: %s", r.reference.message);
+  assert_true(r.reference.event_driven && isnan(r.reference.eps));
+  assert_true(r.reference.stats.switches >= 2);
+  assert_int_equal(r.reference.n_switches, (size_t)r.reference.stats.switches);
+  assert_true(r.stick_rows > 0 && r.stick_rows < r.n_t);
+  for (size_t k = 0; k < 2; k++)
+    assert_int_equal(r.runs[k].status, CS_OK);
+  assert_int_equal(cs_eps_monotone(&r), 1);
+  cs_eps_result_free(&r);
+  cs_config_free(&cfg);
+}
+
+/* Identical sweeps (eps = the reference's): no class mismatch, every
+ * bifurcation matched with shift 0, section differences 0. */
+static void sweep_identical(void **state)
+{
+  (void)state;
+  static const char *const sets[] = {"sweep.parameter=omega0", "sweep.from=0.1", "sweep.to=1.0",
+                                     "sweep.points=3",         "sweep.transient=10",
+                                     "sweep.record=10",        "sweep.spacing=linear",
+                                     "sweep.adaptive_transient=false"};
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  load(CONTENSOU_SOURCE_DIR "/params/pendulum_eps_sweep.ini", sets, 8, &cfg);
+  struct cs_sweep_spec sw;
+  assert_int_equal(cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg), CS_OK);
+  sw.threads = 2;
+  double eps[1] = {1e-1};
+  struct cs_eps_sweep_spec spec = {.eps = eps,
+                                   .n_eps = 1,
+                                   .reference_eps = 1e-1,
+                                   .given = cfg.given,
+                                   .sweep = &sw};
+  struct cs_eps_sweep_result r;
+  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_OK);
+  assert_int_equal(r.reference.status, CS_OK);
+  const struct cs_eps_sweep_run *e = &r.runs[0];
+  assert_int_equal(e->status, CS_OK);
+  assert_int_equal(e->compared, 3);
+  assert_int_equal(e->class_mismatches, 0);
+  assert_true(r.reference.outcome.n_bif >= 1);
+  assert_int_equal(e->n_shifts, r.reference.outcome.n_bif);
+  assert_int_equal(e->matched, e->n_shifts);
+  for (size_t i = 0; i < e->n_shifts; i++)
+    assert_true(e->shifts[i].shift == 0.0);
+  assert_true(e->shift_max == 0.0);
+  assert_true(e->n_points >= 1);
+  for (size_t i = 0; i < e->n_points; i++)
+    for (size_t j = 0; j < r.n_state; j++)
+      assert_true(e->points[i].diff[j] == 0.0);
+  cs_eps_sweep_result_free(&r);
+  /* the sweep's parameter may not be eps */
+  struct cs_sweep_spec sw2 = sw;
+  sw2.param = cs_model_param_index(cfg.model, "eps");
+  spec.sweep = &sw2;
+  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  cs_eps_sweep_result_free(&r);
+  cs_config_free(&cfg);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(grid),           cmocka_unit_test(make_params),
+      cmocka_unit_test(bad_arguments),  cmocka_unit_test(identical_runs),
+      cmocka_unit_test(norms_and_fall), cmocka_unit_test(event_driven_reference),
+      cmocka_unit_test(sweep_identical),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
