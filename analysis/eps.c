@@ -9,13 +9,13 @@
 
 #include "analysis/eps.h"
 
-#define GRID_TOL 1e-9          /* relative to dt: a grid time this close to t_end is t_end */
-#define MAX_SWITCHES 200000    /* default switch log of the reference */
-#define STICK_LEVEL 0.5        /* the stick indicator is 0 or 1 */
-#define SCALE_FLOOR 1e-300     /* a reference range below this scales by 1 */
+#define GRID_TOL 1e-9       /* relative to dt: a grid time this close to t_end is t_end */
+#define MAX_SWITCHES 200000 /* default switch log of the reference */
+#define STICK_LEVEL 0.5     /* the stick indicator is 0 or 1 */
+#define SCALE_FLOOR 1e-300  /* a reference range below this scales by 1 */
 
 static const char *const norm_names[CS_EPS_NORM_COUNT] = {"max",      "rms",       "max_stick",
-                                                           "max_slip", "rms_stick", "rms_slip"};
+                                                          "max_slip", "rms_stick", "rms_slip"};
 
 const char *cs_eps_norm_name(enum cs_eps_norm k)
 {
@@ -93,8 +93,8 @@ static void run_one(const struct cs_model *m, void *params, const double *y0,
 {
   const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0;
   double t0 = omp_get_wtime();
-  size_t max_log = m->n_switch && is_ref ? (spec->max_switches ? spec->max_switches : MAX_SWITCHES)
-                                         : 0;
+  size_t max_log =
+      m->n_switch && is_ref ? (spec->max_switches ? spec->max_switches : MAX_SWITCHES) : 0;
   struct cs_flow *flow = cs_flow_create(ns, max_log);
   int attached = 0;
   double y[CS_FLOW_MAX_N], t = 0;
@@ -294,8 +294,8 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     for (size_t j = 0; j < out->n_t * out->cols; j++)
       r->data[j] = NAN;
     if (st == CS_OK) {
-      st = cs_eps_make_params(m, base_params, spec->given, r->eps, ev,
-                              params + i * m->params_size, r->message, sizeof r->message);
+      st = cs_eps_make_params(m, base_params, spec->given, r->eps, ev, params + i * m->params_size,
+                              r->message, sizeof r->message);
       r->status = st;
     }
   }
@@ -306,7 +306,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
   int nthreads = spec->threads > 0 ? spec->threads : omp_get_max_threads();
   if (nthreads > (int)nruns)
     nthreads = (int)nruns;
-  /* the reference first: it is usually the longest */
+    /* the reference first: it is usually the longest */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nthreads)
   for (size_t i = 0; i < nruns; i++) {
     struct cs_eps_run *r = i == 0 ? &out->reference : &out->runs[i - 1];
@@ -414,7 +414,8 @@ static int keep_cycle(void *ctx, const struct cs_sweep_point *pt)
              res->n_section >= (size_t)res->period && res->section_cols >= 1 + ns) {
     len = res->period;
     for (int i = 0; i < len; i++) {
-      const double *row = res->section + (res->n_section - (size_t)len + (size_t)i) * res->section_cols;
+      const double *row =
+          res->section + (res->n_section - (size_t)len + (size_t)i) * res->section_cols;
       memcpy(dst + (size_t)i * ns, row + 1, ns * sizeof *dst);
     }
   }
@@ -547,8 +548,8 @@ static enum cs_status sweep_compare(const struct cs_model *m, const struct cs_sw
       cs_sweep_values(sw, i, &pt->p, NULL);
       pt->period = ra[i].cls == CS_CLASS_PERIODIC ? ra[i].period : 0;
       for (size_t j = 0; j < ns; j++)
-        e->section_max[j] = isnan(e->section_max[j]) ? pt->diff[j]
-                                                      : fmax(e->section_max[j], pt->diff[j]);
+        e->section_max[j] =
+            isnan(e->section_max[j]) ? pt->diff[j] : fmax(e->section_max[j], pt->diff[j]);
       e->n_points++;
     }
   }

@@ -137,16 +137,16 @@ enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base,
 /* ------------------------------------------------------------ time series */
 
 struct cs_eps_spec {
-  const double *eps;               /* the eps values compared, n_eps > 0 of them, each > 0 */
+  const double *eps; /* the eps values compared, n_eps > 0 of them, each > 0 */
   size_t n_eps;
-  int reference_event_driven;      /* 1: the reference runs with law = event-driven */
-  double reference_eps;            /* the reference's eps (when not event-driven), > 0 */
-  const double *t;                 /* the common time grid, n_t >= 1 ascending times >= 0 */
+  int reference_event_driven; /* 1: the reference runs with law = event-driven */
+  double reference_eps;       /* the reference's eps (when not event-driven), > 0 */
+  const double *t;            /* the common time grid, n_t >= 1 ascending times >= 0 */
   size_t n_t;
-  struct cs_integrator_opts solver;  /* every run's integrator options */
-  const unsigned char *given;        /* see cs_eps_make_params; may be NULL */
-  size_t max_switches;               /* switches of the reference kept (0: 200000) */
-  int threads;                       /* OpenMP threads (0: the OpenMP default) */
+  struct cs_integrator_opts solver; /* every run's integrator options */
+  const unsigned char *given;       /* see cs_eps_make_params; may be NULL */
+  size_t max_switches;              /* switches of the reference kept (0: 200000) */
+  int threads;                      /* OpenMP threads (0: the OpenMP default) */
   /* Optional: called with the reference's time reached, from the thread that
    * runs the reference only, after every grid time. */
   void (*progress)(void *ctx, double t);
@@ -155,32 +155,32 @@ struct cs_eps_spec {
 
 /* One run of the study. */
 struct cs_eps_run {
-  double eps;              /* its eps; NaN for an event-driven run */
-  int event_driven;        /* 1: law = event-driven */
-  enum cs_status status;   /* CS_OK, or why it stopped */
-  char message[512];       /* the failure in words, "" when ok */
-  size_t rows;             /* grid rows computed (n_t when ok) */
-  double *data;            /* n_t rows of cols values: t, states, derived; NaN past rows */
+  double eps;            /* its eps; NaN for an event-driven run */
+  int event_driven;      /* 1: law = event-driven */
+  enum cs_status status; /* CS_OK, or why it stopped */
+  char message[512];     /* the failure in words, "" when ok */
+  size_t rows;           /* grid rows computed (n_t when ok) */
+  double *data;          /* n_t rows of cols values: t, states, derived; NaN past rows */
   struct cs_flow_stats stats;
-  double wall_time;        /* s */
+  double wall_time;                /* s */
   struct cs_flow_switch *switches; /* the reference's logged mode switches, or NULL */
   size_t n_switches;
 };
 
 struct cs_eps_result {
-  size_t n_t;                   /* grid rows */
-  size_t n_state, n_derived;    /* columns after t */
-  size_t cols;                  /* 1 + n_state + n_derived */
-  size_t n_var;                 /* n_state + n_derived */
+  size_t n_t;                /* grid rows */
+  size_t n_state, n_derived; /* columns after t */
+  size_t cols;               /* 1 + n_state + n_derived */
+  size_t n_var;              /* n_state + n_derived */
   size_t n_eps;
   struct cs_eps_run reference;
-  struct cs_eps_run *runs;      /* n_eps, in the order of spec->eps */
-  double *diff;                 /* n_eps blocks of n_t x cols: t, run - reference */
-  double *norms;                /* n_eps x n_var x CS_EPS_NORM_COUNT */
-  size_t *compared;             /* n_eps: grid rows where both runs have values */
-  size_t stick_rows;            /* grid rows where the reference is in stick */
-  int has_stick;                /* the model has a stick indicator */
-  double wall_time;             /* s, the whole study */
+  struct cs_eps_run *runs; /* n_eps, in the order of spec->eps */
+  double *diff;            /* n_eps blocks of n_t x cols: t, run - reference */
+  double *norms;           /* n_eps x n_var x CS_EPS_NORM_COUNT */
+  size_t *compared;        /* n_eps: grid rows where both runs have values */
+  size_t stick_rows;       /* grid rows where the reference is in stick */
+  int has_stick;           /* the model has a stick indicator */
+  double wall_time;        /* s, the whole study */
 };
 
 /* Runs the study of model m with base params (prepared) from y0. Returns
@@ -225,9 +225,9 @@ struct cs_eps_sweep_spec {
 struct cs_eps_sweep_point {
   int pass;
   size_t index;
-  double p;      /* the parameter value */
-  int period;    /* the common period (0: equilibrium) */
-  double *diff;  /* n_state max |difference| after alignment */
+  double p;     /* the parameter value */
+  int period;   /* the common period (0: equilibrium) */
+  double *diff; /* n_state max |difference| after alignment */
 };
 
 /* One matched reference bifurcation. */
@@ -244,8 +244,8 @@ struct cs_eps_sweep_run {
   enum cs_status status; /* CS_OK, or why the sweep did not run */
   char message[512];
   struct cs_sweep_outcome outcome; /* records per pass, detected bifurcations */
-  double *cycle[2];     /* per pass: npoints x max_period x n_state (the last cycle) */
-  int *cycle_len[2];    /* per pass: rows of the cycle per grid point (0: none) */
+  double *cycle[2];                /* per pass: npoints x max_period x n_state (the last cycle) */
+  int *cycle_len[2];               /* per pass: rows of the cycle per grid point (0: none) */
   /* comparison with the reference (eps runs only) */
   size_t compared;         /* grid points (both passes) done in both */
   size_t class_mismatches; /* of those, class or period differ */

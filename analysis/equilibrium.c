@@ -208,7 +208,7 @@ static double wrap_angle(double a)
 static int on_switching_surface(const struct solver *s, const double *y)
 {
   const struct cs_model *m = s->m;
-  if (m->n_switch == 0)
+  if (cs_model_switches(m, s->params) == 0)
     return 0;
   double g[CS_FLOW_MAX_ROOTS];
   if (!m->switch_fn || m->n_switch > CS_FLOW_MAX_ROOTS || m->switch_fn(0.0, y, g, s->params) != 0)

@@ -159,9 +159,9 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   out->steps = out->rhs_evals = 0;
   if (msglen)
     msg[0] = '\0';
-  if (!m->jac || m->n_switch) {
+  if (!m->jac || cs_model_switches(m, params)) {
     snprintf(msg, msglen, "%s",
-             m->n_switch ? "Lyapunov exponents of event-driven models need saltation matrices "
+             cs_model_switches(m, params) ? "Lyapunov exponents of event-driven models need saltation matrices "
                            "(not implemented)"
                          : "Lyapunov exponents need the model's analytic Jacobian");
     return CS_ERR_UNSUPPORTED;

@@ -96,8 +96,7 @@ static void make_params(void **state)
   assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, 2e3, 0, p, msg, sizeof msg),
                    CS_ERR_RANGE);
   assert_non_null(strstr(msg, "eps"));
-  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, NAN, 1, p, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, NAN, 1, p, msg, sizeof msg), CS_OK);
   assert_string_equal(cs_model_get_choice(m, p, 0), "event-driven");
   free(p);
   cs_config_free(&cfg);
@@ -120,8 +119,8 @@ static void bad_arguments(void **state)
   struct cs_config cfg;
   load(FIG9, NULL, 0, &cfg);
   double t[2] = {0.0, 0.1}, eps[1] = {1e-2}, neg[1] = {-1.0};
-  struct cs_eps_spec spec = {.eps = eps, .n_eps = 1, .reference_eps = 1e-3, .t = t, .n_t = 2,
-                             .solver = cfg.solver};
+  struct cs_eps_spec spec = {
+      .eps = eps, .n_eps = 1, .reference_eps = 1e-3, .t = t, .n_t = 2, .solver = cfg.solver};
   struct cs_eps_result r;
   spec.eps = neg;
   assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
@@ -197,7 +196,8 @@ static void norms_and_fall(void **state)
   for (size_t k = 0; k < 2; k++) {
     assert_int_equal(r.runs[k].status, CS_OK);
     for (size_t v = 0; v < r.n_var; v++) {
-      double mx = cs_eps_norm_get(&r, k, v, CS_EPS_MAX), rms = cs_eps_norm_get(&r, k, v, CS_EPS_RMS);
+      double mx = cs_eps_norm_get(&r, k, v, CS_EPS_MAX),
+             rms = cs_eps_norm_get(&r, k, v, CS_EPS_RMS);
       double ms = cs_eps_norm_get(&r, k, v, CS_EPS_MAX_STICK);
       double ml = cs_eps_norm_get(&r, k, v, CS_EPS_MAX_SLIP);
       double rs = cs_eps_norm_get(&r, k, v, CS_EPS_RMS_STICK);
@@ -261,10 +261,10 @@ static void event_driven_reference(void **state)
 static void sweep_identical(void **state)
 {
   (void)state;
-  static const char *const sets[] = {"sweep.parameter=omega0", "sweep.from=0.1", "sweep.to=1.0",
-                                     "sweep.points=3",         "sweep.transient=10",
-                                     "sweep.record=10",        "sweep.spacing=linear",
-                                     "sweep.adaptive_transient=false"};
+  static const char *const sets[] = {"sweep.parameter=omega0", "sweep.from=0.1",
+                                     "sweep.to=1.0",           "sweep.points=3",
+                                     "sweep.transient=10",     "sweep.record=10",
+                                     "sweep.spacing=linear",   "sweep.adaptive_transient=false"};
   struct cs_config cfg;
   char msg[CS_CONFIG_MSG];
   load(CONTENSOU_SOURCE_DIR "/params/pendulum_eps_sweep.ini", sets, 8, &cfg);
@@ -272,11 +272,8 @@ static void sweep_identical(void **state)
   assert_int_equal(cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg), CS_OK);
   sw.threads = 2;
   double eps[1] = {1e-1};
-  struct cs_eps_sweep_spec spec = {.eps = eps,
-                                   .n_eps = 1,
-                                   .reference_eps = 1e-1,
-                                   .given = cfg.given,
-                                   .sweep = &sw};
+  struct cs_eps_sweep_spec spec = {
+      .eps = eps, .n_eps = 1, .reference_eps = 1e-1, .given = cfg.given, .sweep = &sw};
   struct cs_eps_sweep_result r;
   assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_OK);
   assert_int_equal(r.reference.status, CS_OK);
@@ -307,9 +304,12 @@ static void sweep_identical(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(grid),           cmocka_unit_test(make_params),
-      cmocka_unit_test(bad_arguments),  cmocka_unit_test(identical_runs),
-      cmocka_unit_test(norms_and_fall), cmocka_unit_test(event_driven_reference),
+      cmocka_unit_test(grid),
+      cmocka_unit_test(make_params),
+      cmocka_unit_test(bad_arguments),
+      cmocka_unit_test(identical_runs),
+      cmocka_unit_test(norms_and_fall),
+      cmocka_unit_test(event_driven_reference),
       cmocka_unit_test(sweep_identical),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

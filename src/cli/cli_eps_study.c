@@ -112,8 +112,7 @@ static void w_check(struct writer *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s",
-             st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
+    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
   }
 }
 
@@ -218,12 +217,14 @@ static int parse_eps_list(const char *text, double *eps, size_t *n)
       *comma = '\0';
     double v;
     if (!*p)
-      return cli_usage(cmd, "--eps: empty entry in '%s' (accepted: a comma-separated list of "
-                            "numbers > 0, e.g. 1e-1,1e-2,1e-3)",
+      return cli_usage(cmd,
+                       "--eps: empty entry in '%s' (accepted: a comma-separated list of "
+                       "numbers > 0, e.g. 1e-1,1e-2,1e-3)",
                        text);
     if (!cli_parse_number(p, &v))
-      return cli_usage(cmd, "--eps: '%s' is not a number (accepted: a comma-separated list of "
-                            "numbers > 0, e.g. 1e-1,1e-2,1e-3)",
+      return cli_usage(cmd,
+                       "--eps: '%s' is not a number (accepted: a comma-separated list of "
+                       "numbers > 0, e.g. 1e-1,1e-2,1e-3)",
                        p);
     if (!(v > 0))
       return cli_usage(cmd, "--eps: %s is not > 0 (accepted: numbers > 0)", p);
@@ -332,8 +333,7 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
       w_string(w, "/reference_switches", "mode_note",
                "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
       w_int(w, "/reference_switches", "count", ref->stats.switches);
-      w_int(w, "/reference_switches", "dropped",
-            ref->stats.switches - (long long)ref->n_switches);
+      w_int(w, "/reference_switches", "dropped", ref->stats.switches - (long long)ref->n_switches);
     }
     free(rows);
   }
@@ -349,13 +349,14 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
     w_string(w, path, "status", e->status == CS_OK ? "ok" : "failed");
     w_string(w, path, "message", e->message);
     w_int(w, path, "rows", (long long)e->rows);
-    w_string(w, path, "note",
-             "run at eps minus the reference at the same grid times; angles wrapped into (-pi, pi]");
+    w_string(
+        w, path, "note",
+        "run at eps minus the reference at the same grid times; angles wrapped into (-pi, pi]");
   }
   /* the norms */
   struct names cn = {0};
-  int ok = names_add(&cn, "eps", eu) && names_add(&cn, "rows", "1") &&
-           names_add(&cn, "stick_rows", "1");
+  int ok =
+      names_add(&cn, "eps", eu) && names_add(&cn, "rows", "1") && names_add(&cn, "stick_rows", "1");
   for (size_t v = 0; ok && v < r->n_var; v++)
     for (int q = 0; ok && q < CS_EPS_NORM_COUNT; q++) {
       char name[160];
@@ -592,9 +593,9 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
   names_free(&cn);
   /* summary */
   struct names sn = {0};
-  static const char *const sum_names[] = {"eps",   "compared",  "class_mismatches",
-                                          "bifurcations_ref", "matched", "shift_max",
-                                          "section_compared"};
+  static const char *const sum_names[] = {
+      "eps",     "compared",  "class_mismatches", "bifurcations_ref",
+      "matched", "shift_max", "section_compared"};
   ok = 1;
   for (size_t i = 0; ok && i < 7; i++)
     ok = names_add(&sn, sum_names[i], i == 0 ? eu : i == 5 ? pu : "1");
@@ -700,8 +701,9 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   const struct cs_model *m = cfg->model;
   char msg[CS_CONFIG_MSG];
   if (cfg->n_raw == 0)
-    return cli_usage(cmd, "%s: --sweep: no [sweep] section (accepted: a file with [sweep] "
-                          "parameter, from, to, ...)",
+    return cli_usage(cmd,
+                     "%s: --sweep: no [sweep] section (accepted: a file with [sweep] "
+                     "parameter, from, to, ...)",
                      cfg->path);
   struct cs_sweep_spec sw;
   enum cs_status st = cs_sweep_spec_from_config(cfg, &sw, msg, sizeof msg);
@@ -709,8 +711,9 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
     return cli_usage(cmd, "%s", msg);
   if (strcmp(m->param[sw.param].name, "eps") == 0 ||
       (sw.param2 >= 0 && strcmp(m->param[sw.param2].name, "eps") == 0))
-    return cli_usage(cmd, "%s: --sweep: the sweep's parameter is eps itself (accepted: any other "
-                          "parameter)",
+    return cli_usage(cmd,
+                     "%s: --sweep: the sweep's parameter is eps itself (accepted: any other "
+                     "parameter)",
                      cfg->path);
   if (threads > 0)
     sw.threads = threads;
@@ -843,8 +846,9 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
     if (strcmp(v, "event-driven") == 0)
       ref_ev = 1;
     else if (!cli_parse_number(v, &ref_eps) || !(ref_eps > 0))
-      return cli_usage(cmd, "--reference: '%s' is not accepted (accepted: a number > 0 or "
-                            "event-driven)",
+      return cli_usage(cmd,
+                       "--reference: '%s' is not accepted (accepted: a number > 0 or "
+                       "event-driven)",
                        v);
   }
 
@@ -869,7 +873,8 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
     if (st == CS_ERR_NOMEM)
       rc = cli_fail(cmd, "%s", cs_strerror(st));
     else if (st != CS_OK)
-      rc = cli_usage(cmd, "%s: %s", i == 0 ? "--reference" : "--eps", msg);
+      rc = st == CS_ERR_NOT_FOUND ? cli_usage(cmd, "%s: %s", cfg.path, msg)
+                                  : cli_usage(cmd, "%s: %s", i == 0 ? "--reference" : "--eps", msg);
   }
   free(probe);
   if (rc != 0) {
@@ -885,8 +890,8 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   int threads = opts[O_THREADS].value ? (int)opts[O_THREADS].count : 0;
   int quiet = opts[O_QUIET].value != NULL;
   if (opts[O_SWEEP].value)
-    rc = study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, given, threads, quiet,
-                     out);
+    rc =
+        study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, given, threads, quiet, out);
   else
     rc = study_series(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, given, threads, quiet,
                       out);

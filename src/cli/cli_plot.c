@@ -988,9 +988,10 @@ static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct
       char var[32], label[128];
       nth_line(kinds, (int)r[ck], kname, sizeof kname);
       snprintf(var, sizeof var, "blab_%zu", j);
-      snprintf(label, sizeof label, "%s at %.6g%s", kname, r[cr], r[cb] < 0 ? " (both passes)"
-                                                                : r[cb] > 0 ? " (backward)"
-                                                                            : "");
+      snprintf(label, sizeof label, "%s at %.6g%s", kname, r[cr],
+               r[cb] < 0   ? " (both passes)"
+               : r[cb] > 0 ? " (backward)"
+                           : "");
       gp_string(v, var, label);
     }
   }
@@ -1062,8 +1063,8 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
       for (size_t j = 1; j < ref.ncols; j++)
         snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", j > 1 ? ", " : "",
                  ref.names[j]);
-      rc = cli_usage(cmd, "--var: '%s' is not a column of /reference (accepted: %s)", plot_var,
-                     acc);
+      rc =
+          cli_usage(cmd, "--var: '%s' is not a column of /reference (accepted: %s)", plot_var, acc);
     }
   } else {
     for (size_t i = 0; m && i < m->n_state && col < 1; i++)

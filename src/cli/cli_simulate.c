@@ -498,7 +498,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
     w_double(&w, "/trajectory", "dt", g.dt, time_unit);
     w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
-    if (m->n_switch)
+    if (cs_model_switches(m, cfg.params))
       create_switch_table(&w, m, &r.switches);
     if (w.st == CS_OK)
       w_check(&w, cs_h5_flush(w.f));
@@ -510,7 +510,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   double t_wall = cli_clock();
   size_t rows = 0, nbuf = 0;
   if (w.st == CS_OK) {
-    r.flow = cs_flow_create(ns, m->n_switch ? MAX_SWITCHES : 0);
+    r.flow = cs_flow_create(ns, cs_model_switches(m, cfg.params) ? MAX_SWITCHES : 0);
     memcpy(r.y, cfg.y0, ns * sizeof *r.y);
     r.st = r.flow
                ? cs_flow_reset(r.flow, m, cfg.params, &cfg.solver, 0.0, cfg.y0, 0, NULL, NULL, NULL)

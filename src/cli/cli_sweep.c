@@ -150,7 +150,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points", 0, (double)npoints,
                      opts[2].value != NULL);
   struct cs_sweep_outcome out;
-  st = cs_sweep_run(cfg.model, cfg.params, cfg.y0, &spec, sink, &ps, &out);
+  st = cs_sweep_run(cfg.model, cfg.params_unprepared, cfg.y0, &spec, sink, &ps, &out);
   cli_progress_end(&ps.prog);
   if (st != CS_OK) {
     cs_sweep_h5_finish(ps.w, NULL, NULL, 0);

@@ -425,6 +425,7 @@ void cs_config_free(struct cs_config *cfg)
   if (cfg->params && cfg->model && cfg->model->detach)
     cfg->model->detach(cfg->params);
   free(cfg->params);
+  free(cfg->params_unprepared);
   free(cfg->y0);
   free(cfg->text);
   memset(cfg, 0, sizeof *cfg);
@@ -520,6 +521,13 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
       failf(L, CS_ERR_RANGE, "t_end: %g is not after t_start = %g", cfg->t_end, cfg->t_start);
   }
   if (L->st == CS_OK) {
+    cfg->params_unprepared = malloc(cfg->model->params_size);
+    if (!cfg->params_unprepared)
+      L->st = CS_ERR_NOMEM;
+    else
+      memcpy(cfg->params_unprepared, cfg->params, cfg->model->params_size);
+  }
+  if (L->st == CS_OK) {
     char why[256] = "";
     enum cs_status pst = cfg->model->prepare(cfg->params, why, sizeof why);
     if (pst != CS_OK) {
@@ -533,9 +541,7 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
   st = L->st;
   free(L);
   if (st != CS_OK) {
-    if (cfg->params && cfg->model && cfg->model->detach && st != CS_OK)
-      cfg->params = cfg->params; /* not attached on failure */
-    free(cfg->params), free(cfg->y0), free(cfg->text);
+    free(cfg->params), free(cfg->params_unprepared), free(cfg->y0), free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
   }
   return st;

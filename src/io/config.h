@@ -41,6 +41,11 @@ struct cs_config {
   char *text;      /* the whole file, stored in outputs */
   const struct cs_model *model;
   void *params; /* the model's params struct (prepared, attached) */
+  /* The same before prepare(): file values and defaults, derived fields still
+   * NAN. A sweep sets its grid values on a copy of this and prepares each
+   * point, so a field derived from a swept parameter (e.g. lambda_stick from
+   * eps) follows it. */
+  void *params_unprepared;
   double *y0;   /* initial state, model->n_state values */
   struct cs_integrator_opts solver;
   double t_start;    /* start of the recorded window (model time unit) */

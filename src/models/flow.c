@@ -12,6 +12,7 @@ struct cs_flow {
   const struct cs_model *m;
   void *params;
   size_t n_user; /* user event functions */
+  size_t n_sw;   /* active switching functions of this run */
   cs_root_fn user_g;
   const void *user_ctx;
   int dir[CS_FLOW_MAX_ROOTS];
@@ -60,7 +61,7 @@ static int combined_roots(double t, const double *y, double *g, const void *ctx)
     if (rc)
       return rc;
   }
-  if (f->m->n_switch)
+  if (f->n_sw)
     rc = f->m->switch_fn(t, y, g + f->n_user, f->params);
   return rc;
 }
@@ -70,7 +71,7 @@ enum cs_status cs_flow_reset(struct cs_flow *f, const struct cs_model *m, void *
                              size_t n_roots, cs_root_fn g, const int *direction, const void *ctx)
 {
   if (!f || !m || !params || !y0 || m->n_state > f->n_max || (n_roots && !g) ||
-      n_roots + m->n_switch > CS_FLOW_MAX_ROOTS)
+      n_roots + cs_model_switches(m, params) > CS_FLOW_MAX_ROOTS)
     return CS_ERR_ARG;
   f->m = m;
   f->params = params;
@@ -81,12 +82,13 @@ enum cs_status cs_flow_reset(struct cs_flow *f, const struct cs_model *m, void *
   f->restarted = -INFINITY;
   f->n_log = 0;
   f->msg[0] = '\0';
-  size_t nr = n_roots + m->n_switch;
+  f->n_sw = cs_model_switches(m, params);
+  size_t nr = n_roots + f->n_sw;
   for (size_t k = 0; k < nr; k++)
     f->dir[k] = k < n_roots && direction ? direction[k] : 0;
   double y[CS_FLOW_MAX_N];
   memcpy(y, y0, m->n_state * sizeof *y);
-  if (m->n_switch && m->mode_init) {
+  if (f->n_sw && m->mode_init) {
     int rc = m->mode_init(t0, y, params);
     if (rc < 0)
       return (enum cs_status)(-rc);
@@ -141,7 +143,7 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
     int user = 0, sw = 0;
     for (size_t k = 0; k < f->n_user; k++)
       user |= f->found[k] != 0;
-    for (size_t k = 0; k < f->m->n_switch; k++)
+    for (size_t k = 0; k < f->n_sw; k++)
       sw |= f->found[f->n_user + k] != 0;
     if (sw) {
       int kind = f->m->switch_apply(tr, yv, f->found + f->n_user, f->params);
@@ -169,7 +171,7 @@ enum cs_status cs_flow_set_state(struct cs_flow *f, double t, const double *y)
 {
   double yy[CS_FLOW_MAX_N];
   memcpy(yy, y, f->m->n_state * sizeof *yy);
-  if (f->m->n_switch && f->m->mode_init) {
+  if (f->n_sw && f->m->mode_init) {
     int rc = f->m->mode_init(t, yy, f->params);
     if (rc < 0)
       return (enum cs_status)(-rc);

@@ -115,3 +115,10 @@ void cs_model_choice_values(const struct cs_choice_desc *c, char *buf, size_t le
   for (int k = 0; c->values[k] && used < len; k++)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? ", " : "", c->values[k]);
 }
+
+size_t cs_model_switches(const struct cs_model *m, const void *params)
+{
+  if (!m->n_switch)
+    return 0;
+  return !m->is_hybrid || m->is_hybrid(params) ? m->n_switch : 0;
+}

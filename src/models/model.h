@@ -109,7 +109,17 @@ struct cs_model {
   int (*mode_init)(double t, double *y, void *params);
   const char *const *switch_kinds;    /* names of the switch kinds, NULL-terminated */
   int (*mode_of)(const void *params); /* current mode (logged with each switch) */
+  /* Whether these params make the model hybrid: a model whose law is chosen
+   * at run time (smooth regularized laws or an event-driven scheme) returns 0
+   * for the smooth ones, so that they are plain ODEs everywhere (no dead
+   * switching function, Lyapunov exponents allowed). NULL: hybrid iff
+   * n_switch > 0. Use cs_model_switches(). */
+  int (*is_hybrid)(const void *params);
 };
+
+/* Number of active switching functions of m with these params: n_switch for
+ * an event-driven configuration, 0 for a plain ODE. */
+size_t cs_model_switches(const struct cs_model *m, const void *params);
 
 /* ------------------------------------------------------------- registry */
 

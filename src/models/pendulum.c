@@ -656,6 +656,12 @@ static int mode_init(double t, double *y, void *vp)
   return rc < 0 ? rc : 0;
 }
 
+/* Only the event-driven law switches modes: the others are plain ODEs. */
+static int is_hybrid(const void *vp)
+{
+  return event_driven(vp);
+}
+
 static int mode_of(const void *vp)
 {
   return ((const struct pendulum *)vp)->mode;
@@ -781,4 +787,5 @@ const struct cs_model cs_model_pendulum = {
     .mode_init = mode_init,
     .switch_kinds = switch_kinds,
     .mode_of = mode_of,
+    .is_hybrid = is_hybrid,
 };

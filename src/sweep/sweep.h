@@ -145,8 +145,11 @@ struct cs_sweep_outcome {
 };
 void cs_sweep_outcome_free(struct cs_sweep_outcome *o);
 
-/* Runs the sweep over model m with base params (prepared) and initial state
- * y0. Every thread works on its own copy of the params (attach()ed). */
+/* Runs the sweep over model m with base params and initial state y0. Every
+ * thread works on its own copy of the params (attach()ed), sets the grid
+ * values on it and prepares it at every point: pass the params as they were
+ * before prepare() (cs_config's params_unprepared), so that fields derived
+ * from a swept parameter are derived again. */
 enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params, const double *y0,
                             const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink, void *sink_ctx,
                             struct cs_sweep_outcome *out);

@@ -146,7 +146,6 @@ done
 [ "$(printf '%s\n' "$out" | head -n 1 | cut -d' ' -f1-3)" = "eps = 0.1" ] ||
   die "$last: the first line is not the first eps"
 pass "$last: one line per eps, 'eps = <eps> XC = <v> ... dphi = <v>'"
-is reference "eps"
 printf '%s\n' "$out" | grep -qx 'reference = eps 0.001' || die "$last: no line 'reference = eps 0.001'"
 is monotone true
 is model pendulum

@@ -227,6 +227,53 @@ assert s(f['params'].attrs['eta_prime_units']) == '1' and f['solver'].attrs['rto
 ok simulate "$params/belt_fig4a.ini" --set output.t_end=1 --set parameters.eta_prime=13.7627 -o "$scratch/belt2.h5"
 near eta 4.98 5e-4
 near eta_prime 13.7627 0
+is switches 0
+
+# --------------------------------------------------- belt: event-driven law
+# From rest (figure 4a's file): stick at t = 0.030, slip at 102.46, stick at
+# 108.20, slip at 239.81, stick at 257.58 (each switch is a row of /switches).
+h5e="$scratch/belt_event.h5"
+ok simulate "$params/belt_fig4a.ini" --set model.law=event-driven --set solver.stepper=erk \
+  --set output.t_end=300 -o "$h5e"
+is model belt
+is law event-driven
+is restart consistent
+is status ok
+is rows 6001
+is switches 5
+near eta 4.98 0
+near dx_end 0.15 0
+near dphi_end 0 0
+h5check "$h5e" "
+assert s(f.attrs['law']) == 'event-driven'
+sw = f['switches']
+names = [s(x) for x in sw.attrs['names']]
+assert names == ['t', 'kind', 'mode', 'x', 'phi', 'dx', 'dphi'], names
+assert [s(x) for x in sw.attrs['units']] == ['1', '1', '1', '1', 'rad', '1', '1']
+assert sw.shape == (5, 7), sw.shape
+assert s(sw.attrs['kind_names']).split('\\n') == ['slip->stick', 'stick->slip', 'reversal']
+assert sw.attrs['count'] == 5 and sw.attrs['dropped'] == 0
+assert list(sw[:, 1]) == [0, 1, 0, 1, 0] and list(sw[:, 2]) == [1, 0, 1, 0, 1]
+assert np.allclose(sw[:, 0], [0.0300, 102.460, 108.195, 239.808, 257.577], atol=1e-3), sw[:, 0]
+assert np.all(sw[:, 5] == 0.15) and np.all(sw[:, 6] == 0.0)
+assert f['stats'].attrs['switches'] == 5
+tr = f['trajectory']
+tn = [s(x) for x in tr.attrs['names']]
+t, st = tr[:, 0], tr[:, tn.index('stick')]
+lam = tr[:, tn.index('lambda_s')]
+ins = ((t > 0.031) & (t < 102.45)) | ((t > 108.2) & (t < 239.8)) | (t > 257.6)
+assert np.all(st[ins] == 1) and np.all(lam[ins] < 1e-15), 'stick between the switches'
+assert np.all(st[(t > 102.5) & (t < 108.1)] == 0)
+G = tr[:, tn.index('Gamma')]
+x, phi = tr[:, tn.index('x')], tr[:, tn.index('phi')]
+assert np.allclose(G[ins], 1e-4 * 0.15 + x[ins] + 0.85 * phi[ins], rtol=0, atol=1e-12), 'static load'
+"
+[ "$have_h5py" -eq 1 ] && pass "h5py reads /switches of $h5e: kinds, modes, times, the stick rows and the static load"
+if [ "$have_h5py" -eq 0 ] && command -v h5dump >/dev/null 2>&1; then
+  h5dump -a /switches/kind_names "$h5e" | grep -q 'stick->slip' || die "h5dump: no kind_names in /switches"
+  h5dump -d /switches "$h5e" | grep -q 'SIMPLE { ( 5, 7 )' || die "h5dump: /switches is not 5 x 7"
+  pass "h5dump finds /switches (5 x 7) and its kind_names in $h5e"
+fi
 
 # ------------------------------------------------------------ twomass
 h5t="$scratch/twomass.h5"
@@ -234,6 +281,7 @@ ok simulate "$params/twomass_stickslip.ini" --set output.t_end=2 -o "$h5t"
 is model twomass
 is rows 401
 is jac_evals 0
+is switches 0
 printf '%s\n' "$out" | grep -q '^law = ' && die "$last: twomass has no law, yet 'law = ' was printed"
 for k in z1 z2 dz1 dz2; do value "${k}_end" >/dev/null; done
 pass "$last: twomass, 401 rows, no law line"
@@ -242,6 +290,7 @@ tr = f['trajectory']
 names = [s(x) for x in tr.attrs['names']]
 assert names[:5] == ['t', 'z1', 'z2', 'dz1', 'dz2'] and 'stick' in names and 'vcase' in names
 assert s(f['solver'].attrs['stepper']) == 'erk' and s(f['params'].attrs['Omega_units']) == 'rad/s'
+assert 'switches' not in f and f['stats'].attrs['switches'] == 0
 "
 
 # ------------------------------------------------------ output grid and path
