@@ -22,7 +22,15 @@
  *   D = sqrt(vs^2 + b^2 ws^2); switching function g = lambda_s - lambda_event
  *   (plus the arming term below). When it falls through 0 the velocities are
  *   set to the belt's, (x', phi') = (vb, 0), and the mode becomes stick if the
- *   load u is admissible, else slip restarts at once ("reversal").
+ *   load u is admissible, else slip restarts at once ("reversal"). Ending the
+ *   slip at lambda_s = lambda_event instead of 0 moves the positions by
+ *   O(lambda_event^2 / s) only (s the deceleration): the stick that follows
+ *   is the motion the slip tends to (measured: the orbit's stick plateau
+ *   moves by 1.2e-10 for lambda_event = 1e-6, 1.2e-8 for 1e-5). With the
+ *   explicit stepper at loose tolerances the approach to lambda_s = 0 can
+ *   stall around a few 1e-7 (the unregularized law is stiff there): use
+ *   rtol <= 1e-10 as JTAM §5 does, the implicit stepper, or a larger
+ *   lambda_event.
  * - stick: x' = vb, phi' = 0, x'' = phi'' = 0; the friction load is u. The
  *   limit set of I(0,0) with m = 2 is the ellipse Ts^2 + (Ms/c0)^2 = 1 (b
  *   cancels: (vs, b c0 ws)/D lies on it for every direction), so the yield
@@ -41,19 +49,25 @@
  *   0, d has 1). It is found as a root of a(d) x d in the angle of d: a scan
  *   of RESTART_SCAN points from the yield direction brackets the roots with
  *   a(d).d > 0, GSL's Brent solver refines them, and the root closest to the
- *   yield direction is taken. The friction of the slip at lambda_s = 0
- *   (below 1e-6 lambda_event) is that of d, the right-hand limit along the
- *   solution, so the slip starts exactly from lambda_s = 0 (lambda_restart =
- *   0, the default) and no time or velocity is lost; lambda_restart > 0
- *   instead starts it at lambda_s = lambda_restart after a Taylor step of
- *   the solution (velocity kick a tau, position step, tau = lambda_restart /
+ *   yield direction is taken.
+ * - start window: with a consistent d and a constant load the ray lambda_s d
+ *   solves (5.1) exactly (the friction of d is the right-hand limit along the
+ *   solution), so the slip starts exactly from lambda_s = 0 with the friction
+ *   of d, kept for t - t_r < tau = START_FACTOR lambda_event / s (until
+ *   lambda_s ~ 1e-4); only the slow change of u (x moves by vb tau) differs
+ *   from the exact solution. This keeps the singular law (and its Jacobian
+ *   ~ 1/lambda_s, which defeats the implicit stepper's Newton iteration) away
+ *   from lambda_s ~ 0 while nothing is lost. lambda_restart > 0 starts the
+ *   slip instead at lambda_s = lambda_restart after a Taylor step of the
+ *   solution (velocity kick a tau', position step, tau' = lambda_restart /
  *   s, the time itself not advanced), the classical way, for comparison.
- *   restart = yield takes d' instead of d (for comparison only: the slip
- *   then starts in a direction the dynamics turns away from at once).
+ *   restart = yield takes d' instead of d, without the start window (for
+ *   comparison only: the dynamics turns away from d' at once; it needs
+ *   lambda_restart > 0, from lambda_s = 0 the singular law grinds).
  * - arming: after a restart lambda_s starts below lambda_event; g gets the
- *   term 2 lambda_event max(0, 1 - (t - t_r)/tau), tau = 4 lambda_event / s,
- *   which keeps g >= lambda_event + s (t - t_r)/2 > 0 while lambda_s grows
- *   as s (t - t_r), so the start of the slip is not taken for its end.
+ *   term 2 lambda_event max(0, 1 - (t - t_r)/tau), which keeps g >=
+ *   lambda_event + s (t - t_r)/2 > 0 while lambda_s grows as s (t - t_r), so
+ *   the start of the slip is not taken for its end.
  * In stick the derived Gamma, Omega are the static load u and stick = 1; in
  * slip the kinetic friction. Every switch is (t, kind, mode, state) in the
  * flow's log.

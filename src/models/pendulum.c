@@ -33,7 +33,12 @@
  *   switching function g = lambda_s - lambda_event (plus the arming term of
  *   belt.c after a restart). When it falls through 0 the velocities are set
  *   to those of stick (below) and the mode becomes stick if the required
- *   load is admissible, else slip restarts at once ("reversal").
+ *   load is admissible, else slip restarts at once ("reversal"). The
+ *   positions then differ from the exact stop by O(lambda_event^2 / s) only.
+ *   With the explicit stepper the approach to lambda_s = 0 needs tight
+ *   tolerances: at rtol 1e-8 it stalls around lambda_s ~ 3e-7 (figure 9 at
+ *   t = 6.90 s: too much work), at 1e-10 it does not; the implicit stepper
+ *   works at the parameter files' rtol 1e-8 (or raise lambda_event).
  * - stick: the pendulum turns with the driving disk, vsx = vsy = ws = 0:
  *     phi' = omega0(t),  XC' = -omega0 (YC - YS),  YC' = omega0 (XC - XS)
  *   (C moves rigidly about S), with omega0(t) varying or not. The positions
@@ -58,12 +63,16 @@
  *   law's Jacobian, started from the acceleration along the yield direction
  *   d' (then from other starts if that fails). A root exists when xi > 1:
  *   z'_0 - W F(d) is a nowhere-zero field on the sphere of degree 0, and a
- *   map of the sphere of degree 0 has a fixed point. The slip's friction for
- *   lambda_s below 1e-6 lambda_event is that of d (the right-hand limit along
- *   the solution; below that the direction of z is rounding noise), so the
- *   slip starts exactly from lambda_s = 0 (lambda_restart = 0, the default);
- *   lambda_restart > 0 steps along the Taylor expansion of the solution to
- *   lambda_s = lambda_restart instead, the classical way, for comparison.
+ *   map of the sphere of degree 0 has a fixed point. As for the belt, the
+ *   slip starts exactly from lambda_s = 0 with the friction of d, kept for a
+ *   start window t - t_r < START_FACTOR lambda_event / s (until lambda_s ~
+ *   1e-4 1/s; the ray along d solves (7) to first order in lambda_s and
+ *   t - t_r, and the load changes little in that time), which keeps the
+ *   singular law and its Jacobian ~ 1/lambda_s away from the implicit
+ *   stepper's Newton iteration; below 1e-6 lambda_event the direction of z
+ *   is rounding noise and d is used as well. lambda_restart > 0 steps along the Taylor
+ *   expansion of the solution to lambda_s = lambda_restart instead (the time
+ *   itself not advanced), the classical way, for comparison.
  * In stick the derived Tx, Ty, Mz are the static load and stick = 1.
  * The event-driven law needs attach() (workspaces of both Newton solves). */
 #include <math.h>
