@@ -28,6 +28,7 @@
 #include "integrate/integrate.h"
 #include "io/config.h"
 #include "io/h5.h"
+#include "io/run_h5.h"
 #include "models/flow.h"
 #include "models/model.h"
 
@@ -171,106 +172,20 @@ static void w_int(struct writer *w, const char *obj, const char *name, long long
     w_check(w, cs_h5_attr_write_int(w->f, obj, name, value));
 }
 
-/* One named value of a record. */
-struct field {
-  const char *name; /* column and attribute name */
-  const char *unit; /* "1" for counts */
-  double value;
-  int integer; /* 1: a count, written as an integer attribute without units */
-};
-
-/* A record: a one-row table (names, units) at path, so that readers get every
- * value by name in one read, and the same values as attributes of it. */
-static void w_record(struct writer *w, const char *path, size_t n, const struct field *fl)
+/* A record (one-row table plus attributes), first error kept. */
+static void w_record(struct writer *w, const char *path, size_t n,
+                     const struct cs_run_field *fl)
 {
-  if (w->st != CS_OK)
-    return;
-  const char **names = calloc(n, sizeof *names), **units = calloc(n, sizeof *units);
-  double *values = calloc(n, sizeof *values);
-  if (!names || !units || !values) {
-    w->st = CS_ERR_NOMEM;
-    snprintf(w->err, sizeof w->err, "%s", cs_strerror(CS_ERR_NOMEM));
-  } else {
-    for (size_t i = 0; i < n; i++)
-      names[i] = fl[i].name, units[i] = fl[i].unit, values[i] = fl[i].value;
-    w_check(w, cs_h5_write_table(w->f, path, 1, n, values, names, units));
-    for (size_t i = 0; i < n; i++) {
-      if (fl[i].integer)
-        w_int(w, path, fl[i].name, (long long)fl[i].value);
-      else
-        w_double(w, path, fl[i].name, fl[i].value, fl[i].unit);
-    }
-  }
-  free(names), free(units), free(values);
+  if (w->st == CS_OK)
+    w_check(w, cs_run_h5_write_record(w->f, path, n, fl));
 }
 
-/* Everything known before the run: root attributes, /params, /initial,
- * /solver and the attributes of /trajectory (created by the caller). */
+/* Everything known before the run: the common header of result files. */
 static void write_header(struct writer *w, const struct cli_ctx *ctx, const struct cs_config *cfg,
-                         const char *const *sets, size_t nset, const char *time_unit)
+                         const char *const *sets, size_t nset)
 {
-  const struct cs_model *m = cfg->model;
   if (w->st == CS_OK)
-    w_check(w, cs_h5_write_provenance(w->f, ctx->argc, ctx->argv));
-  w_string(w, "/", "kind", "trajectory");
-  w_string(w, "/", "model", m->name);
-  w_string(w, "/", "model_title", m->title);
-  w_string(w, "/", "model_reference", m->reference);
-  w_string(w, "/", "time_unit", time_unit);
-  for (size_t i = 0; i < m->n_choice; i++)
-    w_string(w, "/", m->choice[i].name, cs_model_get_choice(m, cfg->params, (int)i));
-  w_string(w, "/", "params_file", cfg->path);
-  w_string(w, "/", "params_name", cfg->name);
-  w_string(w, "/", "params_text", cfg->text ? cfg->text : "");
-  size_t len = 1;
-  for (size_t i = 0; i < nset; i++)
-    len += strlen(sets[i]) + 1;
-  char *joined = calloc(len, 1);
-  for (size_t i = 0; joined && i < nset; i++)
-    strcat(strcat(joined, sets[i]), i + 1 < nset ? "\n" : "");
-  w_string(w, "/", "overrides", joined ? joined : "");
-  free(joined);
-  w_string(w, "/", "status", "running");
-  w_string(w, "/", "message", "");
-
-  size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
-  struct field *fl = calloc(n > 5 ? n : 5, sizeof *fl);
-  if (!fl) {
-    if (w->st == CS_OK)
-      w->st = CS_ERR_NOMEM, snprintf(w->err, sizeof w->err, "%s", cs_strerror(CS_ERR_NOMEM));
-    return;
-  }
-  for (size_t i = 0; i < m->n_param; i++)
-    fl[i] = (struct field){m->param[i].name, m->param[i].unit,
-                           cs_model_get_param(m, cfg->params, (int)i), 0};
-  w_record(w, "/params", m->n_param, fl);
-  for (size_t i = 0; i < m->n_choice; i++)
-    w_string(w, "/params", m->choice[i].name, cs_model_get_choice(m, cfg->params, (int)i));
-
-  for (size_t i = 0; i < m->n_state; i++)
-    fl[i] = (struct field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0};
-  w_record(w, "/initial", m->n_state, fl);
-
-  const struct cs_integrator_opts *o = &cfg->solver;
-  long max_steps = o->max_steps > 0 ? o->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
-  fl[0] = (struct field){"rtol", "1", o->rtol, 0};
-  fl[1] = (struct field){"atol", ATOL_UNITS, o->atol, 0};
-  fl[2] = (struct field){"max_steps", "1", (double)max_steps, 1};
-  fl[3] = (struct field){"h_init", time_unit, o->h_init, 0};
-  fl[4] = (struct field){"h_max", time_unit, o->h_max, 0};
-  w_record(w, "/solver", 5, fl);
-  free(fl);
-  int dirk = o->stepper == CS_STEPPER_DIRK;
-  w_string(w, "/solver", "stepper", dirk ? "dirk" : "erk");
-  w_string(w, "/solver", "method",
-           dirk ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
-                : "ARKODE ERKStep, Dormand-Prince 5(4)");
-  w_string(w, "/solver", "jacobian",
-           !dirk    ? "none (explicit)"
-           : m->jac ? "analytic"
-                    : "difference quotients");
-  w_string(w, "/solver", "h_init_note", "0: estimated by ARKODE");
-  w_string(w, "/solver", "h_max_note", "0: unbounded");
+    w_check(w, cs_run_h5_write_header(w->f, "trajectory", cfg, sets, nset, ctx->argc, ctx->argv));
 }
 
 /* The empty table /switches: t, kind, mode and the state after each switch. */
@@ -301,55 +216,9 @@ static void create_switch_table(struct writer *w, const struct cs_model *m,
 
 /* ------------------------------------------------------------- file system */
 
-/* Creates the missing directories above the file path (mkdir -p of its
- * parent). 0 on success, else errno. */
-static int make_parent_dirs(const char *path)
-{
-  char buf[4096];
-  if (strlen(path) >= sizeof buf)
-    return ENAMETOOLONG;
-  strcpy(buf, path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-      return errno;
-    *p = '/';
-  }
-  return 0;
-}
 
 /* ------------------------------------------------------------- the command */
 
-/* Takes every --set out of argv[1..argc): the values go to sets, the other
- * arguments to rest (argv[0] excluded). Returns 0 or an exit code. */
-static int take_sets(int argc, char **argv, const char **sets, size_t *nset, char **rest,
-                     int *nrest)
-{
-  int options_done = 0;
-  *nset = 0, *nrest = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = NULL;
-    if (!options_done && strcmp(a, "--") == 0)
-      options_done = 1;
-    if (!options_done && strcmp(a, "--set") == 0) {
-      if (i + 1 >= argc)
-        return cli_usage(cmd, "--set: missing value (expected section.key=value)");
-      v = argv[++i];
-    } else if (!options_done && strncmp(a, "--set=", 6) == 0) {
-      v = a + 6;
-    }
-    if (!v) {
-      rest[(*nrest)++] = argv[i];
-      continue;
-    }
-    if (*nset >= MAX_SETS)
-      return cli_usage(cmd, "--set: more than %d overrides", MAX_SETS);
-    sets[(*nset)++] = v;
-  }
-  return 0;
-}
 
 /* The state of one run. */
 struct run {
@@ -420,7 +289,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       fputs(simulate_help, stdout);
       return CLI_EXIT_OK;
     }
-  rc = take_sets(argc, argv, sets, &nset, rest, &nrest);
+  rc = cli_take_sets(cmd, argc, argv, sets, MAX_SETS, &nset, rest, &nrest);
   if (rc == 0)
     rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
   free(rest);
@@ -464,7 +333,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     snprintf(out, sizeof out, "%s", cfg.output);
   else
     snprintf(out, sizeof out, "output/%s.h5", cfg.name);
-  int err = make_parent_dirs(out);
+  int err = cs_make_parent_dirs(out);
   if (err != 0) {
     cs_config_free(&cfg);
     return cli_fail(cmd, "cannot create the directory of '%s': %s", out, strerror(err));
@@ -490,7 +359,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       names[1 + i] = m->state[i].name, units[1 + i] = m->state[i].unit;
     for (size_t i = 0; i < nd; i++)
       names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
-    write_header(&w, ctx, &cfg, sets, nset, time_unit);
+    write_header(&w, ctx, &cfg, sets, nset);
     if (w.st == CS_OK)
       w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &table));
     w_double(&w, "/trajectory", "t0", 0.0, time_unit);
@@ -559,7 +428,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   double wall = cli_clock() - t_wall;
 
   /* ---- statistics and status */
-  struct field fl[] = {
+  struct cs_run_field fl[] = {
       {"steps", "1", (double)stats.steps, 1},
       {"rhs_evals", "1", (double)stats.rhs_evals, 1},
       {"jac_evals", "1", (double)stats.jac_evals, 1},

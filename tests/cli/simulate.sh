@@ -230,10 +230,12 @@ near eta_prime 13.7627 0
 is switches 0
 
 # --------------------------------------------------- belt: event-driven law
-# From rest (figure 4a's file): stick at t = 0.030, slip at 102.46, stick at
-# 108.20, slip at 239.81, stick at 257.58 (each switch is a row of /switches).
+# From rest (figure 4a's parameters; the file itself starts on the attractor):
+# stick at t = 0.030, slip at 102.46, stick at 108.20, slip at 239.81, stick at
+# 257.58 (each switch is a row of /switches).
 h5e="$scratch/belt_event.h5"
 ok simulate "$params/belt_fig4a.ini" --set model.law=event-driven --set solver.stepper=erk \
+  --set initial.x=0 --set initial.phi=0 --set initial.dx=0 --set initial.dphi=0 \
   --set output.t_end=300 -o "$h5e"
 is model belt
 is law event-driven
