@@ -161,9 +161,10 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
     msg[0] = '\0';
   if (!m->jac || cs_model_switches(m, params)) {
     snprintf(msg, msglen, "%s",
-             cs_model_switches(m, params) ? "Lyapunov exponents of event-driven models need saltation matrices "
-                           "(not implemented)"
-                         : "Lyapunov exponents need the model's analytic Jacobian");
+             cs_model_switches(m, params)
+                 ? "Lyapunov exponents of event-driven models need saltation matrices "
+                   "(not implemented)"
+                 : "Lyapunov exponents need the model's analytic Jacobian");
     return CS_ERR_UNSUPPORTED;
   }
   size_t n = m->n_state;

@@ -380,9 +380,12 @@ static void grid_values(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(grid_values),          cmocka_unit_test(threads_bit_identical),
-      cmocka_unit_test(threads_continuation), cmocka_unit_test(failing_points_recorded),
-      cmocka_unit_test(vanderpol_hopf),       cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(grid_values),
+      cmocka_unit_test(threads_bit_identical),
+      cmocka_unit_test(threads_continuation),
+      cmocka_unit_test(failing_points_recorded),
+      cmocka_unit_test(vanderpol_hopf),
+      cmocka_unit_test(duffing_period_doubling),
       cmocka_unit_test(pendulum_hopf_agreement),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

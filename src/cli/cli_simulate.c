@@ -173,8 +173,7 @@ static void w_int(struct writer *w, const char *obj, const char *name, long long
 }
 
 /* A record (one-row table plus attributes), first error kept. */
-static void w_record(struct writer *w, const char *path, size_t n,
-                     const struct cs_run_field *fl)
+static void w_record(struct writer *w, const char *path, size_t n, const struct cs_run_field *fl)
 {
   if (w->st == CS_OK)
     w_check(w, cs_run_h5_write_record(w->f, path, n, fl));
@@ -216,9 +215,7 @@ static void create_switch_table(struct writer *w, const struct cs_model *m,
 
 /* ------------------------------------------------------------- file system */
 
-
 /* ------------------------------------------------------------- the command */
-
 
 /* The state of one run. */
 struct run {

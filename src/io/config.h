@@ -46,7 +46,7 @@ struct cs_config {
    * point, so a field derived from a swept parameter (e.g. lambda_stick from
    * eps) follows it. */
   void *params_unprepared;
-  double *y0;   /* initial state, model->n_state values */
+  double *y0; /* initial state, model->n_state values */
   struct cs_integrator_opts solver;
   double t_start;    /* start of the recorded window (model time unit) */
   double t_end;      /* end of the run */
