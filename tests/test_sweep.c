@@ -297,19 +297,29 @@ static void vanderpol_hopf(void **state)
   s.point.section = m->section;
   s.point.transient = 600, s.point.record = 100, s.point.lyapunov = 0; /* slow near mu = 0 */
   s.refine = 0;
+  s.equilibria = 1, s.refine_tol = 1e-9;
   struct cs_sweep_outcome o;
   assert_int_equal(cs_sweep_run(m, p, y0, &s, NULL, NULL, &o), CS_OK);
-  int found = 0;
+  int found = 0, hopf = 0;
+  double lo = NAN, hi = NAN;
   for (size_t i = 0; i < o.n_bif; i++) {
     const struct cs_bifurcation *b = &o.bif[i];
-    print_message("%s [%g, %g]\n", cs_bifurcation_kind_name(b->kind), b->p_left, b->p_right);
+    print_message("%s [%g, %g] estimate %g\n", cs_bifurcation_kind_name(b->kind), b->p_left,
+                  b->p_right, b->estimate);
     if (b->kind == CS_BIF_EQ_TO_PERIODIC) {
       found++;
+      lo = b->p_left, hi = b->p_right;
       assert_true(b->p_left < 0 && b->p_right > 0);
       assert_true(b->p_right - b->p_left <= 0.1 + 1e-12);
     }
+    if (b->kind == CS_BIF_HOPF) {
+      hopf++;
+      assert_close(b->estimate, 0.0, 1e-7); /* the eigenvalues mu/2 +- i sqrt(1 - mu^2/4) */
+    }
   }
   assert_int_equal(found, 1);
+  assert_int_equal(hopf, 1);
+  assert_true(lo < 0 && 0 < hi); /* eigenvalues and simulation agree within the grid step */
   cs_sweep_outcome_free(&o);
   free(p);
 }
