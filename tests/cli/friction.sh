@@ -9,41 +9,13 @@ exe=${1:?usage: friction.sh <contensou> <source-dir> <scratch-dir>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
 mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
 export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
 
-checks=0
-pass() {
-  checks=$((checks + 1))
-  echo "ok $checks - $*"
-}
-die() {
-  echo "FAIL: $*" >&2
-  if [ -n "${out:-}" ]; then printf 'stdout was:\n%s\n' "$out" >&2; fi
-  if [ -n "${err:-}" ]; then printf 'stderr was:\n%s\n' "$err" >&2; fi
-  exit 1
-}
 
-# run ARGS...: runs contensou; sets out, err, rc.
-run() {
-  out=$("$exe" "$@" 2>"$scratch/stderr")
-  rc=$?
-  err=$(cat "$scratch/stderr")
-}
 
-# value NAME: the value of the line "NAME = value" of the last output.
-value() {
-  printf '%s\n' "$out" | awk -v k="$1" '$1 == k && $2 == "=" && NF == 3 { print $3; f = 1 } END { exit !f }' ||
-    die "no line '$1 = <value>' in the output of: $last"
-}
 
-# near NAME EXPECTED TOL: |value(NAME) - EXPECTED| <= TOL.
-near() {
-  local v
-  v=$(value "$1") || exit 1
-  awk -v a="$v" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= t) }' ||
-    die "$last: $1 = $v, expected $2 within $3"
-  pass "$last: $1 = $v (expected $2 +- $3)"
-}
 
 # ok ARGS...: contensou must succeed.
 ok() {

@@ -14,26 +14,9 @@ src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
 export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
-
-checks=0
-pass() {
-  checks=$((checks + 1))
-  echo "ok $checks - $*"
-}
-die() {
-  echo "FAIL: $*" >&2
-  if [ -n "${out:-}" ]; then printf 'stdout was:\n%s\n' "$out" >&2; fi
-  if [ -n "${err:-}" ]; then printf 'stderr was:\n%s\n' "$err" >&2; fi
-  exit 1
-}
-
-# run ARGS...: runs contensou; sets out, err, rc.
-run() {
-  out=$("$exe" "$@" 2>"$scratch/stderr")
-  rc=$?
-  err=$(cat "$scratch/stderr")
-}
 
 # value NAME: the value of the single line "NAME = value" of the last output.
 value() {
@@ -43,49 +26,13 @@ value() {
     die "not exactly one line '$1 = <value>' in the output of: $last"
 }
 
-# is NAME EXPECTED: the line "NAME = EXPECTED" exactly.
-is() {
-  local v
-  v=$(value "$1") || exit 1
-  [ "$v" = "$2" ] || die "$last: $1 = $v, expected $2"
-}
-
 # lines NAME: how many lines "NAME = ..." the last output has.
 lines() {
   printf '%s\n' "$out" | awk -v k="$1" 'index($0, k " = ") == 1 { n++ } END { print n + 0 }'
 }
 
-# ok ARGS...: contensou must succeed, silently on stderr (not a terminal: no progress line).
-ok() {
-  last="contensou $*"
-  run "$@"
-  [ "$rc" -eq 0 ] || die "$last: exit status $rc, expected 0"
-  [ -z "$err" ] || die "$last: wrote on stderr"
-}
-
-# bad VERB PATTERN ARGS...: exit status 2, one line on stderr starting with
-# "contensou VERB: " and containing PATTERN, no stdout.
-bad() {
-  local verb=$1 pattern=$2
-  shift 2
-  last="contensou $*"
-  run "$@"
-  [ "$rc" -eq 2 ] || die "$last: exit status $rc, expected 2"
-  [ -z "$out" ] || die "$last: printed on stdout"
-  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || die "$last: expected one line on stderr"
-  case "$err" in
-    "contensou $verb: "*"$pattern"*) ;;
-    *) die "$last: stderr does not read 'contensou $verb: ...$pattern...'" ;;
-  esac
-  pass "$last -> exit 2: $err"
-}
-
-have_h5py=0
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null; then
-  have_h5py=1
-fi
-have_gnuplot=0
-command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
+# bad VERB PATTERN ARGS...: exit 2 with one line "contensou VERB: ...PATTERN...".
+bad() { bad_verb "$@"; }
 
 # h5check FILE PYTHON: runs the python code with f = h5py.File(FILE) (skipped without h5py).
 h5check() {
@@ -103,13 +50,6 @@ def units(d):
 with h5py.File(sys.argv[1], "r") as f:
 $(printf '%s\n' "$code" | sed 's/^/    /')
 PY
-}
-
-# png FILE: a non-empty PNG.
-png() {
-  [ -s "$1" ] || die "$last: no picture at $1"
-  [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = "211PNG" ] || die "$last: $1 is not a PNG"
-  pass "$last wrote a PNG of $(wc -c <"$1") bytes"
 }
 
 # line_of FILE PATTERN: the line number of the first line matching PATTERN.
