@@ -42,8 +42,9 @@ do for [p = 0:1] {
       }
     }
     cl = present(p)
+    # points only: exponents exist only where they were computed (not on
+    # periodic orbits and equilibria), and a line would bridge those gaps
     plot 0 w l lc rgb '#555555' lw 1 notitle, \
-         infile u ($1 == p ? $2 : NaN):3 w l lc rgb '#c8c8c8' lw 1 notitle, \
          for [i = 1:words(cl)] infile \
            u ($1 == p && $5 == int(word(cl, i)) ? $2 : NaN):3:4 w yerrorbars \
            pt 7 ps psize lc rgb ccolor(int(word(cl, i))) \
