@@ -46,17 +46,12 @@ double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n)
   return t;
 }
 
-enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base,
-                                  const unsigned char *given, double eps, int event_driven,
-                                  void *params, char *msg, size_t msglen)
+enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
+                                  int event_driven, void *params, char *msg, size_t msglen)
 {
   enum cs_status st;
   msg[0] = '\0';
   memcpy(params, base, m->params_size);
-  if (given)
-    for (size_t i = 0; i < m->n_param; i++)
-      if (!given[i] && isnan(m->param[i].def))
-        *(double *)((char *)params + m->param[i].offset) = NAN;
   if (event_driven) {
     st = cs_model_set_choice(m, params, "law", "event-driven");
     if (st != CS_OK) {
@@ -294,8 +289,8 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     for (size_t j = 0; j < out->n_t * out->cols; j++)
       r->data[j] = NAN;
     if (st == CS_OK) {
-      st = cs_eps_make_params(m, base_params, spec->given, r->eps, ev, params + i * m->params_size,
-                              r->message, sizeof r->message);
+      st = cs_eps_make_params(m, base_params, r->eps, ev, params + i * m->params_size, r->message,
+                              sizeof r->message);
       r->status = st;
     }
   }
@@ -628,8 +623,8 @@ enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_par
       break;
     if (spec->progress)
       spec->progress(spec->progress_ctx, i, nruns);
-    r->status = cs_eps_make_params(m, base_params, spec->given, r->eps, ev, params, r->message,
-                                   sizeof r->message);
+    r->status =
+        cs_eps_make_params(m, base_params, r->eps, ev, params, r->message, sizeof r->message);
     if (r->status != CS_OK)
       continue;
     struct cycle_sink sink = {m, sw, r};

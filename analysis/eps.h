@@ -11,10 +11,10 @@
  * base params (cs_eps_make_params: eps set by name, law = event-driven for an
  * event-driven reference, prepare, then attach) and its own cs_flow; runs are
  * independent and go in parallel (OpenMP), so results do not depend on the
- * thread count. Parameters that the parameter file did not give and whose
- * default is derived (NaN in the model's table: lambda_stick = eps, eta' from
- * eta, the law's fitted b and m) are derived again for each run from that
- * run's eps and law (spec->given; NULL keeps the base values as they are).
+ * thread count. Pass the base params as they were before prepare()
+ * (cs_config's params_unprepared): fields derived in prepare (lambda_stick =
+ * eps, eta' from eta, the law's fitted b and m) are then derived again for
+ * each run from that run's eps and law.
  *
  * Time series (cs_eps_study). Every run starts at t = 0 from y0 and is
  * recorded on one time grid (the dense output of the integrator at the grid
@@ -125,14 +125,12 @@ double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n);
 
 /* Fills params (m->params_size bytes, not attached) for a run at eps (or,
  * with event_driven = 1, with law = event-driven and eps left as in base):
- * a copy of base with eps set by name, the parameters not given (given[i] ==
- * 0, and NaN default in the model's table) reset to NaN, then prepare().
- * given may be NULL (nothing reset). CS_ERR_NOT_FOUND (no parameter eps or no
+ * a copy of base (unprepared, see above) with eps set by name, then
+ * prepare(). CS_ERR_NOT_FOUND (no parameter eps or no
  * law event-driven), CS_ERR_RANGE (eps outside the parameter's range) or
  * prepare's failure, with a one-line reason in msg. */
-enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base,
-                                  const unsigned char *given, double eps, int event_driven,
-                                  void *params, char *msg, size_t msglen);
+enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
+                                  int event_driven, void *params, char *msg, size_t msglen);
 
 /* ------------------------------------------------------------ time series */
 
@@ -144,7 +142,6 @@ struct cs_eps_spec {
   const double *t;            /* the common time grid, n_t >= 1 ascending times >= 0 */
   size_t n_t;
   struct cs_integrator_opts solver; /* every run's integrator options */
-  const unsigned char *given;       /* see cs_eps_make_params; may be NULL */
   size_t max_switches;              /* switches of the reference kept (0: 200000) */
   int threads;                      /* OpenMP threads (0: the OpenMP default) */
   /* Optional: called with the reference's time reached, from the thread that
@@ -214,7 +211,6 @@ struct cs_eps_sweep_spec {
   size_t n_eps;
   int reference_event_driven;
   double reference_eps;
-  const unsigned char *given;        /* see cs_eps_make_params; may be NULL */
   const struct cs_sweep_spec *sweep; /* the sweep run for each eps (its parameter is not eps) */
   /* Optional: called before each sweep (run 0: the reference, k + 1: eps k). */
   void (*progress)(void *ctx, size_t run, size_t n_runs);

@@ -43,9 +43,8 @@ static void study(const struct cs_config *cfg, const double *eps, size_t n_eps, 
                              .t = t,
                              .n_t = n_t,
                              .solver = cfg->solver,
-                             .given = cfg->given,
                              .threads = threads};
-  assert_int_equal(cs_eps_study(cfg->model, cfg->params, cfg->y0, &spec, r), CS_OK);
+  assert_int_equal(cs_eps_study(cfg->model, cfg->params_unprepared, cfg->y0, &spec, r), CS_OK);
   assert_int_equal(r->n_t, n_t);
   free(t);
 }
@@ -82,21 +81,21 @@ static void make_params(void **state)
   char msg[256];
   int ls = cs_model_param_index(m, "lambda_stick"), ke = cs_model_param_index(m, "eps");
   assert_true(ls >= 0 && ke >= 0);
-  /* lambda_stick is not given: it follows the run's eps */
-  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, 1e-2, 0, p, msg, sizeof msg),
+  /* from the unprepared params lambda_stick (not given) follows the run's eps */
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 1e-2, 0, p, msg, sizeof msg),
                    CS_OK);
   assert_true(cs_model_get_param(m, p, ke) == 1e-2);
   assert_true(cs_model_get_param(m, p, ls) == 1e-2);
-  /* without the flags the base value (the file's eps) stays */
-  assert_int_equal(cs_eps_make_params(m, cfg.params, NULL, 1e-2, 0, p, msg, sizeof msg), CS_OK);
+  /* from prepared params the derived value (the file's eps) stays */
+  assert_int_equal(cs_eps_make_params(m, cfg.params, 1e-2, 0, p, msg, sizeof msg), CS_OK);
   assert_true(cs_model_get_param(m, p, ls) == 1e-4);
   /* eta stays as given, eta' is derived again (the same value) */
   int ep = cs_model_param_index(m, "eta_prime");
   assert_true(cs_model_get_param(m, p, ep) == cs_model_get_param(m, cfg.params, ep));
-  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, 2e3, 0, p, msg, sizeof msg),
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 2e3, 0, p, msg, sizeof msg),
                    CS_ERR_RANGE);
   assert_non_null(strstr(msg, "eps"));
-  assert_int_equal(cs_eps_make_params(m, cfg.params, cfg.given, NAN, 1, p, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, NAN, 1, p, msg, sizeof msg), CS_OK);
   assert_string_equal(cs_model_get_choice(m, p, 0), "event-driven");
   free(p);
   cs_config_free(&cfg);
@@ -106,10 +105,8 @@ static void make_params(void **state)
   void *base = malloc(tm->params_size), *q = malloc(tm->params_size);
   cs_model_params_default(tm, base);
   assert_int_equal(tm->prepare(base, msg, sizeof msg), CS_OK);
-  assert_int_equal(cs_eps_make_params(tm, base, NULL, 1e-3, 0, q, msg, sizeof msg),
-                   CS_ERR_NOT_FOUND);
-  assert_int_equal(cs_eps_make_params(tm, base, NULL, NAN, 1, q, msg, sizeof msg),
-                   CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_eps_make_params(tm, base, 1e-3, 0, q, msg, sizeof msg), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_eps_make_params(tm, base, NAN, 1, q, msg, sizeof msg), CS_ERR_NOT_FOUND);
   free(base), free(q);
 }
 
@@ -123,21 +120,21 @@ static void bad_arguments(void **state)
       .eps = eps, .n_eps = 1, .reference_eps = 1e-3, .t = t, .n_t = 2, .solver = cfg.solver};
   struct cs_eps_result r;
   spec.eps = neg;
-  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_ERR_ARG);
   cs_eps_result_free(&r);
   spec.eps = eps, spec.n_eps = 0;
-  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_ERR_ARG);
   cs_eps_result_free(&r);
   spec.n_eps = 1, spec.reference_eps = 0;
-  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_ERR_ARG);
   cs_eps_result_free(&r);
   t[1] = 0.0; /* not increasing */
   spec.reference_eps = 1e-3;
-  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_ERR_ARG);
   cs_eps_result_free(&r);
   t[1] = 0.1;
   eps[0] = 5e3; /* outside the model's range: the params cannot be made */
-  assert_int_equal(cs_eps_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_RANGE);
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_ERR_RANGE);
   assert_non_null(strstr(r.runs[0].message, "eps"));
   cs_eps_result_free(&r);
   cs_config_free(&cfg);
@@ -272,10 +269,9 @@ static void sweep_identical(void **state)
   assert_int_equal(cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg), CS_OK);
   sw.threads = 2;
   double eps[1] = {1e-1};
-  struct cs_eps_sweep_spec spec = {
-      .eps = eps, .n_eps = 1, .reference_eps = 1e-1, .given = cfg.given, .sweep = &sw};
+  struct cs_eps_sweep_spec spec = {.eps = eps, .n_eps = 1, .reference_eps = 1e-1, .sweep = &sw};
   struct cs_eps_sweep_result r;
-  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_OK);
+  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_OK);
   assert_int_equal(r.reference.status, CS_OK);
   const struct cs_eps_sweep_run *e = &r.runs[0];
   assert_int_equal(e->status, CS_OK);
@@ -296,7 +292,8 @@ static void sweep_identical(void **state)
   struct cs_sweep_spec sw2 = sw;
   sw2.param = cs_model_param_index(cfg.model, "eps");
   spec.sweep = &sw2;
-  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params, cfg.y0, &spec, &r), CS_ERR_ARG);
+  assert_int_equal(cs_eps_sweep_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r),
+                   CS_ERR_ARG);
   cs_eps_sweep_result_free(&r);
   cs_config_free(&cfg);
 }

@@ -4,6 +4,7 @@
  * a fold x' = mu - x^2 — and on the pendulum of figure 5a, whose equilibrium
  * loses stability between omega0 = 30 (figure 6a) and 40 rad/s (figure 6b);
  * the located Hopf point is checked against short simulations on both sides. */
+#include "testmodel.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -137,14 +138,6 @@ static int switch_on(double t, const double *y, double *g, const void *vp)
 
 static const struct cs_model hybrid_far = HYBRID_MODEL(switch_far);
 static const struct cs_model hybrid_on = HYBRID_MODEL(switch_on);
-
-static void *make_params(const struct cs_model *m)
-{
-  void *p = malloc(m->params_size);
-  assert_non_null(p);
-  cs_model_params_default(m, p);
-  return p;
-}
 
 static void set(const struct cs_model *m, void *p, const char *name, double v)
 {

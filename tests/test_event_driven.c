@@ -11,6 +11,7 @@
  * CS_TEST_QUICK (for the sanitizer build, optional) skips the longest
  * regularized runs: figure 4c's eleven-cycle orbit, figure 8a at eps = 1e-4
  * and figure 9 at eps = 1e-3. */
+#include "testmodel.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -209,22 +210,6 @@ static void *belt_params(const char *law, double eta, double eps)
   assert_int_equal(cs_model_set_param(m, p, "eta", eta), CS_OK);
   assert_int_equal(cs_model_set_param(m, p, "eps", eps), CS_OK);
   return p;
-}
-
-static void prepare_ok(const struct cs_model *m, void *p)
-{
-  char msg[256] = "";
-  if (m->prepare(p, msg, sizeof msg) != CS_OK)
-    fail_msg("%s: %s", m->name, msg);
-  if (m->attach)
-    assert_int_equal(m->attach(p), CS_OK);
-}
-
-static void release(const struct cs_model *m, void *p)
-{
-  if (m->detach)
-    m->detach(p);
-  free(p);
 }
 
 #define LAM_CYCLE 1e-4 /* cycles of both laws: lambda_s rising through this */

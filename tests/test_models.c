@@ -3,6 +3,7 @@
  * registered model (random states and states near stick); the pendulum's
  * energy without friction and damping, its static equilibrium at omega0 = 0,
  * explicit vs implicit steppers on figure 6b; the belt's power balance. */
+#include "testmodel.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -10,30 +11,6 @@
 
 #include "integrate/integrate.h"
 #include "models/model.h"
-
-static void *make_params(const struct cs_model *m)
-{
-  void *p = malloc(m->params_size);
-  cs_model_params_default(m, p);
-  return p;
-}
-
-static void prepare_ok(const struct cs_model *m, void *p)
-{
-  char msg[256] = "";
-  enum cs_status st = m->prepare(p, msg, sizeof msg);
-  if (st != CS_OK)
-    fail_msg("%s: prepare failed: %s", m->name, msg);
-  if (m->attach)
-    assert_int_equal(m->attach(p), CS_OK);
-}
-
-static void release(const struct cs_model *m, void *p)
-{
-  if (m->detach)
-    m->detach(p);
-  free(p);
-}
 
 /* Model-specific states close to stick (lambda_s ~ eps), where the regularized
  * law is steepest; generic random states otherwise. */

@@ -7,6 +7,7 @@
  * chaotic transient; the pendulum of figure 6b (periodic, no rotation) and
  * at omega0 = 30 (equilibrium); stick statistics of the two-mass system; an
  * event-driven model through cs_flow. */
+#include "testmodel.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -17,30 +18,6 @@
 
 extern const struct cs_model cs_model_oscillator, cs_model_vanderpol, cs_model_duffing,
     cs_model_lorenz, cs_model_pendulum, cs_model_twomass;
-
-static void *make_params(const struct cs_model *m)
-{
-  void *p = malloc(m->params_size);
-  assert_non_null(p);
-  cs_model_params_default(m, p);
-  return p;
-}
-
-static void prepare_ok(const struct cs_model *m, void *p)
-{
-  char msg[256] = "";
-  if (m->prepare(p, msg, sizeof msg) != CS_OK)
-    fail_msg("%s: prepare failed: %s", m->name, msg);
-  if (m->attach)
-    assert_int_equal(m->attach(p), CS_OK);
-}
-
-static void release(const struct cs_model *m, void *p)
-{
-  if (m->detach)
-    m->detach(p);
-  free(p);
-}
 
 static void set(const struct cs_model *m, void *p, const char *name, double v)
 {

@@ -97,6 +97,18 @@ static void set(const struct cs_model *m, void *p, const char *name, double v)
   assert_int_equal(m->prepare(p, msg, sizeof msg), CS_OK);
 }
 
+/* The sweep s run with the given number of threads; what the sink received. */
+static struct collected *run_threads(const struct cs_model *m, const void *p, const double *y0,
+                                     struct cs_sweep_spec *s, int threads)
+{
+  struct collected *c = collected_new(s->points, 1 + m->n_state + m->n_derived);
+  struct cs_sweep_outcome o;
+  s->threads = threads;
+  assert_int_equal(cs_sweep_run(m, p, y0, s, collect, c, &o), CS_OK);
+  cs_sweep_outcome_free(&o);
+  return c;
+}
+
 /* Independent points: the same numbers for 1 and 2 threads, bit for bit. */
 static void threads_bit_identical(void **state)
 {
@@ -109,14 +121,7 @@ static void threads_bit_identical(void **state)
   s.continuation = 0;
   s.point.transient = 100;
   size_t cols = 1 + m->n_state + m->n_derived;
-  struct collected *c[2];
-  for (int t = 0; t < 2; t++) {
-    s.threads = t + 1;
-    c[t] = collected_new(s.points, cols);
-    struct cs_sweep_outcome o;
-    assert_int_equal(cs_sweep_run(m, p, y0, &s, collect, c[t], &o), CS_OK);
-    cs_sweep_outcome_free(&o);
-  }
+  struct collected *c[2] = {run_threads(m, p, y0, &s, 1), run_threads(m, p, y0, &s, 2)};
   for (size_t k = 0; k < s.points; k++) {
     assert_int_equal(c[0]->cls[k], c[1]->cls[k]);
     assert_int_equal(c[0]->period[k], c[1]->period[k]);
@@ -136,15 +141,7 @@ static void threads_continuation(void **state)
   void *p = params_of(m);
   double y0[2] = {0.1, 0};
   struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 16);
-  size_t cols = 1 + m->n_state + m->n_derived;
-  struct collected *c[2];
-  for (int t = 0; t < 2; t++) {
-    s.threads = t + 1;
-    c[t] = collected_new(s.points, cols);
-    struct cs_sweep_outcome o;
-    assert_int_equal(cs_sweep_run(m, p, y0, &s, collect, c[t], &o), CS_OK);
-    cs_sweep_outcome_free(&o);
-  }
+  struct collected *c[2] = {run_threads(m, p, y0, &s, 1), run_threads(m, p, y0, &s, 2)};
   for (size_t k = 0; k < s.points; k++) {
     assert_int_equal(c[0]->cls[k], c[1]->cls[k]);
     assert_int_equal(c[0]->period[k], c[1]->period[k]);

@@ -258,3 +258,28 @@ int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, siz
   }
   return 0;
 }
+
+int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                  const char **sets, size_t max_sets, size_t *nset, const char **file)
+{
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(help, stdout);
+      return CLI_EXIT_OK;
+    }
+  char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+  const char *pos[1];
+  int nrest, npos;
+  if (!rest)
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  int rc = cli_take_sets(cmd, argc, argv, sets, max_sets, nset, rest, &nrest);
+  if (rc == 0)
+    rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
+  free(rest);
+  if (rc != 0)
+    return rc;
+  if (npos != 1)
+    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
+  *file = pos[0];
+  return -1;
+}

@@ -92,4 +92,11 @@ void cli_print_digits(const char *name, double value, int digits);
 int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, size_t max_sets,
                   size_t *nset, char **rest, int *nrest);
 
+/* The command line of a verb that runs a parameter file: one FILE.ini, the
+ * --set overrides (at most max_sets, into sets) and the verb's options.
+ * --help prints help (it wins over every other mistake). Returns -1 to go
+ * on, with *file and *nset set; otherwise the exit status to return. */
+int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                  const char **sets, size_t max_sets, size_t *nset, const char **file);
+
 #endif

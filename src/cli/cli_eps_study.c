@@ -406,7 +406,7 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
 
 static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const char *const *sets,
                         size_t nset, const double *eps, size_t n_eps, int ref_ev, double ref_eps,
-                        const unsigned char *given, int threads, int quiet, const char *out)
+                        int threads, int quiet, const char *out)
 {
   const struct cs_model *m = cfg->model;
   size_t n_t = 0;
@@ -445,13 +445,12 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
       .t = t,
       .n_t = n_t,
       .solver = cfg->solver,
-      .given = given,
       .threads = threads,
       .progress = progress_time,
       .progress_ctx = &prog,
   };
   struct cs_eps_result r;
-  enum cs_status st = cs_eps_study(m, cfg->params, cfg->y0, &spec, &r);
+  enum cs_status st = cs_eps_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
   cli_progress_end(&prog);
   int rc = CLI_EXIT_OK, failed = 0;
   if (st != CS_OK) {
@@ -696,7 +695,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
 
 static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const char *const *sets,
                        size_t nset, const double *eps, size_t n_eps, int ref_ev, double ref_eps,
-                       const unsigned char *given, int threads, int quiet, const char *out)
+                       int threads, int quiet, const char *out)
 {
   const struct cs_model *m = cfg->model;
   char msg[CS_CONFIG_MSG];
@@ -731,13 +730,12 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
       .n_eps = n_eps,
       .reference_event_driven = ref_ev,
       .reference_eps = ref_eps,
-      .given = given,
       .sweep = &sw,
       .progress = progress_count,
       .progress_ctx = &prog,
   };
   struct cs_eps_sweep_result r;
-  st = cs_eps_sweep_study(m, cfg->params, cfg->y0, &spec, &r);
+  st = cs_eps_sweep_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
   cli_progress_end(&prog);
   if (st != CS_OK) {
     cs_h5_close(w.f);
@@ -816,24 +814,12 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
       [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
-  const char *sets[MAX_SETS], *pos[1];
-  char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+  const char *sets[MAX_SETS], *file;
   size_t nset;
-  int nrest, npos;
-  if (!rest)
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  int rc = cli_take_sets(cmd, argc, argv, sets, MAX_SETS, &nset, rest, &nrest);
-  if (rc == 0)
-    rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
-  free(rest);
-  if (rc == CLI_HELP) {
-    fputs(eps_help, stdout);
-    return CLI_EXIT_OK;
-  }
-  if (rc != 0)
-    return rc;
-  if (npos != 1)
-    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
+  int prc = cli_parse_run(cmd, eps_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  if (prc >= 0)
+    return prc;
+  int rc = 0;
 
   double eps[MAX_EPS] = {1e-1, 1e-2, 1e-3};
   size_t n_eps = 3;
@@ -854,11 +840,10 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
 
   struct cs_config cfg;
   char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(pos[0], sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
   if (st != CS_OK)
     return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
   const struct cs_model *m = cfg.model;
-  const unsigned char *given = m->n_param <= sizeof cfg.given ? cfg.given : NULL;
 
   /* every run's params can be made (eps in range, the laws exist) */
   void *probe = malloc(m->params_size);
@@ -869,7 +854,7 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   for (size_t i = 0; i <= n_eps && rc == 0; i++) {
     int ev = i == 0 && ref_ev;
     double e = i == 0 ? ref_eps : eps[i - 1];
-    st = cs_eps_make_params(m, cfg.params, given, e, ev, probe, msg, sizeof msg);
+    st = cs_eps_make_params(m, cfg.params_unprepared, e, ev, probe, msg, sizeof msg);
     if (st == CS_ERR_NOMEM)
       rc = cli_fail(cmd, "%s", cs_strerror(st));
     else if (st != CS_OK)
@@ -890,11 +875,9 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   int threads = opts[O_THREADS].value ? (int)opts[O_THREADS].count : 0;
   int quiet = opts[O_QUIET].value != NULL;
   if (opts[O_SWEEP].value)
-    rc =
-        study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, given, threads, quiet, out);
+    rc = study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);
   else
-    rc = study_series(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, given, threads, quiet,
-                      out);
+    rc = study_series(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);
   cs_config_free(&cfg);
   return rc;
 }

@@ -274,31 +274,17 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
-  const char *sets[MAX_SETS], *pos[1];
-  char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+  const char *sets[MAX_SETS], *file;
   size_t nset;
-  int nrest, npos, rc;
-  if (!rest)
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      free(rest);
-      fputs(simulate_help, stdout);
-      return CLI_EXIT_OK;
-    }
-  rc = cli_take_sets(cmd, argc, argv, sets, MAX_SETS, &nset, rest, &nrest);
-  if (rc == 0)
-    rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
-  free(rest);
-  if (rc != 0)
-    return rc;
-  if (npos != 1)
-    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
+  int prc = cli_parse_run(cmd, simulate_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  if (prc >= 0)
+    return prc;
+  int rc = 0;
 
   /* ---- the parameter file */
   struct cs_config cfg;
   char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(pos[0], sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
   if (st == CS_ERR_NOMEM)
     return cli_fail(cmd, "%s", msg[0] ? msg : cs_strerror(st));
   if (st != CS_OK)

@@ -87,28 +87,15 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
       {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
-  const char *sets[MAX_SETS], *pos[1];
-  char **rest = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *rest);
+  const char *sets[MAX_SETS], *file;
   size_t nset;
-  int nrest, npos;
-  if (!rest)
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  int rc = cli_take_sets(cmd, argc, argv, sets, MAX_SETS, &nset, rest, &nrest);
-  if (rc == 0)
-    rc = cli_parse(cmd, nrest, rest, opts, pos, 1, &npos);
-  free(rest);
-  if (rc == CLI_HELP) {
-    fputs(sweep_help, stdout);
-    return CLI_EXIT_OK;
-  }
-  if (rc != 0)
-    return rc;
-  if (npos != 1)
-    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
+  int prc = cli_parse_run(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  if (prc >= 0)
+    return prc;
 
   struct cs_config cfg;
   char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(pos[0], sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
   if (st != CS_OK)
     return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
   if (cfg.n_raw == 0) {
@@ -116,7 +103,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     return cli_usage(cmd,
                      "%s: no [sweep] section (accepted: a file with [sweep] parameter, "
                      "from, to, ...; 'contensou simulate' runs a file without one)",
-                     pos[0]);
+                     file);
   }
   struct cs_sweep_spec spec;
   st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
