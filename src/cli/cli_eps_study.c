@@ -100,47 +100,7 @@ static const char eps_help[] =
     "eps outside the model's range, a model without eps or event-driven law, a\n"
     "bad parameter file).\n";
 
-/* ------------------------------------------------ writing, first error kept */
-
-struct writer {
-  struct cs_h5 *f;
-  enum cs_status st;
-  char err[512];
-};
-
-static void w_check(struct writer *w, enum cs_status st)
-{
-  if (st != CS_OK && w->st == CS_OK) {
-    w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
-  }
-}
-
-static void w_string(struct writer *w, const char *obj, const char *name, const char *value)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_string(w->f, obj, name, value));
-}
-
-static void w_double(struct writer *w, const char *obj, const char *name, double value,
-                     const char *units)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_double(w->f, obj, name, value, units));
-}
-
-static void w_int(struct writer *w, const char *obj, const char *name, long long value)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_int(w->f, obj, name, value));
-}
-
-static void w_table(struct writer *w, const char *path, size_t rows, size_t cols,
-                    const double *data, const char *const *names, const char *const *units)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_write_table(w->f, path, rows, cols, data, names, units));
-}
+/* ------------------------------------------------------------- writing */
 
 /* A list of owned strings for column names. */
 struct names {
@@ -265,28 +225,29 @@ static void progress_count(void *ctx, size_t run, size_t n_runs)
 
 /* ------------------------------------------------------------ common header */
 
-static void write_common(struct writer *w, const struct cli_ctx *ctx, const struct cs_config *cfg,
-                         const char *const *sets, size_t nset, const char *study, int ref_ev,
-                         double ref_eps, const double *eps, size_t n_eps)
+static void write_common(struct cs_writer *w, const struct cli_ctx *ctx,
+                         const struct cs_config *cfg, const char *const *sets, size_t nset,
+                         const char *study, int ref_ev, double ref_eps, const double *eps,
+                         size_t n_eps)
 {
   const struct cs_model *m = cfg->model;
   int ke = cs_model_param_index(m, "eps");
   const char *eu = ke >= 0 ? m->param[ke].unit : "1";
   if (w->st == CS_OK)
-    w_check(w, cs_run_h5_write_header(w->f, "eps-study", cfg, sets, nset, ctx->argc, ctx->argv));
-  w_string(w, "/", "study", study);
-  w_string(w, "/", "reference", ref_ev ? "event-driven" : "eps");
-  w_double(w, "/", "reference_eps", ref_ev ? NAN : ref_eps, eu);
-  w_string(w, "/", "eps_unit", eu);
+    cs_w_check(w, cs_run_h5_write_header(w->f, "eps-study", cfg, sets, nset, ctx->argc, ctx->argv));
+  cs_w_string(w, "/", "study", study);
+  cs_w_string(w, "/", "reference", ref_ev ? "event-driven" : "eps");
+  cs_w_double(w, "/", "reference_eps", ref_ev ? NAN : ref_eps, eu);
+  cs_w_string(w, "/", "eps_unit", eu);
   if (w->st == CS_OK)
-    w_check(w, cs_h5_write_vector(w->f, "/eps/values", n_eps, eps, eu));
+    cs_w_check(w, cs_h5_write_vector(w->f, "/eps/values", n_eps, eps, eu));
   if (w->st == CS_OK)
-    w_check(w, cs_h5_flush(w->f));
+    cs_w_check(w, cs_h5_flush(w->f));
 }
 
 /* ------------------------------------------------------------ time series */
 
-static void write_series(struct writer *w, const struct cs_config *cfg,
+static void write_series(struct cs_writer *w, const struct cs_config *cfg,
                          const struct cs_eps_result *r, const double *t, double dt)
 {
   const struct cs_model *m = cfg->model;
@@ -295,22 +256,22 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
   const char *eu = ke >= 0 ? m->param[ke].unit : "1";
   struct names nm = {0};
   if (!trajectory_names(m, r->n_derived, &nm)) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
     names_free(&nm);
     return;
   }
   const struct cs_eps_run *ref = &r->reference;
-  w_table(w, "/reference", r->n_t, r->cols, ref->data, (const char *const *)nm.s, nm.units);
-  w_double(w, "/reference", "eps", ref->eps, eu);
-  w_string(w, "/reference", "law",
-           ref->event_driven ? "event-driven" : cs_model_get_choice(m, cfg->params, 0));
-  w_string(w, "/reference", "status", ref->status == CS_OK ? "ok" : "failed");
-  w_string(w, "/reference", "message", ref->message);
-  w_int(w, "/reference", "rows", (long long)ref->rows);
-  w_int(w, "/reference", "stick_rows", (long long)r->stick_rows);
-  w_double(w, "/reference", "t_start", t[0], tu);
-  w_double(w, "/reference", "t_end", t[r->n_t - 1], tu);
-  w_double(w, "/reference", "dt", dt, tu);
+  cs_w_table(w, "/reference", r->n_t, r->cols, ref->data, (const char *const *)nm.s, nm.units);
+  cs_w_double(w, "/reference", "eps", ref->eps, eu);
+  cs_w_string(w, "/reference", "law",
+              ref->event_driven ? "event-driven" : cs_model_get_choice(m, cfg->params, 0));
+  cs_w_string(w, "/reference", "status", ref->status == CS_OK ? "ok" : "failed");
+  cs_w_string(w, "/reference", "message", ref->message);
+  cs_w_int(w, "/reference", "rows", (long long)ref->rows);
+  cs_w_int(w, "/reference", "stick_rows", (long long)r->stick_rows);
+  cs_w_double(w, "/reference", "t_start", t[0], tu);
+  cs_w_double(w, "/reference", "t_end", t[r->n_t - 1], tu);
+  cs_w_double(w, "/reference", "dt", dt, tu);
   if (ref->event_driven && m->n_switch) {
     const size_t ns = m->n_state, nc = 3 + ns;
     double *rows = malloc((ref->n_switches ? ref->n_switches : 1) * nc * sizeof *rows);
@@ -319,21 +280,22 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
     for (size_t i = 0; i < ns; i++)
       sn[3 + i] = m->state[i].name, su[3 + i] = m->state[i].unit;
     if (!rows) {
-      w_check(w, CS_ERR_NOMEM);
+      cs_w_check(w, CS_ERR_NOMEM);
     } else {
       for (size_t i = 0; i < ref->n_switches; i++) {
         const struct cs_flow_switch *s = &ref->switches[i];
         rows[i * nc] = s->t, rows[i * nc + 1] = s->kind, rows[i * nc + 2] = s->mode;
         memcpy(rows + i * nc + 3, s->y, ns * sizeof *rows);
       }
-      w_table(w, "/reference_switches", ref->n_switches, nc, rows, sn, su);
+      cs_w_table(w, "/reference_switches", ref->n_switches, nc, rows, sn, su);
       char *kinds = kind_lines(m->switch_kinds);
-      w_string(w, "/reference_switches", "kind_names", kinds ? kinds : "");
+      cs_w_string(w, "/reference_switches", "kind_names", kinds ? kinds : "");
       free(kinds);
-      w_string(w, "/reference_switches", "mode_note",
-               "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
-      w_int(w, "/reference_switches", "count", ref->stats.switches);
-      w_int(w, "/reference_switches", "dropped", ref->stats.switches - (long long)ref->n_switches);
+      cs_w_string(w, "/reference_switches", "mode_note",
+                  "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
+      cs_w_int(w, "/reference_switches", "count", ref->stats.switches);
+      cs_w_int(w, "/reference_switches", "dropped",
+               ref->stats.switches - (long long)ref->n_switches);
     }
     free(rows);
   }
@@ -342,14 +304,14 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
     const struct cs_eps_run *e = &r->runs[k];
     char path[64];
     snprintf(path, sizeof path, "/eps/%zu/difference", k);
-    w_table(w, path, r->n_t, r->cols, r->diff + k * r->n_t * r->cols, (const char *const *)nm.s,
-            nm.units);
-    w_double(w, path, "eps", e->eps, eu);
-    w_string(w, path, "law", cs_model_get_choice(m, cfg->params, 0));
-    w_string(w, path, "status", e->status == CS_OK ? "ok" : "failed");
-    w_string(w, path, "message", e->message);
-    w_int(w, path, "rows", (long long)e->rows);
-    w_string(
+    cs_w_table(w, path, r->n_t, r->cols, r->diff + k * r->n_t * r->cols, (const char *const *)nm.s,
+               nm.units);
+    cs_w_double(w, path, "eps", e->eps, eu);
+    cs_w_string(w, path, "law", cs_model_get_choice(m, cfg->params, 0));
+    cs_w_string(w, path, "status", e->status == CS_OK ? "ok" : "failed");
+    cs_w_string(w, path, "message", e->message);
+    cs_w_int(w, path, "rows", (long long)e->rows);
+    cs_w_string(
         w, path, "note",
         "run at eps minus the reference at the same grid times; angles wrapped into (-pi, pi]");
   }
@@ -365,7 +327,7 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
     }
   double *tab = ok ? malloc(r->n_eps * cn.n * sizeof *tab) : NULL;
   if (!tab) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
   } else {
     for (size_t k = 0; k < r->n_eps; k++) {
       double *row = tab + k * cn.n;
@@ -375,10 +337,10 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
           row[3 + v * CS_EPS_NORM_COUNT + (size_t)q] =
               cs_eps_norm_get(r, k, v, (enum cs_eps_norm)q);
     }
-    w_table(w, "/eps/norms", r->n_eps, cn.n, tab, (const char *const *)cn.s, cn.units);
-    w_string(w, "/eps/norms", "note",
-             "norms of /eps/<k>/difference over the grid samples; stick/slip by the reference's "
-             "stick indicator; NaN where a phase has no sample");
+    cs_w_table(w, "/eps/norms", r->n_eps, cn.n, tab, (const char *const *)cn.s, cn.units);
+    cs_w_string(w, "/eps/norms", "note",
+                "norms of /eps/<k>/difference over the grid samples; stick/slip by the reference's "
+                "stick indicator; NaN where a phase has no sample");
   }
   free(tab);
   names_free(&cn);
@@ -388,7 +350,7 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
   const char *ru[] = {eu, "1", "1", "1", "1", "1", "s"};
   double *runs = malloc((r->n_eps + 1) * 7 * sizeof *runs);
   if (!runs) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
   } else {
     for (size_t i = 0; i <= r->n_eps; i++) {
       const struct cs_eps_run *e = i == 0 ? ref : &r->runs[i - 1];
@@ -397,8 +359,8 @@ static void write_series(struct writer *w, const struct cs_config *cfg,
       row[3] = (double)e->stats.integ.steps, row[4] = (double)e->stats.integ.rhs_evals;
       row[5] = (double)e->stats.switches, row[6] = e->wall_time;
     }
-    w_table(w, "/eps/runs", r->n_eps + 1, 7, runs, rn, ru);
-    w_string(w, "/eps/runs", "note", "the reference first (eps NaN: event-driven)");
+    cs_w_table(w, "/eps/runs", r->n_eps + 1, 7, runs, rn, ru);
+    cs_w_string(w, "/eps/runs", "note", "the reference first (eps NaN: event-driven)");
   }
   free(runs);
   names_free(&nm);
@@ -427,7 +389,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
     free(t);
     return cli_fail(cmd, "cannot create the directory of '%s'", out);
   }
-  struct writer w = {.st = CS_OK};
+  struct cs_writer w = {.st = CS_OK};
   if (cs_h5_create(out, &w.f) != CS_OK) {
     free(t);
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
@@ -454,8 +416,8 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   cli_progress_end(&prog);
   int rc = CLI_EXIT_OK, failed = 0;
   if (st != CS_OK) {
-    w_string(&w, "/", "status", "failed");
-    w_string(&w, "/", "message", cs_strerror(st));
+    cs_w_string(&w, "/", "status", "failed");
+    cs_w_string(&w, "/", "message", cs_strerror(st));
     cs_h5_close(w.f);
     remove(out);
     cs_eps_result_free(&r);
@@ -466,11 +428,11 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
   write_series(&w, cfg, &r, t, dt);
-  w_string(&w, "/", "status", failed ? "failed" : "ok");
-  w_string(&w, "/", "message", failed ? "a run failed: see /reference and /eps/<k>" : "");
-  w_double(&w, "/", "wall_time_s", r.wall_time, "s");
+  cs_w_string(&w, "/", "status", failed ? "failed" : "ok");
+  cs_w_string(&w, "/", "message", failed ? "a run failed: see /reference and /eps/<k>" : "");
+  cs_w_double(&w, "/", "wall_time_s", r.wall_time, "s");
   if (w.f)
-    w_check(&w, cs_h5_close(w.f));
+    cs_w_check(&w, cs_h5_close(w.f));
 
   /* the report: one line per eps */
   for (size_t k = 0; k < n_eps; k++) {
@@ -518,7 +480,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
 
 /* ------------------------------------------------------------ sweep study */
 
-static void write_sweep(struct writer *w, const struct cs_config *cfg,
+static void write_sweep(struct cs_writer *w, const struct cs_config *cfg,
                         const struct cs_sweep_spec *sw, const struct cs_eps_sweep_result *r)
 {
   const struct cs_model *m = cfg->model;
@@ -533,7 +495,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
     const char *gu[2] = {pu, two ? m->param[sw->param2].unit : ""};
     double *g = malloc(np * 2 * sizeof *g);
     if (!g) {
-      w_check(w, CS_ERR_NOMEM);
+      cs_w_check(w, CS_ERR_NOMEM);
       return;
     }
     for (size_t i = 0; i < np; i++) {
@@ -542,13 +504,13 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
       if (two)
         g[i * 2 + 1] = p2;
     }
-    w_table(w, "/sweep_study/grid", np, two ? 2 : 1, g, gn, gu);
+    cs_w_table(w, "/sweep_study/grid", np, two ? 2 : 1, g, gn, gu);
     free(g);
   }
-  w_string(w, "/sweep_study", "parameter", m->param[sw->param].name);
-  w_string(w, "/sweep_study", "parameter_unit", pu);
+  cs_w_string(w, "/sweep_study", "parameter", m->param[sw->param].name);
+  cs_w_string(w, "/sweep_study", "parameter_unit", pu);
   if (two)
-    w_string(w, "/sweep_study", "parameter2", m->param[sw->param2].name);
+    cs_w_string(w, "/sweep_study", "parameter2", m->param[sw->param2].name);
   /* classes and periods */
   struct names cn = {0};
   int ok = names_add(&cn, "run", "1") && names_add(&cn, "eps", eu) && names_add(&cn, "pass", "1");
@@ -560,7 +522,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
   double *cls = ok ? malloc(nruns * 2 * cn.n * sizeof *cls) : NULL;
   double *per = ok ? malloc(nruns * 2 * cn.n * sizeof *per) : NULL;
   if (!cls || !per) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
   } else {
     size_t rows = 0;
     for (size_t i = 0; i < nruns; i++) {
@@ -578,15 +540,15 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
         rows++;
       }
     }
-    w_table(w, "/sweep_study/classes", rows, cn.n, cls, (const char *const *)cn.s, cn.units);
-    w_table(w, "/sweep_study/periods", rows, cn.n, per, (const char *const *)cn.s, cn.units);
+    cs_w_table(w, "/sweep_study/classes", rows, cn.n, cls, (const char *const *)cn.s, cn.units);
+    cs_w_table(w, "/sweep_study/periods", rows, cn.n, per, (const char *const *)cn.s, cn.units);
     char names[512] = "";
     for (int c = 0; c < CS_CLASS_COUNT; c++)
       snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? "\n" : "",
                cs_class_name((enum cs_class)c));
-    w_string(w, "/sweep_study/classes", "class_names", names);
-    w_string(w, "/sweep_study/classes", "note",
-             "run 0: the reference, k + 1: eps k; one column per grid index; NaN: not computed");
+    cs_w_string(w, "/sweep_study/classes", "class_names", names);
+    cs_w_string(w, "/sweep_study/classes", "note",
+                "run 0: the reference, k + 1: eps k; one column per grid index; NaN: not computed");
   }
   free(cls), free(per);
   names_free(&cn);
@@ -610,7 +572,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
   double *sh = malloc((nshift ? nshift : 1) * 6 * sizeof *sh);
   double *sec = malloc((nsec ? nsec : 1) * (5 + ns) * sizeof *sec);
   if (!sum || !sh || !sec) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
   } else {
     size_t ish = 0, isec = 0;
     for (size_t k = 0; k < r->n_eps; k++) {
@@ -640,30 +602,30 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
         memcpy(o + 5, pt->diff, ns * sizeof *o);
       }
     }
-    w_table(w, "/sweep_study/summary", r->n_eps, sn.n, sum, (const char *const *)sn.s, sn.units);
+    cs_w_table(w, "/sweep_study/summary", r->n_eps, sn.n, sum, (const char *const *)sn.s, sn.units);
     const char *shn[] = {"eps", "pass", "kind", "p_ref", "p_eps", "shift"};
     const char *shu[] = {eu, "1", "1", pu, pu, pu};
-    w_table(w, "/sweep_study/shifts", nshift, 6, sh, shn, shu);
+    cs_w_table(w, "/sweep_study/shifts", nshift, 6, sh, shn, shu);
     char kinds[1024] = "";
     for (int c = 0; c < CS_BIF_COUNT; c++)
       snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", c ? "\n" : "",
                cs_bifurcation_kind_name((enum cs_bifurcation_kind)c));
-    w_string(w, "/sweep_study/shifts", "kind_names", kinds);
-    w_string(w, "/sweep_study/shifts", "note",
-             "each reference bifurcation matched with the nearest of the same kind and pass; "
-             "pass -1: both passes; p_eps, shift NaN: no match");
+    cs_w_string(w, "/sweep_study/shifts", "kind_names", kinds);
+    cs_w_string(w, "/sweep_study/shifts", "note",
+                "each reference bifurcation matched with the nearest of the same kind and pass; "
+                "pass -1: both passes; p_eps, shift NaN: no match");
     struct names sc = {0};
     ok = names_add(&sc, "eps", eu) && names_add(&sc, "pass", "1") && names_add(&sc, "index", "1") &&
          names_add(&sc, "p", pu) && names_add(&sc, "period", "1");
     for (size_t j = 0; ok && j < ns; j++)
       ok = names_add(&sc, m->state[j].name, m->state[j].unit);
     if (!ok)
-      w_check(w, CS_ERR_NOMEM);
+      cs_w_check(w, CS_ERR_NOMEM);
     else
-      w_table(w, "/sweep_study/section", nsec, sc.n, sec, (const char *const *)sc.s, sc.units);
-    w_string(w, "/sweep_study/section", "note",
-             "max |difference| per state of the last cycle's section points (period 0: the "
-             "settled equilibrium), cycles aligned by the best cyclic shift");
+      cs_w_table(w, "/sweep_study/section", nsec, sc.n, sec, (const char *const *)sc.s, sc.units);
+    cs_w_string(w, "/sweep_study/section", "note",
+                "max |difference| per state of the last cycle's section points (period 0: the "
+                "settled equilibrium), cycles aligned by the best cyclic shift");
     names_free(&sc);
   }
   free(sum), free(sh), free(sec);
@@ -674,7 +636,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
     nb += (i == 0 ? &r->reference : &r->runs[i - 1])->outcome.n_bif;
   double *bt = malloc((nb ? nb : 1) * 7 * sizeof *bt);
   if (!bt) {
-    w_check(w, CS_ERR_NOMEM);
+    cs_w_check(w, CS_ERR_NOMEM);
   } else {
     size_t ib = 0;
     for (size_t i = 0; i < nruns; i++) {
@@ -688,7 +650,7 @@ static void write_sweep(struct writer *w, const struct cs_config *cfg,
     }
     const char *bn[] = {"run", "eps", "pass", "kind", "p_left", "p_right", "estimate"};
     const char *bu[] = {"1", eu, "1", "1", pu, pu, pu};
-    w_table(w, "/sweep_study/bifurcations", nb, 7, bt, bn, bu);
+    cs_w_table(w, "/sweep_study/bifurcations", nb, 7, bt, bn, bu);
   }
   free(bt);
 }
@@ -718,7 +680,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
     sw.threads = threads;
   if (cs_make_parent_dirs(out) != 0)
     return cli_fail(cmd, "cannot create the directory of '%s'", out);
-  struct writer w = {.st = CS_OK};
+  struct cs_writer w = {.st = CS_OK};
   if (cs_h5_create(out, &w.f) != CS_OK)
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
   write_common(&w, ctx, cfg, sets, nset, "sweep", ref_ev, ref_eps, eps, n_eps);
@@ -747,11 +709,11 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
   write_sweep(&w, cfg, &sw, &r);
-  w_string(&w, "/", "status", failed ? "failed" : "ok");
-  w_string(&w, "/", "message", failed ? "a sweep failed" : "");
-  w_double(&w, "/", "wall_time_s", r.wall_time, "s");
+  cs_w_string(&w, "/", "status", failed ? "failed" : "ok");
+  cs_w_string(&w, "/", "message", failed ? "a sweep failed" : "");
+  cs_w_double(&w, "/", "wall_time_s", r.wall_time, "s");
   if (w.f)
-    w_check(&w, cs_h5_close(w.f));
+    cs_w_check(&w, cs_h5_close(w.f));
 
   for (size_t k = 0; k < n_eps; k++) {
     const struct cs_eps_sweep_run *e = &r.runs[k];

@@ -137,58 +137,19 @@ static double grid_time(const struct grid *g, size_t k)
   return k + 1 == g->rows ? g->t_end : g->t_start + (double)k * g->dt;
 }
 
-/* ------------------------------------------------ writing, first error kept */
-
-struct writer {
-  struct cs_h5 *f;
-  enum cs_status st; /* first failure, CS_OK so far */
-  char err[512];     /* its message */
-};
-
-static void w_check(struct writer *w, enum cs_status st)
-{
-  if (st != CS_OK && w->st == CS_OK) {
-    w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg());
-  }
-}
-
-static void w_string(struct writer *w, const char *obj, const char *name, const char *value)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_string(w->f, obj, name, value));
-}
-
-static void w_double(struct writer *w, const char *obj, const char *name, double value,
-                     const char *units)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_double(w->f, obj, name, value, units));
-}
-
-static void w_int(struct writer *w, const char *obj, const char *name, long long value)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_h5_attr_write_int(w->f, obj, name, value));
-}
-
-/* A record (one-row table plus attributes), first error kept. */
-static void w_record(struct writer *w, const char *path, size_t n, const struct cs_run_field *fl)
-{
-  if (w->st == CS_OK)
-    w_check(w, cs_run_h5_write_record(w->f, path, n, fl));
-}
+/* ------------------------------------------------------------- writing */
 
 /* Everything known before the run: the common header of result files. */
-static void write_header(struct writer *w, const struct cli_ctx *ctx, const struct cs_config *cfg,
-                         const char *const *sets, size_t nset)
+static void write_header(struct cs_writer *w, const struct cli_ctx *ctx,
+                         const struct cs_config *cfg, const char *const *sets, size_t nset)
 {
   if (w->st == CS_OK)
-    w_check(w, cs_run_h5_write_header(w->f, "trajectory", cfg, sets, nset, ctx->argc, ctx->argv));
+    cs_w_check(w,
+               cs_run_h5_write_header(w->f, "trajectory", cfg, sets, nset, ctx->argc, ctx->argv));
 }
 
 /* The empty table /switches: t, kind, mode and the state after each switch. */
-static void create_switch_table(struct writer *w, const struct cs_model *m,
+static void create_switch_table(struct cs_writer *w, const struct cs_model *m,
                                 struct cs_h5_table **out)
 {
   const char *names[3 + CS_FLOW_MAX_N], *units[3 + CS_FLOW_MAX_N];
@@ -199,18 +160,18 @@ static void create_switch_table(struct writer *w, const struct cs_model *m,
   for (size_t i = 0; i < n; i++)
     names[3 + i] = m->state[i].name, units[3 + i] = m->state[i].unit;
   if (w->st == CS_OK)
-    w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, out));
+    cs_w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, out));
   size_t len = 1;
   for (size_t i = 0; m->switch_kinds && m->switch_kinds[i]; i++)
     len += strlen(m->switch_kinds[i]) + 1;
   char *kinds = calloc(len, 1);
   for (size_t i = 0; kinds && m->switch_kinds && m->switch_kinds[i]; i++)
     strcat(strcat(kinds, m->switch_kinds[i]), m->switch_kinds[i + 1] ? "\n" : "");
-  w_string(w, "/switches", "kind_names", kinds ? kinds : "");
+  cs_w_string(w, "/switches", "kind_names", kinds ? kinds : "");
   free(kinds);
-  w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
-  w_string(w, "/switches", "mode_note",
-           "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
+  cs_w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
+  cs_w_string(w, "/switches", "mode_note",
+              "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
 }
 
 /* ------------------------------------------------------------- file system */
@@ -225,7 +186,7 @@ struct run {
   double *y;                     /* state at t */
   enum cs_status st;             /* CS_OK, or why the run stopped */
   char msg[1024];                /* the failure in words */
-  struct writer *w;              /* the result file */
+  struct cs_writer *w;           /* the result file */
   struct cs_h5_table *switches;  /* /switches, or NULL (no mode switches) */
   size_t ns;                     /* state dimension */
   size_t logged;                 /* switches of the flow's log already written */
@@ -240,7 +201,7 @@ static void write_switches(struct run *r)
     const struct cs_flow_switch *s = cs_flow_switch_get(r->flow, r->logged);
     r->row[0] = s->t, r->row[1] = s->kind, r->row[2] = s->mode;
     memcpy(r->row + 3, s->y, r->ns * sizeof *r->row);
-    w_check(r->w, cs_h5_table_append(r->switches, 1, r->row));
+    cs_w_check(r->w, cs_h5_table_append(r->switches, 1, r->row));
   }
 }
 
@@ -321,7 +282,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     cs_config_free(&cfg);
     return cli_fail(cmd, "cannot create the directory of '%s': %s", out, strerror(err));
   }
-  struct writer w = {.st = CS_OK};
+  struct cs_writer w = {.st = CS_OK};
   st = cs_h5_create(out, &w.f);
   if (st != CS_OK) {
     rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
@@ -344,16 +305,16 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
     write_header(&w, ctx, &cfg, sets, nset);
     if (w.st == CS_OK)
-      w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &table));
-    w_double(&w, "/trajectory", "t0", 0.0, time_unit);
-    w_double(&w, "/trajectory", "t_start", g.t_start, time_unit);
-    w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
-    w_double(&w, "/trajectory", "dt", g.dt, time_unit);
-    w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
+      cs_w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &table));
+    cs_w_double(&w, "/trajectory", "t0", 0.0, time_unit);
+    cs_w_double(&w, "/trajectory", "t_start", g.t_start, time_unit);
+    cs_w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
+    cs_w_double(&w, "/trajectory", "dt", g.dt, time_unit);
+    cs_w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
     if (cs_model_switches(m, cfg.params))
       create_switch_table(&w, m, &r.switches);
     if (w.st == CS_OK)
-      w_check(&w, cs_h5_flush(w.f));
+      cs_w_check(&w, cs_h5_flush(w.f));
   }
 
   /* ---- the run */
@@ -390,17 +351,17 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
         break;
       }
       if (++nbuf == BUF_ROWS) {
-        w_check(&w, cs_h5_table_append(table, nbuf, buf));
+        cs_w_check(&w, cs_h5_table_append(table, nbuf, buf));
         rows += nbuf, nbuf = 0;
         if (w.st == CS_OK && cli_clock() - last_flush > FLUSH_EVERY) {
-          w_check(&w, cs_h5_flush(w.f));
+          cs_w_check(&w, cs_h5_flush(w.f));
           last_flush = cli_clock();
         }
       }
     }
     cli_progress_end(&r.prog);
     if (w.st == CS_OK && nbuf > 0) {
-      w_check(&w, cs_h5_table_append(table, nbuf, buf));
+      cs_w_check(&w, cs_h5_table_append(table, nbuf, buf));
       rows += nbuf;
     }
     if (r.flow) {
@@ -424,19 +385,19 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       {"t_reached", time_unit, r.t, 0},
       {"wall_time_s", "s", wall, 0},
   };
-  w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
+  cs_w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
   if (r.switches) {
-    w_int(&w, "/switches", "count", fstats.switches);
-    w_int(&w, "/switches", "dropped", fstats.switches - (long)r.logged);
+    cs_w_int(&w, "/switches", "count", fstats.switches);
+    cs_w_int(&w, "/switches", "dropped", fstats.switches - (long)r.logged);
     if (cs_h5_table_close(r.switches) != CS_OK)
-      w_check(&w, CS_ERR_HDF5);
+      cs_w_check(&w, CS_ERR_HDF5);
   }
-  w_string(&w, "/", "status", r.st == CS_OK ? "ok" : "failed");
-  w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
+  cs_w_string(&w, "/", "status", r.st == CS_OK ? "ok" : "failed");
+  cs_w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
   if (table && cs_h5_table_close(table) != CS_OK)
-    w_check(&w, CS_ERR_HDF5);
+    cs_w_check(&w, CS_ERR_HDF5);
   if (w.f)
-    w_check(&w, cs_h5_close(w.f));
+    cs_w_check(&w, cs_h5_close(w.f));
 
   /* ---- report */
   if (w.st != CS_OK) {

@@ -121,3 +121,43 @@ int cs_make_parent_dirs(const char *path)
   }
   return 0;
 }
+
+void cs_w_check(struct cs_writer *w, enum cs_status st)
+{
+  if (st != CS_OK && w->st == CS_OK) {
+    w->st = st;
+    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
+  }
+}
+
+void cs_w_string(struct cs_writer *w, const char *obj, const char *name, const char *value)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_attr_write_string(w->f, obj, name, value));
+}
+
+void cs_w_double(struct cs_writer *w, const char *obj, const char *name, double value,
+                 const char *units)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_attr_write_double(w->f, obj, name, value, units));
+}
+
+void cs_w_int(struct cs_writer *w, const char *obj, const char *name, long long value)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_attr_write_int(w->f, obj, name, value));
+}
+
+void cs_w_table(struct cs_writer *w, const char *path, size_t rows, size_t cols, const double *data,
+                const char *const *names, const char *const *units)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_write_table(w->f, path, rows, cols, data, names, units));
+}
+
+void cs_w_record(struct cs_writer *w, const char *path, size_t n, const struct cs_run_field *fl)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_run_h5_write_record(w->f, path, n, fl));
+}

@@ -29,6 +29,22 @@ struct cs_run_field {
 enum cs_status cs_run_h5_write_record(struct cs_h5 *f, const char *path, size_t n,
                                       const struct cs_run_field *fl);
 
+/* Writing many objects with only the first failure kept: every call after a
+ * failure does nothing, st and err tell what went wrong first. */
+struct cs_writer {
+  struct cs_h5 *f;
+  enum cs_status st; /* first failure, CS_OK so far */
+  char err[512];     /* its message */
+};
+void cs_w_check(struct cs_writer *w, enum cs_status st);
+void cs_w_string(struct cs_writer *w, const char *obj, const char *name, const char *value);
+void cs_w_double(struct cs_writer *w, const char *obj, const char *name, double value,
+                 const char *units);
+void cs_w_int(struct cs_writer *w, const char *obj, const char *name, long long value);
+void cs_w_table(struct cs_writer *w, const char *path, size_t rows, size_t cols, const double *data,
+                const char *const *names, const char *const *units);
+void cs_w_record(struct cs_writer *w, const char *path, size_t n, const struct cs_run_field *fl);
+
 /* Creates the missing directories above a file path (mkdir -p of its
  * parent). 0 on success, else an errno value. */
 int cs_make_parent_dirs(const char *path);
