@@ -818,7 +818,7 @@ static int view_section(const struct sweep *s, const struct sweep_req *r, long k
   if (n[0] + n[1] == 0) {
     fclose(data);
     remove(tmp);
-    char where[128] = "";
+    char where[600] = ""; /* " (" + a message of up to 512 bytes + ")" */
     if (s->has[0] || s->has[1])
       snprintf(where, sizeof where, " (%s)", info[s->has[0] ? 0 : 1]);
     return cli_fail(cmd, "%s: grid point %ld has no section points%s: nothing to draw", s->file, k,
