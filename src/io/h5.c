@@ -13,10 +13,14 @@
 #include <time.h>
 
 #include "cs_version.h"
+#include "io/h5_private.h"
 
-struct cs_h5 {
-  hid_t file; /* the HDF5 file id */
-};
+/* short names for the helpers shared with h5_write.c */
+#define begin cs_h5_i_begin
+#define fail cs_h5_i_fail
+#define fail_h5 cs_h5_i_fail_h5
+#define vlen_string_type cs_h5_i_vlen_string_type
+#define path_exists cs_h5_i_path_exists
 
 struct cs_h5_table {
   struct cs_h5 *f; /* the file it lives in */
@@ -26,7 +30,7 @@ struct cs_h5_table {
 };
 
 /* Text of the last failure: per thread, so it is no shared mutable state. */
-static _Thread_local char cs_h5_err[1024];
+_Thread_local char cs_h5_err[CS_H5_ERR_LEN];
 
 const char *cs_h5_errmsg(void)
 {
@@ -34,13 +38,13 @@ const char *cs_h5_errmsg(void)
 }
 
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
-static void begin(void)
+void begin(void)
 {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
 
-static enum cs_status fail(enum cs_status status, const char *fmt, ...)
+enum cs_status fail(enum cs_status status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -67,7 +71,7 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 
 /* Records HDF5's error stack under a short description of what failed; must
  * run before any other HDF5 call clears the stack. */
-static enum cs_status fail_h5(const char *what, const char *name)
+enum cs_status fail_h5(const char *what, const char *name)
 {
   struct walk w = {0};
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
@@ -88,7 +92,7 @@ static char *dup_string(const char *s)
 }
 
 /* Variable-length UTF-8 string type; close with H5Tclose. */
-static hid_t vlen_string_type(void)
+hid_t vlen_string_type(void)
 {
   hid_t t = H5Tcopy(H5T_C_S1);
   if (t < 0)
@@ -100,7 +104,7 @@ static hid_t vlen_string_type(void)
   return t;
 }
 
-static int path_exists(hid_t file, const char *path)
+int path_exists(hid_t file, const char *path)
 {
   size_t n = strlen(path);
   char *buf;
@@ -136,16 +140,22 @@ int cs_h5_exists(struct cs_h5 *f, const char *path)
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)
 {
   struct cs_h5 *f;
+  hid_t fapl;
   begin();
   *out = NULL;
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
-  f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  fapl = cs_h5_i_fapl_latest();
+  f->file = fapl < 0 ? -1 : H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (f->file < 0) {
+    enum cs_status st = fail_h5("cannot create", path); /* before H5Pclose clears the stack */
+    if (fapl >= 0)
+      H5Pclose(fapl);
     free(f);
-    return fail_h5("cannot create", path);
+    return st;
   }
+  H5Pclose(fapl);
   *out = f;
   return CS_OK;
 }
@@ -169,10 +179,24 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     return fail(CS_ERR_HDF5, "'%s' is not an HDF5 file", path);
   if (is_h5 < 0)
     return fail_h5("cannot open", path);
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
   f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f->file < 0 && !writable) {
+    /* A sweep being written (or killed while written) is in SWMR mode: its
+     * superblock says "open for write" and only a SWMR reader may open it. */
+    hid_t fapl = cs_h5_i_fapl_latest();
+    if (fapl >= 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+      H5Pclose(fapl);
+    }
+    if (f->file < 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* for the error message */
+    }
+  }
   if (f->file < 0) {
     free(f);
     return fail_h5("cannot open", path);
@@ -195,9 +219,9 @@ enum cs_status cs_h5_close(struct cs_h5 *f)
   begin();
   if (!f)
     return CS_OK;
-  if (H5Fclose(f->file) < 0)
+  if (f->file >= 0 && H5Fclose(f->file) < 0)
     st = fail_h5("cannot close", "file");
-  free(f);
+  cs_h5_i_release(f);
   return st;
 }
 
@@ -786,7 +810,7 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
     return st;
   dcpl = H5Pcreate(H5P_DATASET_CREATE);
   double fill = NAN; /* rows not written yet (a killed run, out-of-order writes) read as NaN */
-  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 ||
+  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0 ||
       H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill) < 0) {
     st = fail_h5("cannot set chunks of", path);
     if (dcpl >= 0)
