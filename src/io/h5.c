@@ -723,6 +723,8 @@ static enum cs_status read_labels(hid_t dset, const char *path, const char *name
   return CS_OK;
 }
 
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out);
+
 enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
 {
   hid_t dset, space = -1, type = -1;
@@ -733,6 +735,10 @@ enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *
   memset(out, 0, sizeof *out);
   if (!path_exists(f->file, path))
     return fail(CS_ERR_NOT_FOUND, "no dataset '%s'", path);
+  H5O_info_t oi;
+  if (H5Oget_info_by_name2(f->file, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0 &&
+      oi.type == H5O_TYPE_GROUP)
+    return read_columns(f, path, out);
   dset = H5Dopen2(f->file, path, H5P_DEFAULT);
   if (dset < 0)
     return fail_h5("cannot open dataset", path);
@@ -782,6 +788,76 @@ done:
   if (space >= 0)
     H5Sclose(space);
   H5Dclose(dset);
+  if (st != CS_OK)
+    cs_h5_data_free(out);
+  return st;
+}
+
+/* A group of 1-D datasets of equal length named by its `columns` attribute
+ * (sweep points, the change table) read as one table of doubles. */
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
+{
+  hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
+  char **cols = NULL;
+  size_t ncols = 0;
+  enum cs_status st = g < 0 ? fail_h5("cannot open group", path) : CS_OK;
+  if (st == CS_OK) {
+    st = read_string_attr(g, "columns", &cols, &ncols);
+    if (st == CS_ERR_NOT_FOUND)
+      st = fail(CS_ERR_UNSUPPORTED, "'%s' is a group without a columns attribute", path);
+  }
+  if (g >= 0)
+    H5Oclose(g);
+  if (st != CS_OK)
+    return st;
+  if (ncols == 0 || ncols > 4096) {
+    free_strings(cols, ncols);
+    return fail(CS_ERR_HDF5, "'%s': %zu columns", path, ncols);
+  }
+  out->rank = 2;
+  out->ncols = ncols;
+  out->names = calloc(ncols, sizeof(char *));
+  out->units = calloc(ncols, sizeof(char *));
+  if (!out->names || !out->units) {
+    free_strings(cols, ncols);
+    cs_h5_data_free(out);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  for (size_t c = 0; c < ncols && st == CS_OK; c++) {
+    size_t n = strlen(path) + strlen(cols[c]) + 2;
+    char *sub = malloc(n);
+    struct cs_h5_data col;
+    if (!sub) {
+      st = fail(CS_ERR_NOMEM, "out of memory");
+      break;
+    }
+    snprintf(sub, n, "%s/%s", path, cols[c]);
+    st = cs_h5_read(f, sub, &col);
+    if (st == CS_OK && (col.rank != 1 || (c > 0 && col.nrows != out->nrows)))
+      st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", sub, out->nrows);
+    free(sub);
+    if (st != CS_OK) {
+      cs_h5_data_free(&col);
+      break;
+    }
+    if (c == 0) {
+      out->nrows = col.nrows;
+      out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double));
+      if (!out->data) {
+        cs_h5_data_free(&col);
+        st = fail(CS_ERR_NOMEM, "out of memory");
+        break;
+      }
+    }
+    for (size_t i = 0; i < out->nrows; i++)
+      out->data[i * ncols + c] = col.data[i];
+    out->names[c] = dup_string(cols[c]);
+    out->units[c] = dup_string(col.units[0] ? col.units[0] : "");
+    cs_h5_data_free(&col);
+    if (!out->names[c] || !out->units[c])
+      st = fail(CS_ERR_NOMEM, "out of memory");
+  }
+  free_strings(cols, ncols);
   if (st != CS_OK)
     cs_h5_data_free(out);
   return st;

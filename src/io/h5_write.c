@@ -286,16 +286,61 @@ enum cs_status cs_h5_start_swmr(struct cs_h5 *f)
   return CS_OK;
 }
 
+static enum cs_status copy_attrs_of(hid_t src_file, hid_t dst_file, const char *obj);
+
+struct visit_copy {
+  hid_t src, dst;   /* files */
+  const char *root; /* path of the copied object */
+  int failed;
+};
+
+static herr_t visit_copy_cb(hid_t obj, const char *name, const H5O_info_t *info, void *data)
+{
+  (void)obj, (void)info;
+  struct visit_copy *v = data;
+  size_t n = strlen(v->root) + strlen(name) + 2;
+  char *path = malloc(n);
+  if (!path)
+    return -1;
+  if (strcmp(name, ".") == 0)
+    snprintf(path, n, "%s", v->root);
+  else
+    snprintf(path, n, "%s/%s", v->root, name);
+  enum cs_status st = copy_attrs_of(v->src, v->dst, path);
+  free(path);
+  if (st != CS_OK) {
+    v->failed = 1;
+    return -1;
+  }
+  return 0;
+}
+
 enum cs_status cs_h5_copy_object(struct cs_h5 *src, const char *path, struct cs_h5 *dst)
 {
   begin();
-  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+  /* HDF5 1.10.8's H5Ocopy crashes copying densely stored attributes with
+   * variable-length strings: copy the objects without attributes, then the
+   * attributes of every copied object by reading and writing them. */
+  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), ocpl = H5Pcreate(H5P_OBJECT_COPY);
   herr_t rc = -1;
-  if (lcpl >= 0 && H5Pset_create_intermediate_group(lcpl, 1) >= 0)
-    rc = H5Ocopy(src->file, path, dst->file, path, H5P_DEFAULT, lcpl);
+  if (lcpl >= 0 && ocpl >= 0 && H5Pset_create_intermediate_group(lcpl, 1) >= 0 &&
+      H5Pset_copy_object(ocpl, H5O_COPY_WITHOUT_ATTR_FLAG) >= 0)
+    rc = H5Ocopy(src->file, path, dst->file, path, ocpl, lcpl);
+  enum cs_status st = rc < 0 ? fail_h5("cannot copy", path) : CS_OK;
   if (lcpl >= 0)
     H5Pclose(lcpl);
-  return rc < 0 ? fail_h5("cannot copy", path) : CS_OK;
+  if (ocpl >= 0)
+    H5Pclose(ocpl);
+  if (st != CS_OK)
+    return st;
+  struct visit_copy v = {src->file, dst->file, path, 0};
+  hid_t o = H5Oopen(src->file, path, H5P_DEFAULT);
+  if (o < 0 || H5Ovisit2(o, H5_INDEX_NAME, H5_ITER_NATIVE, visit_copy_cb, &v, H5O_INFO_BASIC) < 0 ||
+      v.failed)
+    st = cs_h5_err[0] ? CS_ERR_HDF5 : fail_h5("cannot copy the attributes below", path);
+  if (o >= 0)
+    H5Oclose(o);
+  return st;
 }
 
 struct attr_copy {
@@ -338,11 +383,10 @@ static herr_t copy_attr_cb(hid_t loc, const char *name, const H5A_info_t *info, 
   return 0;
 }
 
-enum cs_status cs_h5_copy_attrs(struct cs_h5 *src, const char *obj, struct cs_h5 *dst)
+static enum cs_status copy_attrs_of(hid_t src_file, hid_t dst_file, const char *obj)
 {
-  begin();
-  hid_t s = H5Oopen(src->file, obj, H5P_DEFAULT);
-  hid_t d = H5Oopen(dst->file, obj, H5P_DEFAULT);
+  hid_t s = H5Oopen(src_file, obj, H5P_DEFAULT);
+  hid_t d = H5Oopen(dst_file, obj, H5P_DEFAULT);
   struct attr_copy c = {d, 0};
   hsize_t idx = 0;
   if (s < 0 || d < 0 || H5Aiterate2(s, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, copy_attr_cb, &c) < 0)
@@ -353,6 +397,12 @@ enum cs_status cs_h5_copy_attrs(struct cs_h5 *src, const char *obj, struct cs_h5
   if (d >= 0)
     H5Oclose(d);
   return st;
+}
+
+enum cs_status cs_h5_copy_attrs(struct cs_h5 *src, const char *obj, struct cs_h5 *dst)
+{
+  begin();
+  return copy_attrs_of(src->file, dst->file, obj);
 }
 
 enum cs_status cs_h5_remove(struct cs_h5 *f, const char *path)
