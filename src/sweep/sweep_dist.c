@@ -213,7 +213,9 @@ static void c_serve_end(void *ctx, int abort)
       continue;
     }
     clock_gettime(CLOCK_MONOTONIC, &t);
-    if (abort && (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 5.0)
+    /* a stopped worker abandons its point at once; don't wait for a stuck
+     * one: mpirun follows its SIGTERM with SIGKILL a second later */
+    if (abort && (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 0.5)
       break;
     nap(200);
   }
