@@ -350,8 +350,10 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     }
   }
   rc = cs_dist_agree(&dist, rc);
-  if (rc >= 0)
+  if (rc >= 0) {
+    cs_sweep_h5_abandon(w);
     goto out;
+  }
   if (resume) {
     /* every process loads the stored text with the stored overrides */
     text = rank0 ? info.params_text : NULL;
