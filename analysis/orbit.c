@@ -47,7 +47,7 @@ struct cs_orbit_ws {
   /* state of the current shooting, read by the callbacks */
   int with_param;
   int hybrid;
-  double J[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
+  double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
   /* linear algebra: Newton (up to n + 2) and eigenvalues (n) */
   gsl_matrix *A;
@@ -335,20 +335,57 @@ static int rhs_aug(double t, const double *Y, double *Yd, const void *ctx)
   return 0;
 }
 
-/* For the implicit stepper: J on every diagonal block (the derivative of
- * J Phi in y is left out: an inexact Newton matrix, as CVODES' simultaneous
- * corrector with a frozen Jacobian). */
+/* For the implicit stepper, the Jacobian of the whole system: J on every
+ * diagonal block, and in the state's columns the derivative of J Phi (and of
+ * J v + f_p) in y, from central differences of the model's Jacobian. Without
+ * these second-derivative terms the Newton iteration of the implicit stepper
+ * fails where J changes fast (the unregularized friction law near
+ * lambda_s = 0 of the event-driven models). */
 static int jac_aug(double t, const double *Y, double *JA, const void *ctx)
 {
   struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
   size_t n = w->n, na = w->naug;
-  int rc = eval_jac(w, t, Y, w->P[0], w->J);
+  int rc = n <= N_MAX ? eval_jac(w, t, Y, w->P[0], w->J) : -1;
   if (rc)
     return rc;
   for (size_t b = 0; b < n + 2; b++)
     for (size_t i = 0; i < n; i++)
       for (size_t k = 0; k < n; k++)
         JA[(b * n + i) * na + b * n + k] = w->J[i * n + k];
+  double yy[N_MAX];
+  memcpy(yy, Y, n * sizeof *yy);
+  for (size_t k = 0; k < n; k++) {
+    double h = 1e-6 * fmax(fabs(Y[k]), 1e-3);
+    yy[k] = Y[k] + h;
+    rc = eval_jac(w, t, yy, w->P[0], w->Jp);
+    yy[k] = Y[k] - h;
+    if (!rc)
+      rc = eval_jac(w, t, yy, w->P[0], w->Jm);
+    yy[k] = Y[k];
+    if (rc)
+      return rc;
+    for (size_t b = 1; b < n + 2; b++) {
+      const double *c = Y + b * n;
+      for (size_t i = 0; i < n; i++) {
+        double s = 0;
+        for (size_t j = 0; j < n; j++)
+          s += (w->Jp[i * n + j] - w->Jm[i * n + j]) * c[j];
+        JA[(b * n + i) * na + k] = s / (2.0 * h);
+      }
+    }
+  }
+  if (w->with_param) {
+    /* d f_p / dy = dJ/dp */
+    rc = eval_jac(w, t, Y, w->P[1], w->Jp);
+    if (!rc)
+      rc = eval_jac(w, t, Y, w->P[2], w->Jm);
+    if (rc)
+      return rc;
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < n; k++)
+        JA[((n + 1) * n + i) * na + k] +=
+            (w->Jp[i * n + k] - w->Jm[i * n + k]) / (w->p_plus - w->p_minus);
+  }
   return 0;
 }
 
@@ -386,6 +423,8 @@ enum cs_status cs_orbit_shoot(struct cs_orbit_ws *w, const struct cs_orbit_opts 
   size_t n = w->n, na = w->naug;
   if (msg && len)
     msg[0] = '\0';
+  out->steps = 0;
+  out->switches = 0;
   if (!(T > 0) || !isfinite(T))
     return failed(msg, len, CS_ERR_ARG, "shooting", "the period is not positive");
   if (with_param && w->param < 0)
@@ -450,8 +489,12 @@ enum cs_status cs_orbit_shoot(struct cs_orbit_ws *w, const struct cs_orbit_opts 
       if (cs_integrator_reinit_state(w->integ, t, w->Y) == CS_OK)
         continue;
     }
-    if (st != CS_OK)
+    if (st != CS_OK) {
+      struct cs_integrator_stats is;
+      cs_integrator_get_stats(w->integ, &is);
+      out->steps = is.steps;
       return failed(msg, len, st, "shooting", cs_integrator_last_error(w->integ));
+    }
     if (stop == CS_STOP_TOUT)
       break;
     cs_integrator_roots_found(w->integ, fired);
