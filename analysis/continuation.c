@@ -30,8 +30,9 @@
 #define SAMPLE_ROWS 101       /* samples of one period for the state ranges */
 #define SINGULAR_REL 1e-14    /* LU pivot below this times the largest entry: singular */
 #define FOLD_NOISE 1e4        /* |t_p| below this times rtol on both sides: no fold */
-#define COLLAPSE 0.05 /* a cycle below this fraction of its largest size: at an equilibrium */
-#define UNIT_TOL 1e-3 /* a located Neimark-Sacker pair within this of |m| = 1 */
+#define COLLAPSE 0.05  /* a cycle below this fraction of its largest size: at an equilibrium */
+#define HOPF_NEAR 0.25 /* ... below this a flipped crossing means a Hopf point passed */
+#define UNIT_TOL 1e-3  /* a located Neimark-Sacker pair within this of |m| = 1 */
 
 static const char *const special_names[] = {
 #define CS_SPECIAL_NAME(id, name) name,
@@ -736,6 +737,11 @@ static enum cs_status setup(struct cont *c, struct cs_orbit_ws *w, const struct 
   if (!(spec->p_max > spec->p_min) || !(spec->ds > 0) || !(spec->ds_min > 0) ||
       !(spec->ds_max >= spec->ds_min) || spec->max_points < 1 || spec->max_iter < 1)
     return CS_ERR_ARG;
+  if (cs_orbit_ws_param(w) >= 0) {
+    const struct cs_param_desc *d = &c->m->param[cs_orbit_ws_param(w)];
+    c->sp.p_min = fmax(c->sp.p_min, d->min);
+    c->sp.p_max = fmin(c->sp.p_max, d->max);
+  }
   if (!(c->sp.locate_tol > 0))
     c->sp.locate_tol = 1e-9 * (spec->p_max - spec->p_min);
   c->A = gsl_matrix_alloc(c->nx, c->nx);
@@ -935,12 +941,36 @@ static enum cs_status run(struct cont *c, struct sol *cur)
       ds = c->sp.step_max / (fabs(tk[c->ip]) * c->sigma[c->ip]);
     for (size_t j = 0; j < c->nx; j++)
       X[j] = cur->X[j] + ds * tk[j] * c->sigma[j];
-    enum cs_status cst = correct(c, X, cur->X, tk, ds, 0, 0, next);
+    /* a predictor beyond the range: land on its end (the parameter may not be
+     * defined beyond, e.g. gamma < 0) */
+    double pp = pval(c, X), pc = pval(c, cur->X);
+    int land = pp > c->sp.p_max || pp < c->sp.p_min;
+    enum cs_status cst;
+    if (land) {
+      double pb = pp > c->sp.p_max ? c->sp.p_max : c->sp.p_min, frac = (pb - pc) / (pp - pc);
+      for (size_t j = 0; j < c->nx; j++)
+        X[j] = cur->X[j] + frac * ds * tk[j] * c->sigma[j];
+      cst = correct(c, X, cur->X, tk, frac * ds, 1, pb, next);
+    } else {
+      cst = correct(c, X, cur->X, tk, ds, 0, 0, next);
+    }
     if (cst == CS_OK)
       cst = analyse(c, next);
     int ok = cst == CS_OK;
     if (ok && c->kind == CS_BRANCH_CYCLE &&
         cs_orbit_crossing_sign(c->w, &c->sp.orbit, c->t0, next->X) < 0) {
+      /* a small cycle may have gone through zero amplitude (a Hopf point)
+       * onto its own other crossing: approach it in smaller steps instead */
+      if (grown && amplitude(c, cur) < HOPF_NEAR) {
+        snprintf(c->msg, sizeof c->msg, "the step passed a Hopf point");
+        ds *= 0.5;
+        if (ds < c->sp.ds_min) {
+          end_branch(c, CS_ERR_NOCONV, cur,
+                     "step size below ds_min near a Hopf point after p = %.10g", pval(c, cur->X));
+          break;
+        }
+        continue;
+      }
       st = reanchor(c, next, tk[c->ip] >= 0 ? 1 : -1);
       if (st != CS_OK) {
         end_branch(c, st, cur, "ended after p = %.10g: section tangency", pval(c, cur->X));
@@ -978,8 +1008,8 @@ static enum cs_status run(struct cont *c, struct sol *cur)
     }
     /* beyond the range: land on its end */
     double p = pval(c, next->X);
-    int out_of_range = p > c->sp.p_max || p < c->sp.p_min;
-    if (out_of_range) {
+    int out_of_range = land || p > c->sp.p_max || p < c->sp.p_min;
+    if (out_of_range && !land) {
       double pt = p > c->sp.p_max ? c->sp.p_max : c->sp.p_min;
       memcpy(X, next->X, c->nx * sizeof *X);
       if (correct(c, X, cur->X, tk, ds, 1, pt, next) != CS_OK || analyse(c, next) != CS_OK) {
@@ -987,6 +1017,11 @@ static enum cs_status run(struct cont *c, struct sol *cur)
         break;
       }
       /* the arclength of the landed point along tk, for locating */
+      double s = 0;
+      for (size_t j = 0; j < c->nx; j++)
+        s += tk[j] * (next->X[j] - cur->X[j]) / c->sigma[j];
+      ds = s > 0 ? s : ds;
+    } else if (land) {
       double s = 0;
       for (size_t j = 0; j < c->nx; j++)
         s += tk[j] * (next->X[j] - cur->X[j]) / c->sigma[j];
