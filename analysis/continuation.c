@@ -960,22 +960,22 @@ static enum cs_status run(struct cont *c, struct sol *cur)
     if (ok && c->kind == CS_BRANCH_CYCLE &&
         cs_orbit_crossing_sign(c->w, &c->sp.orbit, c->t0, next->X) < 0) {
       /* a small cycle may have gone through zero amplitude (a Hopf point)
-       * onto its own other crossing: approach it in smaller steps instead */
-      if (grown && amplitude(c, cur) < HOPF_NEAR) {
-        snprintf(c->msg, sizeof c->msg, "the step passed a Hopf point");
+       * onto its own other crossing: approach it in smaller steps instead;
+       * otherwise the section became tangent to the orbit: the same orbit
+       * from its next crossing in the section's direction (else smaller
+       * steps too) */
+      int near_hopf = grown && amplitude(c, cur) < HOPF_NEAR;
+      if (near_hopf || reanchor(c, next, tk[c->ip] >= 0 ? 1 : -1) != CS_OK) {
+        if (near_hopf)
+          snprintf(c->msg, sizeof c->msg, "the step passed a Hopf point");
         ds *= 0.5;
         if (ds < c->sp.ds_min) {
-          end_branch(c, CS_ERR_NOCONV, cur,
-                     "step size below ds_min near a Hopf point after p = %.10g", pval(c, cur->X));
+          char note[600];
+          snprintf(note, sizeof note, "step size below ds_min after p = %%.10g: %s", c->msg);
+          end_branch(c, CS_ERR_NOCONV, cur, note, pval(c, cur->X));
           break;
         }
         continue;
-      }
-      st = reanchor(c, next, tk[c->ip] >= 0 ? 1 : -1);
-      if (st != CS_OK) {
-        end_branch(c, st, cur, "ended after p = %.10g: section tangency", pval(c, cur->X));
-        st = CS_OK;
-        break;
       }
     } else if (ok) {
       double tn[NX_MAX], dot = 0;

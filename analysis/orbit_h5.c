@@ -73,9 +73,14 @@ static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg
   }
   w->st = CS_OK;
   w->err[0] = '\0';
-  if (cs_h5_create(path, &w->f) != CS_OK) {
+  /* under a lock, into <path>.partial, renamed over path when complete: a
+   * result file never appears half-written (src/io/h5.h); a partial file
+   * left by a killed run of the same output is replaced (these files are
+   * written in one go at the end, there is nothing to resume) */
+  enum cs_status st = cs_h5_output_create(path, 1, &w->f);
+  if (st != CS_OK) {
     snprintf(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
-    return CS_ERR_HDF5;
+    return st;
   }
   return CS_OK;
 }
@@ -85,7 +90,8 @@ static enum cs_status close_file(struct cs_writer *w, const char *status, const 
 {
   cs_w_string(w, "/", "status", status);
   cs_w_string(w, "/", "message", message ? message : "");
-  enum cs_status cst = cs_h5_close(w->f);
+  /* a failed write keeps <path>.partial with what was written */
+  enum cs_status cst = w->st == CS_OK ? cs_h5_output_commit(w->f) : cs_h5_close(w->f);
   if (w->st == CS_OK && cst != CS_OK)
     cs_w_check(w, cst);
   if (w->st != CS_OK)

@@ -11,10 +11,12 @@
 #include "analysis/continuation.h"
 #include "analysis/continuation_config.h"
 #include "analysis/orbit_h5.h"
+#include "analysis/point.h"
 #include "cli/cli_common.h"
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
+#include "io/h5.h"
 
 #define MAX_SETS 256
 
@@ -52,8 +54,10 @@ static const char continue_help[] =
     "                  `transient` (equilibria: Newton from [initial]) | hopf: the\n"
     "                  equilibrium from [initial] at `at`, continued in `direction`\n"
     "                  to its first Hopf point, and the cycles born there |\n"
-    "                  sweep:FILE.h5:INDEX[:forward|backward]: a sweep point (not yet:\n"
-    "                  sweep files do not store each point's final state)\n"
+    "                  sweep:FILE.h5:INDEX[:forward|backward]: grid point INDEX of a\n"
+    "                  sweep of the same model (layout 2): its grid value(s) set in\n"
+    "                  FILE.ini's parameters, its final state (and time) as the guess,\n"
+    "                  no transient unless `transient` is given\n"
     "  direction       forward (default: the parameter increases first) | backward\n"
     "  transient       time integrated before the orbit is sought (default: [output]\n"
     "                  t_end, else 0)\n"
@@ -73,7 +77,8 @@ static const char continue_help[] =
     "                  relative to the equilibrium's state)\n"
     "  search          time searched for section crossings (default 1000)\n"
     "\n"
-    "output (name = value): output (the file), model, parameter, branch, start;\n"
+    "output (name = value): output (the file), model, parameter, branch, start\n"
+    "(start_point: the sweep point, its class);\n"
     "with start = hopf the Hopf point of the equilibrium branch; points; one line\n"
     "per special point, `<kind> = <parameter value> <unit> (...)` with kind fold,\n"
     "hopf, period-doubling, neimark-sacker, grazing, sliding, branch-switch, the\n"
@@ -164,6 +169,69 @@ static void print_stable(const struct cs_branch *b, const struct cs_param_desc *
   }
 }
 
+/* A point of a sweep file (layout 2, src/sweep/sweep_h5.h) as the start:
+ * the grid value(s) at INDEX set in params (the unprepared params of
+ * FILE.ini), the state the point ended in (/<pass>/final_state) at its time
+ * (/<pass>/points/t_final: forced models keep their phase) and its class.
+ * Returns 0, or an exit status after a message. */
+static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *cfg, void *params,
+                       double *t0, double *y, int *cls)
+{
+  const struct cs_model *m = cfg->model;
+  const char *pass = cc->sweep_pass ? "backward" : "forward";
+  const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
+  const char *where = r ? r->where : cfg->path;
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(cc->sweep_file, 0, &f);
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: start: cannot read the sweep file '%s' (%s)", where, cc->sweep_file,
+                     st == CS_ERR_NOT_FOUND ? "no such file" : cs_h5_errmsg());
+  char *kind = NULL, *model = NULL, path[64];
+  double layout = 0;
+  cs_h5_attr_read_string(f, "/", "kind", &kind);
+  cs_h5_attr_read_string(f, "/", "model", &model);
+  cs_h5_attr_read_double(f, "/", "layout_version", &layout);
+  struct cs_h5_data grid = {0}, fin = {0}, tf = {0}, cl = {0};
+  int rc = 0;
+  if (!kind || strcmp(kind, "sweep") != 0 || layout < 2)
+    rc = cli_usage(cmd, "%s: start: '%s' is not a sweep file of layout 2 or later", where,
+                   cc->sweep_file);
+  else if (!model || strcmp(model, m->name) != 0)
+    rc = cli_usage(cmd, "%s: start: '%s' is a sweep of %s, not of %s", where, cc->sweep_file,
+                   model ? model : "?", m->name);
+  snprintf(path, sizeof path, "/%s/final_state", pass);
+  if (!rc && (cs_h5_read(f, "/sweep/grid", &grid) != CS_OK || cs_h5_read(f, path, &fin) != CS_OK))
+    rc = cli_usage(cmd, "%s: start: '%s' has no %s pass", where, cc->sweep_file, pass);
+  if (!rc && (size_t)cc->sweep_index >= grid.nrows)
+    rc = cli_usage(cmd, "%s: start: index %ld is not a grid index of '%s' (accepted: 0 ... %zu)",
+                   where, cc->sweep_index, cc->sweep_file, grid.nrows ? grid.nrows - 1 : 0);
+  if (!rc && fin.ncols != m->n_state)
+    rc = cli_usage(cmd, "%s: start: '%s' stores %zu states, %s has %zu", where, cc->sweep_file,
+                   fin.ncols, m->name, m->n_state);
+  size_t k = (size_t)cc->sweep_index;
+  for (size_t j = 0; !rc && j < grid.ncols; j++) {
+    /* the grid value(s) of the point, in FILE.ini's parameters */
+    if (cs_model_set_param(m, params, grid.names[j], grid.data[k * grid.ncols + j]) != CS_OK)
+      rc = cli_usage(cmd,
+                     "%s: start: the sweep's parameter %s = %g is not a parameter of %s in range",
+                     where, grid.names[j], grid.data[k * grid.ncols + j], m->name);
+  }
+  snprintf(path, sizeof path, "/%s/points/t_final", pass);
+  *t0 = !rc && cs_h5_read(f, path, &tf) == CS_OK && k < tf.nrows ? tf.data[k] : 0.0;
+  snprintf(path, sizeof path, "/%s/points/class", pass);
+  *cls = !rc && cs_h5_read(f, path, &cl) == CS_OK && k < cl.nrows ? (int)cl.data[k] : -1;
+  for (size_t i = 0; !rc && i < m->n_state; i++) {
+    y[i] = fin.data[k * fin.ncols + i];
+    if (!isfinite(y[i]) || !isfinite(*t0))
+      rc = cli_fail(cmd, "start: point %ld of the %s pass of '%s' was not computed (or failed)",
+                    cc->sweep_index, pass, cc->sweep_file);
+  }
+  cs_h5_data_free(&grid), cs_h5_data_free(&fin), cs_h5_data_free(&tf), cs_h5_data_free(&cl);
+  free(kind), free(model);
+  cs_h5_close(f);
+  return rc;
+}
+
 int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
 {
   enum { O_OUT, O_NOPLOT };
@@ -184,16 +252,6 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
   struct cs_cont_config cc;
   st = cs_cont_config_read(&cfg, 1, &cc, msg, sizeof msg);
-  if (st == CS_OK && cc.start == CS_CONT_FROM_SWEEP) {
-    const struct cs_config_raw *r = cs_config_raw_find(&cfg, "continuation", "start");
-    rc = cli_usage(cmd,
-                   "%s: start: sweep:%s:%ld is not available yet: sweep files do not store "
-                   "each point's final state (accepted now: state with [initial] near the "
-                   "orbit, or hopf)",
-                   r ? r->where : file, cc.sweep_file, cc.sweep_index);
-    cs_config_free(&cfg);
-    return rc;
-  }
   if (st != CS_OK) {
     cs_config_free(&cfg);
     return cli_usage(cmd, "%s", msg);
@@ -205,6 +263,27 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   if (rc) {
     cs_config_free(&cfg);
     return rc;
+  }
+  /* a sweep point: its grid values in the parameters, its final state */
+  double t_start = 0.0, y_start[CS_ORBIT_MAX_N];
+  int start_class = -1;
+  memcpy(y_start, cfg.y0, m->n_state * sizeof *y_start);
+  if (cc.start == CS_CONT_FROM_SWEEP) {
+    rc = sweep_point(&cc, &cfg, cfg.params_unprepared, &t_start, y_start, &start_class);
+    if (rc) {
+      cs_config_free(&cfg);
+      return rc;
+    }
+    cc.at = cs_model_get_param(m, cfg.params_unprepared, cc.param);
+    if (!(cc.at >= cc.spec.p_min && cc.at <= cc.spec.p_max)) {
+      rc = cli_usage(cmd, "%s: the sweep point's %s = %.10g is outside [min, max] = [%g, %g]", file,
+                     pd->name, cc.at, cc.spec.p_min, cc.spec.p_max);
+      cs_config_free(&cfg);
+      return rc;
+    }
+    /* its final state is on the attractor: no transient unless asked */
+    if (!cs_config_raw_find(&cfg, "continuation", "transient"))
+      cc.transient = 0.0;
   }
   struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param, msg, sizeof msg);
   if (!w) {
@@ -218,7 +297,7 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   char why[512] = "";
   const struct cs_special *hopf = NULL;
   if (cc.branch == CS_BRANCH_EQUILIBRIUM) {
-    st = cs_continue_equilibria(w, &cc.spec, cc.at, cfg.y0, &b, why, sizeof why);
+    st = cs_continue_equilibria(w, &cc.spec, cc.at, y_start, &b, why, sizeof why);
   } else if (cc.start == CS_CONT_FROM_HOPF) {
     struct cs_cont_spec es = cc.spec;
     es.stop_at_hopf = 1;
@@ -238,8 +317,8 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     double t0, y[CS_ORBIT_MAX_N], T;
     st = cs_orbit_ws_set_param(w, cc.at, why, sizeof why);
     if (st == CS_OK)
-      st =
-          cs_orbit_guess(w, &cc.spec.orbit, 0.0, cfg.y0, cc.transient, &t0, y, &T, why, sizeof why);
+      st = cs_orbit_guess(w, &cc.spec.orbit, t_start, y_start, cc.transient, &t0, y, &T, why,
+                          sizeof why);
     if (st == CS_OK)
       st = cs_continue_cycles(w, &cc.spec, cc.at, t0, y, T, &b, why, sizeof why);
   }
@@ -262,6 +341,10 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   printf("parameter = %s\n", pd->name);
   printf("branch = %s\n", cc.branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
   printf("start = %s\n", starts[cc.start]);
+  if (cc.start == CS_CONT_FROM_SWEEP)
+    printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc.sweep_file, cc.sweep_index,
+           cc.sweep_pass ? "backward" : "forward", pd->name, cc.at,
+           start_class >= 0 && start_class < CS_CLASS_COUNT ? cs_class_name(start_class) : "?");
   if (hopf)
     print_special(m, pd, hopf, 0);
   printf("points = %zu\n", b.n_points);

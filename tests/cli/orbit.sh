@@ -4,7 +4,8 @@
 # multiplier against the literature and the divergence integral), the Hopf
 # normal form's branch from its Hopf point with the fold at mu = -1/4, a fold
 # of equilibria (autonomous Duffing, gamma = 2/(3 sqrt 3)), the forced Duffing
-# oscillator's period doubling with the switch to the doubled cycle, the
+# oscillator's period doubling with the switch to the doubled cycle, a
+# branch started from a point of a sweep file (on the sweep's section points), the
 # stdout lines, the HDF5 layout by names and units, the pictures, and bad
 # inputs ([continuation] keys: exit 2 with file:line and the key).
 # Usage (CTest): bash orbit.sh <path-to-contensou> <source-dir> <scratch-dir>
@@ -250,9 +251,45 @@ assert np.allclose(seg1[:, n.index('period')], 2 * 2 * np.pi / 1.2, rtol=0, atol
 assert 'trivial_err' in n and np.all(np.isnan(a[:, n.index('trivial_err')]))
 "
 
+# ------------------------------------------------ from a point of a sweep
+cat >>"$duf" <<'EOF2'
+
+[sweep]
+parameter = gamma
+from = 0.21
+to = 0.24
+points = 4
+transient = 150
+record = 60
+lyapunov = none
+EOF2
+ok sweep "$duf" -o "$scratch/sw.h5" --threads 1
+ok continue "$duf" --set continuation.start=sweep:$scratch/sw.h5:2 \
+  --set continuation.max=0.27 -o "$scratch/fromsweep.h5" --no-plot
+is start sweep
+printf '%s\n' "$out" | grep -q '^start_point = .*sw.h5:2 (forward pass, gamma = 0.23, class periodic)' ||
+  die "$last: no start_point line for grid index 2 (gamma = 0.23, periodic)"
+near period-doubling 0.2655817867 1e-8
+h5check "$scratch/fromsweep.h5" "
+b = f['branch']
+n = names(b)
+a = b[:]
+assert abs(a[0, n.index('gamma')] - 0.23) < 1e-12
+with h5py.File('$scratch/sw.h5', 'r') as sw:
+    sec = sw['forward/section']
+    rows = sec['values'][:][sec['index'][:] == 2]
+    vn = names(sec['values'])
+    # the sweep's section points lie on the continued orbit
+    x, v = rows[:, vn.index('x')], rows[:, vn.index('v')]
+    assert np.max(np.abs(x - a[0, n.index('x')])) < 1e-6, np.max(np.abs(x - a[0, n.index('x')]))
+    assert np.max(np.abs(v - a[0, n.index('v')])) < 1e-6
+"
+bad continue "index 9 is not a grid index" continue "$duf" --set continuation.start=sweep:$scratch/sw.h5:9
+bad continue "is not a sweep file" continue "$duf" --set continuation.start=sweep:$scratch/pd.h5:1
+
 # ------------------------------------------------------------- bad input
 cp "$duf" "$scratch/bad.ini"
-printf 'wobble = 3\n' >>"$scratch/bad.ini"
+printf '[continuation]\nwobble = 3\n' >>"$scratch/bad.ini"
 l=$(line_of "$scratch/bad.ini" '^wobble')
 bad continue "bad.ini:$l: wobble: unknown key in [continuation]" continue "$scratch/bad.ini"
 bad continue "max: 0.1 is not above min" continue "$duf" --set continuation.max=0.1
@@ -260,7 +297,7 @@ bad continue "parameter: 'gama' is not a parameter of duffing" continue "$duf" \
   --set continuation.parameter=gama
 bad continue "ds: 'x' is not a number" continue "$duf" --set continuation.ds=x
 bad continue "start: 'hopff'" continue "$duf" --set continuation.start=hopff
-bad continue "not available yet" continue "$duf" --set continuation.start=sweep:s.h5:3
+bad continue "no such file" continue "$duf" --set continuation.start=sweep:s.h5:3
 bad continue "a forced model has no equilibria" continue "$duf" --set continuation.start=hopf
 grep -v '^parameter' "$duf" >"$scratch/nopar.ini"
 bad continue "parameter: missing in [continuation]" continue "$scratch/nopar.ini"
