@@ -30,9 +30,11 @@
 #define SAMPLE_ROWS 101       /* samples of one period for the state ranges */
 #define SINGULAR_REL 1e-14    /* LU pivot below this times the largest entry: singular */
 #define FOLD_NOISE 1e4        /* |t_p| below this times rtol on both sides: no fold */
-#define COLLAPSE 0.05  /* a cycle below this fraction of its largest size: at an equilibrium */
-#define HOPF_NEAR 0.25 /* ... below this a flipped crossing means a Hopf point passed */
-#define UNIT_TOL 1e-3  /* a located Neimark-Sacker pair within this of |m| = 1 */
+#define COLLAPSE 0.05      /* a cycle below this fraction of its largest size: at an equilibrium */
+#define HOPF_NEAR 0.25     /* ... below this a flipped crossing means a Hopf point passed */
+#define GRAZE_SAMPLES 2001 /* samples of a period for the grazing margin */
+#define GRAZE_NEAR 1e-2    /* a margin below this at a failed end: grazing */
+#define UNIT_TOL 1e-3      /* a located Neimark-Sacker pair within this of |m| = 1 */
 
 static const char *const special_names[] = {
 #define CS_SPECIAL_NAME(id, name) name,
@@ -80,6 +82,7 @@ struct sol {
   int kinds[CS_ORBIT_MAX_SWITCHES];
   int iterations;
   double ymin[N_MAX], ymax[N_MAX];
+  double graze;  /* cs_orbit_graze's margin (event-driven cycles), else NAN */
   double psi[3]; /* test functions: fold, pd / hopf, ns */
 };
 
@@ -444,8 +447,16 @@ static enum cs_status analyse(struct cont *c, struct sol *s)
 static void ranges(struct cont *c, struct sol *s)
 {
   size_t n = c->n, cols = 1 + n + c->m->n_derived;
+  s->graze = NAN;
   if (c->kind == CS_BRANCH_EQUILIBRIUM)
     return;
+  if (c->hybrid) {
+    int fn;
+    char why[256];
+    if (cs_orbit_graze(c->w, &c->sp.orbit, &s->orb, GRAZE_SAMPLES, &s->graze, &fn, why,
+                       sizeof why) != CS_OK)
+      s->graze = NAN;
+  }
   double *tab = malloc(SAMPLE_ROWS * cols * sizeof *tab);
   char why[256];
   if (!tab || cs_orbit_sample(c->w, &c->sp.orbit, &s->orb, SAMPLE_ROWS, tab, s->ymin, s->ymax, why,
@@ -481,6 +492,7 @@ static void to_point(const struct cont *c, const struct sol *s, double ds,
   pt->iterations = s->iterations;
   pt->ds = ds;
   pt->n_unstable = s->n_unstable;
+  pt->graze = NAN;
   if (c->kind == CS_BRANCH_EQUILIBRIUM) {
     pt->period = NAN;
     pt->n_eig = n;
@@ -494,6 +506,7 @@ static void to_point(const struct cont *c, const struct sol *s, double ds,
     memcpy(pt->im, s->orb.mult_im, s->orb.n_mult * sizeof *pt->im);
     pt->trivial_err = s->orb.trivial_err;
     pt->switches = s->switches;
+    pt->graze = s->graze;
   }
 }
 
@@ -782,10 +795,36 @@ static void teardown(struct cont *c)
     gsl_eigen_nonsymmv_free(c->ew);
 }
 
+/* An event-driven branch that cannot go on: a grazing if the last orbit
+ * almost makes a switch it does not make; its parameter extrapolated from
+ * the margins of the last two points (the margin is linear in p near it). */
+static void graze_end(struct cont *c, const struct sol *last)
+{
+  struct cs_branch *b = c->b;
+  if (c->kind != CS_BRANCH_CYCLE || !c->hybrid || !(last->graze < GRAZE_NEAR) || b->n_points < 2)
+    return;
+  const struct cs_branch_point *q = &b->points[b->n_points - 2];
+  double p1 = pval(c, last->X), g1 = last->graze, p0 = q->p, g0 = q->graze, pg = p1;
+  if (isfinite(g0) && g0 > g1 && p1 != p0) {
+    pg = p1 - g1 * (p1 - p0) / (g1 - g0);
+    if (fabs(pg - p1) > 10 * fabs(p1 - p0) + c->sp.locate_tol)
+      pg = p1;
+  }
+  char note[160];
+  snprintf(note, sizeof note,
+           "a switch not made comes within %.2g (relative) at p = %.10g: a new switch (stick "
+           "phase) appears; p extrapolated",
+           g1, p1);
+  if (push_special(c, CS_SPECIAL_GRAZING, last, 0.0, note) == CS_OK)
+    b->special[b->n_special - 1].pt.p = pg;
+}
+
 /* Records why the branch ended (note: printf-style with one number). */
 static enum cs_status end_branch(struct cont *c, enum cs_status st, const struct sol *last,
                                  const char *fmt, double v)
 {
+  if (st != CS_OK && last)
+    graze_end(c, last);
   snprintf(c->b->end_note, sizeof c->b->end_note, fmt, v);
   c->b->status = st;
   if (last)

@@ -44,7 +44,12 @@
  *    changes (a stick phase appears or goes: "grazing" when the number of
  *    switches changes, "sliding" when only their kinds do): bisection on where
  *    the sequence changes. The multipliers jump there: the smooth test
- *    functions are not compared across it.
+ *    functions are not compared across it. Where the new switch cannot be
+ *    crossed (the branch ends: near a grazing the shooting becomes singular,
+ *    e.g. the unregularized law near lambda_s = 0), the grazing is reported
+ *    at the end when the orbit's margin to the switch (cs_orbit_graze) has
+ *    fallen below 1e-2, its parameter extrapolated linearly from the margins
+ *    of the last two points.
  * At a located period doubling the branch switches, on request, to the
  * doubled cycle: period 2T (or 2k forcing periods), predictor y* + h v along
  * the eigenvector v of the multiplier -1, a corrector orthogonal to the old
@@ -124,8 +129,10 @@ struct cs_branch_point {
   int n_unstable;             /* |m| > 1, or Re l > 0 */
   double tangent_p;           /* parameter component of the unit tangent (scaled) */
   size_t switches;            /* event-driven cycles: mode switches per period */
-  int iterations;             /* corrector iterations of this point */
-  double ds;                  /* the step that led here */
+  double graze;   /* event-driven cycles: how close a switch not made comes (cs_orbit_graze's
+                     margin, relative); else NAN */
+  int iterations; /* corrector iterations of this point */
+  double ds;      /* the step that led here */
 };
 
 /* A special point. */

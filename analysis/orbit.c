@@ -1057,6 +1057,55 @@ enum cs_status cs_orbit_sample(struct cs_orbit_ws *w, const struct cs_orbit_opts
   return CS_OK;
 }
 
+enum cs_status cs_orbit_graze(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
+                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn,
+                              char *msg, size_t len)
+{
+  const struct cs_model *m = w->m;
+  size_t nsw = cs_model_switches(m, w->P[0]);
+  *margin = NAN;
+  *fn = -1;
+  if (nsw == 0 || !m->mode_of)
+    return CS_OK;
+  if (samples < 3 || nsw > 32)
+    return failed(msg, len, CS_ERR_ARG, "graze", "at least 3 samples, at most 32 functions");
+  double y[N_MAX], t = orb->t0, g[32], prev[32], prev2[32], gmax[32] = {0}, cand[32];
+  int mode = -1, count = 0;
+  memcpy(y, orb->y, w->n * sizeof *y);
+  enum cs_status st =
+      cs_flow_reset(w->flow, m, w->P[0], &o->solver, orb->t0, y, 0, NULL, NULL, NULL);
+  for (size_t k = 0; k < samples && st == CS_OK; k++) {
+    double tk = orb->t0 + orb->period * (double)k / (double)(samples - 1);
+    if (k > 0)
+      st = flow_to(w->flow, tk, &t, y);
+    if (st != CS_OK || m->switch_fn(tk, y, g, w->P[0]) != 0)
+      break;
+    int md = m->mode_of(w->P[0]);
+    if (md != mode) {
+      /* a new stretch: the minima of the last one count against its largest |g| */
+      for (size_t i = 0; mode >= 0 && i < nsw; i++)
+        if (isfinite(cand[i]) && gmax[i] > 0 && !(cand[i] / gmax[i] >= *margin))
+          *margin = cand[i] / gmax[i], *fn = (int)i;
+      mode = md, count = 0;
+      for (size_t i = 0; i < nsw; i++)
+        gmax[i] = 0, cand[i] = NAN;
+    }
+    for (size_t i = 0; i < nsw; i++) {
+      gmax[i] = fmax(gmax[i], fabs(g[i]));
+      /* an interior local minimum of |g|: the middle of three samples of the stretch */
+      if (count >= 2 && fabs(prev[i]) < fabs(prev2[i]) && fabs(prev[i]) <= fabs(g[i]) &&
+          !(fabs(prev[i]) >= cand[i]))
+        cand[i] = fabs(prev[i]);
+      prev2[i] = prev[i], prev[i] = g[i];
+    }
+    count++;
+  }
+  for (size_t i = 0; mode >= 0 && i < nsw; i++)
+    if (isfinite(cand[i]) && gmax[i] > 0 && !(cand[i] / gmax[i] >= *margin))
+      *margin = cand[i] / gmax[i], *fn = (int)i;
+  return st == CS_OK ? CS_OK : failed(msg, len, st, "graze", cs_flow_last_error(w->flow));
+}
+
 enum cs_status cs_orbit_crossings(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
                                   const struct cs_orbit *orb, size_t max, double *rows_out,
                                   size_t *count, char *msg, size_t len)

@@ -210,6 +210,18 @@ enum cs_status cs_orbit_sample(struct cs_orbit_ws *ws, const struct cs_orbit_opt
                                const struct cs_orbit *orb, size_t rows, double *table, double *ymin,
                                double *ymax, char *msg, size_t len);
 
+/* Event-driven models: how close the orbit comes to a switch it does not
+ * make. Over `samples` equidistant times of one period, every switching
+ * function g_k is followed within each mode (a stretch between two
+ * switches); its smallest interior local minimum of |g_k| (not at the ends of
+ * the stretch, where g_k crosses zero by design), relative to the largest
+ * |g_k| of the stretch, is *margin (NAN if there is none, or for a smooth
+ * model), with the function's index in *fn. A margin tending to 0 along a
+ * branch is a grazing: a new switch (e.g. a stick phase) is about to appear. */
+enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
+                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn,
+                              char *msg, size_t len);
+
 /* Every crossing of the section (in its direction) along one period,
  * starting with the orbit's own point: at most max rows of 1 + n values (t,
  * states) into rows_out; *count receives the number found. Forced models:

@@ -212,6 +212,7 @@ static void branch_cols(struct cols *c, const struct cs_model *m, const struct c
   cols_add(c, "iterations", "1");
   cols_add(c, "ds", "1");
   cols_add(c, "switches", "1");
+  cols_add(c, "graze", "1");
   add_states(c, m, "");
   add_states(c, m, "min_");
   add_states(c, m, "max_");
@@ -237,6 +238,7 @@ static void branch_row(const struct cs_branch_point *q, size_t n, size_t n_eig, 
   row[k++] = q->iterations;
   row[k++] = q->ds;
   row[k++] = (double)q->switches;
+  row[k++] = q->graze;
   for (size_t i = 0; i < n; i++)
     row[k++] = q->y[i];
   for (size_t i = 0; i < n; i++)
@@ -270,12 +272,15 @@ static void write_branch(struct cs_writer *w, const char *path, const struct cs_
                     "per period, nontrivial multipliers outside the unit circle, stable (1/0), "
                     "|trivial multiplier - 1|, the parameter component of the scaled unit "
                     "tangent, corrector iterations, scaled step, mode switches per period, the "
+                    "margin to a switch not made (graze, event-driven laws: tending to 0 at a "
+                    "grazing; else NaN), the "
                     "point on the section, the extremes of each state over one period, the "
                     "nontrivial multipliers by decreasing modulus (re, im)"
                   : "one row per equilibrium of the branch: segment, the parameter, period (NaN), "
                     "returns (1), eigenvalues with positive real part, stable (1/0), "
                     "trivial_err (NaN), the parameter component of the scaled unit tangent, "
-                    "corrector iterations, scaled step, switches (0), the equilibrium (also as "
+                    "corrector iterations, scaled step, switches (0), graze (NaN), the equilibrium "
+                    "(also as "
                     "min_ and max_), the eigenvalues by decreasing real part (re, im)");
   cs_w_string(w, path, "kind", b->kind == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
   cs_w_string(w, path, "end", b->end_note);

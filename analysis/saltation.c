@@ -107,7 +107,11 @@ static int reset_of(const struct cs_saltation_in *in, void *src, double t, const
 
 static enum cs_status fail(char *msg, size_t len, enum cs_status st, const char *fmt, double t)
 {
-  snprintf(msg, len, fmt, t);
+  if (msg && len) {
+    snprintf(msg, len, fmt, t);
+    size_t k = strlen(msg);
+    snprintf(msg + k, len - k, " (%s)", cs_strerror(st));
+  }
   return st;
 }
 

@@ -14,6 +14,8 @@
  *   p* -+ 1e-6), the switch to the doubled cycle and its own doubling; the
  *   first one inside the interval a refined sweep brackets when its transient
  *   is long enough (CS_TEST_QUICK skips that sweep, about 10 s);
+ * - the event-driven belt of figure 4a continued down in eta: one stick
+ *   phase per period, stable, to the grazing where a new stick phase appears;
  * - figure 5a (pendulum, omega0): the Hopf point of the equilibrium, the fold
  *   where the unstable cycle born there meets the stable one, the fold that
  *   ends the stable branch near 59.5 rad/s, the trivial multiplier on every
@@ -284,6 +286,55 @@ static void duffing_period_doubling(void **state)
   free(p);
 }
 
+/* ------------------------------------------ event-driven: the belt */
+
+/* The belt's stick-slip orbit of figure 4a (event-driven law) continued
+ * down in eta: one stick phase per period all along (2 switches), stable
+ * (multiplier ~0.805, the other two zero: stick forgets the velocities),
+ * until the slip phase's relative speed dips to the stick threshold (a new
+ * stick phase): the branch ends there with a grazing, the margin to the
+ * switch having fallen by a factor of five. Cross-checked against
+ * differences of the section map in test_orbit.c. */
+static void belt_grazing(void **state)
+{
+  (void)state;
+  const char *sets[] = {"model.law=event-driven", "solver.stepper=erk", "solver.rtol=1e-10",
+                        "solver.atol=1e-12"};
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 4, &cfg, msg,
+                     sizeof msg) != CS_OK)
+    fail_msg("%s", msg);
+  struct cs_orbit_ws *w = ws_of(cfg.model, cfg.params_unprepared, "eta");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = 4.5, sp.p_max = 5.5;
+  sp.direction = -1;
+  sp.orbit.solver = cfg.solver;
+  sp.orbit.section = cfg.section;
+  double t0, y[4], T;
+  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, cfg.y0, 0.0, &t0, y, &T, msg, sizeof msg),
+                   CS_OK);
+  struct cs_branch b;
+  assert_int_equal(cs_continue_cycles(w, &sp, 4.98, t0, y, T, &b, msg, sizeof msg), CS_OK);
+  print_message("%zu points: %s\n", b.n_points, b.end_note);
+  const struct cs_special *g = special(&b, CS_SPECIAL_GRAZING, 0);
+  assert_non_null(g);
+  print_message("grazing at eta = %.9f (%s)\n", g->pt.p, g->note);
+  assert_true(g->pt.p > 4.96 && g->pt.p < 4.97);
+  for (size_t i = 0; i < b.n_points; i++) {
+    const struct cs_branch_point *q = &b.points[i];
+    assert_int_equal(q->switches, 2);
+    assert_int_equal(q->n_unstable, 0);
+    assert_true(q->re[0] > 0.8 && q->re[0] < 0.85);
+    assert_close(hypot(q->re[1], q->im[1]), 0.0, 1e-9);
+    assert_close(q->trivial_err, 0.0, 1e-6);
+  }
+  assert_true(b.points[b.n_points - 1].graze < 0.2 * b.points[0].graze);
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+  cs_config_free(&cfg);
+}
+
 /* --------------------------------------------------------- figure 5a */
 
 static void fig5a(void **state)
@@ -378,6 +429,7 @@ int main(void)
       cmocka_unit_test(subhopf_branch),
       cmocka_unit_test(equilibrium_fold),
       cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(belt_grazing),
       cmocka_unit_test(fig5a),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
