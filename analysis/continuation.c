@@ -813,8 +813,8 @@ static void graze_end(struct cont *c, const struct sol *last)
   char note[160];
   snprintf(note, sizeof note,
            "a switch not made comes within %.2g (relative) at p = %.10g: a new switch (stick "
-           "phase) appears; p extrapolated",
-           g1, p1);
+           "phase) appears%s",
+           g1, p1, pg != p1 ? "; p extrapolated" : "");
   if (push_special(c, CS_SPECIAL_GRAZING, last, 0.0, note) == CS_OK)
     b->special[b->n_special - 1].pt.p = pg;
 }

@@ -14,6 +14,8 @@
  *   p* -+ 1e-6), the switch to the doubled cycle and its own doubling; the
  *   first one inside the interval a refined sweep brackets when its transient
  *   is long enough (CS_TEST_QUICK skips that sweep, about 10 s);
+ * - a Neimark-Sacker point (a cycle times a linear focus: the complex pair
+ *   exp(2 pi (a +- i b)) leaves the unit circle at a = 0, argument 2 pi b);
  * - the event-driven belt of figure 4a continued down in eta: one stick
  *   phase per period, stable, to the grazing where a new stick phase appears;
  * - figure 5a (pendulum, omega0): the Hopf point of the equilibrium, the fold
@@ -286,6 +288,99 @@ static void duffing_period_doubling(void **state)
   free(p);
 }
 
+/* ---------------------------------------------------- Neimark-Sacker */
+
+/* A stable circle r = 1 of r' = r (1 - r^2), theta' = 1 (period 2 pi),
+ * times a linear focus (u, v) with rates a +- i b: on the cycle u = v = 0
+ * the nontrivial multipliers are exp(-4 pi) (radial) and exp(2 pi (a +- i
+ * b)), a complex pair that leaves the unit circle at a = 0 with the argument
+ * 2 pi b (a Neimark-Sacker point, degenerate: the focus is linear). */
+struct ns_params {
+  double a, b;
+};
+
+static int ns_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct ns_params *p = vp;
+  double g = 1 - y[0] * y[0] - y[1] * y[1];
+  f[0] = g * y[0] - y[1];
+  f[1] = g * y[1] + y[0];
+  f[2] = p->a * y[2] - p->b * y[3];
+  f[3] = p->b * y[2] + p->a * y[3];
+  return 0;
+}
+
+static int ns_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct ns_params *p = vp;
+  double g = 1 - y[0] * y[0] - y[1] * y[1];
+  J[0] = g - 2 * y[0] * y[0], J[1] = -2 * y[0] * y[1] - 1;
+  J[4] = -2 * y[0] * y[1] + 1, J[5] = g - 2 * y[1] * y[1];
+  J[10] = p->a, J[11] = -p->b;
+  J[14] = p->b, J[15] = p->a;
+  return 0;
+}
+
+static enum cs_status ns_prepare(void *p, char *msg, size_t len)
+{
+  (void)p, (void)msg, (void)len;
+  return CS_OK;
+}
+
+static const struct cs_var_desc ns_state[] = {{"x", "1", "circle", 0},
+                                              {"y", "1", "circle", 0},
+                                              {"u", "1", "focus", 0},
+                                              {"v", "1", "focus", 0}};
+static const double ns_y0[] = {1.0, 0.0, 0.0, 0.0};
+static const struct cs_param_desc ns_params_desc[] = {
+    {"a", "1", offsetof(struct ns_params, a), -0.2, -1, 1, NULL, "focus rate"},
+    {"b", "1", offsetof(struct ns_params, b), 0.2385, -10, 10, NULL, "focus frequency"}};
+static const struct cs_model ns_model = {.name = "ns-test",
+                                         .title = "test",
+                                         .reference = "test",
+                                         .n_state = 4,
+                                         .state = ns_state,
+                                         .state_default = ns_y0,
+                                         .n_param = 2,
+                                         .param = ns_params_desc,
+                                         .params_size = sizeof(struct ns_params),
+                                         .stick_output = -1,
+                                         .prepare = ns_prepare,
+                                         .rhs = ns_rhs,
+                                         .jac = ns_jac,
+                                         .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1}};
+
+static void neimark_sacker(void **state)
+{
+  (void)state;
+  struct ns_params p = {-0.2, 0.2385};
+  struct cs_orbit_ws *w = ws_of(&ns_model, &p, "a");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = -0.2, sp.p_max = 0.15;
+  sp.ds = sp.ds_max = 0.1;
+  struct cs_branch b;
+  char msg[512];
+  assert_int_equal(cs_continue_cycles(w, &sp, -0.2, 0.0, ns_y0, 2 * M_PI, &b, msg, sizeof msg),
+                   CS_OK);
+  assert_int_equal(count(&b, CS_SPECIAL_NEIMARK_SACKER), 1);
+  assert_int_equal(count(&b, CS_SPECIAL_PERIOD_DOUBLING), 0);
+  assert_int_equal(count(&b, CS_SPECIAL_FOLD), 0);
+  const struct cs_special *ns = special(&b, CS_SPECIAL_NEIMARK_SACKER, 0);
+  print_message("Neimark-Sacker at a = %.3g, argument %.10f (2 pi b = %.10f)\n", ns->pt.p,
+                ns->omega, 2 * M_PI * 0.2385);
+  assert_close(ns->pt.p, 0.0, 1e-9);
+  assert_close(ns->omega, 2 * M_PI * 0.2385, 1e-7);
+  for (size_t i = 0; i < b.n_points; i++) {
+    const struct cs_branch_point *q = &b.points[i];
+    assert_close(hypot(q->re[0], q->im[0]), exp(2 * M_PI * q->p), 1e-7 * exp(2 * M_PI * q->p));
+    assert_int_equal(q->n_unstable, q->p > 1e-9 ? 2 : 0);
+  }
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+}
+
 /* ------------------------------------------ event-driven: the belt */
 
 /* The belt's stick-slip orbit of figure 4a (event-driven law) continued
@@ -429,6 +524,7 @@ int main(void)
       cmocka_unit_test(subhopf_branch),
       cmocka_unit_test(equilibrium_fold),
       cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(neimark_sacker),
       cmocka_unit_test(belt_grazing),
       cmocka_unit_test(fig5a),
   };
