@@ -29,11 +29,25 @@
  * max_points points, when ds falls below ds_min, or when the period exceeds
  * period_max (e.g. towards a homoclinic orbit).
  *
+ * Cycles on a hyperplane section: the phase condition s(y0) = level does not
+ * fix the crossing direction. Where the section becomes tangent to the orbit
+ * (two crossings merge) the point would slide onto a crossing against the
+ * section's direction and the branch would trace the same orbits back: the
+ * point is re-anchored on the orbit's next crossing in the direction (Newton
+ * at fixed p) and the branch goes on. Where the cycles shrink to an
+ * equilibrium (their size falls below 5% of the largest met), the branch
+ * ends at that equilibrium's Hopf point, located on its own equilibrium
+ * branch; a flipped crossing of a small cycle (below 25%) is taken for a step
+ * through that Hopf point and retried with a smaller step.
+ *
  * Test functions, evaluated at every point; a sign change between two points
  * is located by bisection/secant (Illinois) in the arclength s from the first
  * of them, each trial a corrector solve, until the parameter interval is
  * below locate_tol:
- *  - fold (of equilibria or cycles): the parameter component of the tangent;
+ *  - fold (of equilibria or cycles): the parameter component of the tangent
+ *    (ignored where it stays below 1e4 rtol on both sides: its sign is noise
+ *    where the branch is perpendicular to the parameter, e.g. near a Hopf
+ *    point);
  *  - Hopf (equilibria): prod_{i<j} (l_i + l_j) over the eigenvalues (zero when
  *    a pair l, -l is on the imaginary axis); accepted when the located pair
  *    is complex (otherwise a neutral saddle, not reported);

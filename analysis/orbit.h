@@ -28,7 +28,12 @@
  * multipliers are as accurate as the orbit. Event-driven models: the
  * switching functions are the integrator's root functions; at each switch the
  * model's reset is applied and Phi and v jump by the saltation matrix
- * (analysis/saltation.h).
+ * (analysis/saltation.h). The implicit stepper's Newton matrix of this system
+ * has J on its diagonal blocks and, for event-driven models, the derivatives
+ * of J Phi in y (central differences of the model's Jacobian); see
+ * cs_orbit_shoot in orbit.c for why and the fallback. For event-driven laws
+ * at tight tolerances the explicit stepper was measured ~50x faster (figure
+ * 8's pendulum, rtol 1e-10: 2.7 s against 2 min for a 21-point branch).
  *
  * Convergence: Newton stops when the correction is at most newton_tol units
  * of the solver tolerance in every unknown (|dy_i| <= newton_tol (rtol |y_i| +
