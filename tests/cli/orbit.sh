@@ -165,9 +165,10 @@ h5check "$h5" "
 assert s(f.attrs['kind']) == 'continuation'
 b = f['branch']
 n = names(b)
-assert n[:11] == ['segment', 'mu', 'period', 'returns', 'n_unstable', 'stable', 'trivial_err',
-                  'tangent_p', 'iterations', 'ds', 'switches'], n
-assert n[11:] == ['x', 'y', 'min_x', 'min_y', 'max_x', 'max_y', 'mu1_re', 'mu1_im'], n
+assert n[:12] == ['segment', 'mu', 'period', 'returns', 'n_unstable', 'stable', 'trivial_err',
+                  'tangent_p', 'iterations', 'ds', 'switches', 'graze'], n
+assert n[12:] == ['x', 'y', 'min_x', 'min_y', 'max_x', 'max_y', 'mu1_re', 'mu1_im'], n
+assert np.all(np.isnan(b[:, n.index('graze')]))
 u = dict(zip(n, units(b)))
 assert u['mu'] == '1' and u['period'] == '1' and u['mu1_re'] == '1'
 a = b[:]
