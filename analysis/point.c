@@ -718,12 +718,15 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   size_t q = s->lyapunov == 2 ? r->n : 1;
   struct cs_lyap_result lr;
   char why[256];
+  cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
   enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &s->solver, t0, r->yend, q,
                                   s->lyapunov_time, s->lyapunov_renorm, &lr, why, sizeof why);
   res->steps += lr.steps;
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
     snprintf(res->message, sizeof res->message, "%s", why);
+    if (st == CS_ERR_INTERRUPTED)
+      res->status = st; /* abandoned: the caller discards the point */
     return;
   }
   res->lyapunov = lr.exponent[0];
