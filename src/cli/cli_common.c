@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
@@ -300,4 +302,29 @@ static int parse_run(const char *cmd, const char *help, int argc, char **argv, s
     return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
   *file = npos == 1 ? pos[0] : NULL;
   return -1;
+}
+
+const char *cli_data_dir(const char *env, const char *sub, const char *build_dir, char *buf,
+                         size_t cap)
+{
+  const char *e = env ? getenv(env) : NULL;
+  if (e && *e) {
+    snprintf(buf, cap, "%s", e);
+    return buf;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      struct stat st;
+      snprintf(buf, cap, "%s/../share/contensou/%s", exe, sub);
+      if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+        return buf;
+    }
+  }
+  snprintf(buf, cap, "%s", build_dir);
+  return buf;
 }

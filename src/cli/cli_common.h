@@ -104,4 +104,12 @@ int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **a
                            struct cli_opt *opts, const char **sets, size_t max_sets, size_t *nset,
                            const char **file);
 
+/* The directory of the program's data (gnuplot scripts: sub = "gnuplot"):
+ * the environment variable env if set (e.g. CONTENSOU_GNUPLOT_DIR), else
+ * <dir of the executable>/../share/contensou/<sub> when that exists (an
+ * installed program, wherever it was installed), else build_dir (the
+ * source tree, for the program in its build tree). Writes into buf. */
+const char *cli_data_dir(const char *env, const char *sub, const char *build_dir, char *buf,
+                         size_t cap);
+
 #endif
