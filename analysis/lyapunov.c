@@ -220,7 +220,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
       for (size_t j = 0; j < q; j++)
         sums[b][j] += lr[j];
     }
-    st = cs_integrator_reinit_state(w->integ, tk, Y);
+    st = cs_integrator_reinit_smooth(w->integ, tk, Y);
   }
   struct cs_integrator_stats s;
   if (cs_integrator_get_stats(w->integ, &s) == CS_OK) {

@@ -511,6 +511,115 @@ static void test_reinit_ode_mode_switch(void **state)
   cs_integrator_free(integ);
 }
 
+static int rest(double t, const double *y, double *ydot, const void *params)
+{
+  (void)t, (void)y, (void)params;
+  ydot[0] = 0.0;
+  return 0;
+}
+
+/* Stiff and nonlinear: y' = -1e4 (y^3 - 1), a fast approach to y = 1. */
+static int stiff_cubic(double t, const double *y, double *ydot, const void *params)
+{
+  (void)t, (void)params;
+  ydot[0] = -1e4 * (y[0] * y[0] * y[0] - 1.0);
+  return 0;
+}
+
+static int stiff_cubic_jac(double t, const double *y, double *jac, const void *params)
+{
+  (void)t, (void)params;
+  jac[0] = -3e4 * y[0] * y[0];
+  return 0;
+}
+
+/* A state jump after a phase at rest: at rest the steps grow to hundreds of
+ * time units, and SUNDIALS 6.4's Reset keeps the step it had planned. The
+ * restart must estimate the first step of the new motion afresh, as a new
+ * run does: the same steps, bit for bit, as a reset at the jump. With the
+ * planned step the implicit stepper spent its Newton failures on steps
+ * thousands of times too long and failed (ARK_CONV_FAILURE, the belt's stick
+ * -> slip restarts of issue 9). reinit_smooth keeps the planned step. */
+static void test_reinit_fresh_step(void **state)
+{
+  (void)state;
+  struct cs_integrator *a = cs_integrator_create(2), *b = cs_integrator_create(2);
+  struct cs_ode still = {.n = 1, .rhs = rest};
+  struct cs_ode fast = {.n = 1, .rhs = stiff_cubic, .jac = stiff_cubic_jac};
+  for (int s = 0; s < 2; s++) {
+    struct cs_integrator_opts opts = opts_with(s ? CS_STEPPER_DIRK : CS_STEPPER_ERK, 1e-8, 1e-10);
+    opts.max_steps = 1000000;
+    double y[1] = {2.0}, t, ya[1], yb[1], ta, tb;
+    assert_int_equal(cs_integrator_reset(a, &still, &opts, 0.0, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, 5000.0, &t, y, NULL), CS_OK);
+    double h0, h1;
+    assert_int_equal(cs_integrator_last_step(a, &h0, &h1), CS_OK);
+    print_message("  %s: last step at rest %.3g\n", s ? "DIRK" : "ERK", h1 - h0);
+    assert_true(h1 - h0 > 100.0);
+    struct cs_integrator_stats s0, sa, sb;
+    assert_int_equal(cs_integrator_get_stats(a, &s0), CS_OK);
+    assert_int_equal(cs_integrator_reinit_ode(a, &fast, t, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, t + 1.0, &ta, ya, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reset(b, &fast, &opts, t, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, t + 1.0, &tb, yb, NULL), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &sa), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(b, &sb), CS_OK);
+    assert_true(ta == tb && ya[0] == yb[0]);
+    assert_int_equal(sa.steps - s0.steps, sb.steps);
+    assert_int_equal(sa.conv_fails - s0.conv_fails, sb.conv_fails);
+    assert_float_equal(ya[0], 1.0, 1e-7);
+
+    /* on a smooth solution the planned step is kept: fewer steps than afresh */
+    struct cs_ode osc = {.n = 2, .rhs = osc_rhs, .params = &damped};
+    double yo[2] = {1.0, 0.0}, yf[2], ys[2], to;
+    assert_int_equal(cs_integrator_reset(a, &osc, &opts, 0.0, yo), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, 10.0, &to, yo, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reset(b, &osc, &opts, 0.0, (double[]){1.0, 0.0}), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, 10.0, &to, yo, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reinit_smooth(a, to, yo), CS_OK);
+    assert_int_equal(cs_integrator_reinit_state(b, to, yo), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &s0), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, to + 1e-3, NULL, ys, NULL), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, to + 1e-3, NULL, yf, NULL), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &sa), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(b, &sb), CS_OK);
+    assert_true(sa.steps - s0.steps < sb.steps - s0.steps);
+    assert_float_equal(ys[0], yf[0], 1e-8);
+  }
+  cs_integrator_free(a);
+  cs_integrator_free(b);
+}
+
+/* A budget over the whole run: advance calls that each stay under max_steps
+ * still end when the run has taken max_steps_total steps, with a message
+ * that says so. */
+static void test_step_budget(void **state)
+{
+  (void)state;
+  struct cs_integrator *integ = cs_integrator_create(2);
+  struct cs_ode osc = {.n = 2, .rhs = osc_rhs, .params = &damped};
+  struct cs_integrator_opts opts = opts_with(CS_STEPPER_ERK, 1e-8, 1e-10);
+  opts.max_steps = 1000;
+  opts.max_steps_total = 500;
+  double y[2] = {1.0, 0.0}, t = 0;
+  assert_int_equal(cs_integrator_reset(integ, &osc, &opts, 0.0, y), CS_OK);
+  enum cs_status st = CS_OK;
+  int calls = 0;
+  while (st == CS_OK && calls < 10000) {
+    st = cs_integrator_advance(integ, t + 0.5, &t, y, NULL);
+    calls++;
+  }
+  assert_int_equal(st, CS_ERR_TOO_MUCH_WORK);
+  struct cs_integrator_stats s;
+  assert_int_equal(cs_integrator_get_stats(integ, &s), CS_OK);
+  assert_int_equal(s.steps, 500);
+  assert_non_null(strstr(cs_integrator_last_error(integ), "max_steps_total"));
+  assert_int_equal(cs_integrator_advance(integ, t + 0.5, NULL, NULL, NULL), CS_ERR_TOO_MUCH_WORK);
+  print_message("  budget: %d advance calls, %ld steps: %s\n", calls, s.steps,
+                cs_integrator_last_error(integ));
+  cs_integrator_free(integ);
+}
+
 /* --------------------------------------------------------- workspace reuse */
 
 static int g_never(double t, const double *y, double *g, const void *params)
@@ -860,6 +969,8 @@ int main(void)
       cmocka_unit_test(test_roots_two_functions_with_context),
       cmocka_unit_test(test_bouncing_ball_reinit),
       cmocka_unit_test(test_reinit_ode_mode_switch),
+      cmocka_unit_test(test_reinit_fresh_step),
+      cmocka_unit_test(test_step_budget),
       cmocka_unit_test(test_reuse_1000_runs_no_growth_bitwise),
       cmocka_unit_test(test_size_changes),
       cmocka_unit_test(test_argument_errors),

@@ -61,6 +61,7 @@ struct cs_integrator {
   int dir;           /* direction of time in this run: +1, -1, 0 before the first step */
   double h_init;     /* requested first step (magnitude), 0 if automatic */
   long max_steps;    /* steps allowed per advance call */
+  long max_total;    /* steps allowed over the run */
 
   size_t nroots;     /* number of event functions, 0 if none */
   size_t roots_cap;  /* capacity of rootdir and found */
@@ -435,6 +436,7 @@ struct cs_integrator_opts cs_integrator_opts_default(void)
       .atol = 1e-10,
       .atol_vec = NULL,
       .max_steps = 0,
+      .max_steps_total = 0,
       .h_init = 0.0,
       .h_max = 0.0,
   };
@@ -605,6 +607,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   integ->dir = 0;
   integ->h_init = opts->h_init;
   integ->max_steps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+  integ->max_total =
+      opts->max_steps_total > 0 ? opts->max_steps_total : CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT;
   memcpy(NV_DATA_S(integ->y), y0, n * sizeof *y0);
   memcpy(NV_DATA_S(integ->ystep), y0, n * sizeof *y0);
   if (opts->atol_vec != NULL)
@@ -801,7 +805,17 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
       integ->t = tout;
       return CS_OK;
     }
-    if (stepper_steps(integ) - nst0 >= integ->max_steps) {
+    long nst = stepper_steps(integ);
+    if (nst >= integ->max_total) {
+      settle_on_last_good_state(integ);
+      snprintf(integ->msg, sizeof integ->msg,
+               "step budget spent: %ld steps over the whole run (max_steps_total) at t = %.17g "
+               "before reaching tout = %.17g%s",
+               nst, integ->t, tout,
+               integ->nonfinite ? "; non-finite values were met on the way" : "");
+      return CS_ERR_TOO_MUCH_WORK;
+    }
+    if (nst - nst0 >= integ->max_steps) {
       settle_on_last_good_state(integ);
       snprintf(integ->msg, sizeof integ->msg,
                "ARKODE: at t = %.17g, %ld steps taken before reaching tout = %.17g "
@@ -918,10 +932,23 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
 /* Restarts ARKODE at (integ->t, integ->y). After a Reset ARKODE's initial
  * setup evaluates the event functions afresh there (a root exactly at t is
  * not reported) and the counters and step size carry on. */
-static enum cs_status restart_here(struct cs_integrator *integ)
+static enum cs_status restart_here(struct cs_integrator *integ, bool fresh_step)
 {
   integ->arkmsg[0] = '\0';
-  if (stepper_reset(integ, integ->t, integ->y) != ARK_SUCCESS) {
+  int flag = stepper_reset(integ, integ->t, integ->y);
+  /* ARKStepReset / ERKStepReset (SUNDIALS 6.4) keep the step size planned
+   * before the reset and the error history. After a jump that is wrong: a
+   * stick phase (x' = vb, nothing to control) grows the step to thousands of
+   * time units, the slip that follows starts with it, and the implicit
+   * stepper spends its 10 allowed Newton failures (each cutting h by 4)
+   * before reaching a step that converges: ARK_CONV_FAILURE at h ~ 0.09,
+   * where the explicit stepper, with 20 error-test failures cutting h by up
+   * to 10, got through. Setting the initial step clears the planned step and
+   * the history, so ARKODE estimates the first step of the new motion afresh
+   * (or takes the run's h_init). */
+  if (flag == ARK_SUCCESS && fresh_step)
+    flag = stepper_set_init_step(integ, integ->dir != 0 ? integ->dir * integ->h_init : 0.0);
+  if (flag != ARK_SUCCESS) {
     snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
     integ->active = false;
     return CS_ERR_SOLVER;
@@ -973,7 +1000,7 @@ enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroot
     integ->active = false;
     return st;
   }
-  return restart_here(integ);
+  return restart_here(integ, false);
 }
 
 enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found)
@@ -985,7 +1012,8 @@ enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int 
   return CS_OK;
 }
 
-enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y)
+static enum cs_status reinit(struct cs_integrator *integ, double t, const double *y,
+                             bool fresh_step)
 {
   enum cs_status st = require_run(integ);
   if (st != CS_OK)
@@ -995,7 +1023,17 @@ enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t,
   integ->msg[0] = '\0';
   integ->t = t;
   memcpy(NV_DATA_S(integ->y), y, integ->n * sizeof *y);
-  return restart_here(integ);
+  return restart_here(integ, fresh_step);
+}
+
+enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y)
+{
+  return reinit(integ, t, y, true);
+}
+
+enum cs_status cs_integrator_reinit_smooth(struct cs_integrator *integ, double t, const double *y)
+{
+  return reinit(integ, t, y, false);
 }
 
 enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,

@@ -142,9 +142,16 @@ static int solver_key(struct loader *L, const char *key, const char *value)
     o->max_steps = v;
     return 1;
   }
+  if (strcmp(key, "max_steps_total") == 0) {
+    long v;
+    if (!cs_parse_long(value, &v) || v < 1)
+      return failf(L, CS_ERR_RANGE, "max_steps_total: '%s' (accepted: an integer >= 1)", value);
+    o->max_steps_total = v;
+    return 1;
+  }
   return failf(L, CS_ERR_PARSE,
-               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, h_max, "
-               "h_init)",
+               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, "
+               "max_steps_total, h_max, h_init)",
                key);
 }
 

@@ -65,7 +65,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   free(joined);
 
   size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
-  struct cs_run_field *fl = calloc(n > 5 ? n : 5, sizeof *fl);
+  struct cs_run_field *fl = calloc(n > 6 ? n : 6, sizeof *fl);
   if (!fl)
     return CS_ERR_NOMEM;
   for (size_t i = 0; i < m->n_param; i++)
@@ -87,8 +87,11 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   fl[2] = (struct cs_run_field){"max_steps", "1", (double)max_steps, 1};
   fl[3] = (struct cs_run_field){"h_init", tu, o->h_init, 0};
   fl[4] = (struct cs_run_field){"h_max", tu, o->h_max, 0};
+  long max_total =
+      o->max_steps_total > 0 ? o->max_steps_total : CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT;
+  fl[5] = (struct cs_run_field){"max_steps_total", "1", (double)max_total, 1};
   if (st == CS_OK)
-    st = cs_run_h5_write_record(f, "/solver", 5, fl);
+    st = cs_run_h5_write_record(f, "/solver", 6, fl);
   free(fl);
   int dirk = o->stepper == CS_STEPPER_DIRK;
   const char *sol[][2] = {
