@@ -620,6 +620,66 @@ static void test_step_budget(void **state)
   cs_integrator_free(integ);
 }
 
+/* A nonlinear ring of n states: y_i' = y_{i+1} - y_{i-1} - 0.1 y_i^3 + cos(t + i). */
+static int ring(double t, const double *y, double *ydot, const void *params)
+{
+  size_t n = *(const size_t *)params;
+  for (size_t i = 0; i < n; i++)
+    ydot[i] = y[(i + 1) % n] - y[(i + n - 1) % n] - 0.1 * y[i] * y[i] * y[i] + cos(t + (double)i);
+  return 0;
+}
+
+static int ring_root(double t, const double *y, double *g, const void *params)
+{
+  (void)t, (void)params;
+  g[0] = y[0] - 0.25;
+  return 0;
+}
+
+/* The vector kernels for short vectors (nvector_small.c) against SUNDIALS'
+ * stock ones: whole runs, ERK and DIRK, with dense output, events and a
+ * restart, bit for bit, at the lengths with their own kernels and others. */
+static void test_vector_kernels_bitwise(void **state)
+{
+  (void)state;
+  const size_t lengths[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 20};
+  for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++) {
+    size_t n = lengths[li];
+    struct cs_ode ode = {.n = n, .rhs = ring, .params = &n};
+    for (int s = 0; s < 2; s++) {
+      struct cs_integrator *w[2] = {cs_integrator_create(n), cs_integrator_create_stock(n)};
+      double out[2][64] = {{0}}, tr[2][64] = {{0}};
+      long steps[2], rhs[2];
+      for (int k = 0; k < 2; k++) {
+        struct cs_integrator_opts o = opts_with(s ? CS_STEPPER_DIRK : CS_STEPPER_ERK, 1e-7, 1e-9);
+        double y[20];
+        for (size_t i = 0; i < n; i++)
+          y[i] = 0.3 + 0.1 * (double)i;
+        assert_int_equal(cs_integrator_set_roots(w[k], 1, ring_root, NULL, NULL), CS_OK);
+        assert_int_equal(cs_integrator_reset(w[k], &ode, &o, 0.0, y), CS_OK);
+        double t = 0;
+        int m = 0;
+        while (t < 8.0 && m < 60) {
+          enum cs_stop_reason stop;
+          assert_int_equal(cs_integrator_advance(w[k], fmin(t + 0.7, 8.0), &t, y, &stop), CS_OK);
+          tr[k][m] = t;
+          out[k][m++] = y[n - 1];
+          if (m == 10)
+            assert_int_equal(cs_integrator_reinit_state(w[k], t, y), CS_OK);
+        }
+        struct cs_integrator_stats st;
+        cs_integrator_get_stats(w[k], &st);
+        steps[k] = st.steps, rhs[k] = st.rhs_evals;
+        cs_integrator_free(w[k]);
+      }
+      assert_int_equal(steps[0], steps[1]);
+      assert_int_equal(rhs[0], rhs[1]);
+      assert_memory_equal(out[0], out[1], sizeof out[0]);
+      assert_memory_equal(tr[0], tr[1], sizeof tr[0]);
+    }
+  }
+}
+
 /* --------------------------------------------------------- workspace reuse */
 
 static int g_never(double t, const double *y, double *g, const void *params)
@@ -971,6 +1031,7 @@ int main(void)
       cmocka_unit_test(test_reinit_ode_mode_switch),
       cmocka_unit_test(test_reinit_fresh_step),
       cmocka_unit_test(test_step_budget),
+      cmocka_unit_test(test_vector_kernels_bitwise),
       cmocka_unit_test(test_reuse_1000_runs_no_growth_bitwise),
       cmocka_unit_test(test_size_changes),
       cmocka_unit_test(test_argument_errors),

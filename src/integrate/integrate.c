@@ -9,6 +9,7 @@
  * the event functions and the failure notes that turn ARKODE's return flags
  * into statuses with a readable message. */
 #include "integrate/integrate.h"
+#include "integrate/nvector_small.h"
 
 #include <limits.h>
 #include <math.h>
@@ -39,6 +40,7 @@ enum { MEM_ERK = 0, MEM_ARK = 1 };
 struct cs_integrator {
   SUNContext ctx;     /* SUNDIALS context, one per workspace (hence per thread) */
   size_t n_max;       /* largest n accepted by reset */
+  bool stock_kernels; /* SUNDIALS' serial vector kernels instead of nvector_small.c's */
   size_t n;           /* length of the objects below; 0 if a rebuild failed */
   N_Vector y;         /* state at t: y0 after reset, the result after advance */
   N_Vector ystep;     /* state at t_step, the end of the last accepted step */
@@ -329,12 +331,18 @@ static void destroy_solvers(struct cs_integrator *integ)
 static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
 {
   sunindextype len = (sunindextype)n;
+  /* every vector, ARKODE's internal ones too, is a clone of y and inherits
+   * its kernels */
   integ->y = N_VNew_Serial(len, integ->ctx);
-  integ->ystep = N_VNew_Serial(len, integ->ctx);
-  integ->yout = N_VNew_Serial(len, integ->ctx);
-  integ->yroot = N_VNew_Serial(len, integ->ctx);
-  integ->dky = N_VNew_Serial(len, integ->ctx);
-  integ->atol = N_VNew_Serial(len, integ->ctx);
+  if (integ->y != NULL && !integ->stock_kernels)
+    cs_nv_small_install(integ->y);
+  if (integ->y == NULL)
+    goto nomem;
+  integ->ystep = N_VClone(integ->y);
+  integ->yout = N_VClone(integ->y);
+  integ->yroot = N_VClone(integ->y);
+  integ->dky = N_VClone(integ->y);
+  integ->atol = N_VClone(integ->y);
   if (integ->y == NULL || integ->ystep == NULL || integ->yout == NULL || integ->yroot == NULL ||
       integ->dky == NULL || integ->atol == NULL)
     goto nomem;
@@ -395,7 +403,7 @@ solver:
   return CS_ERR_SOLVER;
 }
 
-struct cs_integrator *cs_integrator_create(size_t n_max)
+static struct cs_integrator *create(size_t n_max, bool stock_kernels)
 {
   if (n_max == 0 || n_max > (size_t)INT_MAX)
     return NULL;
@@ -403,6 +411,7 @@ struct cs_integrator *cs_integrator_create(size_t n_max)
   if (integ == NULL)
     return NULL;
   integ->n_max = n_max;
+  integ->stock_kernels = stock_kernels;
   if (SUNContext_Create(NULL, &integ->ctx) != 0) {
     free(integ);
     return NULL;
@@ -413,6 +422,16 @@ struct cs_integrator *cs_integrator_create(size_t n_max)
     return NULL;
   }
   return integ;
+}
+
+struct cs_integrator *cs_integrator_create(size_t n_max)
+{
+  return create(n_max, false);
+}
+
+struct cs_integrator *cs_integrator_create_stock(size_t n_max)
+{
+  return create(n_max, true);
 }
 
 void cs_integrator_free(struct cs_integrator *integ)

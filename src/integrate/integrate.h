@@ -121,6 +121,11 @@ struct cs_integrator;
  * steppers prepared at n = n_max. NULL if n_max is 0 or memory is short. */
 struct cs_integrator *cs_integrator_create(size_t n_max);
 
+/* The same workspace with SUNDIALS' stock serial vector kernels instead of
+ * the ones for short vectors that cs_integrator_create installs (which give
+ * bit-identical results, faster): for checking and measuring those. */
+struct cs_integrator *cs_integrator_create_stock(size_t n_max);
+
 /* Frees the workspace; NULL is allowed. */
 void cs_integrator_free(struct cs_integrator *integ);
 
