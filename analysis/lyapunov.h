@@ -26,8 +26,8 @@ struct cs_lyap_result {
 
 /* Runs the model from (t0, y0) with q tangent vectors (1 <= q <= n) for
  * `time` time units, renormalising every `renorm`; opts as for the orbit
- * (atol_vec, if any, covers the n states; the tangent components get the
- * smallest of those tolerances). CS_ERR_UNSUPPORTED without a Jacobian or
+ * (atol_vec, if any, covers the n states; the tangent components are
+ * controlled only loosely, at 1e3 rtol). CS_ERR_UNSUPPORTED without a Jacobian or
  * for event-driven models; an integrator failure returns its status with
  * the message in msg. The exponents are NAN on failure. */
 enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
