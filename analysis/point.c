@@ -82,7 +82,11 @@
  *
  * Lyapunov exponents (lyapunov.c, Benettin with QR): from the window's end,
  * for the points that are not equilibria or periodic (or for all with
- * lyapunov_always), over lyapunov_time. lyapunov_err is the standard error
+ * lyapunov_always), over lyapunov_time, or less: unless lyapunov_full, the
+ * run stops once the largest exponent's sign is decided (beyond
+ * +-lyapunov_zero_tol by the 99.9 % Student-t bound of its block
+ * estimates); zero exponents always run the whole time, so shortening
+ * never turns a chaotic point quasi-periodic. lyapunov_err is the standard error
  * of the mean of 10 block estimates. A non-periodic point is chaotic if
  * lambda > thr, quasi-periodic if |lambda| <= thr, with thr =
  * max(lyapunov_zero_tol, 3 lyapunov_err); with lambda < -thr it is
@@ -573,6 +577,7 @@ static void result_init(struct cs_point_result *res, struct cs_point_ws *ws)
   res->status = CS_OK;
   res->cls = CS_CLASS_PENDING;
   res->period_time = res->lyapunov = res->lyapunov_err = res->rotation_number = NAN;
+  res->lyapunov_time_used = NAN;
   res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
   res->t_final = NAN;
   for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
@@ -741,8 +746,11 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   size_t q = s->lyapunov == 2 ? r->n : 1;
   struct cs_lyap_result lr;
   char why[256];
-  enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &s->solver, t0, r->yend, q,
-                                  s->lyapunov_time, s->lyapunov_renorm, &lr, why, sizeof why);
+  double decide = s->lyapunov_full ? 0.0 : fmax(s->lyapunov_zero_tol, 1e-300);
+  enum cs_status st =
+      cs_lyap_run(r->ws->lyap, r->m, r->p, &s->solver, t0, r->yend, q, s->lyapunov_time,
+                  s->lyapunov_renorm, decide, &lr, why, sizeof why);
+  res->lyapunov_time_used = lr.time_used;
   res->steps += lr.steps;
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
