@@ -458,6 +458,7 @@ struct cs_integrator_opts cs_integrator_opts_default(void)
       .max_steps_total = 0,
       .h_init = 0.0,
       .h_max = 0.0,
+      .h_fixed = 0.0,
   };
 }
 
@@ -489,6 +490,8 @@ static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_in
     return fail(integ, CS_ERR_ARG, "h_max must be finite and >= 0");
   if (o->h_max > 0.0 && o->h_init > o->h_max)
     return fail(integ, CS_ERR_ARG, "h_init exceeds h_max");
+  if (!isfinite(o->h_fixed) || o->h_fixed < 0.0)
+    return fail(integ, CS_ERR_ARG, "h_fixed must be finite and >= 0");
   return CS_OK;
 }
 
@@ -646,6 +649,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       flag = ERKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
       flag = ERKStepSetMaxStep(mem, opts->h_max);
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetFixedStep(mem, opts->h_fixed);
   } else {
     flag = ARKStepReInit(mem, NULL, rhs_trampoline, t0, integ->y);
     if (flag == ARK_SUCCESS)
@@ -655,6 +660,12 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       flag = ARKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
       flag = ARKStepSetMaxStep(mem, opts->h_max);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetFixedStep(mem, opts->h_fixed);
+    /* fixed steps cannot retry smaller after a Newton failure: more
+     * iterations instead (ARKODE's default 3 otherwise) */
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetMaxNonlinIters(mem, opts->h_fixed > 0.0 ? 30 : 3);
     if (flag == ARK_SUCCESS)
       flag = ARKStepSetJacFn(mem, ode->jac != NULL ? jac_trampoline : NULL);
   }

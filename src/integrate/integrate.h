@@ -89,6 +89,7 @@ struct cs_integrator_opts {
                            <= 0: CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT */
   double h_init;        /* first step size in units of t; 0: ARKODE estimates it */
   double h_max;         /* largest step size; 0: unbounded */
+  double h_fixed;       /* > 0: every step this long, no error control (order tests); 0: adaptive */
 };
 
 /* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps and
