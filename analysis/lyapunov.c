@@ -105,13 +105,21 @@ static int aug_rhs(double t, const double *Y, double *Ydot, const void *vp)
 {
   const struct aug_ctx *a = vp;
   size_t n = a->n;
-  int rc = a->m->rhs(t, Y, Ydot, a->params);
-  if (rc)
-    return rc;
   memset(a->J, 0, n * n * sizeof *a->J);
-  rc = a->m->jac(t, Y, a->J, a->params);
-  if (rc)
-    return rc;
+  int rc;
+  if (a->m->rhs_jac) {
+    /* one evaluation of the law for both (the same values) */
+    rc = a->m->rhs_jac(t, Y, Ydot, a->J, a->params);
+    if (rc)
+      return rc;
+  } else {
+    rc = a->m->rhs(t, Y, Ydot, a->params);
+    if (rc)
+      return rc;
+    rc = a->m->jac(t, Y, a->J, a->params);
+    if (rc)
+      return rc;
+  }
   for (size_t j = 0; j < a->q; j++) {
     const double *v = Y + n + j * n;
     double *vd = Ydot + n + j * n;

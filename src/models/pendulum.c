@@ -374,14 +374,11 @@ static void stick_jac(const struct pendulum *p, double t, double *J)
   J[DYC * 6 + YC] = -w * w;
 }
 
-/* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and the phi equation. */
-static int jac(double t, const double *y, double *J, const void *vp)
+/* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and
+ * the phi equation. With ydot not NULL also the right-hand side, from the
+ * same load (rhs_jac). */
+static int jac_slip(const struct pendulum *p, double t, const double *y, double *ydot, double *J)
 {
-  const struct pendulum *p = vp;
-  if (stick_mode(p)) {
-    stick_jac(p, t, J);
-    return 0;
-  }
   const double s = sin(y[PHI]), c = cos(y[PHI]);
   double w0 = omega0_at(p, t), vsx, vsy, ws;
   kinematics_sc(p, y, w0, s, c, &vsx, &vsy, &ws);
@@ -390,6 +387,8 @@ static int jac(double t, const double *y, double *J, const void *vp)
   int rc = slip_load(p, t, vsx, vsy, ws, &f, Jf);
   if (rc)
     return rc;
+  if (ydot)
+    slip_accel_sc(p, y, &f, s, c, ydot);
   const double e = p->e, R = p->R, muN = p->mu * p->N;
   /* dz/dy for z = (vsx, vsy, ws) */
   double dz[3][6] = {{0}};
@@ -432,6 +431,27 @@ static int jac(double t, const double *y, double *J, const void *vp)
   J[DPHI * 6 + PHI] += (-e * (p->M * p->g - FX) * c + e * FY * s) / p->B;
   J[DPHI * 6 + DPHI] += -p->cphi / p->B;
   return 0;
+}
+
+static int jac(double t, const double *y, double *J, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_jac(p, t, J);
+    return 0;
+  }
+  return jac_slip(p, t, y, NULL, J);
+}
+
+static int rhs_jac(double t, const double *y, double *ydot, double *J, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_rhs(p, t, y, ydot);
+    stick_jac(p, t, J);
+    return 0;
+  }
+  return jac_slip(p, t, y, ydot, J);
 }
 
 static int derived_fn(double t, const double *y, double *out, const void *vp)
@@ -803,6 +823,7 @@ const struct cs_model cs_model_pendulum = {
     .detach = detach,
     .rhs = rhs,
     .jac = jac,
+    .rhs_jac = rhs_jac,
     .derived_fn = derived_fn,
     .forcing_period = forcing_period,
     .section = {CS_SECTION_HYPERPLANE, "dXC", 0.0, -1},
