@@ -13,7 +13,9 @@
  * the default); CS_STEPPER_DIRK is ARKStep, fully implicit, with Hairer &
  * Wanner's L-stable, stiffly accurate SDIRK 5(3)4 (ARKODE_SDIRK_5_3_4), a
  * Newton iteration and a dense LU fed by the analytic Jacobian when the model
- * has one, else by difference quotients. Both keep the global error within a
+ * has one, else by difference quotients; CS_STEPPER_ERK6 is ERKStep with
+ * Verner's 6(5) pair, for loose tolerances (see the enum). The first two keep
+ * the global error within a
  * small factor of the tolerance (measured on a damped oscillator: ERK about
  * 0.5 tol, DIRK about 0.2 tol, for rtol 1e-6..1e-10; see integrate.c for
  * why not a fifth-order DIRK and for the Newton setting this needs).
@@ -65,8 +67,10 @@ struct cs_ode {
 };
 
 enum cs_stepper {
-  CS_STEPPER_ERK, /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
-  CS_STEPPER_DIRK /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
+  CS_STEPPER_ERK,  /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
+  CS_STEPPER_DIRK, /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
+  CS_STEPPER_ERK6  /* explicit Verner 6(5) (9 stages, FSAL): fewer steps at rtol >= 1e-9, but its
+                      large coefficients cancel to ~1e-11 (integrate.c): not for tighter runs */
 };
 
 /* Default of cs_integrator_opts.max_steps. */

@@ -123,8 +123,11 @@ static int solver_key(struct loader *L, const char *key, const char *value)
       o->stepper = CS_STEPPER_ERK;
     else if (strcmp(value, "dirk") == 0)
       o->stepper = CS_STEPPER_DIRK;
+    else if (strcmp(value, "erk6") == 0)
+      o->stepper = CS_STEPPER_ERK6;
     else
-      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk)", value);
+      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk, erk6)",
+                   value);
     return 1;
   }
   if (strcmp(key, "rtol") == 0)

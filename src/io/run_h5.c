@@ -93,11 +93,14 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/solver", 6, fl);
   free(fl);
-  int dirk = o->stepper == CS_STEPPER_DIRK;
+  int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6;
   const char *sol[][2] = {
-      {"stepper", dirk ? "dirk" : "erk"},
-      {"method", dirk ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
-                      : "ARKODE ERKStep, Dormand-Prince 5(4)"},
+      {"stepper", dirk   ? "dirk"
+                  : erk6 ? "erk6"
+                         : "erk"},
+      {"method", dirk   ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
+                 : erk6 ? "ARKODE ERKStep, Verner 6(5) IIIXb (9 stages, FSAL)"
+                        : "ARKODE ERKStep, Dormand-Prince 5(4)"},
       {"jacobian", !dirk    ? "none (explicit)"
                    : m->jac ? "analytic"
                             : "difference quotients"},

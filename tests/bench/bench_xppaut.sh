@@ -20,6 +20,7 @@
 #   BENCH_TARGET_RTOLS      contensou tolerances of the target rows (default
 #                           "1e-4 3e-5 1e-5 3e-6 1e-6 3e-7 1e-7 3e-8 1e-8 1e-9"),
 #                           atol = rtol / 100 each
+#   BENCH_TARGET_STEPPERS   steppers of the target rows (default "erk erk6")
 #   BENCH_PYTHON, BENCH_TIME  python3 (with numpy, h5py) and GNU time to use
 #                           (default /usr/bin/python3, /usr/bin/time)
 # Needs: xppaut (Debian package xppaut), /usr/bin/time, /usr/bin/python3 with
@@ -213,6 +214,7 @@ done
 
 if [ "${BENCH_TARGETS:-1}" = 1 ]; then
   rtols=${BENCH_TARGET_RTOLS:-1e-4 3e-5 1e-5 3e-6 1e-6 3e-7 1e-7 3e-8 1e-8 1e-9}
+  steppers=${BENCH_TARGET_STEPPERS:-erk erk6}
   declare -A TCPU TRHS XCPU
   sets=("${grid_sets[@]}" --set sweep.continuation=false)
   rhs_bench=$(dirname "$exe")/tests/bench_rhs
@@ -242,11 +244,16 @@ if [ "${BENCH_TARGETS:-1}" = 1 ]; then
     kv "target_xppaut_dt${dt}_cpu_s_per_point" "$(calc "$best / $points")"
   done
   runs=()
-  for rt in $rtols; do
-    a=$(calc "$rt / 100")
-    sweep "target_rtol$rt" 1 "${sets[@]}" --set solver.rtol="$rt" --set solver.atol="$a"
-    TCPU[$rt]=$sw_cpu TRHS[$rt]=$sw_rhs
-    runs+=(--run "rtol$rt=$sw_h5")
+  rows=()
+  for stp in $steppers; do
+    for rt in $rtols; do
+      a=$(calc "$rt / 100")
+      sweep "target_${stp}_rtol$rt" 1 "${sets[@]}" --set solver.stepper="$stp" \
+        --set solver.rtol="$rt" --set solver.atol="$a"
+      TCPU[${stp}_$rt]=$sw_cpu TRHS[${stp}_$rt]=$sw_rhs
+      runs+=(--run "${stp}_rtol$rt=$sw_h5")
+      rows+=("${stp}_$rt")
+    done
   done
   cmp1=$out/target_cmp_dt1e-3.txt cmp2=$out/target_cmp_dt1e-4.txt
   "$py" "$here/xpp/compare_sections.py" --ref "$ref_h5" "${runs[@]}" \
@@ -256,28 +263,28 @@ if [ "${BENCH_TARGETS:-1}" = 1 ]; then
   ex1=$(value xppaut_vs_ref_max_abs_diff "$cmp1") ex2=$(value xppaut_vs_ref_max_abs_diff "$cmp2")
   kv target_xppaut_dt1e-3_section_error "$ex1"
   kv target_xppaut_dt1e-4_section_error "$ex2"
-  for rt in $rtols; do
-    e=$(value "rtol${rt}_vs_ref_max_abs_diff" "$cmp1")
-    m=$(value "rtol${rt}_class_mismatches_vs_ref" "$cmp1")
-    c=${TCPU[$rt]} n=${TRHS[$rt]}
-    kv "target_contensou_rtol${rt}" "\"cpu_s_per_point $(calc "$c / $points") rhs_evals_per_point $(calc "$n / $points") section_error $e class_mismatches $m limit_s_per_point $(calc "$n * $rhs_ns * 1e-9 / $points") cpu_over_limit $(calc "$c / ($n * $rhs_ns * 1e-9)")\""
+  for row in "${rows[@]}"; do
+    e=$(value "${row/_/_rtol}_vs_ref_max_abs_diff" "$cmp1")
+    m=$(value "${row/_/_rtol}_class_mismatches_vs_ref" "$cmp1")
+    c=${TCPU[$row]} n=${TRHS[$row]}
+    kv "target_contensou_${row/_/_rtol}" "\"cpu_s_per_point $(calc "$c / $points") rhs_evals_per_point $(calc "$n / $points") section_error $e class_mismatches $m limit_s_per_point $(calc "$n * $rhs_ns * 1e-9 / $points") cpu_over_limit $(calc "$c / ($n * $rhs_ns * 1e-9)")\""
   done
   # the cheapest row at least as accurate as each XPPAUT run
   for dt in 1e-3 1e-4; do
     ex=$([ $dt = 1e-3 ] && echo "$ex1" || echo "$ex2")
     xc=${XCPU[$dt]}
     pick= pc=1e30
-    for rt in $rtols; do
-      e=$(value "rtol${rt}_vs_ref_max_abs_diff" "$cmp1")
-      c=${TCPU[$rt]}
-      if awk "BEGIN { exit !($e <= $ex && $c < $pc) }"; then pick=$rt pc=$c; fi
+    for row in "${rows[@]}"; do
+      e=$(value "${row/_/_rtol}_vs_ref_max_abs_diff" "$cmp1")
+      c=${TCPU[$row]}
+      if awk "BEGIN { exit !($e <= $ex && $c < $pc) }"; then pick=$row pc=$c; fi
     done
     if [ -z "$pick" ]; then
       kv "target_dt${dt}_equal_accuracy" "\"no row reaches $ex\""
       continue
     fi
     n=${TRHS[$pick]}
-    kv "target_dt${dt}_equal_accuracy_rtol" "$pick"
+    kv "target_dt${dt}_equal_accuracy_row" "${pick/_/_rtol}"
     kv "target_dt${dt}_speedup_cpu" "$(calc "$xc / $pc")"
     kv "target_dt${dt}_contensou_cpu_over_limit" "$(calc "$pc / ($n * $rhs_ns * 1e-9)")"
   done
