@@ -68,7 +68,13 @@ struct cs_lyap_ws {
   double *atol; /* its absolute tolerances */
   double *J;    /* n_max x n_max */
   struct aug_ctx ctx;
+  const volatile int *cancel; /* abandon the run when nonzero */
 };
+
+void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel)
+{
+  w->cancel = cancel;
+}
 
 struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max)
 {
@@ -261,6 +267,11 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   out->time_used = (double)nren * renorm;
   for (long k = 1; st == CS_OK && k <= nren; k++) {
     double tk = t0 + (double)k * renorm;
+    if (w->cancel && *w->cancel) {
+      snprintf(msg, msglen, "interrupted");
+      st = CS_ERR_INTERRUPTED;
+      break;
+    }
     st = cs_integrator_advance(w->integ, tk, NULL, Y, NULL);
     if (st != CS_OK)
       break;

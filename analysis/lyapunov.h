@@ -17,6 +17,10 @@ struct cs_lyap_ws;
 struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max);
 void cs_lyap_ws_free(struct cs_lyap_ws *w);
 
+/* A flag (set by another thread) that abandons the runs of w: they then
+ * return CS_ERR_INTERRUPTED. NULL: never. */
+void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel);
+
 /* What one run computed. */
 struct cs_lyap_result {
   double exponent[16]; /* the q largest exponents, descending, 1/time unit */

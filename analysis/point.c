@@ -486,6 +486,8 @@ static enum outcome advance_to(struct run *r, double tend)
       return o;
     if (r->t >= tend)
       return RUN_OK;
+    if (r->spec->cancel && *r->spec->cancel)
+      return stop_failed(r, CS_ERR_INTERRUPTED, "interrupted");
     int at_root = 0, fired[2] = {0, 0};
     enum cs_status st =
         cs_flow_advance(r->ws->flow, next_time(r, tend), &r->t, r->y, &at_root, fired);
@@ -747,6 +749,7 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   struct cs_lyap_result lr;
   char why[256];
   double decide = s->lyapunov_full ? 0.0 : fmax(s->lyapunov_zero_tol, 1e-300);
+  cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
   enum cs_status st =
       cs_lyap_run(r->ws->lyap, r->m, r->p, &s->solver, t0, r->yend, q, s->lyapunov_time,
                   s->lyapunov_renorm, decide, &lr, why, sizeof why);
@@ -755,6 +758,8 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
     snprintf(res->message, sizeof res->message, "%s", why);
+    if (st == CS_ERR_INTERRUPTED)
+      res->status = st; /* abandoned: the caller discards the point */
     return;
   }
   res->lyapunov = lr.exponent[0];

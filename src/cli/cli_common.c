@@ -259,8 +259,26 @@ int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, siz
   return 0;
 }
 
+static int parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                     const char **sets, size_t max_sets, size_t *nset, const char **file,
+                     int optional);
+
 int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
                   const char **sets, size_t max_sets, size_t *nset, const char **file)
+{
+  return parse_run(cmd, help, argc, argv, opts, sets, max_sets, nset, file, 0);
+}
+
+int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **argv,
+                           struct cli_opt *opts, const char **sets, size_t max_sets, size_t *nset,
+                           const char **file)
+{
+  return parse_run(cmd, help, argc, argv, opts, sets, max_sets, nset, file, 1);
+}
+
+static int parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                     const char **sets, size_t max_sets, size_t *nset, const char **file,
+                     int optional)
 {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -278,8 +296,8 @@ int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, stru
   free(rest);
   if (rc != 0)
     return rc;
-  if (npos != 1)
+  if (npos != 1 && !optional)
     return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
-  *file = pos[0];
+  *file = npos == 1 ? pos[0] : NULL;
   return -1;
 }

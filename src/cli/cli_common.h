@@ -99,4 +99,9 @@ int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, siz
 int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
                   const char **sets, size_t max_sets, size_t *nset, const char **file);
 
+/* The same where FILE.ini may be absent (*file = NULL then). */
+int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **argv,
+                           struct cli_opt *opts, const char **sets, size_t max_sets, size_t *nset,
+                           const char **file);
+
 #endif

@@ -395,7 +395,7 @@ static void show_pass(const char *file, struct cs_h5 *f, int pass, char **cnames
   char **msgs = read_strings(file, path, NULL, &nmsg);
   for (size_t i = 0; counts && ccls >= 0 && i < d.nrows; i++) {
     double c = d.data[i * d.ncols + (size_t)ccls];
-    if (!isfinite(c))
+    if (!isfinite(c) || c == CS_CLASS_PENDING)
       continue;
     done++;
     counts[c >= 0 && (size_t)c < ncls ? (size_t)c : ncls]++;

@@ -8,6 +8,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_verbs.h"
 #include "cs_version.h"
+#include "sweep/sweep_dist.h"
 
 struct cli_verb {
   const char *name;    /* as typed on the command line */
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
   }
   if (strcmp(verb, "--version") == 0) {
     printf("contensou %s (git %s)\n", CS_VERSION, CS_GIT_DESCRIBE);
+    printf("results_version = %d\n", CS_RESULTS_VERSION);
+    printf("mpi = %s\n", cs_dist_available() ? "yes" : "no");
     return CLI_EXIT_OK;
   }
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)

@@ -441,8 +441,23 @@ void cs_config_free(struct cs_config *cfg)
   memset(cfg, 0, sizeof *cfg);
 }
 
+static enum cs_status load(const char *path, const char *text, const char *const *sets,
+                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen);
+
 enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
                               struct cs_config *cfg, char *msg, size_t msglen)
+{
+  return load(path, NULL, sets, n_set, cfg, msg, msglen);
+}
+
+enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
+                                   size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
+{
+  return load(path, text, sets, n_set, cfg, msg, msglen);
+}
+
+static enum cs_status load(const char *path, const char *text, const char *const *sets,
+                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
 {
   memset(cfg, 0, sizeof *cfg);
   msg[0] = '\0';
@@ -461,7 +476,11 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
   cfg->solver = cs_integrator_opts_default();
   cfg->t_end = NAN;
 
-  enum cs_status st = read_file(path, &cfg->text);
+  enum cs_status st = CS_OK;
+  if (text)
+    st = (cfg->text = strdup(text)) ? CS_OK : CS_ERR_NOMEM;
+  else
+    st = read_file(path, &cfg->text);
   if (st != CS_OK) {
     snprintf(msg, msglen, "%s: cannot read the parameter file", path);
     free(L);

@@ -13,10 +13,14 @@
 #include <time.h>
 
 #include "cs_version.h"
+#include "io/h5_private.h"
 
-struct cs_h5 {
-  hid_t file; /* the HDF5 file id */
-};
+/* short names for the helpers shared with h5_write.c */
+#define begin cs_h5_i_begin
+#define fail cs_h5_i_fail
+#define fail_h5 cs_h5_i_fail_h5
+#define vlen_string_type cs_h5_i_vlen_string_type
+#define path_exists cs_h5_i_path_exists
 
 struct cs_h5_table {
   struct cs_h5 *f; /* the file it lives in */
@@ -26,21 +30,30 @@ struct cs_h5_table {
 };
 
 /* Text of the last failure: per thread, so it is no shared mutable state. */
-static _Thread_local char cs_h5_err[1024];
+_Thread_local char cs_h5_err[CS_H5_ERR_LEN];
 
 const char *cs_h5_errmsg(void)
 {
   return cs_h5_err;
 }
 
+/* HDF5 closes what is still open when the process exits; after a file
+ * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
+ * every file itself, so the exit-time cleanup is switched off before HDF5
+ * starts. */
+__attribute__((constructor)) static void no_hdf5_atexit(void)
+{
+  H5dont_atexit();
+}
+
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
-static void begin(void)
+void begin(void)
 {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
 
-static enum cs_status fail(enum cs_status status, const char *fmt, ...)
+enum cs_status fail(enum cs_status status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -67,10 +80,18 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 
 /* Records HDF5's error stack under a short description of what failed; must
  * run before any other HDF5 call clears the stack. */
-static enum cs_status fail_h5(const char *what, const char *name)
+enum cs_status fail_h5(const char *what, const char *name)
 {
   struct walk w = {0};
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
+  /* a failed write or read of the file itself: the system's reason is what
+   * the user needs ("No space left on device") */
+  const char *sys = strstr(w.last, "error message = '");
+  if (sys) {
+    sys += strlen("error message = '");
+    int len = (int)strcspn(sys, "'");
+    return fail(CS_ERR_IO, "%s '%s': %.*s (%s)", what, name, len, sys, w.first);
+  }
   if (w.n == 0)
     return fail(CS_ERR_HDF5, "%s '%s'", what, name);
   if (w.n == 1)
@@ -88,7 +109,7 @@ static char *dup_string(const char *s)
 }
 
 /* Variable-length UTF-8 string type; close with H5Tclose. */
-static hid_t vlen_string_type(void)
+hid_t vlen_string_type(void)
 {
   hid_t t = H5Tcopy(H5T_C_S1);
   if (t < 0)
@@ -100,7 +121,7 @@ static hid_t vlen_string_type(void)
   return t;
 }
 
-static int path_exists(hid_t file, const char *path)
+int path_exists(hid_t file, const char *path)
 {
   size_t n = strlen(path);
   char *buf;
@@ -136,16 +157,22 @@ int cs_h5_exists(struct cs_h5 *f, const char *path)
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)
 {
   struct cs_h5 *f;
+  hid_t fapl;
   begin();
   *out = NULL;
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
-  f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  fapl = cs_h5_i_fapl_latest();
+  f->file = fapl < 0 ? -1 : H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (f->file < 0) {
+    enum cs_status st = fail_h5("cannot create", path); /* before H5Pclose clears the stack */
+    if (fapl >= 0)
+      H5Pclose(fapl);
     free(f);
-    return fail_h5("cannot create", path);
+    return st;
   }
+  H5Pclose(fapl);
   *out = f;
   return CS_OK;
 }
@@ -169,10 +196,24 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     return fail(CS_ERR_HDF5, "'%s' is not an HDF5 file", path);
   if (is_h5 < 0)
     return fail_h5("cannot open", path);
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
   f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f->file < 0 && !writable) {
+    /* A sweep being written (or killed while written) is in SWMR mode: its
+     * superblock says "open for write" and only a SWMR reader may open it. */
+    hid_t fapl = cs_h5_i_fapl_latest();
+    if (fapl >= 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+      H5Pclose(fapl);
+    }
+    if (f->file < 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* for the error message */
+    }
+  }
   if (f->file < 0) {
     free(f);
     return fail_h5("cannot open", path);
@@ -195,9 +236,9 @@ enum cs_status cs_h5_close(struct cs_h5 *f)
   begin();
   if (!f)
     return CS_OK;
-  if (H5Fclose(f->file) < 0)
+  if (f->file >= 0 && H5Fclose(f->file) < 0)
     st = fail_h5("cannot close", "file");
-  free(f);
+  cs_h5_i_release(f);
   return st;
 }
 
@@ -699,6 +740,8 @@ static enum cs_status read_labels(hid_t dset, const char *path, const char *name
   return CS_OK;
 }
 
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out);
+
 enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
 {
   hid_t dset, space = -1, type = -1;
@@ -709,6 +752,10 @@ enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *
   memset(out, 0, sizeof *out);
   if (!path_exists(f->file, path))
     return fail(CS_ERR_NOT_FOUND, "no dataset '%s'", path);
+  H5O_info_t oi;
+  if (H5Oget_info_by_name2(f->file, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0 &&
+      oi.type == H5O_TYPE_GROUP)
+    return read_columns(f, path, out);
   dset = H5Dopen2(f->file, path, H5P_DEFAULT);
   if (dset < 0)
     return fail_h5("cannot open dataset", path);
@@ -763,6 +810,76 @@ done:
   return st;
 }
 
+/* A group of 1-D datasets of equal length named by its `columns` attribute
+ * (sweep points, the change table) read as one table of doubles. */
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
+{
+  hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
+  char **cols = NULL;
+  size_t ncols = 0;
+  enum cs_status st = g < 0 ? fail_h5("cannot open group", path) : CS_OK;
+  if (st == CS_OK) {
+    st = read_string_attr(g, "columns", &cols, &ncols);
+    if (st == CS_ERR_NOT_FOUND)
+      st = fail(CS_ERR_UNSUPPORTED, "'%s' is a group without a columns attribute", path);
+  }
+  if (g >= 0)
+    H5Oclose(g);
+  if (st != CS_OK)
+    return st;
+  if (ncols == 0 || ncols > 4096) {
+    free_strings(cols, ncols);
+    return fail(CS_ERR_HDF5, "'%s': %zu columns", path, ncols);
+  }
+  out->rank = 2;
+  out->ncols = ncols;
+  out->names = calloc(ncols, sizeof(char *));
+  out->units = calloc(ncols, sizeof(char *));
+  if (!out->names || !out->units) {
+    free_strings(cols, ncols);
+    cs_h5_data_free(out);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  for (size_t c = 0; c < ncols && st == CS_OK; c++) {
+    size_t n = strlen(path) + strlen(cols[c]) + 2;
+    char *sub = malloc(n);
+    struct cs_h5_data col;
+    if (!sub) {
+      st = fail(CS_ERR_NOMEM, "out of memory");
+      break;
+    }
+    snprintf(sub, n, "%s/%s", path, cols[c]);
+    st = cs_h5_read(f, sub, &col);
+    if (st == CS_OK && (col.rank != 1 || (c > 0 && col.nrows != out->nrows)))
+      st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", sub, out->nrows);
+    free(sub);
+    if (st != CS_OK) {
+      cs_h5_data_free(&col);
+      break;
+    }
+    if (c == 0) {
+      out->nrows = col.nrows;
+      out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double));
+      if (!out->data) {
+        cs_h5_data_free(&col);
+        st = fail(CS_ERR_NOMEM, "out of memory");
+        break;
+      }
+    }
+    for (size_t i = 0; i < out->nrows; i++)
+      out->data[i * ncols + c] = col.data[i];
+    out->names[c] = dup_string(cols[c]);
+    out->units[c] = dup_string(col.units[0] ? col.units[0] : "");
+    cs_h5_data_free(&col);
+    if (!out->names[c] || !out->units[c])
+      st = fail(CS_ERR_NOMEM, "out of memory");
+  }
+  free_strings(cols, ncols);
+  if (st != CS_OK)
+    cs_h5_data_free(out);
+  return st;
+}
+
 /* ---------------------------------------------- extendible (appendable) tables */
 
 enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncols,
@@ -786,7 +903,7 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
     return st;
   dcpl = H5Pcreate(H5P_DATASET_CREATE);
   double fill = NAN; /* rows not written yet (a killed run, out-of-order writes) read as NaN */
-  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 ||
+  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0 ||
       H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill) < 0) {
     st = fail_h5("cannot set chunks of", path);
     if (dcpl >= 0)
