@@ -90,8 +90,7 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
   printf("rows_%zu_sink_us_per_point = %.1f\n", rows, 1e6 * (c1 - c0 - flush) / (double)npoints);
   printf("rows_%zu_flush_us_per_point = %.1f\n", rows, 1e6 * flush / (double)npoints);
   printf("rows_%zu_wall_us_per_point = %.1f\n", rows, 1e6 * (w1 - w0) / (double)npoints);
-  printf("rows_%zu_final_file_ms = %.1f (%s)\n", rows, 1e3 * fin_cpu,
-         st == CS_OK ? "ok" : msg);
+  printf("rows_%zu_final_file_ms = %.1f (%s)\n", rows, 1e3 * fin_cpu, st == CS_OK ? "ok" : msg);
   printf("rows_%zu_bytes_per_point = %.0f\n", rows, (double)bytes / (double)npoints);
   unlink(path);
   free(sec);
