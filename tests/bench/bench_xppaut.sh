@@ -325,21 +325,20 @@ if [ "$full" = 1 ]; then
     for kvset in ${cand#*|}; do csets+=(--set "$kvset"); done
     sweep "fig5a_2000_${tag}_once" 2 --set sweep.points=2000 "${csets[@]}"
     kv "fig5a_2000_${tag}_s" "$sw_s"
-    "$py" - "$ref2000" "$sw_h5" "fig5a_2000_${tag}" <<'EOF'
+    "$py" - "$ref2000" "$sw_h5" "fig5a_2000_${tag}" "$here/xpp" <<'EOF'
 import sys
 import h5py
 import numpy as np
 # classes compared coarsely: equilibrium, periodic with its period, or not
 # periodic (chaotic, quasiperiodic, aperiodic, no-crossings: the names depend
 # on whether Lyapunov exponents were computed)
+sys.path.insert(0, sys.argv[4])
+from compare_sections import load_points
 def load(p):
     with h5py.File(p, "r") as f:
-        d = f["/forward/points"]
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in d.attrs["names"]]
-        cn = [n.decode() if isinstance(n, bytes) else str(n) for n in d.attrs["class_names"]]
-        P = d[()]
+        cols, cn = load_points(f)
     out = []
-    for c, k in zip(P[:, names.index("class")], P[:, names.index("period")]):
+    for c, k in zip(cols["class"], cols["period"]):
         name = cn[int(c)] if np.isfinite(c) else "pending"
         out.append(f"periodic{int(k)}" if name == "periodic" else
                    name if name in ("equilibrium", "escaped", "failed", "pending") else "nonperiodic")
