@@ -272,6 +272,26 @@ static void print_summary(const char *path, const struct cs_config *cfg,
   for (int c = 0; c < CS_CLASS_COUNT; c++)
     if (counts[c])
       printf("class_%s = %zu\n", cs_class_name((enum cs_class)c), counts[c]);
+  if (cs_sweep_npoints(spec) == 1) {
+    /* one point: its analysis */
+    for (int p = 0; p < 2; p++) {
+      const struct cs_sweep_record *r = out->records[p];
+      if (!r || !r->done)
+        continue;
+      const char *pre = spec->direction == CS_SWEEP_BOTH ? (p ? "backward." : "forward.") : "";
+      printf("%sclass = %s\n", pre, cs_class_name(r->cls));
+      printf("%speriod = %d\n", pre, r->period);
+      char key[64];
+      const char *names[] = {"period_time", "lyapunov", "lyapunov_err", "rotation_number",
+                             "stick_fraction"};
+      double v[] = {r->period_time, r->lyapunov, r->lyapunov_err, r->rotation_number,
+                    r->stick_fraction};
+      for (int i = 0; i < 5; i++) {
+        snprintf(key, sizeof key, "%s%s", pre, names[i]);
+        cli_print(key, v[i]);
+      }
+    }
+  }
   printf("bifurcations = %zu\n", out->n_bif);
   const char *unit = cfg->model->param[spec->param].unit;
   int dimless = strcmp(unit, "1") == 0;

@@ -276,8 +276,10 @@ static int handle(struct loader *L, const char *section, const char *key, const 
     return output_key(L, key, value);
   } else if (strcmp(section, "section") == 0) {
     return section_key(L, key, value);
-  } else if (strcmp(section, "sweep") == 0) {
-    int known = 0;
+  } else if (strcmp(section, "sweep") == 0 || strcmp(section, "continuation") == 0) {
+    /* [continuation] keys are validated by its own parser
+     * (analysis/continuation_config.c), with these file:line positions */
+    int known = strcmp(section, "continuation") == 0;
     for (int i = 0; sweep_keys[i]; i++)
       known |= strcmp(sweep_keys[i], key) == 0;
     if (!known)
@@ -295,12 +297,12 @@ static int handle(struct loader *L, const char *section, const char *key, const 
         return remember(L, &c->raw[i], section, key, value);
       }
     if (c->n_raw >= CS_CONFIG_MAX_RAW)
-      return failf(L, CS_ERR_RANGE, "%s: too many [sweep] keys", key);
+      return failf(L, CS_ERR_RANGE, "%s: too many [%s] keys", key, section);
     return remember(L, &c->raw[c->n_raw++], section, key, value);
   } else if (strcmp(section, "parameters") != 0 && strcmp(section, "initial") != 0) {
     return failf(L, CS_ERR_PARSE,
                  "[%s]: unknown section (accepted: model, parameters, initial, solver, output, "
-                 "section, sweep)",
+                 "section, sweep, continuation)",
                  section);
   }
   /* model choices, parameters and initial values wait for the model */

@@ -9,6 +9,8 @@
  *   [output]      t_end, dt, t_start, file
  *   [section]     kind = hyperplane | stroboscopic, variable, level, direction
  *   [sweep]       the sweep keys (validated by the sweep driver)
+ *   [continuation] the continuation keys (kept raw like [sweep]; validated by
+ *                 analysis/continuation_config.c)
  *
  * Every key is checked: unknown key, duplicate, bad number, value outside the
  * accepted range and missing required key each give CS_ERR_PARSE or
@@ -57,7 +59,7 @@ struct cs_config {
   char section_variable[64];
   int section_given; /* 1 if [section] was in the file or --set */
   size_t n_raw;
-  struct cs_config_raw raw[CS_CONFIG_MAX_RAW]; /* [sweep] keys, in order */
+  struct cs_config_raw raw[CS_CONFIG_MAX_RAW]; /* [sweep], [continuation] keys, in order */
   unsigned char given[256];                    /* internal: which parameter/state keys were set */
 };
 
