@@ -489,7 +489,7 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
       /* ARKODE refuses a switching function that stays at zero after a
        * root; a restart makes it inactive until it moves (as cs_flow does) */
       restarted = t;
-      if (cs_integrator_reinit_state(w->integ, t, w->Y) == CS_OK)
+      if (cs_integrator_reinit_smooth(w->integ, t, w->Y) == CS_OK)
         continue;
     }
     if (st != CS_OK) {

@@ -123,8 +123,11 @@ static int solver_key(struct loader *L, const char *key, const char *value)
       o->stepper = CS_STEPPER_ERK;
     else if (strcmp(value, "dirk") == 0)
       o->stepper = CS_STEPPER_DIRK;
+    else if (strcmp(value, "erk6") == 0)
+      o->stepper = CS_STEPPER_ERK6;
     else
-      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk)", value);
+      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk, erk6)",
+                   value);
     return 1;
   }
   if (strcmp(key, "rtol") == 0)
@@ -142,9 +145,16 @@ static int solver_key(struct loader *L, const char *key, const char *value)
     o->max_steps = v;
     return 1;
   }
+  if (strcmp(key, "max_steps_total") == 0) {
+    long v;
+    if (!cs_parse_long(value, &v) || v < 1)
+      return failf(L, CS_ERR_RANGE, "max_steps_total: '%s' (accepted: an integer >= 1)", value);
+    o->max_steps_total = v;
+    return 1;
+  }
   return failf(L, CS_ERR_PARSE,
-               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, h_max, "
-               "h_init)",
+               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, "
+               "max_steps_total, h_max, h_init)",
                key);
 }
 

@@ -157,7 +157,10 @@ done
 pass "kill -9 in $trials trials: 0 finished points lost"
 
 # --------------------------------------------- kill -9 during refinement
-refine=(--set sweep.refine=true --set sweep.refine_tol=1e-5 --set sweep.points=16 --set sweep.chunk=4)
+# (transient and record 400: with 100 the refinement ended within the 0.2 s
+# below once the point analysis got faster)
+refine=(--set sweep.refine=true --set sweep.refine_tol=1e-5 --set sweep.points=16 --set sweep.chunk=4
+  --set sweep.transient=400 --set sweep.record=400)
 ok sweep "$ini" -o "$scratch/ref_refine.h5" --threads 2 "${refine[@]}"
 "$exe" sweep "$ini" -o "$scratch/refine.h5" --threads 2 --progress log "${refine[@]}" \
   >/dev/null 2>"$scratch/refine.log" &
