@@ -189,6 +189,56 @@ void cs_sect_converge(const struct cs_sect_cmp *c, const double *rows, size_t nr
     out->period_time = (Srr * St - Sr * Srt) / det;
 }
 
+int cs_sect_decays(const struct cs_sect_cmp *c, const double *rows, size_t nrows, int k,
+                   double *rho, double *remaining)
+{
+  size_t kk = k > 0 ? (size_t)k : 1, m = nrows / kk;
+  if (m < 9)
+    return 0;
+  m -= 1;
+  if (m > CONV_MAX_CYCLES)
+    m = CONV_MAX_CYCLES;
+  size_t i0 = nrows - (m + 1) * kk;
+  double lim[64];
+  size_t n = c->n < 64 ? c->n : 64;
+  for (size_t j = 0; j < n; j++)
+    lim[j] = col_limit(c, rows + i0 * c->cols, nrows - i0, j);
+  /* least squares log C_q = a + s q */
+  double S0 = 0, Sq = 0, Sqq = 0, Sy = 0, Sqy = 0, Syy = 0, last = 0;
+  for (size_t q = 0; q < m; q++) {
+    double cm = 0;
+    for (size_t i = i0 + q * kk; i < i0 + (q + 1) * kk; i++)
+      for (size_t j = 0; j < n; j++) {
+        if ((int)j == c->skip || !(lim[j] > 0))
+          continue;
+        double d = col(c, rows, i + kk, j) - col(c, rows, i, j);
+        if (c->angle[j])
+          d = wrap(d);
+        cm = fmax(cm, fabs(d) / lim[j]);
+      }
+    if (!(cm > 0))
+      return 0; /* a change of exactly zero: nothing left to shrink */
+    double y = log(cm), x = (double)q;
+    S0 += 1, Sq += x, Sqq += x * x, Sy += y, Sqy += x * y, Syy += y * y;
+    last = cm;
+  }
+  double det = S0 * Sqq - Sq * Sq;
+  if (!(det > 0))
+    return 0;
+  double slope = (S0 * Sqy - Sq * Sy) / det, icpt = (Sy - slope * Sq) / S0;
+  double sse = Syy - icpt * Sy - slope * Sqy; /* residual sum of squares */
+  double se = sqrt(fmax(sse, 0.0) / (S0 - 2.0) * S0 / det);
+  /* significant, and not merely round-off: changes that repeat are equal to
+   * about 1e-9 relative, so that a residual of that size alone could make a
+   * slope of that size "significant"; a shrinking by 1e-4 per cycle is far
+   * above it (and corresponds to a multiplier within 1e-4 of -1) */
+  if (!(slope < -4.0 * se) || !(slope < -1e-4) || !(exp(icpt) > 1.0))
+    return 0;
+  *rho = exp(slope);
+  *remaining = last * *rho / (1.0 - *rho);
+  return 1;
+}
+
 void cs_sect_stats(const struct cs_sect_cmp *c, const double *rows, size_t nrows, const double *ref,
                    double *stats)
 {

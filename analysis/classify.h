@@ -47,6 +47,15 @@ struct cs_sect_conv {
 void cs_sect_converge(const struct cs_sect_cmp *c, const double *rows, size_t nrows, int k,
                       struct cs_sect_conv *out);
 
+/* Whether the per-cycle changes C_j at period k (as in cs_sect_converge)
+ * shrink geometrically: the least-squares slope of log C_j against j is
+ * negative by more than four of its standard errors and by more than 1e-4,
+ * from a first change above the tolerance (a true period-k' orbit, k' a
+ * multiple of k, gives changes that repeat up to round-off). Then *rho = exp(slope) and *remaining
+ * = C_last rho / (1 - rho), in tolerance units. At least 8 cycles are needed; 0 otherwise. */
+int cs_sect_decays(const struct cs_sect_cmp *c, const double *rows, size_t nrows, int k,
+                   double *rho, double *remaining);
+
 /* Mean, standard deviation and range of each state column (3n values into
  * stats: means, then deviations, then ranges); angle columns relative to
  * ref[i] and wrapped into (-pi, pi]. nrows >= 1. */

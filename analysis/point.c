@@ -568,6 +568,38 @@ static enum cs_class judge(struct run *r, int *k, double *period_time, size_t *f
   cs_sect_converge(&c, r->ws->rows, r->nrows, *k, conv);
   if (isfinite(conv->period_time))
     *period_time = conv->period_time;
+  /* Near a period doubling the period-k/p orbit (multiplier close to -1,
+   * p = 2) is approached by points that alternate around it with an amplitude
+   * shrinking like |mu|^j: points k apart then agree long before points k/p
+   * apart do, and the test above says k. Points k/p apart whose differences
+   * shrink geometrically, significantly (cs_sect_decays), belong to the
+   * approach to the period-k/p orbit: that is the attractor, and the
+   * transient is over once the change still to come is within the tolerance
+   * (conv now measures that approach). */
+  for (int p = 2; p <= *k; p++) {
+    int prime = 1;
+    for (int d = 2; d * d <= p && prime; d++)
+      prime = p % d != 0;
+    if (*k % p || !prime)
+      continue;
+    int ks = *k / p;
+    double rho, remaining;
+    if (!cs_sect_decays(&c, r->ws->rows, r->nrows, ks, &rho, &remaining))
+      continue;
+    struct cs_sect_conv all;
+    cs_sect_converge(&c, r->ws->rows, r->nrows, ks, &all);
+    all.rho = rho, all.remaining = remaining;
+    *k = ks;
+    *conv = all;
+    size_t w = r->nrows / 2 > 3 * (size_t)ks ? r->nrows / 2 : 3 * (size_t)ks;
+    *first = r->nrows > w ? r->nrows - w : 0;
+    double sum = 0;
+    for (size_t i = *first; i + (size_t)ks < r->nrows; i++)
+      sum += r->ws->rows[(i + (size_t)ks) * r->cols] - r->ws->rows[i * r->cols];
+    *period_time = isfinite(all.period_time) ? all.period_time
+                                             : sum / (double)(r->nrows - (size_t)ks - *first);
+    break;
+  }
   return CS_CLASS_PERIODIC;
 }
 

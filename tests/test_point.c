@@ -392,6 +392,47 @@ static void contraction_estimate(void **state)
   assert_true(isnan(cv.period_time));
 }
 
+/* The approach to a period-1 orbit with multiplier -0.95 (points alternating
+ * around it, the alternation shrinking by 0.95 per crossing) passes the
+ * period-2 test long before the period-1 test; its differences one apart
+ * shrink geometrically (cs_sect_decays: rho 0.95). A true period-2 orbit with
+ * round-off, and a true period-6 orbit seen at half its period, do not. */
+static void decaying_alternation(void **state)
+{
+  (void)state;
+  enum { NR = 40, COLS = 3 };
+  double rows[NR * COLS];
+  int angle[2] = {0, 0};
+  double abs_tol[2] = {1e-11, 1e-11};
+  struct cs_sect_cmp c = {
+      .n = 2, .cols = COLS, .angle = angle, .abs_tol = abs_tol, .tol = 1e-5, .skip = 0};
+  for (int i = 0; i < NR; i++) {
+    double *r = rows + i * COLS;
+    r[0] = 5.2359877559829887 * i; /* crossing times */
+    r[1] = 0.0;                    /* the section variable */
+    r[2] = 0.4128583 + 1.2e-5 * pow(-0.95, i);
+  }
+  double pt, rho = 0, rem = 0;
+  size_t first;
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 2);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 1, &rho, &rem), 1);
+  assert_close(rho, 0.95, 1e-9);
+  assert_true(rem > 1.0); /* not converged: the transient must go on */
+  /* a true period 2 (multiplier +0.3 of the 2-cycle), round-off 1e-15 */
+  for (int i = 0; i < NR; i++)
+    rows[i * COLS + 2] = (i & 1 ? 0.40 : 0.43) + 1e-15 * sin(3.7 * i);
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 2);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 1, &rho, &rem), 0);
+  /* a true period 6 seen at period 3 */
+  const double six[6] = {-0.046052347, 0.135246362,  -0.008862437,
+                         0.172933711,  -0.046118739, 0.088698738};
+  for (int i = 0; i < NR; i++)
+    rows[i * COLS + 2] = six[i % 6] * (1 + 1e-13 * cos(1.3 * i));
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 6);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 3, &rho, &rem), 0);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 2, &rho, &rem), 0);
+}
+
 /* JTAM figure 4a, event-driven, with params/belt_fig4a.ini's own sweep
  * settings at eta = 4.98: the stick-slip orbit contracts by 0.805 per
  * cycle, so passing the periodicity test (period_tol 1e-5) left the period
@@ -641,12 +682,12 @@ static void names_and_arguments(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(names_and_arguments),  cmocka_unit_test(oscillator_crossing_times),
-      cmocka_unit_test(vanderpol_period),     cmocka_unit_test(duffing_period_doubling),
-      cmocka_unit_test(lorenz_exponents),     cmocka_unit_test(adaptive_transient),
-      cmocka_unit_test(contraction_estimate), cmocka_unit_test(belt_converged_period),
-      cmocka_unit_test(pendulum_fig6b),       cmocka_unit_test(twomass_stick_statistics),
-      cmocka_unit_test(event_driven_model),
+      cmocka_unit_test(names_and_arguments),      cmocka_unit_test(oscillator_crossing_times),
+      cmocka_unit_test(vanderpol_period),         cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(lorenz_exponents),         cmocka_unit_test(adaptive_transient),
+      cmocka_unit_test(contraction_estimate),     cmocka_unit_test(decaying_alternation),
+      cmocka_unit_test(belt_converged_period),    cmocka_unit_test(pendulum_fig6b),
+      cmocka_unit_test(twomass_stick_statistics), cmocka_unit_test(event_driven_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
