@@ -221,6 +221,15 @@ enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value, char *
   return st;
 }
 
+enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *w, const void *params_unprepared, char *msg,
+                                    size_t len)
+{
+  memcpy(w->base, params_unprepared, w->m->params_size);
+  if (w->param >= 0)
+    return cs_orbit_ws_set_param(w, w->p, msg, len);
+  return prep(w, 0, 0.0, msg, len);
+}
+
 const void *cs_orbit_ws_params(const struct cs_orbit_ws *w)
 {
   return w->P[0];

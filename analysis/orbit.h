@@ -127,6 +127,13 @@ void cs_orbit_ws_free(struct cs_orbit_ws *ws);
  * cs_model_set_param or prepare with the reason in msg. */
 enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *ws, double value, char *msg, size_t len);
 
+/* Replaces the parameters the workspace starts from (unprepared, copied) and
+ * prepares them, keeping the current value of its parameter if it has one
+ * (e.g. a sweep's second parameter changed). Same failures as
+ * cs_orbit_ws_set_param. */
+enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                    char *msg, size_t len);
+
 /* The prepared params of the current parameter value (read-only use; a
  * hybrid model's mode in it changes during runs). */
 const void *cs_orbit_ws_params(const struct cs_orbit_ws *ws);

@@ -100,6 +100,14 @@ struct cs_point_result {
   double t_final;            /* its time: a multiple of the forcing period for forced models */
   double *equilibrium;       /* settled state for equilibria, else NULL */
   long steps, rhs_evals;     /* integrator statistics of this point */
+  /* Floquet multipliers of a periodic point, when the caller computed them
+   * (the sweep does, by shooting: analysis/orbit.h); n_mult 0 otherwise */
+  size_t n_mult;           /* nontrivial multipliers: n - 1 (autonomous) or n */
+  double mult_re[16];      /* real parts, by decreasing modulus */
+  double mult_im[16];      /* imaginary parts (a complex pair: +, then -) */
+  double mult_trivial_err; /* |trivial multiplier - 1| (autonomous), an accuracy check; else NAN */
+  int mult_unstable;       /* nontrivial multipliers of modulus > 1 */
+  char mult_note[96];      /* why not computed or not converged, else "" */
 };
 
 /* Thread-local workspace: integrator, buffers. n_max: the largest state size. */

@@ -76,6 +76,8 @@ static const char sweep_help[] =
     "  refine        true | false (default): bisect every detected change to refine_tol\n"
     "  refine_tol    parameter tolerance of the refinement (default: grid step / 1000)\n"
     "  equilibria    true | false (default): equilibria and eigenvalues along the grid\n"
+    "  multipliers   true (default) | false: Floquet multipliers of every periodic point,\n"
+    "                by shooting (stored per point; a one-point sweep prints them)\n"
     "  lyapunov_time length of the exponent's run (default 5 x record)\n"
     "  period_tol    relative tolerance of the periodicity test (default 1e3 rtol)\n"
     "  chunk, overlap  continuation chunk size (default 32 points; 0: one per thread,\n"
@@ -118,6 +120,10 @@ enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
 struct progress_sink {
   struct cli_progress prog;
   struct cs_sweep_h5 *w;
+  /* a one-point sweep's Floquet multipliers, for the output lines */
+  size_t n_mult[2];
+  double mult_re[2][16], mult_im[2][16], trivial_err[2];
+  char mult_note[2][96];
   enum progress_mode mode;
   size_t total, logged;
   double t0, last_log;
@@ -126,6 +132,15 @@ struct progress_sink {
 static int sink(void *ctx, const struct cs_sweep_point *pt)
 {
   struct progress_sink *s = ctx;
+  const struct cs_point_result *r = pt->res;
+  if (pt->index == 0 && pt->pass >= 0 && pt->pass < 2) {
+    int p = pt->pass;
+    s->n_mult[p] = r->n_mult;
+    memcpy(s->mult_re[p], r->mult_re, sizeof s->mult_re[p]);
+    memcpy(s->mult_im[p], r->mult_im, sizeof s->mult_im[p]);
+    s->trivial_err[p] = r->mult_trivial_err;
+    snprintf(s->mult_note[p], sizeof s->mult_note[p], "%s", r->mult_note);
+  }
   return cs_sweep_h5_sink(s->w, pt);
 }
 
@@ -251,7 +266,7 @@ static int check_resume(const struct cs_sweep_h5_info *info, const char *file,
 
 static void print_summary(const char *path, const struct cs_config *cfg,
                           const struct cs_sweep_spec *spec, const struct cs_sweep_outcome *out,
-                          int resumed)
+                          int resumed, const struct progress_sink *ps)
 {
   size_t npoints = cs_sweep_npoints(spec) * (spec->direction == CS_SWEEP_BOTH ? 2 : 1);
   printf("output = %s\n", path);
@@ -290,6 +305,21 @@ static void print_summary(const char *path, const struct cs_config *cfg,
         snprintf(key, sizeof key, "%s%s", pre, names[i]);
         cli_print(key, v[i]);
       }
+      /* Floquet multipliers as contensou orbit prints them: modulus, then
+       * the argument of a complex one */
+      for (size_t i = 0; i < ps->n_mult[p]; i++) {
+        double re = ps->mult_re[p][i], im = ps->mult_im[p][i];
+        if (im != 0)
+          printf("%smultiplier_%zu = %.12g %.12g\n", pre, i + 1, hypot(re, im), atan2(im, re));
+        else
+          printf("%smultiplier_%zu = %.12g\n", pre, i + 1, re);
+      }
+      if (ps->n_mult[p] && isfinite(ps->trivial_err[p])) {
+        snprintf(key, sizeof key, "%smultiplier_trivial_err", pre);
+        cli_print(key, ps->trivial_err[p]);
+      }
+      if (ps->mult_note[p][0])
+        printf("%smultipliers = none (%s)\n", pre, ps->mult_note[p]);
     }
   }
   printf("bifurcations = %zu\n", out->n_bif);
@@ -514,7 +544,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
         cli_fail(cmd, "the sweep stopped early (%s); %zu finished points are in %s.partial",
                  out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error", on_disk, path);
   } else {
-    print_summary(path, &cfg, &spec, &out, resume != NULL);
+    print_summary(path, &cfg, &spec, &out, resume != NULL, &ps);
     rc = CLI_EXIT_OK;
   }
   cs_sweep_outcome_free(&out);

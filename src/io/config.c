@@ -243,6 +243,7 @@ static const char *const sweep_keys[] = {"parameter",
                                          "chunk",
                                          "overlap",
                                          "period_tol",
+                                         "multipliers",
                                          NULL};
 
 static int remember(struct loader *L, struct cs_config_raw *r, const char *section, const char *key,
@@ -288,7 +289,8 @@ static int handle(struct loader *L, const char *section, const char *key, const 
                    "points, step, spacing, direction, continuation, transient, "
                    "record, record_crossings, parameter2, from2, to2, points2, "
                    "adaptive_transient, transient_max, max_period, lyapunov, "
-                   "refine, refine_tol, equilibria, lyapunov_time, chunk, overlap, period_tol)",
+                   "refine, refine_tol, equilibria, lyapunov_time, chunk, overlap, period_tol, "
+                   "multipliers)",
                    key);
     for (size_t i = 0; i < c->n_raw; i++)
       if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0) {

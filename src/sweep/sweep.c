@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/orbit.h"
 #include "models/flow.h"
 #include "sweep/sweep.h"
 
@@ -81,7 +82,9 @@ void cs_sweep_outcome_free(struct cs_sweep_outcome *o)
 /* ------------------------------------------------------------- workers */
 
 struct worker {
-  void *params; /* thread-local copy, attached */
+  void *params;            /* thread-local copy, attached */
+  void *ubase;             /* the unprepared params of the point (Floquet multipliers) */
+  struct cs_orbit_ws *orb; /* shooting workspace, made at the first periodic point */
   struct cs_point_ws *ws;
   double y[CS_FLOW_MAX_N];
   double eq_row[1 + 2 * CS_FLOW_MAX_N + 64]; /* one section row for an equilibrium */
@@ -94,8 +97,9 @@ static int worker_init(struct worker *w, const struct cs_model *m, const void *b
 {
   memset(w, 0, sizeof *w);
   w->params = malloc(m->params_size);
+  w->ubase = malloc(m->params_size);
   w->ws = cs_point_ws_create(m->n_state, spec->point.max_points);
-  if (!w->params || !w->ws)
+  if (!w->params || !w->ws || !w->ubase)
     return -1;
   memcpy(w->params, base, m->params_size);
   if (m->attach && m->attach(w->params) != CS_OK)
@@ -109,7 +113,60 @@ static void worker_free(struct worker *w, const struct cs_model *m)
   if (w->attached && m->detach)
     m->detach(w->params);
   free(w->params);
+  free(w->ubase);
+  cs_orbit_ws_free(w->orb);
   cs_point_ws_free(w->ws);
+}
+
+/* The Floquet multipliers of a periodic point: Newton on the section map
+ * from its last section point, with its period in time and its number of
+ * returns, at the point's parameters (analysis/orbit.h). A failure is noted
+ * in the result, never a failed point. */
+static void floquet(struct worker *w, const struct cs_model *m, const void *base,
+                    const struct cs_sweep_spec *spec, double p1, double p2,
+                    struct cs_point_result *res)
+{
+  char msg[256] = "";
+  res->n_mult = 0;
+  res->mult_trivial_err = NAN;
+  res->mult_note[0] = '\0';
+  if (res->cls != CS_CLASS_PERIODIC || res->n_section == 0 || !(res->period_time > 0)) {
+    return;
+  }
+  memcpy(w->ubase, base, m->params_size);
+  enum cs_status st = CS_OK;
+  if (spec->param2 >= 0)
+    st = cs_model_set_param(m, w->ubase, m->param[spec->param2].name, p2);
+  if (st == CS_OK && !w->orb) {
+    w->orb = cs_orbit_ws_create(m, w->ubase, spec->param, msg, sizeof msg);
+    st = w->orb ? CS_OK : CS_ERR_NOMEM;
+  } else if (st == CS_OK && spec->param2 >= 0) {
+    st = cs_orbit_ws_set_base(w->orb, w->ubase, msg, sizeof msg);
+  }
+  if (st == CS_OK)
+    st = cs_orbit_ws_set_param(w->orb, p1, msg, sizeof msg);
+  struct cs_orbit orb;
+  if (st == CS_OK) {
+    struct cs_orbit_opts o = cs_orbit_opts_default();
+    o.solver = spec->point.solver;
+    o.section = spec->point.section;
+    o.returns = res->period > 0 ? res->period : 1;
+    const double *row = res->section + (res->n_section - 1) * res->section_cols;
+    st = cs_orbit_find(w->orb, &o, row[0], row + 1, res->period_time, &orb);
+    if (st == CS_OK && !orb.converged)
+      st = CS_ERR_NOCONV;
+    if (st != CS_OK)
+      snprintf(msg, sizeof msg, "%s", orb.note[0] ? orb.note : cs_strerror(st));
+  }
+  if (st != CS_OK) {
+    snprintf(res->mult_note, sizeof res->mult_note, "%s", msg[0] ? msg : cs_strerror(st));
+    return;
+  }
+  res->n_mult = orb.n_mult;
+  for (size_t i = 0; i < orb.n_mult && i < sizeof res->mult_re / sizeof *res->mult_re; i++)
+    res->mult_re[i] = orb.mult_re[i], res->mult_im[i] = orb.mult_im[i];
+  res->mult_trivial_err = orb.trivial_err;
+  res->mult_unstable = orb.n_unstable;
 }
 
 /* Sets the grid values on the worker's params and prepares them. */
@@ -487,6 +544,10 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
   }
   if (silent || res->status == CS_ERR_INTERRUPTED)
     return;
+  if (r->spec->multipliers)
+    floquet(w, m, r->base, r->spec, p1, p2, res);
+  else
+    res->n_mult = 0, res->mult_trivial_err = NAN, res->mult_note[0] = '\0';
   /* an equilibrium has no section points: deliver its settled state as one row */
   struct cs_point_result out = *res;
   if (res->cls == CS_CLASS_EQUILIBRIUM && res->n_section == 0 && res->equilibrium) {

@@ -59,6 +59,7 @@ struct cs_sweep_spec {
   size_t chunk;               /* points per chunk (continuation), 0: one chunk per thread */
   struct cs_point_spec point; /* what to compute per point */
   int equilibria;             /* 1: equilibria and their stability along the grid */
+  int multipliers;            /* 1: Floquet multipliers of every periodic point (shooting) */
   int refine;                 /* 1: refine bifurcation intervals by bisection */
   double refine_tol;          /* parameter tolerance of the refinement */
   int threads;                /* OpenMP threads (0: OMP default) */

@@ -234,6 +234,8 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
       spec->points > 1 ? fabs(spec->to - spec->from) / (double)(spec->points - 1) / 1000.0 : 1e-9;
   num(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit", &spec->refine_tol);
   boolean(&p, "equilibria", &spec->equilibria);
+  spec->multipliers = 1;
+  boolean(&p, "multipliers", &spec->multipliers);
   if (p.st == CS_OK && spec->points2 && spec->direction == CS_SWEEP_BOTH)
     err(&p, get(&p, "direction"), "direction", CS_ERR_RANGE,
         "both is for 1-D sweeps (accepted: forward, backward)");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, layout 2 (see sweep_h5.h). */
+/* The sweep's HDF5 file, layout 3 (see sweep_h5.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include <errno.h>
@@ -35,6 +35,9 @@ enum col_id {
   C_RHS,
   C_STATUS,
   C_T_FINAL,
+  C_FLOQ_MAX,
+  C_FLOQ_TRIV,
+  C_FLOQ_UNSTABLE,
   N_FIXED
 };
 
@@ -73,6 +76,15 @@ static const struct col_desc fixed_cols[N_FIXED] = {
                   "0 ok, else a contensou status code (see messages); -1 not computed"},
     [C_T_FINAL] = {"t_final", CS_H5_DOUBLE, 1, NAN,
                    "time of final_state (a multiple of the forcing period for forced models)"},
+    [C_FLOQ_MAX] = {"floquet_max", CS_H5_DOUBLE, 0, NAN,
+                    "periodic points: the largest modulus of the nontrivial Floquet multipliers "
+                    "(< 1: stable), by shooting; NaN if not computed (see floquet/note)"},
+    [C_FLOQ_TRIV] = {"floquet_trivial_err", CS_H5_DOUBLE, 0, NAN,
+                     "autonomous periodic points: |trivial multiplier - 1|, the accuracy of the "
+                     "monodromy matrix"},
+    [C_FLOQ_UNSTABLE] = {"floquet_unstable", CS_H5_INT32, 0, -1,
+                         "periodic points: nontrivial multipliers of modulus > 1 (-1: none "
+                         "computed)"},
 };
 
 #define MAX_COLS (N_FIXED + 3)
@@ -80,6 +92,7 @@ static const struct col_desc fixed_cols[N_FIXED] = {
 struct pass_out {
   struct cs_h5_dset *col[MAX_COLS]; /* index, parameter(s), then the fixed columns */
   struct cs_h5_dset *final, *messages, *values, *index, *offsets, *counts;
+  struct cs_h5_dset *mre, *mim, *mnote; /* Floquet multipliers, their notes */
 };
 
 struct cs_sweep_h5 {
@@ -188,6 +201,9 @@ static void close_datasets(struct cs_sweep_h5 *w)
     keep(w, cs_h5_dset_close(po->index));
     keep(w, cs_h5_dset_close(po->offsets));
     keep(w, cs_h5_dset_close(po->counts));
+    keep(w, cs_h5_dset_close(po->mre));
+    keep(w, cs_h5_dset_close(po->mim));
+    keep(w, cs_h5_dset_close(po->mnote));
     memset(po, 0, sizeof *po);
   }
 }
@@ -361,6 +377,26 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
   snprintf(path, sizeof path, "/%s/messages", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(w->f, path, &ms, &po->messages));
+  struct cs_h5_dset_spec fq = {
+      .type = CS_H5_DOUBLE, .rows = w->npoints, .cols = ns, .fill = NAN, .chunk_rows = 512};
+  fq.doc = "per grid index, real parts of the nontrivial Floquet multipliers of a periodic "
+           "point by decreasing modulus (n - 1 of them for an autonomous model, n for a forced "
+           "one), NaN elsewhere";
+  snprintf(path, sizeof path, "/%s/floquet/re", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &fq, &po->mre));
+  fq.doc = "imaginary parts of the multipliers in re (a complex pair: +, then -)";
+  snprintf(path, sizeof path, "/%s/floquet/im", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &fq, &po->mim));
+  struct cs_h5_dset_spec fn = {.type = CS_H5_TEXT,
+                               .rows = w->npoints,
+                               .chunk_rows = 256,
+                               .doc = "why the multipliers of a periodic point were not "
+                                      "computed, or \"\""};
+  snprintf(path, sizeof path, "/%s/floquet/note", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &fn, &po->mnote));
 
   free(sn), free(su);
   if (w->st == CS_OK)
@@ -436,6 +472,8 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_doc",
                                   m->section_doc ? m->section_doc : ""));
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "refine", spec->refine ? "true" : "false"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "multipliers",
+                                  spec->multipliers ? "true" : "false"));
   keep(w, cs_h5_attr_write_double(w->f, "/sweep", "refine_tol", spec->refine_tol, d1->unit));
 }
 
@@ -564,6 +602,22 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
   char text[CS_H5_TEXT_LEN];
   snprintf(text, sizeof text, "%s", r->message);
   keep(w, cs_h5_dset_write(po->messages, k, 1, text));
+  double fmax_mod = NAN;
+  if (r->n_mult) {
+    size_t ns = w->m->n_state;
+    double re[16], im[16];
+    for (size_t i = 0; i < ns && i < 16; i++) {
+      re[i] = i < r->n_mult ? r->mult_re[i] : NAN;
+      im[i] = i < r->n_mult ? r->mult_im[i] : NAN;
+    }
+    fmax_mod = hypot(r->mult_re[0], r->mult_im[0]);
+    keep(w, cs_h5_dset_write(po->mre, k, 1, re));
+    keep(w, cs_h5_dset_write(po->mim, k, 1, im));
+  }
+  if (r->mult_note[0]) {
+    snprintf(text, sizeof text, "%s", r->mult_note);
+    keep(w, cs_h5_dset_write(po->mnote, k, 1, text));
+  }
 
   double v[MAX_COLS];
   size_t c = 0;
@@ -587,6 +641,9 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
       [C_RHS] = (double)r->rhs_evals,
       [C_STATUS] = r->status,
       [C_T_FINAL] = r->final_state ? r->t_final : NAN,
+      [C_FLOQ_MAX] = fmax_mod,
+      [C_FLOQ_TRIV] = r->n_mult ? r->mult_trivial_err : NAN,
+      [C_FLOQ_UNSTABLE] = r->n_mult ? r->mult_unstable : -1,
   };
   memcpy(v + c, fixed, sizeof fixed);
   /* class last: a reader (or a resume) counts a point as done by its class */
@@ -845,8 +902,8 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
   for (int p = 0; p < 2 && w->st == CS_OK; p++) {
     if (!w->passes[p])
       continue;
-    const char *parts[] = {"points", "final_state", "messages"};
-    for (size_t i = 0; i < 3 && w->st == CS_OK; i++) {
+    const char *parts[] = {"points", "final_state", "messages", "floquet"};
+    for (size_t i = 0; i < 4 && w->st == CS_OK; i++) {
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
       keep(w, cs_h5_copy_object(src, path, dst));
     }
@@ -1173,10 +1230,11 @@ static void open_pass(struct cs_sweep_h5 *w, int p)
     }
   }
   const char *rest[] = {"final_state",   "messages",        "section/values",
-                        "section/index", "section/offsets", "section/counts"};
-  struct cs_h5_dset **d[] = {&po->final, &po->messages, &po->values,
-                             &po->index, &po->offsets,  &po->counts};
-  for (size_t i = 0; i < 6 && w->st == CS_OK; i++) {
+                        "section/index", "section/offsets", "section/counts",
+                        "floquet/re",    "floquet/im",      "floquet/note"};
+  struct cs_h5_dset **d[] = {&po->final,  &po->messages, &po->values, &po->index, &po->offsets,
+                             &po->counts, &po->mre,      &po->mim,    &po->mnote};
+  for (size_t i = 0; i < 9 && w->st == CS_OK; i++) {
     snprintf(path, sizeof path, "/%s/%s", pass_name(p), rest[i]);
     keep(w, cs_h5_dset_open(w->f, path, d[i]));
   }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 2.
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 3.
  *
- *   /                       attrs: kind = "sweep", layout_version = 2,
+ *   /                       attrs: kind = "sweep", layout_version = 3,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
@@ -16,11 +16,15 @@
  *                           (int, 0 = pending: not computed), period, period_time,
  *                           lyapunov, lyapunov_err, rotation_number,
  *                           stick_fraction, stick_phases, transient_used, drift,
- *                           n_section, steps, rhs_evals, status, t_final
+ *                           n_section, steps, rhs_evals, status, t_final,
+ *                           floquet_max, floquet_trivial_err, floquet_unstable
  *   /<pass>/final_state     per grid index, the state the point ended in (what
  *                           continuation starts the next point from; a point
  *                           re-runs as a trajectory from it)
  *   /<pass>/messages        per grid index, the failure message or ""
+ *   /<pass>/floquet/re, im  per grid index, the nontrivial Floquet multipliers
+ *                           of a periodic point (by shooting), NaN elsewhere;
+ *                           floquet/note: why they are missing
  *   /<pass>/section/values  section points: <parameter>[, <p2>], t, states,
  *                           derived outputs (equilibria: one row, the settled
  *                           state, t = NaN)
@@ -46,7 +50,7 @@
 #include "io/config.h"
 #include "sweep/sweep.h"
 
-#define CS_SWEEP_H5_LAYOUT 2
+#define CS_SWEEP_H5_LAYOUT 3
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 

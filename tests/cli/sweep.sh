@@ -126,13 +126,14 @@ assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
 assert names(g) == ['gamma'] and g.shape == (30, 1)
 assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
-assert f.attrs['layout_version'] == 2
+assert f.attrs['layout_version'] == 3
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5
 expect = ['index', 'gamma', 'class', 'period', 'period_time', 'lyapunov', 'lyapunov_err',
           'rotation_number', 'stick_fraction', 'stick_phases', 'transient_used', 'drift',
-          'n_section', 'steps', 'rhs_evals', 'status', 't_final']
+          'n_section', 'steps', 'rhs_evals', 'status', 't_final', 'floquet_max',
+          'floquet_trivial_err', 'floquet_unstable']
 cls_names = ['pending', 'equilibrium', 'periodic', 'quasiperiodic', 'chaotic', 'aperiodic',
              'no-crossings', 'escaped', 'failed']
 bif = f['bifurcations']
@@ -146,7 +147,8 @@ for ps in ['forward', 'backward']:
     assert u['lyapunov'] == '1' and u['lyapunov_err'] == '1', u
     assert all(len(s(pt[c].attrs['doc'])) >= 10 for c in n)
     assert [s(x) for x in pt.attrs['class_names']] == cls_names
-    for c in ['index', 'class', 'period', 'n_section', 'steps', 'rhs_evals', 'status']:
+    for c in ['index', 'class', 'period', 'n_section', 'steps', 'rhs_evals', 'status',
+              'floquet_unstable']:
         assert pt[c].dtype.kind == 'i', (c, pt[c].dtype)
     assert all(pt[c].shape == (30,) for c in n)
     assert np.array_equal(pt['index'][:], np.arange(30)) and np.array_equal(pt['gamma'][:], g[:, 0])
@@ -173,6 +175,21 @@ for ps in ['forward', 'backward']:
         assert cnt[k] > 0, (k, cnt[k])
         assert np.all(vals[off[k]:off[k] + cnt[k], 0] == g[k, 0]), (ps, k)
     assert len(f[ps]['messages']) == 30 and all(s(x) == '' for x in f[ps]['messages'][:])
+    # Floquet multipliers of the periodic points: for the forced Duffing
+    # oscillator the divergence is -delta, so their product (det of the
+    # monodromy matrix over period k T_f) is exp(-delta k 2 pi / omega)
+    fre, fim = f[ps]['floquet']['re'][:], f[ps]['floquet']['im'][:]
+    assert fre.shape == (30, 2)
+    for k in range(30):
+        if c[k] != cls_names.index('periodic'):
+            assert np.all(np.isnan(fre[k])) and np.isnan(pt['floquet_max'][k])
+            continue
+        mu = fre[k] + 1j * fim[k]
+        det = np.prod(mu).real
+        want = np.exp(-0.3 * per[k] * 2 * np.pi / 1.2)
+        assert abs(det / want - 1) < 1e-5, (k, det, want)
+        assert abs(pt['floquet_max'][k] - np.abs(mu).max()) < 1e-12
+        assert pt['floquet_unstable'][k] == 0  # an attractor of the sweep is stable
 bn = [s(x) for x in bif.attrs['columns']]
 assert bn == ['pass', 'p_left', 'p_right', 'estimate', 'refined', 'kind', 'from_class',
               'from_period', 'to_class', 'to_period'], bn
