@@ -29,9 +29,10 @@ static const char eta_help[] =
     "g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2. Both are dimensionless.\n"
     "\n"
     "options:\n"
-    "  --eta H         static/kinetic friction ratio, dimensionless, >= 1;\n"
+    "  --eta H         static/kinetic friction ratio, dimensionless, in [1, 1e300];\n"
     "                  prints eta_prime (eta = 1 gives eta' = 0: no peak)\n"
-    "  --eta-prime H'  regularization parameter eta', dimensionless, >= 0; prints eta\n"
+    "  --eta-prime H'  regularization parameter eta', dimensionless, in [0, 1e301];\n"
+    "                  prints eta\n"
     "  -h, --help      this text\n"
     "\n"
     "output (name = value):\n"
@@ -46,8 +47,10 @@ static int friction_eta(int argc, char **argv)
   const char *cmd = "contensou friction eta";
   enum { O_ETA, O_ETA_PRIME };
   struct cli_opt opts[] = {
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
-      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      [O_ETA_PRIME] = {.name = "--eta-prime",
+                       .kind = CLI_NUMBER,
+                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
       {0},
   };
   int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
@@ -148,8 +151,9 @@ static const char eval_help[] =
     "  --eps E          smoothing parameter epsilon of the -reg laws, in the units of\n"
     "                   the velocities, > 0 (default %g)\n"
     "  --eta H          static/kinetic friction ratio of the -reg laws, dimensionless,\n"
-    "                   >= 1 (default 1: no static peak); converted to eta'\n"
-    "  --eta-prime H'   regularization parameter eta' directly, dimensionless, >= 0\n"
+    "                   in [1, 1e300] (default 1: no static peak); converted to eta'\n"
+    "  --eta-prime H'   regularization parameter eta' directly, dimensionless,\n"
+    "                   in [0, 1e301]\n"
     "  --semi-axes A,B  semi-axes of the ellipse along x and y, in units of a, > 0\n"
     "                   (--contact ellipse only; default 1,0.5)\n"
     "  --pressure P     uniform (default) or hertz (--contact ellipse only)\n"
@@ -189,8 +193,10 @@ static int friction_eval(int argc, char **argv)
       [O_B] = {.name = "--b", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
       [O_M] = {.name = "--m", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
       [O_EPS] = {.name = "--eps", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
-      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      [O_ETA_PRIME] = {.name = "--eta-prime",
+                       .kind = CLI_NUMBER,
+                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
       [O_AXES] = {.name = "--semi-axes", .kind = CLI_PAIR, .range = CLI_GT(0.0)},
       [O_PRESSURE] = {.name = "--pressure", .kind = CLI_CHOICE, .choices = pressure_names},
       {0},

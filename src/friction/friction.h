@@ -167,7 +167,13 @@ enum cs_status cs_law_from_name(const char *name, enum cs_law *law);
  * and the static-to-kinetic ratio is eta = sup_u g(u) (MODELS.md §1). */
 double cs_eta_g(double eta_prime, double u);
 
-/* eta = sup g for a given eta' >= 0, by root finding on g'(u) = 0 (GSL).
+/* The largest eta and eta' accepted (eta' ~ 3.08 eta for large eta, so every
+ * eta has its eta'); much beyond these the answers would overflow. */
+#define CS_ETA_MAX 1e300
+#define CS_ETA_PRIME_MAX 1e301
+
+/* eta = sup g for a given eta' in [0, CS_ETA_PRIME_MAX] (CS_ERR_RANGE outside), by
+ * root finding on g'(u) = 0 (GSL), relative accuracy ~1e-15 for any eta'.
  * eta = 1 for every eta' up to cs_eta_prime_critical(); *u_max (may be NULL)
  * receives the maximizer (INFINITY when the supremum is the limit u -> inf). */
 enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_max);
@@ -176,8 +182,9 @@ enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_ma
  * regularization adds no static friction peak. */
 double cs_eta_prime_critical(void);
 
-/* eta' for a given eta >= 1, exact to ~1e-13 by root finding on
- * cs_eta_from_eta_prime. eta = 1 gives eta' = 0 (no peak). CS_ERR_RANGE for eta < 1. */
+/* eta' for a given eta in [1, CS_ETA_MAX], to ~1e-15 relative by root finding
+ * on the maximizer's curve. eta = 1 gives eta' = 0 (no peak). CS_ERR_RANGE
+ * outside [1, CS_ETA_MAX]. */
 enum cs_status cs_eta_prime_from_eta(double eta, double *eta_prime);
 
 /* The papers' cubic fits (JTAM §4, Acta Mech. §2): defined on [1, 1.3] and
