@@ -474,6 +474,8 @@ static enum outcome advance_to(struct run *r, double tend)
       return o;
     if (r->t >= tend)
       return RUN_OK;
+    if (r->spec->cancel && *r->spec->cancel)
+      return stop_failed(r, CS_ERR_INTERRUPTED, "interrupted");
     int at_root = 0, fired[2] = {0, 0};
     enum cs_status st =
         cs_flow_advance(r->ws->flow, next_time(r, tend), &r->t, r->y, &at_root, fired);

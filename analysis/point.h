@@ -56,15 +56,17 @@ struct cs_point_spec {
   size_t record_crossings;          /* stop recording after this many crossings (0: no limit) */
   size_t max_points;                /* section points kept at most (memory bound) */
   int max_period;                   /* largest period k looked for (section points per cycle) */
-  double period_tol;        /* relative tolerance of the periodicity test; 0: derived from rtol */
-  double equilibrium_tol;   /* |f(y)| tolerance (scaled) that means "settled"; 0: derived */
-  int lyapunov;             /* 0 none, 1 largest exponent, 2 full spectrum */
-  double lyapunov_time;     /* length of the Lyapunov run, model time unit */
-  double lyapunov_renorm;   /* renormalisation interval, model time unit */
-  double lyapunov_zero_tol; /* |lambda| below this (and its error) counts as zero */
-  double escape_norm;       /* max-norm of the state beyond which the orbit has escaped */
-  size_t stick_samples;     /* samples of the stick indicator over the window (0: none) */
-  int lyapunov_always;      /* 1: exponents also for equilibria and periodic orbits */
+  double period_tol;          /* relative tolerance of the periodicity test; 0: derived from rtol */
+  double equilibrium_tol;     /* |f(y)| tolerance (scaled) that means "settled"; 0: derived */
+  int lyapunov;               /* 0 none, 1 largest exponent, 2 full spectrum */
+  double lyapunov_time;       /* length of the Lyapunov run, model time unit */
+  double lyapunov_renorm;     /* renormalisation interval, model time unit */
+  double lyapunov_zero_tol;   /* |lambda| below this (and its error) counts as zero */
+  double escape_norm;         /* max-norm of the state beyond which the orbit has escaped */
+  size_t stick_samples;       /* samples of the stick indicator over the window (0: none) */
+  int lyapunov_always;        /* 1: exponents also for equilibria and periodic orbits */
+  const volatile int *cancel; /* nonzero (set by another thread): abandon the point, which then
+                                 fails with CS_ERR_INTERRUPTED; NULL: never */
 };
 
 struct cs_point_spec cs_point_spec_default(void);

@@ -3,6 +3,7 @@
  * killed writer), attributes, provenance, error texts, and what h5py sees. */
 #define _POSIX_C_SOURCE 200809L /* fork, waitpid, unlink */
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,8 @@ static void test_vector_and_replace(void **state)
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_read(f, "/sweep/missing", &d), CS_ERR_NOT_FOUND);
   assert_non_null(strstr(cs_h5_errmsg(), "/sweep/missing"));
-  assert_int_equal(cs_h5_read(f, "/sweep", &d), CS_ERR_HDF5); /* a group, not a dataset */
+  /* a group is read as a table only when its `columns` attribute names its datasets */
+  assert_int_equal(cs_h5_read(f, "/sweep", &d), CS_ERR_UNSUPPORTED);
   assert_true(strlen(cs_h5_errmsg()) > 0);
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_close(f), CS_OK);
@@ -226,7 +228,9 @@ static void test_append_and_reopen(void **state)
   unlink(path);
 }
 
-/* A writer killed after a flush (no close) leaves the flushed rows readable. */
+/* A SWMR writer killed after a flush (no close) leaves the flushed rows
+ * readable (a plain writer killed before closing leaves an "open for write"
+ * mark that readers refuse: result files that can be killed use SWMR). */
 static void test_killed_writer_keeps_flushed_rows(void **state)
 {
   const char *path = "test_h5_killed.h5";
@@ -242,7 +246,8 @@ static void test_killed_writer_keeps_flushed_rows(void **state)
     struct cs_h5_table *t;
     double rows[3 * 8];
     if (cs_h5_create(path, &f) != CS_OK ||
-        cs_h5_table_create(f, "/points/table", 3, 2, names3, units3, &t) != CS_OK)
+        cs_h5_table_create(f, "/points/table", 3, 2, names3, units3, &t) != CS_OK ||
+        cs_h5_start_swmr(f) != CS_OK)
       _exit(3);
     fill_rows(rows, 0, 5);
     if (cs_h5_table_append(t, 5, rows) != CS_OK || cs_h5_table_flush(t) != CS_OK)
@@ -375,6 +380,181 @@ static void test_h5py_reads_by_name(void **state)
   unlink(path);
 }
 
+/* Result files: a second writer of the same path is refused before it
+ * touches anything; the target appears only on commit; a failed run keeps its
+ * partial file, which a new run refuses to overwrite unless asked. */
+static void test_output_lock_partial_commit(void **state)
+{
+  const char *path = "test_h5_out.h5";
+  struct cs_h5 *f, *g = NULL;
+  struct cs_h5_data d;
+  double rows[3 * 4];
+  (void)state;
+  unlink(path);
+  unlink("test_h5_out.h5.partial");
+  /* an older result stays untouched until the commit */
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "who", "older"), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_output_create(path, 0, &f), CS_OK);
+  assert_string_equal(cs_h5_partial_path(f), "test_h5_out.h5.partial");
+  assert_int_equal(access("test_h5_out.h5.lock", F_OK), 0);
+  fill_rows(rows, 0, 4);
+  assert_int_equal(cs_h5_write_table(f, "/t", 4, 3, rows, names3, units3), CS_OK);
+  assert_int_equal(cs_h5_attr_write_string(f, "/", "who", "newer"), CS_OK);
+
+  /* a second writer, in another process (flock locks belong to processes) */
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    struct cs_h5 *h;
+    enum cs_status st = cs_h5_output_create(path, 1, &h);
+    _exit(st == CS_ERR_BUSY && strstr(cs_h5_errmsg(), "pid") ? 0 : 1);
+  }
+  int ws;
+  assert_int_equal(waitpid(pid, &ws, 0), pid);
+  assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+
+  char *who;
+  assert_int_equal(cs_h5_open(path, 0, &g), CS_OK);
+  assert_int_equal(cs_h5_attr_read_string(g, "/", "who", &who), CS_OK);
+  assert_string_equal(who, "older");
+  free(who);
+  assert_int_equal(cs_h5_close(g), CS_OK);
+
+  assert_int_equal(cs_h5_output_commit(f), CS_OK);
+  assert_int_equal(access("test_h5_out.h5.partial", F_OK), -1);
+  assert_int_equal(access("test_h5_out.h5.lock", F_OK), -1);
+  assert_int_equal(cs_h5_open(path, 0, &g), CS_OK);
+  assert_int_equal(cs_h5_attr_read_string(g, "/", "who", &who), CS_OK);
+  assert_string_equal(who, "newer");
+  free(who);
+  assert_int_equal(cs_h5_read(g, "/t", &d), CS_OK);
+  check_rows(d.data, 0, 4);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(g), CS_OK);
+
+  /* a run that fails keeps its partial file; the next one refuses it */
+  assert_int_equal(cs_h5_output_create(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  assert_int_equal(access("test_h5_out.h5.partial", F_OK), 0);
+  assert_int_equal(access("test_h5_out.h5.lock", F_OK), -1);
+  assert_int_equal(cs_h5_output_create(path, 0, &f), CS_ERR_EXISTS);
+  assert_non_null(strstr(cs_h5_errmsg(), "did not finish"));
+  assert_int_equal(cs_h5_output_create(path, 1, &f), CS_OK);
+  assert_int_equal(cs_h5_output_commit(f), CS_OK);
+  unlink(path);
+}
+
+/* Typed datasets: integers stay integers, text is fixed-length, unwritten
+ * rows read as the fill value, extendible tables grow and shrink. */
+static void test_typed_datasets(void **state)
+{
+  const char *path = "test_h5_typed.h5";
+  struct cs_h5 *f;
+  struct cs_h5_dset *a, *b, *c;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  struct cs_h5_dset_spec ints = {
+      .type = CS_H5_INT64, .rows = 10, .fill = -1, .unit = "1", .doc = "first row of each point"};
+  assert_int_equal(cs_h5_dset_create(f, "/g/offsets", &ints, &a), CS_OK);
+  int64_t iv[3] = {7, -3, 1LL << 40};
+  assert_int_equal(cs_h5_dset_write(a, 4, 3, iv), CS_OK);
+  assert_int_equal(cs_h5_dset_write(a, 9, 2, iv), CS_ERR_RANGE);
+  struct cs_h5_dset_spec txt = {.type = CS_H5_TEXT, .rows = 5};
+  assert_int_equal(cs_h5_dset_create(f, "/g/messages", &txt, &b), CS_OK);
+  char m[2][CS_H5_TEXT_LEN] = {"ARKODE: convergence failure", "ümlaut"};
+  assert_int_equal(cs_h5_dset_write(b, 1, 2, m), CS_OK);
+  struct cs_h5_dset_spec tab = {.type = CS_H5_DOUBLE,
+                                .cols = 3,
+                                .extendible = 1,
+                                .fill = NAN,
+                                .names = names3,
+                                .units = units3};
+  assert_int_equal(cs_h5_dset_create(f, "/g/table", &tab, &c), CS_OK);
+  double rows[3 * 6];
+  fill_rows(rows, 0, 6);
+  assert_int_equal(cs_h5_dset_append(c, 6, rows), CS_OK);
+  assert_int_equal(cs_h5_dset_resize(c, 4), CS_OK);
+  assert_int_equal(cs_h5_dset_close(a), CS_OK);
+  assert_int_equal(cs_h5_dset_close(b), CS_OK);
+  assert_int_equal(cs_h5_dset_close(c), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_dset_open(f, "/g/offsets", &a), CS_OK);
+  assert_int_equal(cs_h5_dset_type(a), CS_H5_INT64);
+  assert_int_equal(cs_h5_dset_rows(a), 10);
+  int64_t back[10];
+  assert_int_equal(cs_h5_dset_read(a, 0, 10, back), CS_OK);
+  assert_true(back[0] == -1 && back[4] == 7 && back[5] == -3 && back[6] == (1LL << 40) &&
+              back[9] == -1);
+  assert_int_equal(cs_h5_dset_read(a, 8, 3, back), CS_ERR_RANGE);
+  assert_int_equal(cs_h5_dset_open(f, "/g/messages", &b), CS_OK);
+  assert_int_equal(cs_h5_dset_type(b), CS_H5_TEXT);
+  char mb[3][CS_H5_TEXT_LEN];
+  assert_int_equal(cs_h5_dset_read(b, 0, 3, mb), CS_OK);
+  assert_string_equal(mb[0], "");
+  assert_string_equal(mb[1], "ARKODE: convergence failure");
+  assert_string_equal(mb[2], "ümlaut");
+  struct cs_h5_data d;
+  assert_int_equal(cs_h5_read(f, "/g/table", &d), CS_OK);
+  assert_int_equal(d.nrows, 4);
+  check_rows(d.data, 0, 4);
+  assert_string_equal(d.names[2], "Ms");
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_dset_close(a), CS_OK);
+  assert_int_equal(cs_h5_dset_close(b), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
+/* A SWMR writer killed with kill -9 leaves a file that plain HDF5 readers
+ * refuse ("open for write"); cs_h5_open reads it anyway and
+ * cs_h5_open_recover clears the marks so that every reader can. */
+static void test_recover_killed_swmr_writer(void **state)
+{
+  const char *path = "test_h5_swmr.h5";
+  struct cs_h5 *f;
+  (void)state;
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    struct cs_h5_dset *t;
+    double rows[3 * 5];
+    struct cs_h5_dset_spec tab = {.type = CS_H5_DOUBLE, .cols = 3, .extendible = 1, .fill = NAN};
+    if (cs_h5_create(path, &f) != CS_OK || cs_h5_dset_create(f, "/t", &tab, &t) != CS_OK ||
+        cs_h5_start_swmr(f) != CS_OK)
+      _exit(3);
+    fill_rows(rows, 0, 5);
+    if (cs_h5_dset_append(t, 5, rows) != CS_OK || cs_h5_flush(f) != CS_OK)
+      _exit(4);
+    raise(SIGKILL);
+    _exit(5);
+  }
+  int ws;
+  assert_int_equal(waitpid(pid, &ws, 0), pid);
+  assert_true(WIFSIGNALED(ws));
+  struct cs_h5_data d;
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  assert_int_equal(cs_h5_read(f, "/t", &d), CS_OK);
+  assert_int_equal(d.nrows, 5);
+  check_rows(d.data, 0, 5);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  assert_int_equal(cs_h5_open_recover(path, &f), CS_OK);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  if (access("/usr/bin/python3", X_OK) == 0 &&
+      system("/usr/bin/python3 -c 'import h5py' >/dev/null 2>&1") == 0)
+    assert_int_equal(system("/usr/bin/python3 -c \"import h5py, sys; "
+                            "sys.exit(h5py.File('test_h5_swmr.h5', 'r')['t'].shape[0] != 5)\""),
+                     0);
+  unlink(path);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -386,6 +566,9 @@ int main(void)
       cmocka_unit_test(test_provenance),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_h5py_reads_by_name),
+      cmocka_unit_test(test_output_lock_partial_commit),
+      cmocka_unit_test(test_typed_datasets),
+      cmocka_unit_test(test_recover_killed_swmr_writer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,7 +328,7 @@ static void show_pass(struct cs_h5 *f, int pass, char **cnames, size_t ncn, cons
   char **msgs = read_strings(f, path, NULL, &nmsg);
   for (size_t i = 0; counts && ccls >= 0 && i < d.nrows; i++) {
     double c = d.data[i * d.ncols + (size_t)ccls];
-    if (!isfinite(c))
+    if (!isfinite(c) || c == CS_CLASS_PENDING)
       continue;
     done++;
     long code = code_of(c, ncls);

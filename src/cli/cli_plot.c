@@ -258,6 +258,37 @@ static char *attr_string(struct cs_h5 *f, const char *obj, const char *name)
   return cs_h5_attr_read_string(f, obj, name, &s) == CS_OK ? s : NULL;
 }
 
+/* The section rows as (index, t, states, derived): the grid index from
+ * path, in place of the nparam parameter columns the file stores first. */
+static enum cs_status section_with_index(struct cs_h5 *f, const char *path, size_t nparam,
+                                         struct cs_h5_data *sec)
+{
+  struct cs_h5_data idx;
+  enum cs_status st = cs_h5_read(f, path, &idx);
+  if (st != CS_OK)
+    return st;
+  if (idx.nrows != sec->nrows || sec->ncols <= nparam + 1) {
+    cs_h5_data_free(&idx);
+    return CS_ERR_HDF5;
+  }
+  size_t nc = sec->ncols - nparam + 1;
+  for (size_t i = 0; i < sec->nrows; i++) {
+    double *src = sec->data + i * sec->ncols, *dst = sec->data + i * nc;
+    double k = idx.data[i];
+    memmove(dst + 1, src + nparam, (nc - 1) * sizeof *dst);
+    dst[0] = k;
+  }
+  free(sec->names[0]), free(sec->units[0]);
+  sec->names[0] = strdup("index"), sec->units[0] = strdup("1");
+  for (size_t j = 1; j < nparam; j++)
+    free(sec->names[j]), free(sec->units[j]);
+  memmove(sec->names + 1, sec->names + nparam, (nc - 1) * sizeof *sec->names);
+  memmove(sec->units + 1, sec->units + nparam, (nc - 1) * sizeof *sec->units);
+  sec->ncols = nc;
+  cs_h5_data_free(&idx);
+  return sec->names[0] && sec->units[0] ? CS_OK : CS_ERR_NOMEM;
+}
+
 /* Value of column col at grid index k of pass p, NaN when missing. */
 static double pt(const struct sweep *s, int p, size_t k, long col)
 {
@@ -321,6 +352,9 @@ static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
       return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
     snprintf(path, sizeof path, "/%s/section/values", pass_name[p]);
     if (cs_h5_read(f, path, &s->sec[p]) != CS_OK)
+      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    snprintf(path, sizeof path, "/%s/section/index", pass_name[p]);
+    if (section_with_index(f, path, s->two ? 2 : 1, &s->sec[p]) != CS_OK)
       return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
     s->has[p] = 1;
     s->c_cls[p] = cs_h5_data_column(&s->pts[p], "class");

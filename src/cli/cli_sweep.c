@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* contensou sweep FILE.ini [--set section.key=value]... [-o out.h5] [--threads N] [--quiet] */
+/* contensou sweep FILE.ini [--set section.key=value]... [-o out.h5] [--threads N]
+ * contensou sweep --resume OUT.h5 [FILE.ini] [--set ...] [--threads N] */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli_common.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
+#include "cs_version.h"
 #include "io/config.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
+#include "sweep/sweep_dist.h"
 #include "sweep/sweep_h5.h"
 
 #define MAX_SETS 64
@@ -19,22 +25,38 @@ static const char *const cmd = "contensou sweep";
 
 static const char sweep_help[] =
     "usage: contensou sweep FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
-    "                       [--threads N] [--quiet]\n"
+    "                       [--threads N] [--quiet] [--progress MODE]\n"
+    "       contensou sweep --resume OUT.h5 [FILE.ini] [--set ...] [--threads N]\n"
+    "       mpirun -np N contensou sweep ...   (the same, over N processes)\n"
     "\n"
     "Bifurcation diagram or regime map: the model of FILE.ini analysed at every\n"
     "point of a grid of one or two parameters ([sweep] section), across OpenMP\n"
-    "threads. Each point: transient, then Poincare section points over the\n"
-    "recording window, attractor class (equilibrium, periodic with period k,\n"
-    "quasiperiodic, chaotic, aperiodic, no-crossings, escaped, failed), period in\n"
-    "time, largest Lyapunov exponent with an error estimate, rotation number,\n"
-    "stick fraction. Changes between neighbours are reported (and refined by\n"
-    "bisection with refine = true). The file is written as points finish.\n"
+    "threads (and MPI processes when started by mpirun or srun). Each point:\n"
+    "transient, then Poincare section points over the recording window,\n"
+    "attractor class (equilibrium, periodic with period k, quasiperiodic,\n"
+    "chaotic, aperiodic, no-crossings, escaped, failed), period in time, largest\n"
+    "Lyapunov exponent with an error estimate, rotation number, stick fraction.\n"
+    "Changes between neighbours are reported (and refined by bisection with\n"
+    "refine = true).\n"
+    "\n"
+    "Results are precious: while the sweep runs they are in OUT.h5.partial, every\n"
+    "finished point on disk within a quarter of a second, the file readable at any\n"
+    "moment (also after kill -9); OUT.h5 appears when the sweep completes. Ctrl-C\n"
+    "or SIGTERM (a scheduler's time limit) stops it, keeping every finished point;\n"
+    "--resume continues where it stopped, computing nothing twice. A second run on\n"
+    "the same OUT.h5 is refused.\n"
     "\n"
     "options:\n"
     "  --set S.K=V   override key K of section S, same checks as the file (repeatable)\n"
     "  -o OUT.h5     output file (default: [output] file, else output/<name>_sweep.h5)\n"
-    "  --threads N   OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
-    "  --quiet       no progress line on stderr\n"
+    "  --resume OUT.h5  continue an interrupted or killed sweep from what its file\n"
+    "                holds (FILE.ini and --set, if given, must be the ones it started\n"
+    "                with; the copy stored in the file is used)\n"
+    "  --threads N   OpenMP threads per process (default: OMP_NUM_THREADS or all cores)\n"
+    "  --quiet       no progress report on stderr\n"
+    "  --progress M  auto (default: a progress line when stderr is a terminal) | log (a\n"
+    "                line 'points on disk = N of M' whenever that number grows, at most\n"
+    "                once a second, for batch logs) | none\n"
     "\n"
     "[sweep] keys (times in the model's time unit, parameters in their own unit):\n"
     "  parameter     control parameter, any model parameter by name (omega0, eta, eps, YS...)\n"
@@ -56,132 +78,428 @@ static const char sweep_help[] =
     "  equilibria    true | false (default): equilibria and eigenvalues along the grid\n"
     "  lyapunov_time length of the exponent's run (default 5 x record)\n"
     "  period_tol    relative tolerance of the periodicity test (default 1e3 rtol)\n"
-    "  chunk, overlap  continuation chunk size (default 32 points; 0: one per thread)\n"
-    "                and seam overlap (default 3 points), see the README\n"
+    "  chunk, overlap  continuation chunk size (default 32 points; 0: one per thread,\n"
+    "                which makes results depend on the thread count) and seam overlap\n"
+    "                (default 3 points), see the README\n"
     "\n"
-    "Output lines: output, points, failed, wall_time_s, points_per_s, one count per\n"
-    "class (class_<name> = N), bifurcations, then one line per detected change:\n"
+    "Output lines: output, points, computed, failed, wall_time_s, points_per_s, one\n"
+    "count per class (class_<name> = N), bifurcations, then one line per change:\n"
     "  bifurcation = <kind> in [p_left, p_right] estimate <p>\n"
-    "Exit status: 0 done (failed points are recorded in the file), 1 I/O failure,\n"
-    "2 bad input.\n";
+    "Exit status: 0 done (failed points are recorded in the file), 1 numerical or\n"
+    "I/O failure (finished points kept), 2 bad input, 130 / 143 stopped by SIGINT /\n"
+    "SIGTERM (finished points kept; continue with --resume).\n";
+
+/* Set by the signal handler, read by the sweep's writer thread. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+  stop_signal = sig;
+}
+
+static void install_handlers(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  /* a second Ctrl-C kills at once: the file is consistent at every moment */
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  /* a file-size limit (ulimit -f) makes writes fail with EFBIG instead of
+   * killing the process: the error path keeps what was written */
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
 
 struct progress_sink {
   struct cli_progress prog;
   struct cs_sweep_h5 *w;
-  size_t done;
+  enum progress_mode mode;
+  size_t total, logged;
+  double t0, last_log;
 };
 
 static int sink(void *ctx, const struct cs_sweep_point *pt)
 {
   struct progress_sink *s = ctx;
-  int rc = cs_sweep_h5_sink(s->w, pt);
-  cli_progress_update(&s->prog, (double)++s->done);
-  return rc;
+  return cs_sweep_h5_sink(s->w, pt);
 }
 
-int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
+/* Flushes when due; reports what is on disk (so that a report never counts a
+ * point a kill could still lose). */
+static void tick(void *ctx)
 {
-  struct cli_opt opts[] = {
-      {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
-      {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
-      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
-      {0},
-  };
-  const char *sets[MAX_SETS], *file;
-  size_t nset;
-  int prc = cli_parse_run(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
-  if (prc >= 0)
-    return prc;
+  struct progress_sink *s = ctx;
+  cs_sweep_h5_tick(s->w);
+  size_t n = cs_sweep_h5_flushed(s->w);
+  cli_progress_update(&s->prog, (double)n);
+  if (s->mode == PROGRESS_LOG && n != s->logged) {
+    double t = cli_clock();
+    if (t - s->last_log >= (t - s->t0 < 60 ? 1.0 : 30.0) || n == s->total) {
+      fprintf(stderr, "%s: points on disk = %zu of %zu (%s)\n", cmd, n, s->total,
+              cs_sweep_h5_partial(s->w));
+      fflush(stderr);
+      s->logged = n, s->last_log = t;
+    }
+  }
+}
 
-  struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
-  if (cfg.n_raw == 0) {
-    cs_config_free(&cfg);
+/* Splits the stored overrides (one per line) into sets; returns the count. */
+static size_t split_lines(char *text, const char **sets, size_t max)
+{
+  size_t n = 0;
+  for (char *p = text; p && *p && n < max;) {
+    char *nl = strchr(p, '\n');
+    if (nl)
+      *nl = '\0';
+    if (*p)
+      sets[n++] = p;
+    p = nl ? nl + 1 : NULL;
+  }
+  return n;
+}
+
+/* The first line where two texts differ, for a message. */
+static void first_difference(const char *a, const char *b, char *buf, size_t cap)
+{
+  int line = 1;
+  const char *la = a, *lb = b;
+  while (*a && *a == *b) {
+    if (*a == '\n')
+      line++, la = a + 1, lb = b + 1;
+    a++, b++;
+  }
+  int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
+  snprintf(buf, cap, "line %d is '%.*s', was '%.*s'", line, na > 80 ? 80 : na, la,
+           nb > 80 ? 80 : nb, lb);
+}
+
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, len = 0, k;
+  char *buf = malloc(cap);
+  while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += k;
+    if (len + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb)
+        free(buf);
+      buf = nb;
+    }
+  }
+  fclose(f);
+  if (buf)
+    buf[len] = '\0';
+  return buf;
+}
+
+/* Is the resume consistent with what the file was started with? Returns 0 or
+ * an exit status after printing why not. */
+static int check_resume(const struct cs_sweep_h5_info *info, const char *file,
+                        const char *const *sets, size_t nset, const char *out)
+{
+  char diff[256];
+  if (info->results_version != CS_RESULTS_VERSION)
     return cli_usage(cmd,
-                     "%s: no [sweep] section (accepted: a file with [sweep] parameter, "
-                     "from, to, ...; 'contensou simulate' runs a file without one)",
-                     file);
+                     "%s was started by contensou %s (results version %ld); this contensou %s "
+                     "computes differently (results version %d): finish it with contensou %s, "
+                     "or start the sweep again",
+                     info->source, info->version, info->results_version, CS_VERSION,
+                     CS_RESULTS_VERSION, info->version);
+  /* the parameter file: the one given, else the one the sweep started from
+   * if it is still there */
+  const char *pf = file ? file : info->params_file;
+  char *text = pf && *pf ? read_text(pf) : NULL;
+  if (file && !text)
+    return cli_usage(cmd, "%s: cannot read the parameter file", file);
+  if (text && strcmp(text, info->params_text) != 0) {
+    first_difference(text, info->params_text, diff, sizeof diff);
+    free(text);
+    return cli_usage(cmd,
+                     "%s has changed since %s was started (%s): resuming would mix two "
+                     "sweeps; restore it%s, or start a new sweep",
+                     pf, out, diff, file ? "" : " or move it away (the copy in the file is used)");
   }
-  struct cs_sweep_spec spec;
-  st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
-  if (st != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd, "%s", msg);
+  free(text);
+  if (nset) {
+    size_t len = 1;
+    for (size_t i = 0; i < nset; i++)
+      len += strlen(sets[i]) + 1;
+    char *joined = calloc(len, 1);
+    if (!joined)
+      return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+    for (size_t i = 0; i < nset; i++)
+      strcat(strcat(joined, sets[i]), i + 1 < nset ? "\n" : "");
+    int same = strcmp(joined, info->overrides) == 0;
+    if (!same)
+      first_difference(joined, info->overrides, diff, sizeof diff);
+    free(joined);
+    if (!same)
+      return cli_usage(cmd,
+                       "the --set overrides differ from those %s was started with (override %s)",
+                       out, diff);
   }
-  if (opts[1].value)
-    spec.threads = (int)opts[1].count;
+  return 0;
+}
 
-  char path[1100];
-  if (opts[0].value)
-    snprintf(path, sizeof path, "%s", opts[0].value);
-  else if (cfg.output[0])
-    snprintf(path, sizeof path, "%s", cfg.output);
-  else
-    snprintf(path, sizeof path, "output/%s_sweep.h5", cfg.name);
-  if (cs_make_parent_dirs(path) != 0) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s: cannot create its directory", path);
-  }
-
-  struct progress_sink ps = {0};
-  st = cs_sweep_h5_create(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &ps.w, msg,
-                          sizeof msg);
-  if (st != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", msg);
-  }
-  size_t npoints = cs_sweep_npoints(&spec) * (spec.direction == CS_SWEEP_BOTH ? 2 : 1);
-  cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points", 0, (double)npoints,
-                     opts[2].value != NULL);
-  struct cs_sweep_outcome out;
-  st = cs_sweep_run(cfg.model, cfg.params_unprepared, cfg.y0, &spec, sink, &ps, &out);
-  cli_progress_end(&ps.prog);
-  if (st != CS_OK) {
-    cs_sweep_h5_finish(ps.w, NULL, NULL, 0);
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", cs_strerror(st));
-  }
-  char wmsg[600];
-  enum cs_status wst = cs_sweep_h5_finish(ps.w, &out, wmsg, sizeof wmsg);
-
+static void print_summary(const char *path, const struct cs_config *cfg,
+                          const struct cs_sweep_spec *spec, const struct cs_sweep_outcome *out)
+{
+  size_t npoints = cs_sweep_npoints(spec) * (spec->direction == CS_SWEEP_BOTH ? 2 : 1);
   printf("output = %s\n", path);
-  printf("model = %s\n", cfg.model->name);
-  printf("parameter = %s\n", cfg.model->param[spec.param].name);
+  printf("model = %s\n", cfg->model->name);
+  printf("parameter = %s\n", cfg->model->param[spec->param].name);
   printf("points = %zu\n", npoints);
-  printf("failed = %zu\n", out.failed);
-  cli_print("wall_time_s", out.wall_time);
-  cli_print("points_per_s", out.wall_time > 0 ? (double)npoints / out.wall_time : NAN);
-  printf("rhs_evals = %ld\n", out.rhs_evals);
+  printf("computed = %zu\n", out->computed);
+  if (out->prior)
+    printf("resumed_points = %zu\n", out->prior);
+  printf("failed = %zu\n", out->failed);
+  cli_print("wall_time_s", out->wall_time);
+  cli_print("points_per_s", out->wall_time > 0 ? (double)out->computed / out->wall_time : NAN);
+  printf("rhs_evals = %ld\n", out->rhs_evals);
   size_t counts[CS_CLASS_COUNT] = {0};
   for (int p = 0; p < 2; p++)
-    for (size_t k = 0; out.records[p] && k < cs_sweep_npoints(&spec); k++)
-      counts[out.records[p][k].done ? out.records[p][k].cls : CS_CLASS_PENDING]++;
+    for (size_t k = 0; out->records[p] && k < cs_sweep_npoints(spec); k++)
+      counts[out->records[p][k].done ? out->records[p][k].cls : CS_CLASS_PENDING]++;
   for (int c = 0; c < CS_CLASS_COUNT; c++)
     if (counts[c])
       printf("class_%s = %zu\n", cs_class_name((enum cs_class)c), counts[c]);
-  printf("bifurcations = %zu\n", out.n_bif);
-  const char *unit = cfg.model->param[spec.param].unit;
-  for (size_t i = 0; i < out.n_bif; i++) {
-    const struct cs_bifurcation *b = &out.bif[i];
+  printf("bifurcations = %zu\n", out->n_bif);
+  const char *unit = cfg->model->param[spec->param].unit;
+  int dimless = strcmp(unit, "1") == 0;
+  for (size_t i = 0; i < out->n_bif; i++) {
+    const struct cs_bifurcation *b = &out->bif[i];
     char est[64] = "";
     if (isfinite(b->estimate))
       snprintf(est, sizeof est, " estimate %.10g", b->estimate);
-    int dimless = strcmp(unit, "1") == 0;
     printf("bifurcation = %s in [%.10g, %.10g]%s%s%s%s\n", cs_bifurcation_kind_name(b->kind),
            b->p_left, b->p_right, dimless ? "" : " ", dimless ? "" : unit, est,
            b->pass == 1    ? " (backward)"
            : b->pass == -1 ? " (both passes)"
                            : "");
   }
-  int interrupted = out.interrupted;
+}
+
+int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  static const char *const progress_modes[] = {"auto", "log", "none", NULL};
+  struct cli_opt opts[] = {
+      {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
+      {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--resume", .kind = CLI_TEXT, .what = "the sweep file to continue (.h5)"},
+      {.name = "--progress", .kind = CLI_CHOICE, .choices = progress_modes},
+      {0},
+  };
+  const char *sets[MAX_SETS], *file = NULL;
+  size_t nset;
+  int prc = cli_parse_run(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  const char *resume = opts[3].value;
+  if (prc == CLI_EXIT_USAGE && resume && !file) {
+    /* --resume OUT.h5 alone: no FILE.ini needed */
+    prc = -1;
+  }
+  if (prc >= 0)
+    return prc;
+  if (resume && opts[0].value)
+    return cli_usage(cmd, "-o and --resume: the resumed sweep writes to its own file");
+
+  struct cs_dist dist;
+  if (cs_dist_init(&dist) != CS_OK)
+    return cli_fail(cmd, "cannot start MPI");
+  int rank0 = dist.rank == 0;
+  install_handlers();
+
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG + 600];
+  struct cs_sweep_h5 *w = NULL;
+  struct cs_sweep_h5_info info;
+  memset(&info, 0, sizeof info);
+  char path[1100];
+  int rc = -1;
+  enum cs_status st = CS_OK;
+  char *stored_sets_text = NULL;
+  const char *stored_sets[MAX_SETS];
+
+  /* Rank 0 reads (and for a resume, claims) the file and tells the others
+   * what to load: the text of the parameter file and the overrides. */
+  char *text = NULL, *ptext_path = NULL;
+  if (resume) {
+    snprintf(path, sizeof path, "%s", resume);
+    if (rank0) {
+      st = cs_sweep_h5_open_resume(path, &w, &info, msg, sizeof msg);
+      if (st != CS_OK)
+        rc = st == CS_ERR_NOT_FOUND || st == CS_ERR_PARSE || st == CS_ERR_MISMATCH
+                 ? cli_usage(cmd, "%s", msg)
+                 : cli_fail(cmd, "%s", msg);
+      else if (strcmp(info.status, "complete") == 0) {
+        printf("output = %s\nstatus = complete\n", info.source);
+        fprintf(stderr, "%s: %s is complete: nothing to resume\n", cmd, info.source);
+        rc = CLI_EXIT_OK;
+      } else {
+        int crc = check_resume(&info, file, sets, nset, path);
+        if (crc != 0)
+          rc = crc;
+      }
+    }
+  }
+  rc = cs_dist_agree(&dist, rc);
+  if (rc >= 0)
+    goto out;
+  if (resume) {
+    /* every process loads the stored text with the stored overrides */
+    text = rank0 ? info.params_text : NULL;
+    ptext_path = rank0 ? info.params_file : NULL;
+    cs_dist_share_text(&dist, &text);
+    cs_dist_share_text(&dist, &ptext_path);
+    stored_sets_text = rank0 ? strdup(info.overrides) : NULL;
+    cs_dist_share_text(&dist, &stored_sets_text);
+    size_t ns = split_lines(stored_sets_text, stored_sets, MAX_SETS);
+    st = cs_config_load_text(ptext_path && *ptext_path ? ptext_path : path, text, stored_sets, ns,
+                             &cfg, msg, CS_CONFIG_MSG);
+    if (!rank0)
+      free(text), free(ptext_path);
+  } else {
+    st = cs_config_load(file, sets, nset, &cfg, msg, CS_CONFIG_MSG);
+  }
+  if (st != CS_OK) {
+    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+    if (w)
+      cs_sweep_h5_abandon(w);
+    rc = cs_dist_agree_all(&dist, rc);
+    goto out;
+  }
+  if (cfg.n_raw == 0) {
+    rc = cli_usage(cmd,
+                   "%s: no [sweep] section (accepted: a file with [sweep] parameter, from, to, "
+                   "...; 'contensou simulate' runs a file without one)",
+                   cfg.path);
+    if (w)
+      cs_sweep_h5_abandon(w);
+    rc = cs_dist_agree_all(&dist, rc);
+    goto out_cfg;
+  }
+  struct cs_sweep_spec spec;
+  st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
+  if (st != CS_OK) {
+    rc = cli_usage(cmd, "%s", msg);
+    if (w)
+      cs_sweep_h5_abandon(w);
+    rc = cs_dist_agree_all(&dist, rc);
+    goto out_cfg;
+  }
+  if (opts[1].value)
+    spec.threads = (int)opts[1].count;
+  rc = cs_dist_agree_all(&dist, -1); /* every process got this far */
+  if (rc >= 0) {
+    if (w)
+      cs_sweep_h5_abandon(w);
+    goto out_cfg;
+  }
+
+  if (!resume) {
+    if (opts[0].value)
+      snprintf(path, sizeof path, "%s", opts[0].value);
+    else if (cfg.output[0])
+      snprintf(path, sizeof path, "%s", cfg.output);
+    else
+      snprintf(path, sizeof path, "output/%s_sweep.h5", cfg.name);
+  }
+  struct cs_sweep_prior prior = {0};
+  if (rank0) {
+    if (!resume && cs_make_parent_dirs(path) != 0) {
+      rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
+    } else if (!resume) {
+      st = cs_sweep_h5_create(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &w, msg,
+                              sizeof msg);
+      if (st != CS_OK)
+        rc = st == CS_ERR_EXISTS ? cli_usage(cmd, "%s", msg) : cli_fail(cmd, "%s", msg);
+    } else {
+      st = cs_sweep_h5_resume(w, &cfg, &spec, ctx->argc, ctx->argv, &prior, msg, sizeof msg);
+      if (st != CS_OK) {
+        rc = st == CS_ERR_MISMATCH ? cli_usage(cmd, "%s", msg) : cli_fail(cmd, "%s", msg);
+        cs_sweep_h5_abandon(w);
+        w = NULL;
+      }
+    }
+  }
+  rc = cs_dist_agree(&dist, rc);
+  if (rc >= 0) {
+    if (w)
+      cs_sweep_h5_finish(w, NULL, NULL, 0);
+    goto out_cfg;
+  }
+
+  struct progress_sink ps = {.w = w, .mode = (enum progress_mode)opts[4].choice};
+  if (!opts[4].value)
+    ps.mode = PROGRESS_AUTO;
+  ps.total = cs_sweep_npoints(&spec) * (spec.direction == CS_SWEEP_BOTH ? 2 : 1);
+  ps.t0 = cli_clock();
+  if (rank0)
+    cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points on disk",
+                       (double)cs_sweep_h5_flushed(w), (double)ps.total,
+                       opts[2].value != NULL || ps.mode != PROGRESS_AUTO);
+  struct cs_sweep_ctl ctl = {.prior = resume ? &prior : NULL,
+                             .cancel = &stop_signal,
+                             .tick = rank0 ? tick : NULL,
+                             .comm = dist.size > 1 ? &dist.comm : NULL};
+  struct cs_sweep_outcome out;
+  st = cs_sweep_run_ctl(cfg.model, cfg.params_unprepared, cfg.y0, &spec, rank0 ? sink : NULL,
+                        rank0 ? &ps : NULL, &ctl, &out);
+  if (rank0)
+    cli_progress_end(&ps.prog);
+  cs_sweep_h5_prior_free(&prior);
+  if (!rank0) {
+    /* a worker: its results are in rank 0's file */
+    rc = st != CS_OK                      ? CLI_EXIT_FAILURE
+         : out.stop == CS_SWEEP_CANCELLED ? 128 + (int)stop_signal
+                                          : CLI_EXIT_OK;
+    cs_sweep_outcome_free(&out);
+    goto out_cfg;
+  }
+  if (st != CS_OK) {
+    cs_sweep_h5_finish(w, NULL, NULL, 0);
+    rc = cli_fail(cmd, "%s (every finished point is kept in %s.partial)", cs_strerror(st), path);
+    goto out_cfg;
+  }
+  char wmsg[1400];
+  enum cs_status wst = cs_sweep_h5_finish(w, &out, wmsg, sizeof wmsg);
+  size_t on_disk = out.prior + out.computed;
+  if (wst != CS_OK) {
+    rc = cli_fail(cmd,
+                  "%s; %zu finished points are in %s.partial: free space (or fix the "
+                  "cause) and continue with 'contensou sweep --resume %s'",
+                  wmsg, on_disk, path, path);
+  } else if (out.stop == CS_SWEEP_CANCELLED) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s: %zu of %zu points are in %s.partial; continue with 'contensou "
+            "sweep --resume %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            on_disk, ps.total, path, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else if (out.interrupted) {
+    rc =
+        cli_fail(cmd, "the sweep stopped early (%s); %zu finished points are in %s.partial",
+                 out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error", on_disk, path);
+  } else {
+    print_summary(path, &cfg, &spec, &out);
+    rc = CLI_EXIT_OK;
+  }
   cs_sweep_outcome_free(&out);
+out_cfg:
   cs_config_free(&cfg);
-  if (wst != CS_OK)
-    return cli_fail(cmd, "%s", wmsg);
-  if (interrupted)
-    return cli_fail(cmd, "the sweep stopped early (write error)");
-  return CLI_EXIT_OK;
+out:
+  free(stored_sets_text);
+  cs_sweep_h5_info_free(&info);
+  return cs_dist_finalize(&dist, rc);
 }

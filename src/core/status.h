@@ -21,7 +21,11 @@
   X(CS_ERR_UNBOUNDED, "solution escaped the allowed region")                  \
   X(CS_ERR_HDF5, "HDF5 error")                                                \
   X(CS_ERR_NOT_FOUND, "not found")                                            \
-  X(CS_ERR_UNSUPPORTED, "not supported for this model or law")
+  X(CS_ERR_UNSUPPORTED, "not supported for this model or law")                \
+  X(CS_ERR_BUSY, "in use by another process")                                 \
+  X(CS_ERR_EXISTS, "already exists")                                          \
+  X(CS_ERR_INTERRUPTED, "interrupted")                                        \
+  X(CS_ERR_MISMATCH, "does not match what the file was started with")
 
 enum cs_status {
 #define CS_STATUS_ENUM(name, msg) name,

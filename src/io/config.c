@@ -620,8 +620,23 @@ void cs_config_free(struct cs_config *cfg)
   memset(cfg, 0, sizeof *cfg);
 }
 
+static enum cs_status load(const char *path, const char *text, const char *const *sets,
+                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen);
+
 enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
                               struct cs_config *cfg, char *msg, size_t msglen)
+{
+  return load(path, NULL, sets, n_set, cfg, msg, msglen);
+}
+
+enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
+                                   size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
+{
+  return load(path, text, sets, n_set, cfg, msg, msglen);
+}
+
+static enum cs_status load(const char *path, const char *text, const char *const *sets,
+                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
 {
   memset(cfg, 0, sizeof *cfg);
   msg[0] = '\0';
@@ -643,7 +658,19 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
   size_t len = 0;
   int nul_line;
   size_t nul_col;
-  enum cs_status st = read_file(path, &cfg->text, &len, msg, msglen);
+  enum cs_status st = CS_OK;
+  if (text) { /* e.g. the copy stored in a result file: checked like a file */
+    len = strlen(text);
+    if (len > MAX_FILE_BYTES) {
+      snprintf(msg, msglen, "%s: larger than %d bytes: not a parameter file", path, MAX_FILE_BYTES);
+      st = CS_ERR_PARSE;
+    } else if (!(cfg->text = strdup(text))) {
+      snprintf(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+      st = CS_ERR_NOMEM;
+    }
+  } else {
+    st = read_file(path, &cfg->text, &len, msg, msglen);
+  }
   if (st == CS_OK && find_nul(cfg->text, len, &nul_line, &nul_col)) {
     snprintf(msg, msglen,
              "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: a "

@@ -73,6 +73,11 @@ enum cs_status cs_config_load(const char *path, const char *const *sets, size_t 
                               struct cs_config *cfg, char *msg, size_t msglen);
 void cs_config_free(struct cs_config *cfg);
 
+/* The same from the text of a parameter file (e.g. the copy stored in a
+ * result file); path names it in messages and in cfg->path. */
+enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
+                                   size_t n_set, struct cs_config *cfg, char *msg, size_t msglen);
+
 /* The raw [sweep] (or other deferred) key, or NULL. */
 const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, const char *section,
                                                const char *key);

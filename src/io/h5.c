@@ -14,10 +14,14 @@
 #include <time.h>
 
 #include "cs_version.h"
+#include "io/h5_private.h"
 
-struct cs_h5 {
-  hid_t file; /* the HDF5 file id */
-};
+/* short names for the helpers shared with h5_write.c */
+#define begin cs_h5_i_begin
+#define fail cs_h5_i_fail
+#define fail_h5 cs_h5_i_fail_h5
+#define vlen_string_type cs_h5_i_vlen_string_type
+#define path_exists cs_h5_i_path_exists
 
 struct cs_h5_table {
   struct cs_h5 *f; /* the file it lives in */
@@ -27,7 +31,7 @@ struct cs_h5_table {
 };
 
 /* Text of the last failure: per thread, so it is no shared mutable state. */
-static _Thread_local char cs_h5_err[1024];
+_Thread_local char cs_h5_err[CS_H5_ERR_LEN];
 
 const char *cs_h5_errmsg(void)
 {
@@ -35,13 +39,13 @@ const char *cs_h5_errmsg(void)
 }
 
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
-static void begin(void)
+void begin(void)
 {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
 
-static enum cs_status fail(enum cs_status status, const char *fmt, ...)
+enum cs_status fail(enum cs_status status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -68,7 +72,7 @@ static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
 
 /* Records HDF5's error stack under a short description of what failed; must
  * run before any other HDF5 call clears the stack. */
-static enum cs_status fail_h5(const char *what, const char *name)
+enum cs_status fail_h5(const char *what, const char *name)
 {
   struct walk w = {0};
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
@@ -89,7 +93,7 @@ static char *dup_string(const char *s)
 }
 
 /* Variable-length UTF-8 string type; close with H5Tclose. */
-static hid_t vlen_string_type(void)
+hid_t vlen_string_type(void)
 {
   hid_t t = H5Tcopy(H5T_C_S1);
   if (t < 0)
@@ -138,7 +142,7 @@ static enum cs_status read_path(hid_t file, const char *path, int report)
   return CS_OK;
 }
 
-static int path_exists(hid_t file, const char *path)
+int path_exists(hid_t file, const char *path)
 {
   size_t n = strlen(path);
   char *buf;
@@ -174,16 +178,22 @@ int cs_h5_exists(struct cs_h5 *f, const char *path)
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)
 {
   struct cs_h5 *f;
+  hid_t fapl;
   begin();
   *out = NULL;
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
-  f->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  fapl = cs_h5_i_fapl_latest();
+  f->file = fapl < 0 ? -1 : H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (f->file < 0) {
+    enum cs_status st = fail_h5("cannot create", path); /* before H5Pclose clears the stack */
+    if (fapl >= 0)
+      H5Pclose(fapl);
     free(f);
-    return fail_h5("cannot create", path);
+    return st;
   }
+  H5Pclose(fapl);
   *out = f;
   return CS_OK;
 }
@@ -207,7 +217,7 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     return fail(CS_ERR_HDF5, "'%s' is not an HDF5 file", path);
   if (is_h5 < 0)
     return fail_h5("cannot open", path);
-  f = malloc(sizeof *f);
+  f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
   /* read-only: closing the file closes whatever a failed read left open */
@@ -220,6 +230,21 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     return st;
   }
   f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+  if (f->file < 0 && !writable) {
+    /* A sweep being written (or killed while written) is in SWMR mode: its
+     * superblock says "open for write" and only a SWMR reader may open it. */
+    hid_t swmr = cs_h5_i_fapl_latest();
+    if (swmr >= 0 && H5Pset_fclose_degree(swmr, H5F_CLOSE_STRONG) >= 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr);
+    }
+    if (swmr >= 0)
+      H5Pclose(swmr);
+    if (f->file < 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl); /* for the error message */
+    }
+  }
   if (!writable)
     H5Pclose(fapl);
   if (f->file < 0) {
@@ -244,9 +269,9 @@ enum cs_status cs_h5_close(struct cs_h5 *f)
   begin();
   if (!f)
     return CS_OK;
-  if (H5Fclose(f->file) < 0)
+  if (f->file >= 0 && H5Fclose(f->file) < 0)
     st = fail_h5("cannot close", "file");
-  free(f);
+  cs_h5_i_release(f);
   return st;
 }
 
@@ -915,12 +940,33 @@ static enum cs_status open_table(struct cs_h5 *f, const char *path, hid_t *dset,
   return CS_OK;
 }
 
+static int is_group(struct cs_h5 *f, const char *path);
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                                   struct cs_h5_data *out);
+
 enum cs_status cs_h5_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
                            size_t *ncols)
 {
   hid_t dset;
   begin();
-  enum cs_status st = open_table(f, path, &dset, rank, nrows, ncols);
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  if (is_group(f, path)) { /* a table stored by columns: the first row tells the shape */
+    struct cs_h5_data d;
+    if ((st = read_columns(f, path, 0, 1, &d)) == CS_ERR_RANGE) /* no row */
+      st = read_columns(f, path, 0, 0, &d);
+    if (st != CS_OK)
+      return st;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", path, d.names[0]);
+    size_t n = d.ncols;
+    cs_h5_data_free(&d);
+    st = cs_h5_shape(f, sub, rank, nrows, ncols);
+    *rank = 2, *ncols = n;
+    return st;
+  }
+  st = open_table(f, path, &dset, rank, nrows, ncols);
   if (st == CS_OK)
     H5Dclose(dset);
   return st;
@@ -934,7 +980,12 @@ enum cs_status cs_h5_read_rows(struct cs_h5 *f, const char *path, size_t first, 
   size_t nrows, ncols;
   begin();
   memset(out, 0, sizeof *out);
-  enum cs_status st = open_table(f, path, &dset, &rank, &nrows, &ncols);
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  if (is_group(f, path))
+    return read_columns(f, path, first, count, out);
+  st = open_table(f, path, &dset, &rank, &nrows, &ncols);
   if (st != CS_OK)
     return st;
   if (count == SIZE_MAX && first <= nrows)
@@ -981,6 +1032,97 @@ done:
   if (fspace >= 0)
     H5Sclose(fspace);
   H5Dclose(dset);
+  if (st != CS_OK)
+    cs_h5_data_free(out);
+  return st;
+}
+
+/* 1 if path (checked by read_path) is a group. */
+static int is_group(struct cs_h5 *f, const char *path)
+{
+  H5O_info_t oi;
+  return H5Oget_info_by_name2(f->file, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0 &&
+         oi.type == H5O_TYPE_GROUP;
+}
+
+/* Columns of a table stored as a group at most. */
+#define MAX_GROUP_COLUMNS 4096
+
+/* A group of 1-D datasets of equal length named by its `columns` attribute
+ * (sweep points, the change table), rows first .. first + count - 1 read as
+ * one table of doubles. The column names come from the file: each is a path
+ * component below the group, checked like any path. */
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                                   struct cs_h5_data *out)
+{
+  hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
+  char **cols = NULL;
+  size_t ncols = 0;
+  enum cs_status st = g < 0 ? fail_h5("cannot open group", path) : CS_OK;
+  if (st == CS_OK) {
+    st = read_strings(g, "columns", path, &cols, &ncols);
+    if (st == CS_ERR_NOT_FOUND)
+      st = fail(CS_ERR_UNSUPPORTED, "'%s' is a group without a columns attribute", path);
+  }
+  if (g >= 0)
+    H5Oclose(g);
+  if (st != CS_OK)
+    return st;
+  if (ncols == 0 || ncols > MAX_GROUP_COLUMNS) {
+    free_strings(cols, ncols);
+    return fail(CS_ERR_HDF5, "'%s': %zu columns (accepted: 1 to %d)", path, ncols,
+                MAX_GROUP_COLUMNS);
+  }
+  out->rank = 2;
+  out->ncols = ncols;
+  out->names = calloc(ncols, sizeof(char *));
+  out->units = calloc(ncols, sizeof(char *));
+  if (!out->names || !out->units) {
+    free_strings(cols, ncols);
+    cs_h5_data_free(out);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  for (size_t c = 0; c < ncols && st == CS_OK; c++) {
+    char sub[1024];
+    struct cs_h5_data col;
+    if (!cols[c][0] || strchr(cols[c], '/') || strlen(cols[c]) >= CS_H5_MAX_LABEL ||
+        (size_t)snprintf(sub, sizeof sub, "%s/%s", path, cols[c]) >= sizeof sub) {
+      st = fail(CS_ERR_HDF5, "'%s': column %zu has a bad name (attribute 'columns')", path, c);
+      break;
+    }
+    st = is_group(f, sub) ? fail(CS_ERR_HDF5, "'%s' is a group, not a column", sub)
+                          : cs_h5_read_rows(f, sub, first, c == 0 ? count : out->nrows, &col);
+    if (st == CS_OK && (col.rank != 1 || (c > 0 && col.nrows != out->nrows)))
+      st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", sub, out->nrows);
+    if (st != CS_OK) {
+      cs_h5_data_free(&col);
+      break;
+    }
+    if (c == 0) {
+      out->nrows = col.nrows;
+      if (col.nrows > CS_H5_MAX_ELEMENTS / ncols)
+        st = fail(CS_ERR_RANGE,
+                  "'%s' has %zu x %zu elements (accepted: at most %zu to read in memory)", path,
+                  col.nrows, ncols, (size_t)CS_H5_MAX_ELEMENTS);
+      else if (!(out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double))))
+        st = fail(CS_ERR_NOMEM, "out of memory");
+      if (st != CS_OK) {
+        cs_h5_data_free(&col);
+        break;
+      }
+    }
+    for (size_t i = 0; i < out->nrows; i++)
+      out->data[i * ncols + c] = col.data[i];
+    out->names[c] = dup_string(cols[c]);
+    out->units[c] = dup_string(col.units[0] ? col.units[0] : "");
+    cs_h5_data_free(&col);
+    if (!out->names[c] || !out->units[c])
+      st = fail(CS_ERR_NOMEM, "out of memory");
+    for (char *p = out->names[c]; st == CS_OK && *p; p++)
+      if ((unsigned char)*p < 0x20 || *p == 0x7F)
+        *p = '?';
+  }
+  free_strings(cols, ncols);
   if (st != CS_OK)
     cs_h5_data_free(out);
   return st;
@@ -1082,7 +1224,7 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
     return st;
   dcpl = H5Pcreate(H5P_DATASET_CREATE);
   double fill = NAN; /* rows not written yet (a killed run, out-of-order writes) read as NaN */
-  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 ||
+  if (dcpl < 0 || H5Pset_chunk(dcpl, 2, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0 ||
       H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill) < 0) {
     st = fail_h5("cannot set chunks of", path);
     if (dcpl >= 0)

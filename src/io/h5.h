@@ -66,6 +66,119 @@ int cs_h5_exists(struct cs_h5 *f, const char *path);
  * corrupt metadata is its own: some damaged files crash or hang it (the
  * command line contains that in a child process, cli_guard.h). */
 
+/* ------------------------------------------------- result files, written safely */
+
+/* A result file never appears half-written under its name, and a second
+ * process writing the same path is refused before it touches anything:
+ * - a lock, "<path>.lock", held with flock() for the whole run (the kernel
+ *   drops it when the process dies: a killed run leaves no stale lock; on a
+ *   file system without flock the run goes on unlocked);
+ * - the content goes to "<path>.partial", beside the target so that the final
+ *   rename is atomic;
+ * - cs_h5_output_commit() closes it, makes it durable (fsync) and renames it
+ *   over path; until then an older file at path is untouched;
+ * - a run that fails (disk full, an error) calls cs_h5_close(): the partial
+ *   file stays, with everything flushed before the failure.
+ * Files are created in HDF5 1.10's checksummed format (superblock v3, object
+ * headers v2, checksummed chunk indexes), so that corruption reads as an error. */
+
+/* Claims path for writing. CS_ERR_BUSY (message: which process holds it) if
+ * another process does. */
+struct cs_h5_lock;
+enum cs_status cs_h5_lock_acquire(const char *path, struct cs_h5_lock **out);
+/* Releases the claim (lock may be NULL). */
+void cs_h5_lock_release(struct cs_h5_lock *lock);
+
+/* Locks path and creates "<path>.partial". If that file exists (left by a
+ * killed run), CS_ERR_EXISTS unless replace_partial. */
+enum cs_status cs_h5_output_create(const char *path, int replace_partial, struct cs_h5 **out);
+
+/* Closes f (created by cs_h5_output_create), makes it durable and renames it
+ * over its target; releases the lock. On failure the partial file stays and
+ * the lock is released. Frees f in every case. */
+enum cs_status cs_h5_output_commit(struct cs_h5 *f);
+
+/* The path of the file actually being written ("<path>.partial" for result
+ * files), or NULL for a file opened otherwise. */
+const char *cs_h5_partial_path(const struct cs_h5 *f);
+
+/* Creates path, failing with CS_ERR_EXISTS if it exists. */
+enum cs_status cs_h5_create_excl(const char *path, struct cs_h5 **out);
+
+/* Opens path for writing after its writer died: clears the "open for write"
+ * marks a killed SWMR writer leaves in the superblock (as h5clear -s does). */
+enum cs_status cs_h5_open_recover(const char *path, struct cs_h5 **out);
+
+/* fsync(from), rename(from, to), fsync of the directory. CS_ERR_IO. */
+enum cs_status cs_h5_rename_durable(const char *from, const char *to);
+
+/* Switches f to single-writer/multiple-reader mode: from now on only data may
+ * be written and datasets extended (no new objects or attributes), and the
+ * file on disk is consistent at every moment: a kill -9 loses nothing flushed
+ * (cs_h5_flush). Readers open it with cs_h5_open (or h5py with swmr=True). */
+enum cs_status cs_h5_start_swmr(struct cs_h5 *f);
+
+/* Copies the object (group or dataset, with its attributes and everything
+ * below it) at path from src into dst at the same path. */
+enum cs_status cs_h5_copy_object(struct cs_h5 *src, const char *path, struct cs_h5 *dst);
+
+/* Copies every attribute of obj in src onto the same object in dst
+ * (replacing attributes of the same name). */
+enum cs_status cs_h5_copy_attrs(struct cs_h5 *src, const char *obj, struct cs_h5 *dst);
+
+/* Removes the object at path (no error if missing). */
+enum cs_status cs_h5_remove(struct cs_h5 *f, const char *path);
+
+/* ------------------------------------------------------------- typed datasets */
+
+/* Element types of datasets written by rows. */
+enum cs_h5_type {
+  CS_H5_DOUBLE, /* IEEE 754 binary64 */
+  CS_H5_INT64,  /* signed 64-bit (counts, indices) */
+  CS_H5_INT32,  /* signed 32-bit (codes) */
+  CS_H5_TEXT    /* fixed-length UTF-8 strings of CS_H5_TEXT_LEN bytes (NUL-terminated) */
+};
+#define CS_H5_TEXT_LEN 256
+
+/* A chunked dataset of rank 1 (cols == 0) or 2, fixed or extendible in rows. */
+struct cs_h5_dset_spec {
+  enum cs_h5_type type;
+  size_t rows;              /* initial number of rows (extendible) or the fixed number */
+  size_t cols;              /* 0: a 1-D dataset; else columns of a 2-D table */
+  int extendible;           /* 1: unlimited rows */
+  size_t chunk_rows;        /* rows per chunk; 0: about 64 KiB per chunk */
+  double fill;              /* value of rows never written (numeric types) */
+  const char *const *names; /* 2-D: cols column names (attribute `names`), or NULL */
+  const char *const *units; /* 2-D: cols units (attribute `units`), or NULL */
+  const char *unit;         /* 1-D: the `units` attribute, or NULL */
+  const char *doc;          /* the `doc` attribute: what the numbers mean, or NULL */
+};
+
+/* An open dataset. */
+struct cs_h5_dset;
+
+/* Creates (or replaces) the dataset with Fletcher32 checksums on every chunk. */
+enum cs_status cs_h5_dset_create(struct cs_h5 *f, const char *path,
+                                 const struct cs_h5_dset_spec *spec, struct cs_h5_dset **out);
+/* Opens an existing dataset of one of the types above. */
+enum cs_status cs_h5_dset_open(struct cs_h5 *f, const char *path, struct cs_h5_dset **out);
+/* Writes n rows from row `first` (extendible datasets grow as needed); data
+ * holds n (x cols) elements of the C type of the dataset: double, int64_t,
+ * int32_t, or char[CS_H5_TEXT_LEN]. */
+enum cs_status cs_h5_dset_write(struct cs_h5_dset *d, size_t first, size_t n, const void *data);
+/* Appends n rows after the last one. */
+enum cs_status cs_h5_dset_append(struct cs_h5_dset *d, size_t n, const void *data);
+/* Reads n rows from row `first` into data (same C types). CS_ERR_RANGE past the end. */
+enum cs_status cs_h5_dset_read(struct cs_h5_dset *d, size_t first, size_t n, void *data);
+/* Rows (current extent), columns (0 for 1-D), type. */
+size_t cs_h5_dset_rows(const struct cs_h5_dset *d);
+size_t cs_h5_dset_cols(const struct cs_h5_dset *d);
+enum cs_h5_type cs_h5_dset_type(const struct cs_h5_dset *d);
+/* Shrinks (or grows) an extendible dataset to n rows. */
+enum cs_status cs_h5_dset_resize(struct cs_h5_dset *d, size_t n);
+/* Closes (d may be NULL). */
+enum cs_status cs_h5_dset_close(struct cs_h5_dset *d);
+
 /* ------------------------------------------------------------- attributes */
 
 /* Writes (or replaces) a string attribute name on the object obj. */

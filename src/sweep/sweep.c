@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep driver: grid, passes, chunks with seam overlaps, OpenMP, change
- * detection and bisection refinement (see sweep.h for the work split). */
+/* The sweep driver: grid, passes, work units (chunks with seam overlaps,
+ * rows, points, refinements) over OpenMP threads and, through a transport,
+ * other processes; one writer thread; change detection and bisection
+ * refinement (see sweep.h for the work split). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep, pthread_condattr_setclock */
+
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "models/flow.h"
 #include "sweep/sweep.h"
@@ -51,6 +57,7 @@ static const char *const bif_names[CS_BIF_COUNT] = {
     [CS_BIF_HYSTERESIS] = "hysteresis",
     [CS_BIF_HOPF] = "hopf-eigenvalues",
     [CS_BIF_FOLD] = "fold-eigenvalues",
+    [CS_BIF_UNKNOWN] = "unknown",
 };
 
 const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k)
@@ -118,30 +125,346 @@ static enum cs_status set_point(struct worker *w, const struct cs_model *m,
   return m->prepare(w->params, w->msg, sizeof w->msg);
 }
 
-struct run {
-  const struct cs_model *m;
-  const void *base;
-  const double *y0;
-  const struct cs_sweep_spec *spec;
-  cs_sweep_sink_fn sink;
-  void *sink_ctx;
-  struct cs_sweep_record *rec[2];
-  double *final[2]; /* npoints x n_state final states, per pass (for refinement) */
-  unsigned char *final_ok[2];
-  volatile int stop;
-  long rhs_evals;
-  size_t failed;
-};
-
 static int usable_for_continuation(enum cs_class c)
 {
   return c != CS_CLASS_FAILED && c != CS_CLASS_ESCAPED && c != CS_CLASS_PENDING;
 }
 
-/* Analyses one grid point; delivers it unless `silent` (seam overlap). */
-static void run_point(struct run *r, struct worker *w, int pass, size_t k, const double *start,
+/* ------------------------------------------------------------ work units */
+
+/* A unit of work, handed to a thread of any process: a contiguous segment of
+ * a pass (a continuation chunk, a row of a 2-D map, or one independent
+ * point), or the refinement of one detected change. Plain data, so that it
+ * travels as bytes between processes. */
+enum unit_kind { UNIT_SEGMENT, UNIT_REFINE };
+struct unit {
+  int kind;
+  int pass;
+  size_t row, q0, q1;       /* segment: positions [q0, q1) along the pass (of row) */
+  size_t qs;                /* first position still to compute (resume), >= q0 */
+  int have_start;           /* segment resumed at qs: start from `start` (else the initial state) */
+  int seam;                 /* segment: run the seam overlap before q0 */
+  size_t bif;               /* refinement: index of the change in the outcome's table */
+  struct cs_bifurcation bf; /* refinement: the change */
+  struct cs_sweep_record from; /* refinement: the near side's record */
+  double start[CS_FLOW_MAX_N]; /* start state (resumed segment, refinement) */
+};
+
+/* Messages from workers to the coordinator (the result queue). */
+enum msg_kind { MSG_POINT, MSG_REFINED, MSG_UNIT_DONE };
+
+/* A finished point as one contiguous buffer: this header, then the final
+ * state (n_final doubles), the equilibrium (n_eq) and the section rows
+ * (n_sec doubles). res's pointers are rebuilt on arrival. */
+struct msg_hdr {
+  int kind;
+  int pass;
+  size_t index;
+  double p1, p2;
+  struct cs_point_result res;
+  size_t n_final, n_eq, n_sec;
+  size_t bif;               /* MSG_REFINED */
+  struct cs_bifurcation bf; /* MSG_REFINED */
+};
+
+static void *pack_point(int pass, size_t k, double p1, double p2, const struct cs_point_result *res,
+                        size_t n_state, size_t *len)
+{
+  struct msg_hdr h = {.kind = MSG_POINT, .pass = pass, .index = k, .p1 = p1, .p2 = p2, .res = *res};
+  h.n_final = res->final_state ? n_state : 0;
+  h.n_eq = res->equilibrium ? n_state : 0;
+  h.n_sec = res->section ? res->n_section * res->section_cols : 0;
+  h.res.final_state = NULL, h.res.equilibrium = NULL, h.res.section = NULL;
+  *len = sizeof h + (h.n_final + h.n_eq + h.n_sec) * sizeof(double);
+  char *buf = malloc(*len);
+  if (!buf)
+    return NULL;
+  memcpy(buf, &h, sizeof h);
+  double *d = (double *)(void *)(buf + sizeof h);
+  if (h.n_final)
+    memcpy(d, res->final_state, h.n_final * sizeof *d);
+  if (h.n_eq)
+    memcpy(d + h.n_final, res->equilibrium, h.n_eq * sizeof *d);
+  if (h.n_sec)
+    memcpy(d + h.n_final + h.n_eq, res->section, h.n_sec * sizeof *d);
+  return buf;
+}
+
+/* Rebuilds the pointers of a received point; 0 if the buffer is consistent. */
+static int unpack_point(void *buf, size_t len, struct msg_hdr **hp)
+{
+  struct msg_hdr *h = buf;
+  if (len < sizeof *h)
+    return -1;
+  size_t nd = (len - sizeof *h) / sizeof(double);
+  if (h->n_final + h->n_eq + h->n_sec != nd)
+    return -1;
+  double *d = (double *)(void *)((char *)buf + sizeof *h);
+  h->res.final_state = h->n_final ? d : NULL;
+  h->res.equilibrium = h->n_eq ? d + h->n_final : NULL;
+  h->res.section = h->n_sec ? d + h->n_final + h->n_eq : NULL;
+  if (h->n_sec && h->res.section_cols * h->res.n_section != h->n_sec)
+    return -1;
+  *hp = h;
+  return 0;
+}
+
+/* --------------------------------------------------------- the coordinator */
+
+struct qitem {
+  struct qitem *next;
+  size_t len;
+  void *buf; /* a message (struct msg_hdr first) */
+};
+
+struct run {
+  const struct cs_model *m;
+  const void *base;
+  const double *y0;
+  const struct cs_sweep_spec *spec; /* with point.cancel pointing at `abort` */
+  const struct cs_sweep_ctl *ctl;
+  cs_sweep_sink_fn sink;
+  void *sink_ctx;
+  struct cs_sweep_outcome *out;
+  int coordinator; /* 1: this process keeps the records and runs the writer */
+  int passes[2];
+  size_t np;
+  /* coordinator: what is known about every grid index */
+  struct cs_sweep_record *rec[2];
+  double *final[2]; /* npoints x n_state final states, per pass (refinement, resume) */
+  unsigned char *final_ok[2];
+  /* coordinator: the units of the current phase */
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  struct unit *units;
+  size_t n_units, next_unit, units_done;
+  int phase_open; /* 0 between phases: workers wait */
+  int finished;   /* no unit will ever come */
+  /* the result queue, drained by the writer thread */
+  struct qitem *qhead, *qtail;
+  int writer_quit;
+  int busy; /* the writer thread is applying a message it took off the queue */
+  int nthreads;
+  /* stopping: `abort` is what point analyses poll */
+  volatile int abort;
+  enum cs_sweep_stop stop;
+  long rhs_evals;
+  size_t computed, failed;
+  int nomem;
+};
+
+static void set_stop(struct run *r, enum cs_sweep_stop why)
+{
+  pthread_mutex_lock(&r->lock);
+  if (r->stop == CS_SWEEP_RAN)
+    r->stop = why;
+  r->abort = 1;
+  pthread_cond_broadcast(&r->changed);
+  pthread_mutex_unlock(&r->lock);
+}
+
+/* Queues a message for the writer thread (takes ownership of buf). */
+static void enqueue(struct run *r, void *buf, size_t len)
+{
+  struct qitem *it = malloc(sizeof *it);
+  if (!it) {
+    free(buf);
+    r->nomem = 1;
+    set_stop(r, CS_SWEEP_SINK);
+    return;
+  }
+  it->next = NULL, it->len = len, it->buf = buf;
+  pthread_mutex_lock(&r->lock);
+  if (r->qtail)
+    r->qtail->next = it;
+  else
+    r->qhead = it;
+  r->qtail = it;
+  pthread_cond_broadcast(&r->changed);
+  pthread_mutex_unlock(&r->lock);
+}
+
+/* Hands out the next unit: 1 (a unit), 0 (between phases: ask again), -1
+ * (no more units for this phase (local threads) or ever, or stopped). */
+static int take_unit(struct run *r, struct unit *u, int local)
+{
+  int rc;
+  pthread_mutex_lock(&r->lock);
+  if (r->finished || r->abort)
+    rc = -1;
+  else if (!r->phase_open || r->next_unit >= r->n_units)
+    rc = local ? -1 : 0; /* this process's threads leave the phase; others wait for the next */
+  else {
+    *u = r->units[r->next_unit++];
+    rc = 1;
+  }
+  pthread_mutex_unlock(&r->lock);
+  return rc;
+}
+
+static int server_next_unit(void *ctx, void *unit, size_t size)
+{
+  if (size != sizeof(struct unit))
+    return -1;
+  return take_unit(ctx, unit, 0);
+}
+
+static void server_result(void *ctx, void *buf, size_t len)
+{
+  enqueue(ctx, buf, len);
+}
+
+/* The writer thread's handling of one message: bookkeeping, then the sink. */
+static void apply(struct run *r, void *buf, size_t len)
+{
+  struct msg_hdr *h = buf;
+  if (len < sizeof(int))
+    return;
+  if (h->kind == MSG_UNIT_DONE) {
+    pthread_mutex_lock(&r->lock);
+    r->units_done++;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+    return;
+  }
+  if (h->kind == MSG_REFINED) {
+    if (len >= sizeof *h && h->bif < r->out->n_bif)
+      r->out->bif[h->bif] = h->bf;
+    return;
+  }
+  if (h->kind != MSG_POINT || unpack_point(buf, len, &h) != 0 || h->pass < 0 || h->pass > 1 ||
+      !r->rec[h->pass] || h->index >= r->np)
+    return;
+  const struct cs_point_result *res = &h->res;
+  size_t ns = r->m->n_state;
+  struct cs_sweep_record *rc = &r->rec[h->pass][h->index];
+  if (rc->done && rc->cls == CS_CLASS_FAILED)
+    r->failed--; /* recomputed */
+  rc->cls = res->cls;
+  rc->period = res->period;
+  rc->period_time = res->period_time;
+  rc->lyapunov = res->lyapunov;
+  rc->lyapunov_err = res->lyapunov_err;
+  rc->rotation_number = res->rotation_number;
+  rc->stick_fraction = res->stick_fraction;
+  rc->done = 1;
+  if (res->final_state && h->n_final == ns) {
+    memcpy(r->final[h->pass] + h->index * ns, res->final_state, ns * sizeof(double));
+    r->final_ok[h->pass][h->index] = usable_for_continuation(res->cls);
+  } else {
+    r->final_ok[h->pass][h->index] = 0;
+  }
+  r->rhs_evals += res->rhs_evals;
+  r->computed++;
+  if (res->cls == CS_CLASS_FAILED)
+    r->failed++;
+  struct cs_sweep_point pt = {h->pass, h->index, h->p1, h->p2, res};
+  if (r->stop != CS_SWEEP_SINK && r->sink && r->sink(r->sink_ctx, &pt))
+    set_stop(r, CS_SWEEP_SINK);
+}
+
+static void *writer_main(void *arg)
+{
+  struct run *r = arg;
+  struct timespec last;
+  clock_gettime(CLOCK_MONOTONIC, &last);
+  pthread_mutex_lock(&r->lock);
+  for (;;) {
+    while (r->qhead) {
+      struct qitem *it = r->qhead;
+      r->qhead = it->next;
+      if (!r->qhead)
+        r->qtail = NULL;
+      r->busy = 1;
+      pthread_mutex_unlock(&r->lock);
+      apply(r, it->buf, it->len);
+      free(it->buf);
+      free(it);
+      pthread_mutex_lock(&r->lock);
+      r->busy = 0;
+      pthread_cond_broadcast(&r->changed);
+    }
+    if (r->writer_quit)
+      break;
+    /* a signal handler only sets a flag: pass it on to the point analyses */
+    if (r->ctl->cancel && *r->ctl->cancel && !r->abort) {
+      pthread_mutex_unlock(&r->lock);
+      set_stop(r, CS_SWEEP_CANCELLED);
+      pthread_mutex_lock(&r->lock);
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (r->ctl->tick &&
+        (now.tv_sec - last.tv_sec) + 1e-9 * (double)(now.tv_nsec - last.tv_nsec) >= 0.1) {
+      pthread_mutex_unlock(&r->lock);
+      r->ctl->tick(r->sink_ctx);
+      pthread_mutex_lock(&r->lock);
+      last = now;
+      continue;
+    }
+    struct timespec until = now;
+    until.tv_nsec += 50 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000L)
+      until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&r->changed, &r->lock, &until);
+  }
+  pthread_mutex_unlock(&r->lock);
+  if (r->ctl->tick)
+    r->ctl->tick(r->sink_ctx);
+  return NULL;
+}
+
+/* ------------------------------------------------------------- the work */
+
+/* Where this process's threads get units and send results. */
+struct exec {
+  struct run *r;
+  const struct cs_sweep_comm *comm; /* NULL on the coordinator */
+};
+
+static int exec_take(struct exec *e, struct unit *u)
+{
+  if (!e->comm)
+    return take_unit(e->r, u, 1);
+  if (e->r->abort)
+    return -1;
+  return e->comm->request(e->comm->ctx, u, sizeof *u);
+}
+
+static void exec_emit(struct exec *e, void *buf, size_t len)
+{
+  if (!buf) {
+    e->r->nomem = 1;
+    set_stop(e->r, CS_SWEEP_SINK);
+    return;
+  }
+  if (!e->comm) {
+    enqueue(e->r, buf, len);
+    return;
+  }
+  if (e->comm->send(e->comm->ctx, buf, len) != 0)
+    set_stop(e->r, CS_SWEEP_REMOTE);
+  free(buf);
+}
+
+static void emit_simple(struct exec *e, int kind, size_t bif, const struct cs_bifurcation *bf)
+{
+  struct msg_hdr *h = calloc(1, sizeof *h);
+  if (h) {
+    h->kind = kind;
+    h->bif = bif;
+    if (bf)
+      h->bf = *bf;
+  }
+  exec_emit(e, h, sizeof *h);
+}
+
+/* Analyses one grid point; delivers it unless `silent` (seam overlap) or
+ * abandoned (interrupted). */
+static void run_point(struct exec *e, struct worker *w, int pass, size_t k, const double *start,
                       int silent, struct cs_point_result *res)
 {
+  struct run *r = e->r;
   const struct cs_model *m = r->m;
   double p1, p2;
   cs_sweep_values(r->spec, k, &p1, &p2);
@@ -153,11 +476,14 @@ static void run_point(struct run *r, struct worker *w, int pass, size_t k, const
     snprintf(res->message, sizeof res->message, "%s", w->msg);
     res->period_time = res->lyapunov = res->lyapunov_err = res->rotation_number = NAN;
     res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
+    res->t_final = NAN;
+    for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
+      res->spectrum[j] = NAN;
     res->final_state = NULL;
   } else {
     cs_point_analyse(m, w->params, start, &r->spec->point, w->ws, res);
   }
-  if (silent)
+  if (silent || res->status == CS_ERR_INTERRUPTED)
     return;
   /* an equilibrium has no section points: deliver its settled state as one row */
   struct cs_point_result out = *res;
@@ -171,27 +497,9 @@ static void run_point(struct run *r, struct worker *w, int pass, size_t k, const
     out.n_section = 1;
     out.section_cols = 1 + ns + m->n_derived;
   }
-  struct cs_sweep_point pt = {pass, k, p1, p2, &out};
-  struct cs_sweep_record *rc = &r->rec[pass][k];
-  rc->cls = res->cls;
-  rc->period = res->period;
-  rc->period_time = res->period_time;
-  rc->lyapunov = res->lyapunov;
-  rc->rotation_number = res->rotation_number;
-  rc->stick_fraction = res->stick_fraction;
-  rc->done = 1;
-  if (res->final_state) {
-    memcpy(r->final[pass] + k * m->n_state, res->final_state, m->n_state * sizeof(double));
-    r->final_ok[pass][k] = usable_for_continuation(res->cls);
-  }
-#pragma omp critical(cs_sweep_sink)
-  {
-    r->rhs_evals += res->rhs_evals;
-    if (res->cls == CS_CLASS_FAILED)
-      r->failed++;
-    if (!r->stop && r->sink && r->sink(r->sink_ctx, &pt))
-      r->stop = 1;
-  }
+  size_t len;
+  void *buf = pack_point(pass, k, p1, p2, &out, m->n_state, &len);
+  exec_emit(e, buf, len);
 }
 
 /* Index of the q-th point of a 1-D pass (row `row` for 2-D). */
@@ -202,23 +510,60 @@ static size_t pass_index(const struct cs_sweep_spec *spec, int pass, size_t q, s
   return i + row * n;
 }
 
-/* A contiguous part [q0, q1) of a pass (of one row), with continuation. */
-static void run_segment(struct run *r, struct worker *w, int pass, size_t row, size_t q0, size_t q1)
+static int interrupted(const struct exec *e)
 {
-  const struct cs_model *m = r->m;
-  const struct cs_sweep_spec *spec = r->spec;
+  return e->r->abort || (e->comm && e->comm->stopped(e->comm->ctx));
+}
+
+/* A segment [q0, q1) of a pass (of one row), with continuation: from the
+ * seam overlap (the `overlap` points before q0, re-run from the initial state
+ * and discarded) or, resumed, from its first missing point. */
+static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
+{
+  const struct cs_model *m = e->r->m;
+  const struct cs_sweep_spec *spec = e->r->spec;
   struct cs_point_result res;
   int have = 0;
-  size_t first = q0;
-  if (spec->continuation && q0 > 0)
-    first = q0 > spec->overlap ? q0 - spec->overlap : 0;
-  for (size_t q = first; q < q1 && !r->stop; q++) {
-    size_t k = pass_index(spec, pass, q, row);
-    const double *start = spec->continuation && have ? w->y : r->y0;
-    run_point(r, w, pass, k, start, q < q0, &res);
+  size_t first = u->qs;
+  if (u->qs > u->q0) {
+    have = u->have_start;
+    if (have)
+      memcpy(w->y, u->start, m->n_state * sizeof(double));
+  } else if (u->seam) {
+    first = u->q0 > spec->overlap ? u->q0 - spec->overlap : 0;
+  }
+  for (size_t q = first; q < u->q1 && !interrupted(e); q++) {
+    size_t k = pass_index(spec, u->pass, q, u->row);
+    const double *start = spec->continuation && have ? w->y : e->r->y0;
+    run_point(e, w, u->pass, k, start, q < u->q0, &res);
     have = spec->continuation && res.final_state && usable_for_continuation(res.cls);
     if (have)
       memcpy(w->y, res.final_state, m->n_state * sizeof(double));
+  }
+}
+
+static void refine_one(struct exec *e, struct worker *w, struct unit *u);
+
+/* One thread's loop: units until none is left. */
+static void work(struct exec *e, struct worker *w)
+{
+  struct unit u;
+  for (;;) {
+    int rc = exec_take(e, &u);
+    if (rc < 0)
+      return;
+    if (rc == 0) {
+      struct timespec ts = {0, 2 * 1000 * 1000};
+      nanosleep(&ts, NULL);
+      continue;
+    }
+    if (u.kind == UNIT_REFINE)
+      refine_one(e, w, &u);
+    else
+      run_segment(e, w, &u);
+    if (interrupted(e))
+      return; /* an abandoned unit is not done: a resume computes it */
+    emit_simple(e, MSG_UNIT_DONE, 0, NULL);
   }
 }
 
@@ -273,6 +618,12 @@ static void add(struct cs_bifurcation *out, size_t max_out, size_t *n,
   (*n)++;
 }
 
+/* A point that says something about the regime: computed and not failed. */
+static int informative(const struct cs_sweep_record *a)
+{
+  return a->done && a->cls != CS_CLASS_PENDING && a->cls != CS_CLASS_FAILED;
+}
+
 size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
                        const struct cs_sweep_record *rec, struct cs_bifurcation *out,
                        size_t max_out)
@@ -280,28 +631,46 @@ size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
   size_t n = 0;
   if (spec->points2)
     return 0;
-  for (size_t i = 0; i + 1 < spec->points; i++) {
-    const struct cs_sweep_record *a = &rec[i], *b = &rec[i + 1];
-    if (!a->done || !b->done || a->cls == CS_CLASS_PENDING || b->cls == CS_CLASS_PENDING)
+  /* neighbours among the informative points: failed points between two of
+   * them hide where (and whether) something changed */
+  size_t i = 0;
+  while (i < spec->points && !informative(&rec[i]))
+    i++;
+  for (size_t j = i + 1; j < spec->points; j++) {
+    if (!informative(&rec[j]))
       continue;
-    struct cs_bifurcation bf = {.pass = pass, .left = i, .right = i + 1};
+    const struct cs_sweep_record *a = &rec[i], *b = &rec[j];
+    struct cs_bifurcation bf = {.pass = pass, .left = i, .right = j};
     cs_sweep_values(spec, i, &bf.p_left, NULL);
-    cs_sweep_values(spec, i + 1, &bf.p_right, NULL);
+    cs_sweep_values(spec, j, &bf.p_right, NULL);
     bf.estimate = 0.5 * (bf.p_left + bf.p_right);
     bf.from_cls = a->cls, bf.to_cls = b->cls;
     bf.from_period = a->period, bf.to_period = b->period;
-    if (!same_regime(a, b)) {
+    int regime = !same_regime(a, b);
+    int rot = rotating(spec, a->rotation_number) != rotating(spec, b->rotation_number);
+    int stick = sticking(a->stick_fraction) != sticking(b->stick_fraction);
+    if (j > i + 1) {
+      if (regime || rot || stick) {
+        bf.kind = CS_BIF_UNKNOWN;
+        bf.estimate = NAN;
+        add(out, max_out, &n, &bf);
+      }
+      i = j;
+      continue;
+    }
+    if (regime) {
       bf.kind = classify_change(a, b);
       add(out, max_out, &n, &bf);
     }
-    if (rotating(spec, a->rotation_number) != rotating(spec, b->rotation_number)) {
+    if (rot) {
       bf.kind = rotating(spec, b->rotation_number) ? CS_BIF_ROTATION_ONSET : CS_BIF_ROTATION_END;
       add(out, max_out, &n, &bf);
     }
-    if (sticking(a->stick_fraction) != sticking(b->stick_fraction)) {
+    if (stick) {
       bf.kind = sticking(b->stick_fraction) ? CS_BIF_STICK_ONSET : CS_BIF_STICK_END;
       add(out, max_out, &n, &bf);
     }
+    i = j;
   }
   return n;
 }
@@ -313,13 +682,14 @@ static size_t detect_hysteresis(const struct cs_sweep_spec *spec, struct cs_swee
 {
   size_t n = 0, i = 0, np = spec->points;
   while (i < np) {
-    int differ = f[i].done && b[i].done && !same_regime(&f[i], &b[i]);
+    int differ = informative(&f[i]) && informative(&b[i]) && !same_regime(&f[i], &b[i]);
     if (!differ) {
       i++;
       continue;
     }
     size_t j = i;
-    while (j + 1 < np && f[j + 1].done && b[j + 1].done && !same_regime(&f[j + 1], &b[j + 1]))
+    while (j + 1 < np && informative(&f[j + 1]) && informative(&b[j + 1]) &&
+           !same_regime(&f[j + 1], &b[j + 1]))
       j++;
     struct cs_bifurcation bf = {.pass = -1, .left = i, .right = j, .kind = CS_BIF_HYSTERESIS};
     cs_sweep_values(spec, i, &bf.p_left, NULL);
@@ -357,29 +727,26 @@ static int on_from_side(const struct cs_sweep_spec *spec, const struct cs_bifurc
 
 /* Bisection in the pass direction: the bracket's near end is the point the
  * pass reached first, and every trial continues from its final state. */
-static void refine_one(struct run *r, struct worker *w, struct cs_bifurcation *bf)
+static void refine_one(struct exec *e, struct worker *w, struct unit *u)
 {
-  const struct cs_model *m = r->m;
-  const struct cs_sweep_spec *spec = r->spec;
+  const struct cs_model *m = e->r->m;
+  const struct cs_sweep_spec *spec = e->r->spec;
+  struct cs_bifurcation *bf = &u->bf;
   int pass = bf->pass;
-  size_t near = pass == 0 ? bf->left : bf->right;
-  if (!r->final_ok[pass][near])
-    return;
-  struct cs_sweep_record from = r->rec[pass][near];
   double p_near = pass == 0 ? bf->p_left : bf->p_right;
   double p_far = pass == 0 ? bf->p_right : bf->p_left;
   double ystart[CS_FLOW_MAX_N];
-  memcpy(ystart, r->final[pass] + near * m->n_state, m->n_state * sizeof(double));
+  memcpy(ystart, u->start, m->n_state * sizeof(double));
   struct cs_point_result res;
   int guard = 0;
-  while (fabs(p_far - p_near) > spec->refine_tol && guard++ < 60 && !r->stop) {
+  while (fabs(p_far - p_near) > spec->refine_tol && guard++ < 60 && !interrupted(e)) {
     double mid = 0.5 * (p_near + p_far);
     if (set_point(w, m, spec, mid, NAN) != CS_OK)
-      return;
+      break;
     cs_point_analyse(m, w->params, ystart, &spec->point, w->ws, &res);
     if (res.cls == CS_CLASS_FAILED)
-      return;
-    if (on_from_side(spec, bf, &from, &res)) {
+      break;
+    if (on_from_side(spec, bf, &u->from, &res)) {
       p_near = mid;
       if (res.final_state && usable_for_continuation(res.cls))
         memcpy(ystart, res.final_state, m->n_state * sizeof(double));
@@ -387,12 +754,15 @@ static void refine_one(struct run *r, struct worker *w, struct cs_bifurcation *b
       p_far = mid;
     }
   }
+  if (interrupted(e))
+    return;
   bf->estimate = 0.5 * (p_near + p_far);
   bf->refined = fabs(p_far - p_near) <= spec->refine_tol;
   if (pass == 0)
     bf->p_left = p_near, bf->p_right = p_far;
   else
     bf->p_left = p_far, bf->p_right = p_near;
+  emit_simple(e, MSG_REFINED, u->bif, bf);
 }
 
 /* ------------------------------------------------------ equilibria */
@@ -401,7 +771,8 @@ static void refine_one(struct run *r, struct worker *w, struct cs_bifurcation *b
  * and the parameter values where the largest real part crosses zero (Hopf
  * for a complex pair, fold for a real eigenvalue), added to the change list. */
 static void equilibria_along(const struct cs_model *m, const void *base, const double *y0,
-                             const struct cs_sweep_spec *spec, struct cs_sweep_outcome *out)
+                             const struct cs_sweep_spec *spec, struct cs_sweep_outcome *out,
+                             size_t cap)
 {
   size_t n = spec->points;
   double *values = malloc(n * sizeof *values);
@@ -426,7 +797,6 @@ static void equilibria_along(const struct cs_model *m, const void *base, const d
     return;
   }
   out->n_eq = n;
-  size_t cap = 4 * spec->points + 16;
   for (size_t c = 0; c < nc && c < 32 && out->n_bif < cap; c++) {
     if (cross[c].kind == CS_EQ_NONE || cross[c].status != CS_OK)
       continue;
@@ -443,116 +813,319 @@ static void equilibria_along(const struct cs_model *m, const void *base, const d
 
 /* ------------------------------------------------------------- driver */
 
-enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params, const double *y0,
-                            const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink, void *sink_ctx,
-                            struct cs_sweep_outcome *out)
+/* The units of the points phase: every segment, from its first missing
+ * point (all of them on a fresh run). */
+static size_t plan_points(struct run *r, struct unit *units)
 {
-  memset(out, 0, sizeof *out);
-  if (!m || !base_params || !y0 || !spec || spec->points < 2 || spec->param < 0 ||
-      m->n_state > CS_FLOW_MAX_N)
-    return CS_ERR_ARG;
-  size_t np = cs_sweep_npoints(spec);
-  struct run r = {
-      .m = m, .base = base_params, .y0 = y0, .spec = spec, .sink = sink, .sink_ctx = sink_ctx};
-  int passes[2] = {spec->direction != CS_SWEEP_BACKWARD, spec->direction != CS_SWEEP_FORWARD};
-  for (int p = 0; p < 2; p++) {
-    if (!passes[p])
+  const struct cs_sweep_spec *spec = r->spec;
+  size_t n = 0, np1 = spec->points, rows = spec->points2 ? spec->points2 : 1;
+  size_t size = np1;
+  if (!spec->continuation)
+    size = 1;
+  else if (!spec->points2)
+    size = spec->chunk ? spec->chunk : (np1 + (size_t)r->nthreads - 1) / (size_t)r->nthreads;
+  if (size == 0)
+    size = 1;
+  size_t ns = r->m->n_state;
+  for (int pass = 0; pass < 2; pass++) {
+    if (!r->passes[pass])
       continue;
-    r.rec[p] = calloc(np, sizeof *r.rec[p]);
-    r.final[p] = calloc(np * m->n_state, sizeof(double));
-    r.final_ok[p] = calloc(np, 1);
-    if (!r.rec[p] || !r.final[p] || !r.final_ok[p]) {
-      for (int q = 0; q < 2; q++)
-        free(r.rec[q]), free(r.final[q]), free(r.final_ok[q]);
-      return CS_ERR_NOMEM;
+    for (size_t row = 0; row < rows; row++) {
+      for (size_t q0 = 0; q0 < np1; q0 += size) {
+        struct unit u = {.kind = UNIT_SEGMENT, .pass = pass, .row = row, .q0 = q0};
+        u.q1 = q0 + size < np1 ? q0 + size : np1;
+        u.seam = spec->continuation && !spec->points2 && q0 > 0;
+        /* points of a segment finish in order: the done ones are a prefix */
+        size_t qs = q0;
+        while (qs < u.q1 && r->rec[pass][pass_index(spec, pass, qs, row)].done)
+          qs++;
+        if (qs == u.q1)
+          continue;
+        u.qs = qs;
+        if (qs > q0) {
+          size_t kp = pass_index(spec, pass, qs - 1, row);
+          u.have_start = spec->continuation && r->final_ok[pass][kp];
+          if (u.have_start)
+            memcpy(u.start, r->final[pass] + kp * ns, ns * sizeof(double));
+        }
+        if (units)
+          units[n] = u;
+        n++;
+      }
     }
   }
-  int nthreads = spec->threads > 0 ? spec->threads : omp_get_max_threads();
-  double t0 = omp_get_wtime();
-  int init_failed = 0;
+  return n;
+}
 
+/* Opens a phase with n units and runs it on this process's threads (the
+ * other processes take units through the transport meanwhile); returns when
+ * every unit is done (or the sweep stopped). */
+static void run_phase(struct run *r, struct unit *units, size_t n, int nthreads)
+{
+  pthread_mutex_lock(&r->lock);
+  r->units = units;
+  r->n_units = n;
+  r->next_unit = 0;
+  r->units_done = 0;
+  r->phase_open = 1;
+  pthread_mutex_unlock(&r->lock);
+  struct exec e = {r, NULL};
+  int init_failed = 0;
 #pragma omp parallel num_threads(nthreads)
   {
     struct worker w;
-    int ok = worker_init(&w, m, base_params, spec) == 0;
-    if (!ok) {
+    if (worker_init(&w, r->m, r->base, r->spec) == 0) {
+      work(&e, &w);
+    } else {
 #pragma omp atomic write
       init_failed = 1;
     }
-#pragma omp barrier
-    if (!init_failed) {
-      int T = omp_get_num_threads();
-      for (int pass = 0; pass < 2; pass++) {
-        if (!passes[pass])
+    worker_free(&w, r->m);
+  }
+  if (init_failed) {
+    r->nomem = 1;
+    set_stop(r, CS_SWEEP_SINK);
+  }
+  /* units taken by other processes may still be running */
+  pthread_mutex_lock(&r->lock);
+  while (r->units_done < r->n_units && !r->abort)
+    pthread_cond_wait(&r->changed, &r->lock);
+  r->phase_open = 0;
+  pthread_mutex_unlock(&r->lock);
+}
+
+/* Waits until the writer thread has applied everything queued so far. */
+static void drain(struct run *r)
+{
+  pthread_mutex_lock(&r->lock);
+  while (r->qhead || r->busy) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += 10 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000L)
+      ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&r->changed, &r->lock, &ts);
+  }
+  pthread_mutex_unlock(&r->lock);
+}
+
+static void *monitor_main(void *arg)
+{
+  struct exec *e = arg;
+  struct run *r = e->r;
+  for (;;) {
+    pthread_mutex_lock(&r->lock);
+    int quit = r->writer_quit;
+    pthread_mutex_unlock(&r->lock);
+    if (quit)
+      return NULL;
+    if (!r->abort && r->ctl->cancel && *r->ctl->cancel)
+      set_stop(r, CS_SWEEP_CANCELLED);
+    if (!r->abort && e->comm->stopped(e->comm->ctx))
+      set_stop(r, CS_SWEEP_REMOTE);
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+/* A worker process: units from the coordinator until none is left. */
+static void run_worker(struct run *r, int nthreads)
+{
+  struct exec e = {r, r->ctl->comm};
+  pthread_t mon;
+  int have_mon = pthread_create(&mon, NULL, monitor_main, &e) == 0;
+#pragma omp parallel num_threads(nthreads)
+  {
+    struct worker w;
+    if (worker_init(&w, r->m, r->base, r->spec) == 0)
+      work(&e, &w);
+    else
+      set_stop(r, CS_SWEEP_SINK);
+    worker_free(&w, r->m);
+  }
+  pthread_mutex_lock(&r->lock);
+  r->writer_quit = 1;
+  pthread_mutex_unlock(&r->lock);
+  if (have_mon)
+    pthread_join(mon, NULL);
+  e.comm->done(e.comm->ctx);
+}
+
+enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_params, const double *y0,
+                                const struct cs_sweep_spec *spec_in, cs_sweep_sink_fn sink,
+                                void *sink_ctx, const struct cs_sweep_ctl *ctl_in,
+                                struct cs_sweep_outcome *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!m || !base_params || !y0 || !spec_in || spec_in->points < 1 || spec_in->param < 0 ||
+      m->n_state > CS_FLOW_MAX_N)
+    return CS_ERR_ARG;
+  static const struct cs_sweep_ctl no_ctl;
+  const struct cs_sweep_ctl *ctl = ctl_in ? ctl_in : &no_ctl;
+  struct cs_sweep_spec spec = *spec_in;
+  struct run r = {.m = m,
+                  .base = base_params,
+                  .y0 = y0,
+                  .spec = &spec,
+                  .ctl = ctl,
+                  .sink = sink,
+                  .sink_ctx = sink_ctx,
+                  .out = out,
+                  .np = cs_sweep_npoints(spec_in)};
+  spec.point.cancel = &r.abort;
+  r.passes[0] = spec.direction != CS_SWEEP_BACKWARD;
+  r.passes[1] = spec.direction != CS_SWEEP_FORWARD;
+  r.coordinator = !ctl->comm || ctl->comm->rank == 0;
+  int nthreads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
+  double t0 = omp_get_wtime();
+  r.nthreads = nthreads;
+  pthread_mutex_init(&r.lock, NULL);
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* the timed waits use CLOCK_MONOTONIC */
+  pthread_cond_init(&r.changed, &ca);
+  pthread_condattr_destroy(&ca);
+
+  if (!r.coordinator) {
+    run_worker(&r, nthreads);
+    out->worker = 1;
+    out->wall_time = omp_get_wtime() - t0;
+    out->interrupted = r.stop == CS_SWEEP_CANCELLED;
+    out->stop = r.stop;
+    pthread_cond_destroy(&r.changed);
+    pthread_mutex_destroy(&r.lock);
+    return r.nomem ? CS_ERR_NOMEM : CS_OK;
+  }
+
+  size_t ns = m->n_state, cap = 4 * spec.points + 16;
+  enum cs_status st = CS_OK;
+  out->bif = calloc(cap, sizeof *out->bif);
+  if (!out->bif)
+    st = CS_ERR_NOMEM;
+  for (int p = 0; p < 2 && st == CS_OK; p++) {
+    if (!r.passes[p])
+      continue;
+    r.rec[p] = calloc(r.np, sizeof *r.rec[p]);
+    r.final[p] = calloc(r.np * ns, sizeof(double));
+    r.final_ok[p] = calloc(r.np, 1);
+    if (!r.rec[p] || !r.final[p] || !r.final_ok[p]) {
+      st = CS_ERR_NOMEM;
+      break;
+    }
+    const struct cs_sweep_prior *pr = ctl->prior;
+    if (pr && pr->rec[p]) {
+      memcpy(r.rec[p], pr->rec[p], r.np * sizeof *r.rec[p]);
+      for (size_t k = 0; k < r.np; k++) {
+        if (!r.rec[p][k].done)
           continue;
-        if (spec->points2) {
-          /* 2-D: rows over threads, continuation along each row */
-#pragma omp for schedule(dynamic, 1)
-          for (size_t row = 0; row < spec->points2; row++)
-            run_segment(&r, &w, pass, row, 0, spec->points);
-        } else if (spec->continuation) {
-          /* 1-D continuation: contiguous chunks with seam overlaps */
-          size_t np1 = spec->points;
-          size_t size = spec->chunk ? spec->chunk : (np1 + (size_t)T - 1) / (size_t)T;
-          size_t nchunks = (np1 + size - 1) / size;
-#pragma omp for schedule(dynamic, 1)
-          for (size_t c = 0; c < nchunks; c++) {
-            size_t q0 = c * size, q1 = q0 + size < np1 ? q0 + size : np1;
-            run_segment(&r, &w, pass, 0, q0, q1);
-          }
-        } else {
-          /* independent points: any order, bit-identical results */
-#pragma omp for schedule(dynamic, 1)
-          for (size_t q = 0; q < spec->points; q++) {
-            struct cs_point_result res;
-            if (!r.stop)
-              run_point(&r, &w, pass, pass_index(spec, pass, q, 0), y0, 0, &res);
-          }
+        out->prior++;
+        if (r.rec[p][k].cls == CS_CLASS_FAILED)
+          r.failed++;
+        if (pr->final[p] && usable_for_continuation(r.rec[p][k].cls)) {
+          const double *y = pr->final[p] + k * ns;
+          int finite = 1;
+          for (size_t i = 0; i < ns; i++)
+            finite &= isfinite(y[i]) != 0;
+          memcpy(r.final[p] + k * ns, y, ns * sizeof(double));
+          r.final_ok[p][k] = (unsigned char)finite;
         }
       }
     }
-    /* detection (serial) then refinement (parallel over intervals) */
-#pragma omp single
-    {
-      size_t cap = 4 * spec->points + 16;
-      out->bif = calloc(cap, sizeof *out->bif);
-      if (out->bif && !init_failed) {
-        for (int pass = 0; pass < 2; pass++)
-          if (passes[pass])
-            out->n_bif +=
-                cs_sweep_detect(spec, pass, r.rec[pass], out->bif + out->n_bif, cap - out->n_bif);
-        if (out->n_bif > cap)
-          out->n_bif = cap;
-      }
-    }
-    if (spec->refine && out->bif && !init_failed && !spec->points2) {
-#pragma omp for schedule(dynamic, 1)
-      for (size_t b = 0; b < out->n_bif; b++)
-        refine_one(&r, &w, &out->bif[b]);
-    }
-#pragma omp single
-    {
-      if (out->bif && passes[0] && passes[1] && !spec->points2) {
-        size_t cap = 4 * spec->points + 16;
-        out->n_bif +=
-            detect_hysteresis(spec, r.rec[0], r.rec[1], out->bif + out->n_bif, cap - out->n_bif);
-      }
-    }
-    worker_free(&w, m);
   }
-  if (spec->equilibria && !init_failed && out->bif && !spec->points2)
-    equilibria_along(m, base_params, y0, spec, out);
+  size_t n_units = st == CS_OK ? plan_points(&r, NULL) : 0;
+  struct unit *units = st == CS_OK ? malloc((n_units ? n_units : 1) * sizeof *units) : NULL;
+  if (st == CS_OK && !units)
+    st = CS_ERR_NOMEM;
+  if (st != CS_OK) {
+    for (int p = 0; p < 2; p++)
+      free(r.rec[p]), free(r.final[p]), free(r.final_ok[p]);
+    free(units);
+    free(out->bif), out->bif = NULL;
+    pthread_cond_destroy(&r.changed);
+    pthread_mutex_destroy(&r.lock);
+    return st;
+  }
+  plan_points(&r, units);
+
+  pthread_t writer;
+  int have_writer = pthread_create(&writer, NULL, writer_main, &r) == 0;
+  struct cs_sweep_server srv = {&r, server_next_unit, server_result};
+  int serving = ctl->comm && ctl->comm->serve_begin(ctl->comm->ctx, &srv) == 0;
+  if (!have_writer || (ctl->comm && !serving)) {
+    r.nomem = !have_writer;
+    set_stop(&r, CS_SWEEP_SINK);
+  }
+
+  /* 1. the points */
+  if (!r.abort)
+    run_phase(&r, units, n_units, nthreads);
+  drain(&r);
+
+  /* 2. changes between neighbours, refined by bisection (1-D) */
+  if (!r.abort && !spec.points2) {
+    for (int pass = 0; pass < 2; pass++)
+      if (r.passes[pass])
+        out->n_bif +=
+            cs_sweep_detect(&spec, pass, r.rec[pass], out->bif + out->n_bif, cap - out->n_bif);
+    if (out->n_bif > cap)
+      out->n_bif = cap;
+    if (spec.refine) {
+      free(units);
+      units = malloc((out->n_bif ? out->n_bif : 1) * sizeof *units);
+      size_t nr = 0;
+      for (size_t b = 0; units && b < out->n_bif; b++) {
+        const struct cs_bifurcation *bf = &out->bif[b];
+        if (bf->pass < 0 || bf->kind == CS_BIF_UNKNOWN)
+          continue;
+        size_t near = bf->pass == 0 ? bf->left : bf->right;
+        if (!r.final_ok[bf->pass][near])
+          continue;
+        struct unit u = {.kind = UNIT_REFINE, .pass = bf->pass, .bif = b, .bf = *bf};
+        u.from = r.rec[bf->pass][near];
+        memcpy(u.start, r.final[bf->pass] + near * ns, ns * sizeof(double));
+        units[nr++] = u;
+      }
+      if (units)
+        run_phase(&r, units, nr, nthreads);
+      drain(&r);
+    }
+    if (!r.abort && r.passes[0] && r.passes[1])
+      out->n_bif +=
+          detect_hysteresis(&spec, r.rec[0], r.rec[1], out->bif + out->n_bif, cap - out->n_bif);
+  }
+  pthread_mutex_lock(&r.lock);
+  r.finished = 1;
+  pthread_mutex_unlock(&r.lock);
+  if (serving)
+    ctl->comm->serve_end(ctl->comm->ctx, r.abort);
+  pthread_mutex_lock(&r.lock);
+  r.writer_quit = 1;
+  pthread_cond_broadcast(&r.changed);
+  pthread_mutex_unlock(&r.lock);
+  if (have_writer)
+    pthread_join(writer, NULL);
+  free(units);
+
+  if (!r.abort && spec.equilibria && !spec.points2)
+    equilibria_along(m, base_params, y0, &spec, out, cap);
   out->wall_time = omp_get_wtime() - t0;
   out->rhs_evals = r.rhs_evals;
   out->failed = r.failed;
-  out->interrupted = r.stop;
+  out->computed = r.computed;
+  out->stop = r.stop;
+  out->interrupted = r.stop != CS_SWEEP_RAN;
   out->records[0] = r.rec[0];
   out->records[1] = r.rec[1];
   for (int p = 0; p < 2; p++)
     free(r.final[p]), free(r.final_ok[p]);
-  if (init_failed || !out->bif) {
-    cs_sweep_outcome_free(out);
-    return CS_ERR_NOMEM;
-  }
-  return CS_OK;
+  pthread_cond_destroy(&r.changed);
+  pthread_mutex_destroy(&r.lock);
+  return r.nomem ? CS_ERR_NOMEM : CS_OK;
+}
+
+enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params, const double *y0,
+                            const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink, void *sink_ctx,
+                            struct cs_sweep_outcome *out)
+{
+  return cs_sweep_run_ctl(m, base_params, y0, spec, sink, sink_ctx, NULL, out);
 }

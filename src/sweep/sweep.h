@@ -34,6 +34,7 @@
 #ifndef CS_SWEEP_H
 #define CS_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "analysis/equilibrium.h"
@@ -85,9 +86,9 @@ struct cs_sweep_point {
   const struct cs_point_result *res;
 };
 
-/* Receives finished points; called from the worker threads one at a time
- * (inside a critical section), so it may write files. Returns 0 to go on,
- * nonzero to stop the sweep (e.g. a write error). */
+/* Receives finished points; called from one writer thread, never
+ * concurrently, so it may write files. Returns 0 to go on, nonzero to stop the
+ * sweep (e.g. a write error). */
 typedef int (*cs_sweep_sink_fn)(void *ctx, const struct cs_sweep_point *pt);
 
 /* The compact per-point record the driver keeps for bifurcation detection. */
@@ -95,6 +96,7 @@ struct cs_sweep_record {
   enum cs_class cls;
   int period;
   double period_time, lyapunov, rotation_number, stick_fraction;
+  double lyapunov_err; /* error of the exponent (same unit), NAN if none */
   int done;
 };
 
@@ -115,6 +117,7 @@ enum cs_bifurcation_kind {
   CS_BIF_HYSTERESIS,        /* the forward and backward passes differ here */
   CS_BIF_HOPF,              /* eigenvalues: a complex pair crosses the imaginary axis */
   CS_BIF_FOLD,              /* eigenvalues: a real eigenvalue crosses zero */
+  CS_BIF_UNKNOWN,           /* the regimes on either side of failed points differ */
   CS_BIF_COUNT
 };
 const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k);
@@ -130,20 +133,97 @@ struct cs_bifurcation {
   int from_period, to_period;
 };
 
+/* Why a sweep ended before its last point. */
+enum cs_sweep_stop {
+  CS_SWEEP_RAN,       /* it did not: every point was computed */
+  CS_SWEEP_CANCELLED, /* ctl->cancel was set (a signal) */
+  CS_SWEEP_SINK,      /* the sink asked to stop (e.g. a write error) */
+  CS_SWEEP_REMOTE     /* the coordinating process stopped the sweep (MPI) */
+};
+
 /* Everything the sweep produced besides what went to the sink. */
 struct cs_sweep_outcome {
   struct cs_sweep_record *records[2]; /* per pass, npoints each (NULL if the pass did not run) */
   struct cs_bifurcation *bif;
   size_t n_bif;
   double wall_time;
-  long rhs_evals;
-  size_t failed;             /* points that failed */
-  int interrupted;           /* the sink asked to stop */
+  long rhs_evals;            /* of the points computed by this run */
+  size_t failed;             /* points that failed (this run and before, on resume) */
+  size_t computed;           /* points computed by this run */
+  size_t prior;              /* points a previous run had finished (resume) */
+  int interrupted;           /* the sweep stopped early: see stop */
+  enum cs_sweep_stop stop;   /* why */
+  int worker;                /* 1: this process only computed points for a coordinator (MPI) */
   struct cs_equilibrium *eq; /* equilibria at the grid points (spec->equilibria, 1-D), or NULL */
   size_t n_eq;
   char eq_note[160]; /* why equilibria were not computed, if asked and not */
 };
 void cs_sweep_outcome_free(struct cs_sweep_outcome *o);
+
+/* What a previous, interrupted run of the same sweep finished (resume): per
+ * pass (NULL: not started), one record per grid index (done = 1 for the
+ * finished ones) and the final states (npoints x n_state) those points left,
+ * from which continuation goes on bit for bit. */
+struct cs_sweep_prior {
+  struct cs_sweep_record *rec[2];
+  double *final[2];
+};
+
+/* Distribution of a sweep over processes (e.g. MPI ranks), as a byte
+ * transport: the sweep knows nothing about the transport, the transport
+ * nothing about sweeps. One coordinator (rank 0) hands out work units and
+ * receives results; the other processes are workers. */
+struct cs_sweep_server {
+  void *ctx;
+  /* next unit for a worker, copied into unit (size bytes): returns 1 (a unit),
+   * 0 (none yet: ask again later), -1 (none ever: stop asking) */
+  int (*next_unit)(void *ctx, void *unit, size_t size);
+  /* a result message from a worker; the server takes ownership of buf (malloc) */
+  void (*result)(void *ctx, void *buf, size_t len);
+};
+struct cs_sweep_comm {
+  int rank, size; /* this process, of how many */
+  void *ctx;      /* the transport's state */
+  /* worker side, thread-safe: asks the coordinator for a unit (same returns
+   * as next_unit); sends a result message */
+  int (*request)(void *ctx, void *unit, size_t size);
+  int (*send)(void *ctx, const void *buf, size_t len);
+  /* worker side: 1 once the coordinator said stop (polled between points) */
+  int (*stopped)(void *ctx);
+  /* worker side: every thread of this process has finished */
+  void (*done)(void *ctx);
+  /* coordinator side: serve the workers from a thread of the transport until
+   * serve_end, which also tells every worker that no unit will come (and,
+   * with abort, to abandon the points in flight) and waits (a bounded time)
+   * for their last results */
+  int (*serve_begin)(void *ctx, const struct cs_sweep_server *srv);
+  void (*serve_end)(void *ctx, int abort);
+};
+
+/* How to run a sweep; every field optional (zero: default). */
+struct cs_sweep_ctl {
+  const struct cs_sweep_prior *prior;  /* resume: finished points are not recomputed */
+  const volatile sig_atomic_t *cancel; /* becomes nonzero (a signal handler): stop soon,
+                                          abandoning points in flight */
+  /* Called from the writer thread between points and at least every 0.1 s,
+   * with the sink's context: e.g. to flush a file at a bounded interval. */
+  void (*tick)(void *sink_ctx);
+  struct cs_sweep_comm *comm; /* distribution over processes; NULL: this process only */
+};
+
+/* The full driver. The sink (and tick) run on one writer thread of their own,
+ * never concurrently, in the order points finish; workers never wait for it
+ * (results are queued). With ctl->prior, only the points not done are
+ * computed (continuation segments restart at their first missing point from
+ * the stored final state of the previous one), then change detection,
+ * refinement, hysteresis and equilibria run over the whole grid. With
+ * ctl->comm, every process calls this with the same arguments (prior and sink
+ * only matter on the coordinator); a worker returns with out->worker = 1.
+ * The result does not depend on the number of threads or processes. */
+enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_params, const double *y0,
+                                const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink,
+                                void *sink_ctx, const struct cs_sweep_ctl *ctl,
+                                struct cs_sweep_outcome *out);
 
 /* Runs the sweep over model m with base params and initial state y0. Every
  * thread works on its own copy of the params (attach()ed), sets the grid

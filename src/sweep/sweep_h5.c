@@ -1,43 +1,112 @@
 /* SPDX-License-Identifier: MIT */
+/* The sweep's HDF5 file, layout 2 (see sweep_h5.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cs_version.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep_h5.h"
 
-#define N_POINT_COLS_FIXED 14 /* columns after index and the parameter(s) */
+/* ------------------------------------------------------------- columns */
+
+/* The per-point columns after index and the parameter(s). */
+enum col_id {
+  C_CLASS,
+  C_PERIOD,
+  C_PERIOD_TIME,
+  C_LYAP,
+  C_LYAP_ERR,
+  C_ROTATION,
+  C_STICK_FRACTION,
+  C_STICK_PHASES,
+  C_TRANSIENT,
+  C_DRIFT,
+  C_N_SECTION,
+  C_STEPS,
+  C_RHS,
+  C_STATUS,
+  C_T_FINAL,
+  N_FIXED
+};
+
+struct col_desc {
+  const char *name;
+  enum cs_h5_type type;
+  int unit_kind; /* 0 "1", 1 time, 2 per time, 3 turns per time */
+  double fill;
+  const char *doc;
+};
+
+static const struct col_desc fixed_cols[N_FIXED] = {
+    [C_CLASS] = {"class", CS_H5_INT32, 0, 0,
+                 "attractor class: index into the attribute class_names of the points group "
+                 "(0 pending: not computed yet)"},
+    [C_PERIOD] = {"period", CS_H5_INT32, 0, 0, "periodic orbits: section points per cycle, else 0"},
+    [C_PERIOD_TIME] = {"period_time", CS_H5_DOUBLE, 1, NAN,
+                       "period of the orbit in time (periodic), else NaN"},
+    [C_LYAP] = {"lyapunov", CS_H5_DOUBLE, 2, NAN, "largest Lyapunov exponent, NaN if not computed"},
+    [C_LYAP_ERR] = {"lyapunov_err", CS_H5_DOUBLE, 2, NAN,
+                    "standard error of the exponent (block estimates)"},
+    [C_ROTATION] = {"rotation_number", CS_H5_DOUBLE, 3, NAN,
+                    "full turns of the first angle per time unit, NaN if the model has none"},
+    [C_STICK_FRACTION] = {"stick_fraction", CS_H5_DOUBLE, 0, NAN,
+                          "fraction of the recording window in stick (model's indicator)"},
+    [C_STICK_PHASES] = {"stick_phases", CS_H5_DOUBLE, 0, NAN,
+                        "stick phases per period (periodic orbits), else per time unit"},
+    [C_TRANSIENT] = {"transient_used", CS_H5_DOUBLE, 1, NAN,
+                     "transient integrated before recording (adaptive transients)"},
+    [C_DRIFT] = {"drift", CS_H5_DOUBLE, 0, NAN,
+                 "last measured drift of the section points, scaled (adaptive transients)"},
+    [C_N_SECTION] = {"n_section", CS_H5_INT64, 0, 0, "section points recorded"},
+    [C_STEPS] = {"steps", CS_H5_INT64, 0, 0, "integrator steps taken for the point"},
+    [C_RHS] = {"rhs_evals", CS_H5_INT64, 0, 0, "right-hand side evaluations for the point"},
+    [C_STATUS] = {"status", CS_H5_INT32, 0, -1,
+                  "0 ok, else a contensou status code (see messages); -1 not computed"},
+    [C_T_FINAL] = {"t_final", CS_H5_DOUBLE, 1, NAN,
+                   "time of final_state (a multiple of the forcing period for forced models)"},
+};
+
+#define MAX_COLS (N_FIXED + 3)
 
 struct pass_out {
-  struct cs_h5_table *points;
-  struct cs_h5_table *section;
-  long *offsets; /* first section row per grid index, -1 none */
-  long *counts;
-  char (*messages)[256];
+  struct cs_h5_dset *col[MAX_COLS]; /* index, parameter(s), then the fixed columns */
+  struct cs_h5_dset *final, *messages, *values, *index, *offsets, *counts;
 };
 
 struct cs_sweep_h5 {
-  struct cs_h5 *f;
+  struct cs_h5 *f;            /* the partial file (NULL when closed) */
+  struct cs_h5_lock *lock;    /* the claim on path */
+  char *path, *partial, *tmp; /* target, "<path>.partial", "<path>.tmp" */
+  char *source;               /* resume: the file found (partial or path) */
   const struct cs_model *m;
   const struct cs_sweep_spec *spec;
-  size_t npoints, ncols_points, ncols_section;
+  size_t npoints, ncols, nparam; /* nparam: 1 or 2 */
+  size_t ncols_section;          /* parameter(s), t, states, derived */
+  int passes[2];
   struct pass_out pass[2];
-  double *row;  /* one points row */
-  double *srow; /* section rows with the index column, grown as needed */
+  double *srow; /* section rows being written, grown as needed */
+  int64_t *sidx;
   size_t srow_cap;
+  size_t written, flushed; /* points in the file (including earlier runs'), on disk */
   double last_flush;
   enum cs_status st;
-  char err[512];
+  char err[600];
 };
 
 static double now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static const char *pass_name(int p)
@@ -49,8 +118,27 @@ static void keep(struct cs_sweep_h5 *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg());
+    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg()[0] ? cs_h5_errmsg() : cs_strerror(st));
   }
+}
+
+static char *join(const char *a, const char *b)
+{
+  size_t n = strlen(a) + strlen(b) + 1;
+  char *s = malloc(n);
+  if (s)
+    snprintf(s, n, "%s%s", a, b);
+  return s;
+}
+
+static void units_of(const struct cs_model *m, char time_u[32], char per_time[32], char turns[40])
+{
+  const char *tu = cs_run_time_unit(m);
+  /* dimensionless time: rates are plain numbers ("1", "turns"), not "1/1" */
+  int dimless = strcmp(tu, "1") == 0;
+  snprintf(time_u, 32, "%s", tu);
+  snprintf(per_time, 32, dimless ? "1" : "1/%s", tu);
+  snprintf(turns, 40, dimless ? "turns" : "turns/%s", tu);
 }
 
 static void fill_names(const char **class_names, const char **kind_names)
@@ -61,188 +149,339 @@ static void fill_names(const char **class_names, const char **kind_names)
     kind_names[i] = cs_bifurcation_kind_name((enum cs_bifurcation_kind)i);
 }
 
+static struct cs_sweep_h5 *writer_new(const char *path, const struct cs_model *m,
+                                      const struct cs_sweep_spec *spec)
+{
+  struct cs_sweep_h5 *w = calloc(1, sizeof *w);
+  if (!w)
+    return NULL;
+  w->path = strdup(path);
+  w->partial = join(path, ".partial");
+  w->tmp = join(path, ".tmp");
+  if (!w->path || !w->partial || !w->tmp) {
+    free(w->path), free(w->partial), free(w->tmp), free(w);
+    return NULL;
+  }
+  w->m = m;
+  w->spec = spec;
+  if (spec) {
+    w->npoints = cs_sweep_npoints(spec);
+    w->nparam = spec->points2 ? 2 : 1;
+    w->ncols = 1 + w->nparam + N_FIXED;
+    w->ncols_section = w->nparam + 1 + m->n_state + m->n_derived;
+    w->passes[0] = spec->direction != CS_SWEEP_BACKWARD;
+    w->passes[1] = spec->direction != CS_SWEEP_FORWARD;
+  }
+  return w;
+}
+
+static void close_datasets(struct cs_sweep_h5 *w)
+{
+  for (int p = 0; p < 2; p++) {
+    struct pass_out *po = &w->pass[p];
+    for (size_t c = 0; c < MAX_COLS; c++)
+      keep(w, cs_h5_dset_close(po->col[c]));
+    keep(w, cs_h5_dset_close(po->final));
+    keep(w, cs_h5_dset_close(po->messages));
+    keep(w, cs_h5_dset_close(po->values));
+    keep(w, cs_h5_dset_close(po->index));
+    keep(w, cs_h5_dset_close(po->offsets));
+    keep(w, cs_h5_dset_close(po->counts));
+    memset(po, 0, sizeof *po);
+  }
+}
+
+static void writer_free(struct cs_sweep_h5 *w)
+{
+  close_datasets(w);
+  if (w->f)
+    cs_h5_close(w->f);
+  cs_h5_lock_release(w->lock);
+  free(w->path), free(w->partial), free(w->tmp), free(w->source);
+  free(w->srow), free(w->sidx);
+  free(w);
+}
+
+/* ------------------------------------------------------------ creating */
+
+/* Column names and units of the per-point datasets (index, parameters, fixed). */
+static void column_meta(const struct cs_sweep_h5 *w, size_t c, const char **name,
+                        enum cs_h5_type *type, const char **unit, const char **doc, double *fill,
+                        char units[3][40])
+{
+  const struct cs_model *m = w->m;
+  const struct cs_sweep_spec *spec = w->spec;
+  if (c == 0) {
+    *name = "index", *type = CS_H5_INT64, *unit = "1", *fill = -1;
+    *doc = spec->points2 ? "grid index i + points * j (i along parameter 1, j along parameter 2)"
+                         : "grid index";
+    return;
+  }
+  if (c <= w->nparam) {
+    const struct cs_param_desc *d = &m->param[c == 1 ? spec->param : spec->param2];
+    *name = d->name, *type = CS_H5_DOUBLE, *unit = d->unit, *fill = NAN;
+    *doc = c == 1 ? "value of the swept parameter" : "value of the second swept parameter";
+    return;
+  }
+  const struct col_desc *cd = &fixed_cols[c - 1 - w->nparam];
+  *name = cd->name, *type = cd->type, *fill = cd->fill, *doc = cd->doc;
+  *unit = cd->unit_kind == 0 ? "1" : units[cd->unit_kind - 1];
+}
+
+/* The section datasets of pass p in f (the partial file, or the final one). */
+static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct pass_out *po)
+{
+  const struct cs_model *m = w->m;
+  size_t ns = m->n_state, nd = m->n_derived;
+  char units[3][40], path[160];
+  units_of(m, units[0], units[1], units[2]);
+  const char **sn = calloc(w->ncols_section, sizeof *sn);
+  const char **su = calloc(w->ncols_section, sizeof *su);
+  if (!sn || !su) {
+    free(sn), free(su);
+    w->st = CS_ERR_NOMEM;
+    return;
+  }
+  size_t c = 0;
+  sn[c] = m->param[w->spec->param].name, su[c++] = m->param[w->spec->param].unit;
+  if (w->nparam == 2)
+    sn[c] = m->param[w->spec->param2].name, su[c++] = m->param[w->spec->param2].unit;
+  sn[c] = "t", su[c++] = units[0];
+  for (size_t i = 0; i < ns; i++)
+    sn[c] = m->state[i].name, su[c++] = m->state[i].unit;
+  for (size_t i = 0; i < nd; i++)
+    sn[c] = m->derived[i].name, su[c++] = m->derived[i].unit;
+  struct cs_h5_dset_spec vs = {
+      .type = CS_H5_DOUBLE,
+      .cols = w->ncols_section,
+      .extendible = 1,
+      .fill = NAN,
+      .names = sn,
+      .units = su,
+      .doc = "Poincare section points of every grid point: the parameter value(s), the "
+             "crossing time, the state and the derived outputs (an equilibrium: one row, its "
+             "settled state, t = NaN); rows of grid index k: offsets[k] .. offsets[k] + "
+             "counts[k] - 1, or every row whose index is k"};
+  snprintf(path, sizeof path, "/%s/section/values", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(f, path, &vs, &po->values));
+  struct cs_h5_dset_spec is = {.type = CS_H5_INT64,
+                               .extendible = 1,
+                               .fill = -1,
+                               .unit = "1",
+                               .doc = "grid index of each row of values"};
+  snprintf(path, sizeof path, "/%s/section/index", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(f, path, &is, &po->index));
+  struct cs_h5_dset_spec os = {.type = CS_H5_INT64,
+                               .rows = w->npoints,
+                               .fill = -1,
+                               .unit = "1",
+                               .doc = "first row of values of each grid index (-1: none)"};
+  snprintf(path, sizeof path, "/%s/section/offsets", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(f, path, &os, &po->offsets));
+  struct cs_h5_dset_spec cs = {.type = CS_H5_INT64,
+                               .rows = w->npoints,
+                               .fill = 0,
+                               .unit = "1",
+                               .doc = "rows of values of each grid index"};
+  snprintf(path, sizeof path, "/%s/section/counts", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(f, path, &cs, &po->counts));
+  free(sn), free(su);
+}
+
+static void create_pass(struct cs_sweep_h5 *w, int p)
+{
+  const struct cs_model *m = w->m;
+  struct pass_out *po = &w->pass[p];
+  char units[3][40], path[160];
+  units_of(m, units[0], units[1], units[2]);
+  const char *class_names[CS_CLASS_COUNT], *kind_names[CS_BIF_COUNT];
+  fill_names(class_names, kind_names);
+  const char **colnames = calloc(w->ncols, sizeof *colnames);
+  if (!colnames) {
+    w->st = CS_ERR_NOMEM;
+    return;
+  }
+  for (size_t c = 0; c < w->ncols && w->st == CS_OK; c++) {
+    const char *name, *unit, *doc;
+    enum cs_h5_type type;
+    double fill;
+    column_meta(w, c, &name, &type, &unit, &doc, &fill, units);
+    colnames[c] = name;
+    struct cs_h5_dset_spec ds = {.type = type,
+                                 .rows = w->npoints,
+                                 .fill = fill,
+                                 .unit = unit,
+                                 .doc = doc,
+                                 .chunk_rows = 1024};
+    snprintf(path, sizeof path, "/%s/points/%s", pass_name(p), name);
+    keep(w, cs_h5_dset_create(w->f, path, &ds, &po->col[c]));
+  }
+  snprintf(path, sizeof path, "/%s/points", pass_name(p));
+  if (w->st == CS_OK) {
+    keep(w, cs_h5_attr_write_strings(w->f, path, "columns", w->ncols, colnames));
+    keep(w, cs_h5_attr_write_strings(w->f, path, "class_names", CS_CLASS_COUNT, class_names));
+    keep(w, cs_h5_attr_write_string(
+                w->f, path, "doc",
+                "one dataset per quantity, one element per grid index; class 0 (pending) and "
+                "status -1: not computed yet"));
+  }
+  free(colnames);
+
+  size_t ns = m->n_state;
+  const char **sn = calloc(ns, sizeof *sn);
+  const char **su = calloc(ns, sizeof *su);
+  if (!sn || !su) {
+    free(sn), free(su);
+    w->st = CS_ERR_NOMEM;
+    return;
+  }
+  for (size_t i = 0; i < ns; i++)
+    sn[i] = m->state[i].name, su[i] = m->state[i].unit;
+  struct cs_h5_dset_spec fs = {.type = CS_H5_DOUBLE,
+                               .rows = w->npoints,
+                               .cols = ns,
+                               .fill = NAN,
+                               .names = sn,
+                               .units = su,
+                               .chunk_rows = 512,
+                               .doc = "per grid index, the state the point ended in, at t_final: "
+                                      "continuation starts the next point from it"};
+  snprintf(path, sizeof path, "/%s/final_state", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &fs, &po->final));
+  struct cs_h5_dset_spec ms = {.type = CS_H5_TEXT,
+                               .rows = w->npoints,
+                               .chunk_rows = 256,
+                               .doc = "per grid index: why the point failed, or \"\""};
+  snprintf(path, sizeof path, "/%s/messages", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &ms, &po->messages));
+
+  free(sn), free(su);
+  if (w->st == CS_OK)
+    create_section(w, w->f, p, po);
+}
+
+static void write_sweep_group(struct cs_sweep_h5 *w)
+{
+  const struct cs_model *m = w->m;
+  const struct cs_sweep_spec *spec = w->spec;
+  int two = spec->points2 > 0;
+  const struct cs_param_desc *d1 = &m->param[spec->param];
+  const struct cs_param_desc *d2 = two ? &m->param[spec->param2] : NULL;
+  const char *tu = cs_run_time_unit(m);
+  const char *gnames[2] = {d1->name, d2 ? d2->name : ""};
+  const char *gunits[2] = {d1->unit, d2 ? d2->unit : ""};
+  double *grid = calloc(w->npoints * (1 + (size_t)two), sizeof *grid);
+  if (!grid) {
+    w->st = CS_ERR_NOMEM;
+    return;
+  }
+  for (size_t k = 0; k < w->npoints; k++) {
+    double p1, p2;
+    cs_sweep_values(spec, k, &p1, &p2);
+    grid[k * (1 + two)] = p1;
+    if (two)
+      grid[k * (1 + two) + 1] = p2;
+  }
+  keep(w,
+       cs_h5_write_table(w->f, "/sweep/grid", w->npoints, 1 + (size_t)two, grid, gnames, gunits));
+  free(grid);
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep/grid", "doc",
+                                  "the parameter value(s) of every grid index (row = index)"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter", d1->name));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter_unit", d1->unit));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "from", spec->from, d1->unit));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "to", spec->to, d1->unit));
+  keep(w, cs_h5_attr_write_int(w->f, "/sweep", "points", (long long)spec->points));
+  if (two) {
+    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter2", d2->name));
+    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter2_unit", d2->unit));
+    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "from2", spec->from2, d2->unit));
+    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "to2", spec->to2, d2->unit));
+    keep(w, cs_h5_attr_write_int(w->f, "/sweep", "points2", (long long)spec->points2));
+  }
+  const char *dirs[] = {"forward", "backward", "both"};
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "spacing",
+                                  spec->spacing == CS_SPACING_LOG ? "log" : "linear"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "direction", dirs[spec->direction]));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "continuation",
+                                  spec->continuation ? "true" : "false"));
+  keep(w, cs_h5_attr_write_int(w->f, "/sweep", "chunk", (long long)spec->chunk));
+  keep(w, cs_h5_attr_write_int(w->f, "/sweep", "seam_overlap", (long long)spec->overlap));
+  const struct cs_point_spec *ps = &spec->point;
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "transient", ps->transient, tu));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "adaptive_transient",
+                                  ps->adaptive_transient ? "true" : "false"));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "transient_max", ps->transient_max, tu));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "record", ps->record, tu));
+  keep(w,
+       cs_h5_attr_write_int(w->f, "/sweep", "record_crossings", (long long)ps->record_crossings));
+  keep(w, cs_h5_attr_write_int(w->f, "/sweep", "max_period", ps->max_period));
+  const char *ly[] = {"none", "largest", "spectrum"};
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "lyapunov", ly[ps->lyapunov % 3]));
+  const struct cs_section_spec *sec = &ps->section;
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_kind",
+                                  sec->kind == CS_SECTION_STROBOSCOPIC ? "stroboscopic"
+                                                                       : "hyperplane"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_variable",
+                                  sec->variable ? sec->variable : ""));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "section_level", sec->level, NULL));
+  keep(w, cs_h5_attr_write_int(w->f, "/sweep", "section_direction", sec->direction));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_doc",
+                                  m->section_doc ? m->section_doc : ""));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "refine", spec->refine ? "true" : "false"));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "refine_tol", spec->refine_tol, d1->unit));
+}
+
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
                                   struct cs_sweep_h5 **out, char *msg, size_t msglen)
 {
   *out = NULL;
-  struct cs_sweep_h5 *w = calloc(1, sizeof *w);
+  struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
     return CS_ERR_NOMEM;
-  const struct cs_model *m = cfg->model;
-  const char *class_names[CS_CLASS_COUNT], *kind_names[CS_BIF_COUNT];
-  fill_names(class_names, kind_names);
-  w->m = m;
-  w->spec = spec;
-  w->npoints = cs_sweep_npoints(spec);
-  int two = spec->points2 > 0;
-  w->ncols_points = N_POINT_COLS_FIXED + 2 + (size_t)two;
-  w->ncols_section = 2 + m->n_state + m->n_derived;
-  w->row = calloc(w->ncols_points, sizeof *w->row);
-  if (!w->row) {
-    free(w);
-    return CS_ERR_NOMEM;
+  enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
+  if (st != CS_OK) {
+    snprintf(msg, msglen, "%s", cs_h5_errmsg());
+    writer_free(w);
+    return st;
   }
-  keep(w, cs_h5_create(path, &w->f));
-  if (w->st != CS_OK) {
-    snprintf(msg, msglen, "%s: cannot create: %s", path, w->err);
-    free(w->row), free(w);
-    return CS_ERR_IO;
+  if (access(w->partial, F_OK) == 0) {
+    snprintf(msg, msglen,
+             "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
+             "'contensou sweep --resume %s', or remove %s to start again",
+             w->partial, path, path, w->partial);
+    writer_free(w);
+    return CS_ERR_EXISTS;
   }
-  keep(w, cs_run_h5_write_header(w->f, "sweep", cfg, sets, n_set, argc, argv));
-
-  const struct cs_param_desc *d1 = &m->param[spec->param];
-  const struct cs_param_desc *d2 = two ? &m->param[spec->param2] : NULL;
-  const char *tu = cs_run_time_unit(m);
-  /* /sweep: the grid and the settings */
-  {
-    const char *gnames[3] = {"index", d1->name, d2 ? d2->name : ""};
-    const char *gunits[3] = {"1", d1->unit, d2 ? d2->unit : ""};
-    double *grid = calloc(w->npoints * (2 + (size_t)two), sizeof *grid);
-    for (size_t k = 0; grid && k < w->npoints; k++) {
-      double p1, p2;
-      cs_sweep_values(spec, k, &p1, &p2);
-      grid[k * (2 + two)] = (double)k;
-      grid[k * (2 + two) + 1] = p1;
-      if (two)
-        grid[k * (2 + two) + 2] = p2;
-    }
-    if (grid)
-      keep(w, cs_h5_write_table(w->f, "/sweep/grid", w->npoints, 2 + (size_t)two, grid, gnames,
-                                gunits));
-    free(grid);
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter", d1->name));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter_unit", d1->unit));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "from", spec->from, d1->unit));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "to", spec->to, d1->unit));
-    keep(w, cs_h5_attr_write_int(w->f, "/sweep", "points", (long long)spec->points));
-    if (two) {
-      keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter2", d2->name));
-      keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter2_unit", d2->unit));
-      keep(w, cs_h5_attr_write_double(w->f, "/sweep", "from2", spec->from2, d2->unit));
-      keep(w, cs_h5_attr_write_double(w->f, "/sweep", "to2", spec->to2, d2->unit));
-      keep(w, cs_h5_attr_write_int(w->f, "/sweep", "points2", (long long)spec->points2));
-    }
-    const char *dirs[] = {"forward", "backward", "both"};
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "spacing",
-                                    spec->spacing == CS_SPACING_LOG ? "log" : "linear"));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "direction", dirs[spec->direction]));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "continuation",
-                                    spec->continuation ? "true" : "false"));
-    keep(w, cs_h5_attr_write_int(w->f, "/sweep", "seam_overlap", (long long)spec->overlap));
-    const struct cs_point_spec *ps = &spec->point;
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "transient", ps->transient, tu));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "adaptive_transient",
-                                    ps->adaptive_transient ? "true" : "false"));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "transient_max", ps->transient_max, tu));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "record", ps->record, tu));
-    keep(w,
-         cs_h5_attr_write_int(w->f, "/sweep", "record_crossings", (long long)ps->record_crossings));
-    keep(w, cs_h5_attr_write_int(w->f, "/sweep", "max_period", ps->max_period));
-    const char *ly[] = {"none", "largest", "spectrum"};
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "lyapunov", ly[ps->lyapunov % 3]));
-    const struct cs_section_spec *sec = &ps->section;
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_kind",
-                                    sec->kind == CS_SECTION_STROBOSCOPIC ? "stroboscopic"
-                                                                         : "hyperplane"));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_variable",
-                                    sec->variable ? sec->variable : ""));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "section_level", sec->level, NULL));
-    keep(w, cs_h5_attr_write_int(w->f, "/sweep", "section_direction", sec->direction));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_doc",
-                                    m->section_doc ? m->section_doc : ""));
-    keep(w, cs_h5_attr_write_string(w->f, "/sweep", "refine", spec->refine ? "true" : "false"));
-    keep(w, cs_h5_attr_write_double(w->f, "/sweep", "refine_tol", spec->refine_tol, d1->unit));
+  unlink(w->tmp); /* left by a run killed while writing its final file; we hold the lock */
+  keep(w, cs_h5_create_excl(w->partial, &w->f));
+  if (w->st == CS_OK) {
+    keep(w, cs_run_h5_write_header(w->f, "sweep", cfg, sets, n_set, argc, argv));
+    keep(w, cs_h5_attr_write_int(w->f, "/", "layout_version", CS_SWEEP_H5_LAYOUT));
+    keep(w, cs_h5_attr_write_int(w->f, "/", "results_version", CS_RESULTS_VERSION));
+    keep(w, cs_h5_attr_write_string(w->f, "/", "resumed", ""));
+    write_sweep_group(w);
+    for (int p = 0; p < 2 && w->st == CS_OK; p++)
+      if (w->passes[p])
+        create_pass(w, p);
   }
-
-  /* per pass: points (one row per grid index, NaN until done) and section rows */
-  char time_per[64], per_time[64], turns[64];
-  /* dimensionless time: rates are plain numbers ("1", "turns"), not "1/1" */
-  int dimless = strcmp(tu, "1") == 0;
-  snprintf(time_per, sizeof time_per, "%s", tu);
-  snprintf(per_time, sizeof per_time, dimless ? "1" : "1/%s", tu);
-  snprintf(turns, sizeof turns, dimless ? "turns" : "turns/%s", tu);
-  const char *pn[N_POINT_COLS_FIXED + 3], *pu[N_POINT_COLS_FIXED + 3];
-  size_t c = 0;
-  pn[c] = "index", pu[c++] = "1";
-  pn[c] = d1->name, pu[c++] = d1->unit;
-  if (two)
-    pn[c] = d2->name, pu[c++] = d2->unit;
-  const char *fixed[][2] = {{"class", "1"},
-                            {"period", "1"},
-                            {"period_time", time_per},
-                            {"lyapunov", per_time},
-                            {"lyapunov_err", per_time},
-                            {"rotation_number", turns},
-                            {"stick_fraction", "1"},
-                            {"stick_phases", "1"},
-                            {"transient_used", time_per},
-                            {"drift", "1"},
-                            {"n_section", "1"},
-                            {"steps", "1"},
-                            {"rhs_evals", "1"},
-                            {"status", "1"}};
-  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-    pn[c] = fixed[i][0], pu[c++] = fixed[i][1];
-  w->ncols_points = c;
-  size_t ns = m->n_state, nd = m->n_derived;
-  const char **sn = calloc(w->ncols_section, sizeof *sn),
-             **su = calloc(w->ncols_section, sizeof *su);
-  if (!sn || !su) {
-    free(sn), free(su);
-    w->st = CS_ERR_NOMEM;
-  } else {
-    sn[0] = "index", su[0] = "1";
-    sn[1] = "t", su[1] = tu;
-    for (size_t i = 0; i < ns; i++)
-      sn[2 + i] = m->state[i].name, su[2 + i] = m->state[i].unit;
-    for (size_t i = 0; i < nd; i++)
-      sn[2 + ns + i] = m->derived[i].name, su[2 + ns + i] = m->derived[i].unit;
-  }
-  for (int p = 0; p < 2 && w->st == CS_OK; p++) {
-    if ((p == 0 && spec->direction == CS_SWEEP_BACKWARD) ||
-        (p == 1 && spec->direction == CS_SWEEP_FORWARD))
-      continue;
-    char dpath[64];
-    struct pass_out *po = &w->pass[p];
-    snprintf(dpath, sizeof dpath, "/%s/points", pass_name(p));
-    keep(w, cs_h5_table_create(w->f, dpath, w->ncols_points, 256, pn, pu, &po->points));
-    if (w->st == CS_OK) {
-      /* reserve every row (NaN) so that readers see the full grid at once */
-      double *nanrow = malloc(w->ncols_points * sizeof *nanrow);
-      if (nanrow) {
-        for (size_t i = 0; i < w->ncols_points; i++)
-          nanrow[i] = NAN;
-        keep(w, cs_h5_table_write_at(po->points, w->npoints - 1, 1, nanrow));
-      }
-      free(nanrow);
-      keep(w, cs_h5_attr_write_strings(w->f, dpath, "class_names", CS_CLASS_COUNT, class_names));
-      keep(w, cs_h5_attr_write_string(
-                  w->f, dpath, "doc",
-                  "one row per grid index; NaN: not computed. class: index into class_names; "
-                  "period: section points per cycle; stick_phases: per period for periodic "
-                  "orbits, else per time unit; status: 0 ok, else a contensou status code"));
-    }
-    snprintf(dpath, sizeof dpath, "/%s/section/values", pass_name(p));
-    if (w->st == CS_OK)
-      keep(w, cs_h5_table_create(w->f, dpath, w->ncols_section, 0, sn, su, &po->section));
-    po->offsets = malloc(w->npoints * sizeof *po->offsets);
-    po->counts = calloc(w->npoints, sizeof *po->counts);
-    po->messages = calloc(w->npoints, sizeof *po->messages);
-    if (!po->offsets || !po->counts || !po->messages)
-      w->st = CS_ERR_NOMEM;
-    else
-      for (size_t k = 0; k < w->npoints; k++)
-        po->offsets[k] = -1;
-  }
-  free(sn), free(su);
   if (w->st == CS_OK)
-    keep(w, cs_h5_flush(w->f));
+    keep(w, cs_h5_start_swmr(w->f));
   if (w->st != CS_OK) {
-    snprintf(msg, msglen, "%s: cannot write: %s", path, w->err[0] ? w->err : cs_strerror(w->st));
-    enum cs_status st = w->st;
-    cs_sweep_h5_finish(w, NULL, NULL, 0);
+    snprintf(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
+    st = w->st;
+    close_datasets(w);
+    cs_h5_close(w->f), w->f = NULL;
+    unlink(w->partial); /* nothing computed yet */
+    writer_free(w);
     return st;
   }
   w->last_flush = now();
@@ -250,75 +489,142 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
   return CS_OK;
 }
 
+/* ------------------------------------------------------------ writing */
+
 int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
 {
   struct cs_sweep_h5 *w = ctx;
   const struct cs_point_result *r = pt->res;
-  struct pass_out *po = &w->pass[pt->pass];
-  if (w->st != CS_OK || !po->points)
+  if (w->st != CS_OK || pt->pass < 0 || pt->pass > 1 || !w->pass[pt->pass].col[0])
     return 1;
-  size_t c = 0;
-  double *row = w->row;
-  row[c++] = (double)pt->index;
-  row[c++] = pt->p1;
-  if (w->spec->points2)
-    row[c++] = pt->p2;
-  row[c++] = (double)r->cls;
-  row[c++] = (double)r->period;
-  row[c++] = r->period_time;
-  row[c++] = r->lyapunov;
-  row[c++] = r->lyapunov_err;
-  row[c++] = r->rotation_number;
-  row[c++] = r->stick_fraction;
-  row[c++] = r->stick_phases;
-  row[c++] = r->transient_used;
-  row[c++] = r->drift;
-  row[c++] = (double)r->n_section;
-  row[c++] = (double)r->steps;
-  row[c++] = (double)r->rhs_evals;
-  row[c++] = (double)r->status;
-  keep(w, cs_h5_table_write_at(po->points, pt->index, 1, row));
+  struct pass_out *po = &w->pass[pt->pass];
+  size_t k = pt->index;
+
+  /* the section rows and everything else first; class, which marks the point
+   * as done, last */
+  int64_t off = -1, cnt = 0;
   if (r->n_section && r->section) {
     size_t need = r->n_section * w->ncols_section;
-    if (need > w->srow_cap) {
-      double *nb = realloc(w->srow, need * sizeof *nb);
-      if (!nb) {
+    if (need > w->srow_cap || r->n_section > w->srow_cap) {
+      size_t cap = need > r->n_section ? need : r->n_section;
+      double *nb = realloc(w->srow, cap * sizeof *nb);
+      if (nb)
+        w->srow = nb;
+      int64_t *ni = nb ? realloc(w->sidx, cap * sizeof *ni) : NULL;
+      if (!nb || !ni) {
         w->st = CS_ERR_NOMEM;
+        snprintf(w->err, sizeof w->err, "out of memory");
         return 1;
       }
-      w->srow = nb, w->srow_cap = need;
+      w->sidx = ni, w->srow_cap = cap;
     }
-    size_t cols = r->section_cols < w->ncols_section - 1 ? r->section_cols : w->ncols_section - 1;
+    size_t cols = r->section_cols < w->ncols_section - w->nparam ? r->section_cols
+                                                                 : w->ncols_section - w->nparam;
     for (size_t i = 0; i < r->n_section; i++) {
       double *dst = w->srow + i * w->ncols_section;
-      dst[0] = (double)pt->index;
-      memcpy(dst + 1, r->section + i * r->section_cols, cols * sizeof *dst);
-      for (size_t j = 1 + cols; j < w->ncols_section; j++)
+      dst[0] = pt->p1;
+      if (w->nparam == 2)
+        dst[1] = pt->p2;
+      memcpy(dst + w->nparam, r->section + i * r->section_cols, cols * sizeof *dst);
+      for (size_t j = w->nparam + cols; j < w->ncols_section; j++)
         dst[j] = NAN;
+      w->sidx[i] = (int64_t)k;
     }
-    po->offsets[pt->index] = (long)cs_h5_table_rows(po->section);
-    po->counts[pt->index] = (long)r->n_section;
-    keep(w, cs_h5_table_append(po->section, r->n_section, w->srow));
+    off = (int64_t)cs_h5_dset_rows(po->values);
+    cnt = (int64_t)r->n_section;
+    keep(w, cs_h5_dset_append(po->values, r->n_section, w->srow));
+    keep(w, cs_h5_dset_append(po->index, r->n_section, w->sidx));
   }
-  snprintf(po->messages[pt->index], sizeof po->messages[pt->index], "%s", r->message);
-  double t = now();
-  if (t - w->last_flush > 1.0) {
-    /* a heartbeat: a file whose status says running but whose `updated` is
-     * old belongs to a killed sweep */
-    char stamp[32];
-    time_t now_s = time(NULL);
-    struct tm tmv;
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now_s, &tmv));
-    keep(w, cs_h5_attr_write_string(w->f, "/", "updated", stamp));
-    keep(w, cs_h5_flush(w->f));
-    w->last_flush = t;
+  keep(w, cs_h5_dset_write(po->offsets, k, 1, &off));
+  keep(w, cs_h5_dset_write(po->counts, k, 1, &cnt));
+  if (r->final_state) {
+    keep(w, cs_h5_dset_write(po->final, k, 1, r->final_state));
   }
+  char text[CS_H5_TEXT_LEN];
+  snprintf(text, sizeof text, "%s", r->message);
+  keep(w, cs_h5_dset_write(po->messages, k, 1, text));
+
+  double v[MAX_COLS];
+  size_t c = 0;
+  v[c++] = (double)k;
+  v[c++] = pt->p1;
+  if (w->nparam == 2)
+    v[c++] = pt->p2;
+  double fixed[N_FIXED] = {
+      [C_CLASS] = r->cls,
+      [C_PERIOD] = r->period,
+      [C_PERIOD_TIME] = r->period_time,
+      [C_LYAP] = r->lyapunov,
+      [C_LYAP_ERR] = r->lyapunov_err,
+      [C_ROTATION] = r->rotation_number,
+      [C_STICK_FRACTION] = r->stick_fraction,
+      [C_STICK_PHASES] = r->stick_phases,
+      [C_TRANSIENT] = r->transient_used,
+      [C_DRIFT] = r->drift,
+      [C_N_SECTION] = (double)r->n_section,
+      [C_STEPS] = (double)r->steps,
+      [C_RHS] = (double)r->rhs_evals,
+      [C_STATUS] = r->status,
+      [C_T_FINAL] = r->final_state ? r->t_final : NAN,
+  };
+  memcpy(v + c, fixed, sizeof fixed);
+  /* class last: a reader (or a resume) counts a point as done by its class */
+  size_t cls = 1 + w->nparam + C_CLASS;
+  for (size_t i = 0; i <= w->ncols; i++) {
+    size_t col = i < w->ncols ? i : cls;
+    if (i == cls)
+      continue;
+    struct cs_h5_dset *d = po->col[col];
+    double x = v[col];
+    switch (cs_h5_dset_type(d)) {
+    case CS_H5_DOUBLE:
+      keep(w, cs_h5_dset_write(d, k, 1, &x));
+      break;
+    case CS_H5_INT64: {
+      int64_t y = isfinite(x) ? (int64_t)x : -1;
+      keep(w, cs_h5_dset_write(d, k, 1, &y));
+      break;
+    }
+    default: {
+      int32_t y = isfinite(x) ? (int32_t)x : -1;
+      keep(w, cs_h5_dset_write(d, k, 1, &y));
+      break;
+    }
+    }
+  }
+  if (w->st == CS_OK)
+    w->written++;
   return w->st != CS_OK;
 }
 
-/* /equilibria: per grid point, the equilibrium (if found), its largest real
- * part and every eigenvalue. */
-static void write_equilibria(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
+void cs_sweep_h5_tick(void *ctx)
+{
+  struct cs_sweep_h5 *w = ctx;
+  if (w->st != CS_OK || !w->f || w->flushed == w->written)
+    return;
+  double t = now();
+  if (t - w->last_flush < CS_SWEEP_H5_FLUSH)
+    return;
+  keep(w, cs_h5_flush(w->f));
+  w->last_flush = t;
+  if (w->st == CS_OK)
+    w->flushed = w->written;
+}
+
+size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w)
+{
+  return w->flushed;
+}
+
+const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w)
+{
+  return w->partial;
+}
+
+/* ---------------------------------------------------------- finishing */
+
+static void write_equilibria(struct cs_h5 *f, struct cs_sweep_h5 *w,
+                             const struct cs_sweep_outcome *o)
 {
   const struct cs_model *m = w->m;
   const struct cs_param_desc *d = &m->param[w->spec->param];
@@ -326,9 +632,8 @@ static void write_equilibria(struct cs_sweep_h5 *w, const struct cs_sweep_outcom
   const char **names = calloc(nc, sizeof *names), **units = calloc(nc, sizeof *units);
   char(*buf)[48] = calloc(2 * ns + 1, sizeof *buf);
   double *t = calloc(o->n_eq * nc, sizeof *t);
-  char per_time[64];
-  snprintf(per_time, sizeof per_time, strcmp(cs_run_time_unit(m), "1") ? "1/%s" : "1",
-           cs_run_time_unit(m));
+  char tu[32], per_time[32], turns[40];
+  units_of(m, tu, per_time, turns);
   if (names && units && buf && t) {
     const char *fixed[][2] = {{"index", "1"},       {d->name, d->unit},      {"found", "1"},
                               {"max_re", per_time}, {"max_is_complex", "1"}, {"residual", "1"}};
@@ -353,92 +658,574 @@ static void write_equilibria(struct cs_sweep_h5 *w, const struct cs_sweep_outcom
         r[6 + 2 * ns + i] = e->found ? e->im[i] : NAN;
       }
     }
-    keep(w, cs_h5_write_table(w->f, "/equilibria", o->n_eq, nc, t, names, units));
+    keep(w, cs_h5_write_table(f, "/equilibria", o->n_eq, nc, t, names, units));
     keep(w, cs_h5_attr_write_string(
-                w->f, "/equilibria", "doc",
+                f, "/equilibria", "doc",
                 "per grid index: the equilibrium continued along the grid by Newton (found = 0: "
                 "none near the previous one), its eigenvalues re_i + i im_i sorted by real part "
                 "(largest first) and max_re; Hopf and fold points are in /bifurcations"));
+  } else {
+    w->st = CS_ERR_NOMEM;
   }
   free(names), free(units), free(buf), free(t);
+}
+
+static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
+                               const struct cs_sweep_outcome *o)
+{
+  const struct cs_param_desc *d = &w->m->param[w->spec->param];
+  const char *class_names[CS_CLASS_COUNT], *kind_names[CS_BIF_COUNT];
+  fill_names(class_names, kind_names);
+  struct {
+    const char *name;
+    enum cs_h5_type type;
+    const char *unit, *doc;
+  } cols[] = {
+      {"pass", CS_H5_INT32, "1", "0 forward, 1 backward, -1 both (hysteresis, eigenvalues)"},
+      {"p_left", CS_H5_DOUBLE, d->unit, "the change lies in [p_left, p_right]"},
+      {"p_right", CS_H5_DOUBLE, d->unit, "the change lies in [p_left, p_right]"},
+      {"estimate", CS_H5_DOUBLE, d->unit, "best estimate of the parameter (NaN: none)"},
+      {"refined", CS_H5_INT32, "1", "1 if bisection brought the bracket below refine_tol"},
+      {"kind", CS_H5_INT32, "1", "index into kind_names"},
+      {"from_class", CS_H5_INT32, "1", "class at p_left (index into class_names)"},
+      {"from_period", CS_H5_INT32, "1", "period at p_left (periodic)"},
+      {"to_class", CS_H5_INT32, "1", "class at p_right"},
+      {"to_period", CS_H5_INT32, "1", "period at p_right"},
+  };
+  size_t n = o->n_bif, nc = sizeof cols / sizeof *cols;
+  double *v = malloc((n ? n : 1) * sizeof *v);
+  int32_t *iv = malloc((n ? n : 1) * sizeof *iv);
+  const char *names[sizeof cols / sizeof *cols];
+  for (size_t c = 0; v && iv && c < nc && w->st == CS_OK; c++) {
+    names[c] = cols[c].name;
+    for (size_t i = 0; i < n; i++) {
+      const struct cs_bifurcation *b = &o->bif[i];
+      double x[] = {b->pass,           b->p_left,       b->p_right,          b->estimate,
+                    b->refined,        (double)b->kind, (double)b->from_cls, b->from_period,
+                    (double)b->to_cls, b->to_period};
+      v[i] = x[c];
+      iv[i] = (int32_t)x[c];
+    }
+    char path[64];
+    snprintf(path, sizeof path, "/bifurcations/%s", cols[c].name);
+    struct cs_h5_dset_spec ds = {
+        .type = cols[c].type, .rows = n, .fill = 0, .unit = cols[c].unit, .doc = cols[c].doc};
+    struct cs_h5_dset *dset = NULL;
+    keep(w, cs_h5_dset_create(f, path, &ds, &dset));
+    if (dset)
+      keep(w, cs_h5_dset_write(dset, 0, n, cols[c].type == CS_H5_DOUBLE ? (void *)v : (void *)iv));
+    keep(w, cs_h5_dset_close(dset));
+  }
+  if (!v || !iv)
+    w->st = CS_ERR_NOMEM;
+  free(v), free(iv);
+  keep(w, cs_h5_attr_write_strings(f, "/bifurcations", "columns", nc, names));
+  keep(w, cs_h5_attr_write_strings(f, "/bifurcations", "kind_names", CS_BIF_COUNT, kind_names));
+  keep(w, cs_h5_attr_write_strings(f, "/bifurcations", "class_names", CS_CLASS_COUNT, class_names));
+  keep(w, cs_h5_attr_write_string(
+              f, "/bifurcations", "doc",
+              "one element per detected change between grid neighbours: in [p_left, p_right] "
+              "the regime goes from from_class/from_period to to_class/to_period; kind "
+              "'unknown': failed points between neighbours whose regimes differ"));
+}
+
+/* Section rows of one pass, in grid order, from the partial file into the
+ * final one. */
+static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5 *dst, int p)
+{
+  char path[96];
+  struct cs_h5_dset *sv = NULL, *so = NULL, *sc = NULL, *dv = NULL, *di = NULL, *dof = NULL,
+                    *dco = NULL;
+  size_t np = w->npoints, nc = w->ncols_section;
+  int64_t *off = malloc(np * sizeof *off), *cnt = malloc(np * sizeof *cnt);
+  int64_t *noff = malloc(np * sizeof *noff);
+  if (!off || !cnt || !noff) {
+    w->st = CS_ERR_NOMEM;
+    goto done;
+  }
+  snprintf(path, sizeof path, "/%s/section/values", pass_name(p));
+  keep(w, cs_h5_dset_open(src, path, &sv));
+  snprintf(path, sizeof path, "/%s/section/offsets", pass_name(p));
+  keep(w, cs_h5_dset_open(src, path, &so));
+  snprintf(path, sizeof path, "/%s/section/counts", pass_name(p));
+  keep(w, cs_h5_dset_open(src, path, &sc));
+  if (w->st != CS_OK)
+    goto done;
+  keep(w, cs_h5_dset_read(so, 0, np, off));
+  keep(w, cs_h5_dset_read(sc, 0, np, cnt));
+  /* the final file's datasets: created like the partial's */
+  struct pass_out fresh = {0};
+  create_section(w, dst, p, &fresh);
+  dv = fresh.values, di = fresh.index, dof = fresh.offsets, dco = fresh.counts;
+  if (w->st != CS_OK)
+    goto done;
+  keep(w, cs_h5_dset_write(dco, 0, np, cnt));
+  size_t total = cs_h5_dset_rows(sv), cap = 0, next = 0;
+  double *rows = NULL;
+  int64_t *idx = NULL;
+  for (size_t k = 0; k < np && w->st == CS_OK; k++) {
+    noff[k] = -1;
+    if (cnt[k] <= 0)
+      continue;
+    if (off[k] < 0 || (size_t)off[k] > total || (size_t)cnt[k] > total - (size_t)off[k]) {
+      w->st = CS_ERR_HDF5;
+      snprintf(w->err, sizeof w->err, "%s: section rows of grid index %zu are out of range",
+               w->partial, k);
+      break;
+    }
+    size_t c = (size_t)cnt[k];
+    if (c > cap) {
+      double *nr = realloc(rows, c * nc * sizeof *rows);
+      int64_t *ni = nr ? realloc(idx, c * sizeof *idx) : NULL;
+      if (nr)
+        rows = nr;
+      if (!nr || !ni) {
+        w->st = CS_ERR_NOMEM;
+        break;
+      }
+      idx = ni, cap = c;
+    }
+    keep(w, cs_h5_dset_read(sv, (size_t)off[k], c, rows));
+    for (size_t i = 0; i < c; i++)
+      idx[i] = (int64_t)k;
+    keep(w, cs_h5_dset_append(dv, c, rows));
+    keep(w, cs_h5_dset_append(di, c, idx));
+    noff[k] = (int64_t)next;
+    next += c;
+  }
+  free(rows), free(idx);
+  keep(w, cs_h5_dset_write(dof, 0, np, noff));
+done:
+  free(off), free(cnt), free(noff);
+  cs_h5_dset_close(sv), cs_h5_dset_close(so), cs_h5_dset_close(sc);
+  cs_h5_dset_close(dv), cs_h5_dset_close(di), cs_h5_dset_close(dof), cs_h5_dset_close(dco);
+}
+
+/* The final file: everything of the partial one, sections in grid order,
+ * the change table, equilibria, statistics; renamed over path. */
+static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
+{
+  struct cs_h5 *src = NULL, *dst = NULL;
+  unlink(w->tmp);
+  keep(w, cs_h5_open(w->partial, 0, &src));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_create_excl(w->tmp, &dst));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_copy_attrs(src, "/", dst));
+  const char *objs[] = {"/params", "/initial", "/solver", "/sweep"};
+  for (size_t i = 0; i < 4 && w->st == CS_OK; i++)
+    keep(w, cs_h5_copy_object(src, objs[i], dst));
+  char path[96];
+  for (int p = 0; p < 2 && w->st == CS_OK; p++) {
+    if (!w->passes[p])
+      continue;
+    const char *parts[] = {"points", "final_state", "messages"};
+    for (size_t i = 0; i < 3 && w->st == CS_OK; i++) {
+      snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
+      keep(w, cs_h5_copy_object(src, path, dst));
+    }
+    if (w->st == CS_OK)
+      copy_sections(w, src, dst, p);
+  }
+  if (w->st == CS_OK && !w->spec->points2)
+    write_bifurcations(dst, w, o);
+  if (w->st == CS_OK && o->eq && o->n_eq)
+    write_equilibria(dst, w, o);
+  else if (w->st == CS_OK && o->eq_note[0])
+    keep(w, cs_h5_attr_write_string(dst, "/", "equilibria_note", o->eq_note));
+  if (w->st == CS_OK) {
+    keep(w, cs_h5_attr_write_double(dst, "/", "wall_time", o->wall_time, "s"));
+    keep(w, cs_h5_attr_write_int(dst, "/", "rhs_evals", o->rhs_evals));
+    keep(w, cs_h5_attr_write_int(dst, "/", "failed_points", (long long)o->failed));
+    keep(w, cs_h5_attr_write_string(dst, "/", "status", "complete"));
+  }
+  cs_h5_close(src);
+  if (dst)
+    keep(w, cs_h5_close(dst));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_rename_durable(w->tmp, w->path));
+  if (w->st == CS_OK)
+    unlink(w->partial);
+  else
+    unlink(w->tmp);
+}
+
+/* Marks the partial file (closed) with a status and message; best effort. */
+static void mark_partial(struct cs_sweep_h5 *w, const char *status, const char *message)
+{
+  struct cs_h5 *f;
+  if (cs_h5_open(w->partial, 1, &f) != CS_OK)
+    return;
+  cs_h5_attr_write_string(f, "/", "status", status);
+  cs_h5_attr_write_string(f, "/", "message", message);
+  cs_h5_close(f);
 }
 
 enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
                                   char *msg, size_t msglen)
 {
-  for (int p = 0; p < 2; p++) {
-    struct pass_out *po = &w->pass[p];
-    if (po->points && o && w->st == CS_OK) {
-      char path[64];
-      double *v = malloc(w->npoints * sizeof *v);
-      const char **mp = malloc(w->npoints * sizeof *mp);
-      if (v && mp) {
-        for (size_t k = 0; k < w->npoints; k++)
-          v[k] = (double)po->offsets[k];
-        snprintf(path, sizeof path, "/%s/section/offsets", pass_name(p));
-        keep(w, cs_h5_write_vector(w->f, path, w->npoints, v, "1"));
-        for (size_t k = 0; k < w->npoints; k++)
-          v[k] = (double)po->counts[k];
-        snprintf(path, sizeof path, "/%s/section/counts", pass_name(p));
-        keep(w, cs_h5_write_vector(w->f, path, w->npoints, v, "1"));
-        for (size_t k = 0; k < w->npoints; k++)
-          mp[k] = po->messages[k];
-        snprintf(path, sizeof path, "/%s/messages", pass_name(p));
-        keep(w, cs_h5_write_strings(w->f, path, w->npoints, mp));
-      }
-      free(v), free(mp);
-    }
-    cs_h5_table_close(po->points);
-    cs_h5_table_close(po->section);
-    free(po->offsets), free(po->counts), free(po->messages);
+  /* end SWMR: closing writes everything and leaves a consistent file */
+  close_datasets(w);
+  if (w->f) {
+    keep(w, cs_h5_close(w->f));
+    w->f = NULL;
   }
-  if (o && w->st == CS_OK) {
-    const char *class_names[CS_CLASS_COUNT], *kind_names[CS_BIF_COUNT];
-    fill_names(class_names, kind_names);
-    const struct cs_param_desc *d = &w->m->param[w->spec->param];
-    const char *bn[] = {"pass", "p_left",     "p_right",     "estimate", "refined",
-                        "kind", "from_class", "from_period", "to_class", "to_period"};
-    const char *bu[] = {"1", d->unit, d->unit, d->unit, "1", "1", "1", "1", "1", "1"};
-    double *b = calloc(o->n_bif ? o->n_bif * 10 : 1, sizeof *b);
-    for (size_t i = 0; b && i < o->n_bif; i++) {
-      const struct cs_bifurcation *x = &o->bif[i];
-      double row[10] = {x->pass,           x->p_left,       x->p_right,          x->estimate,
-                        x->refined,        (double)x->kind, (double)x->from_cls, x->from_period,
-                        (double)x->to_cls, x->to_period};
-      memcpy(b + 10 * i, row, sizeof row);
-    }
-    if (b) {
-      keep(w, cs_h5_write_table(w->f, "/bifurcations", o->n_bif, 10, b, bn, bu));
-      keep(w,
-           cs_h5_attr_write_strings(w->f, "/bifurcations", "kind_names", CS_BIF_COUNT, kind_names));
-      keep(w, cs_h5_attr_write_strings(w->f, "/bifurcations", "class_names", CS_CLASS_COUNT,
-                                       class_names));
-      keep(w, cs_h5_attr_write_string(
-                  w->f, "/bifurcations", "doc",
-                  "pass: 0 forward, 1 backward, -1 both (hysteresis, eigenvalues); the change "
-                  "lies in [p_left, p_right] going from from_class/from_period (at p_left) to "
-                  "to_class/to_period; refined: 1 if bisection reached refine_tol"));
-    }
-    free(b);
-    if (o->eq && o->n_eq)
-      write_equilibria(w, o);
-    else if (o->eq_note[0])
-      keep(w, cs_h5_attr_write_string(w->f, "/", "equilibria_note", o->eq_note));
-    keep(w, cs_h5_attr_write_double(w->f, "/", "wall_time", o->wall_time, "s"));
-    keep(w, cs_h5_attr_write_int(w->f, "/", "rhs_evals", o->rhs_evals));
-    keep(w, cs_h5_attr_write_int(w->f, "/", "failed_points", (long long)o->failed));
-    keep(w,
-         cs_h5_attr_write_string(w->f, "/", "status", o->interrupted ? "interrupted" : "complete"));
-  }
+  if (w->st == CS_OK)
+    w->flushed = w->written;
   enum cs_status st = w->st;
-  if (msg && st != CS_OK)
-    snprintf(msg, msglen, "cannot write the sweep file: %s", w->err);
-  enum cs_status cst = cs_h5_close(w->f);
-  if (st == CS_OK && cst != CS_OK) {
-    st = cst;
+  if (st != CS_OK) {
+    mark_partial(w, "failed", w->err);
     if (msg)
-      snprintf(msg, msglen, "cannot close the sweep file: %s", cs_h5_errmsg());
+      snprintf(msg, msglen, "cannot write %s: %s", w->partial, w->err);
+  } else if (!o) {
+    mark_partial(w, "failed", "the sweep failed before it produced a result");
+  } else if (o->interrupted) {
+    mark_partial(w, "interrupted",
+                 o->stop == CS_SWEEP_CANCELLED ? "stopped by a signal"
+                 : o->stop == CS_SWEEP_REMOTE  ? "stopped by rank 0"
+                                               : "stopped by a write error");
+  } else {
+    write_final(w, o);
+    st = w->st;
+    if (st != CS_OK && msg)
+      snprintf(msg, msglen, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
+               w->err);
   }
-  free(w->row), free(w->srow), free(w);
+  writer_free(w);
   return st;
+}
+
+/* ------------------------------------------------------------ resuming */
+
+void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info)
+{
+  if (!info)
+    return;
+  free(info->params_text), free(info->params_file), free(info->overrides), free(info->version);
+  memset(info, 0, sizeof *info);
+}
+
+static long read_long_attr(struct cs_h5 *f, const char *obj, const char *name, long fallback)
+{
+  double v;
+  if (cs_h5_attr_read_double(f, obj, name, &v) != CS_OK || !isfinite(v) || fabs(v) > 1e15)
+    return fallback;
+  return (long)v;
+}
+
+/* Points done in a pass: class != pending. */
+static enum cs_status count_done(struct cs_h5 *f, int p, size_t np, size_t *done)
+{
+  char path[64];
+  struct cs_h5_dset *d;
+  *done = 0;
+  snprintf(path, sizeof path, "/%s/points/class", pass_name(p));
+  enum cs_status st = cs_h5_dset_open(f, path, &d);
+  if (st == CS_ERR_NOT_FOUND)
+    return CS_OK;
+  if (st != CS_OK)
+    return st;
+  if (cs_h5_dset_rows(d) != np || cs_h5_dset_type(d) != CS_H5_INT32) {
+    cs_h5_dset_close(d);
+    return CS_ERR_HDF5;
+  }
+  int32_t *c = malloc((np ? np : 1) * sizeof *c);
+  st = c ? cs_h5_dset_read(d, 0, np, c) : CS_ERR_NOMEM;
+  for (size_t k = 0; st == CS_OK && k < np; k++)
+    *done += c[k] != CS_CLASS_PENDING;
+  free(c);
+  cs_h5_dset_close(d);
+  return st;
+}
+
+enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
+                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen)
+{
+  *out = NULL;
+  memset(info, 0, sizeof *info);
+  struct cs_sweep_h5 *w = writer_new(path, NULL, NULL);
+  if (!w)
+    return CS_ERR_NOMEM;
+  enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
+  if (st != CS_OK) {
+    snprintf(msg, msglen, "%s", cs_h5_errmsg());
+    writer_free(w);
+    return st;
+  }
+  const char *src = access(w->partial, F_OK) == 0 ? w->partial : path;
+  if (access(src, F_OK) != 0) {
+    snprintf(msg, msglen, "%s: no such sweep file (nor %s)", path, w->partial);
+    writer_free(w);
+    return CS_ERR_NOT_FOUND;
+  }
+  w->source = strdup(src);
+  snprintf(info->source, sizeof info->source, "%s", src);
+  struct cs_h5 *f;
+  st = cs_h5_open(src, 0, &f);
+  if (st != CS_OK) {
+    snprintf(msg, msglen, "%s: %s", src, cs_h5_errmsg());
+    writer_free(w);
+    return st;
+  }
+  char *kind = NULL, *status = NULL;
+  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "sweep") != 0) {
+    snprintf(msg, msglen, "%s: not a sweep file (root attribute kind is not \"sweep\")", src);
+    st = CS_ERR_PARSE;
+  }
+  free(kind);
+  info->layout_version = read_long_attr(f, "/", "layout_version", 1);
+  info->results_version = read_long_attr(f, "/", "results_version", 1);
+  if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
+    snprintf(msg, msglen,
+             "%s: written in sweep file layout %ld by an older contensou; this one resumes "
+             "layout %d only (start the sweep again)",
+             src, info->layout_version, CS_SWEEP_H5_LAYOUT);
+    st = CS_ERR_MISMATCH;
+  }
+  if (st == CS_OK) {
+    if (cs_h5_attr_read_string(f, "/", "status", &status) == CS_OK)
+      snprintf(info->status, sizeof info->status, "%s", status);
+    free(status);
+    if (cs_h5_attr_read_string(f, "/", "params_text", &info->params_text) != CS_OK ||
+        cs_h5_attr_read_string(f, "/", "params_file", &info->params_file) != CS_OK ||
+        cs_h5_attr_read_string(f, "/", "overrides", &info->overrides) != CS_OK ||
+        cs_h5_attr_read_string(f, "/", "version", &info->version) != CS_OK) {
+      snprintf(msg, msglen, "%s: the file lacks what a resume needs (%s)", src, cs_h5_errmsg());
+      st = CS_ERR_PARSE;
+    }
+  }
+  if (st == CS_OK) {
+    long p1 = read_long_attr(f, "/sweep", "points", -1);
+    long p2 = read_long_attr(f, "/sweep", "points2", 1);
+    if (p1 < 1 || p2 < 1 || p1 > 100000000L || p2 > 100000000L || p1 * p2 > 100000000L) {
+      snprintf(msg, msglen, "%s: /sweep points = %ld, points2 = %ld: not a valid grid", src, p1,
+               p2);
+      st = CS_ERR_PARSE;
+    } else {
+      info->npoints = (size_t)(p1 * p2);
+    }
+  }
+  for (int p = 0; p < 2 && st == CS_OK; p++) {
+    st = count_done(f, p, info->npoints, &info->done[p]);
+    if (st != CS_OK)
+      snprintf(msg, msglen, "%s: /%s/points/class: %s", src, pass_name(p),
+               cs_h5_errmsg()[0] ? cs_h5_errmsg() : "wrong size or type");
+  }
+  cs_h5_close(f);
+  if (st != CS_OK) {
+    cs_sweep_h5_info_free(info);
+    writer_free(w);
+    return st;
+  }
+  *out = w;
+  return CS_OK;
+}
+
+void cs_sweep_h5_abandon(struct cs_sweep_h5 *w)
+{
+  if (w)
+    writer_free(w);
+}
+
+void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior)
+{
+  for (int p = 0; p < 2; p++)
+    free(prior->rec[p]), free(prior->final[p]);
+  memset(prior, 0, sizeof *prior);
+}
+
+/* Reads one per-point column as doubles. */
+static void read_col(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, const char *name, double *v)
+{
+  char path[160];
+  struct cs_h5_dset *d = NULL;
+  size_t np = w->npoints;
+  snprintf(path, sizeof path, "/%s/points/%s", pass_name(p), name);
+  keep(w, cs_h5_dset_open(f, path, &d));
+  if (w->st != CS_OK)
+    return;
+  if (cs_h5_dset_rows(d) != np) {
+    w->st = CS_ERR_MISMATCH;
+    snprintf(w->err, sizeof w->err, "%s has %zu rows, the grid %zu points", path,
+             cs_h5_dset_rows(d), np);
+  } else if (cs_h5_dset_type(d) == CS_H5_DOUBLE) {
+    keep(w, cs_h5_dset_read(d, 0, np, v));
+  } else {
+    int64_t *i64 = malloc(np * sizeof *i64);
+    if (!i64) {
+      w->st = CS_ERR_NOMEM;
+    } else if (cs_h5_dset_type(d) == CS_H5_INT64) {
+      keep(w, cs_h5_dset_read(d, 0, np, i64));
+      for (size_t k = 0; k < np; k++)
+        v[k] = (double)i64[k];
+    } else {
+      int32_t *i32 = (int32_t *)(void *)i64;
+      keep(w, cs_h5_dset_read(d, 0, np, i32));
+      for (size_t k = np; k-- > 0;)
+        v[k] = (double)i32[k];
+    }
+    free(i64);
+  }
+  cs_h5_dset_close(d);
+}
+
+static void read_prior(struct cs_sweep_h5 *w, struct cs_h5 *f, struct cs_sweep_prior *prior)
+{
+  size_t np = w->npoints, ns = w->m->n_state;
+  double *v = malloc(np * sizeof *v);
+  if (!v) {
+    w->st = CS_ERR_NOMEM;
+    return;
+  }
+  for (int p = 0; p < 2 && w->st == CS_OK; p++) {
+    if (!w->passes[p])
+      continue;
+    struct cs_sweep_record *rec = prior->rec[p] = calloc(np, sizeof *rec);
+    double *fin = prior->final[p] = malloc(np * ns * sizeof *fin);
+    if (!rec || !fin) {
+      w->st = CS_ERR_NOMEM;
+      break;
+    }
+    read_col(w, f, p, "class", v);
+    for (size_t k = 0; k < np && w->st == CS_OK; k++) {
+      int c = isfinite(v[k]) ? (int)v[k] : -1;
+      if (c < 0 || c >= CS_CLASS_COUNT) {
+        w->st = CS_ERR_PARSE;
+        snprintf(w->err, sizeof w->err, "/%s/points/class[%zu] = %g is not a class", pass_name(p),
+                 k, v[k]);
+        break;
+      }
+      rec[k].cls = (enum cs_class)c;
+      rec[k].done = c != CS_CLASS_PENDING;
+    }
+    read_col(w, f, p, "period", v);
+    for (size_t k = 0; k < np && w->st == CS_OK; k++)
+      rec[k].period = isfinite(v[k]) && fabs(v[k]) < 1e9 ? (int)v[k] : 0;
+    const char *dcols[] = {"period_time", "lyapunov", "lyapunov_err", "rotation_number",
+                           "stick_fraction"};
+    for (size_t c = 0; c < 5 && w->st == CS_OK; c++) {
+      read_col(w, f, p, dcols[c], v);
+      for (size_t k = 0; k < np && w->st == CS_OK; k++) {
+        double *dst[] = {&rec[k].period_time, &rec[k].lyapunov, &rec[k].lyapunov_err,
+                         &rec[k].rotation_number, &rec[k].stick_fraction};
+        *dst[c] = v[k];
+      }
+    }
+    char path[64];
+    struct cs_h5_dset *d = NULL;
+    snprintf(path, sizeof path, "/%s/final_state", pass_name(p));
+    if (w->st == CS_OK)
+      keep(w, cs_h5_dset_open(f, path, &d));
+    if (w->st == CS_OK && (cs_h5_dset_rows(d) != np || cs_h5_dset_cols(d) != ns)) {
+      w->st = CS_ERR_MISMATCH;
+      snprintf(w->err, sizeof w->err, "%s is %zu x %zu, expected %zu x %zu", path,
+               cs_h5_dset_rows(d), cs_h5_dset_cols(d), np, ns);
+    }
+    if (w->st == CS_OK)
+      keep(w, cs_h5_dset_read(d, 0, np, fin));
+    cs_h5_dset_close(d);
+  }
+  free(v);
+}
+
+static void open_pass(struct cs_sweep_h5 *w, int p)
+{
+  struct pass_out *po = &w->pass[p];
+  char units[3][40], path[160];
+  units_of(w->m, units[0], units[1], units[2]);
+  for (size_t c = 0; c < w->ncols && w->st == CS_OK; c++) {
+    const char *name, *unit, *doc;
+    enum cs_h5_type type;
+    double fill;
+    column_meta(w, c, &name, &type, &unit, &doc, &fill, units);
+    snprintf(path, sizeof path, "/%s/points/%s", pass_name(p), name);
+    keep(w, cs_h5_dset_open(w->f, path, &po->col[c]));
+    if (w->st == CS_OK &&
+        (cs_h5_dset_type(po->col[c]) != type || cs_h5_dset_rows(po->col[c]) != w->npoints)) {
+      w->st = CS_ERR_MISMATCH;
+      snprintf(w->err, sizeof w->err, "%s: not the dataset this sweep writes", path);
+    }
+  }
+  const char *rest[] = {"final_state",   "messages",        "section/values",
+                        "section/index", "section/offsets", "section/counts"};
+  struct cs_h5_dset **d[] = {&po->final, &po->messages, &po->values,
+                             &po->index, &po->offsets,  &po->counts};
+  for (size_t i = 0; i < 6 && w->st == CS_OK; i++) {
+    snprintf(path, sizeof path, "/%s/%s", pass_name(p), rest[i]);
+    keep(w, cs_h5_dset_open(w->f, path, d[i]));
+  }
+  if (w->st == CS_OK && cs_h5_dset_cols(po->values) != w->ncols_section) {
+    w->st = CS_ERR_MISMATCH;
+    snprintf(w->err, sizeof w->err, "/%s/section/values has %zu columns, expected %zu",
+             pass_name(p), cs_h5_dset_cols(po->values), w->ncols_section);
+  }
+}
+
+enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
+                                  const struct cs_sweep_spec *spec, int argc, char *const *argv,
+                                  struct cs_sweep_prior *prior, char *msg, size_t msglen)
+{
+  memset(prior, 0, sizeof *prior);
+  struct cs_sweep_h5 *fresh = writer_new(w->path, cfg->model, spec);
+  if (!fresh)
+    return CS_ERR_NOMEM;
+  /* take the sizes of the grid and the model from the spec */
+  w->m = fresh->m, w->spec = spec, w->npoints = fresh->npoints, w->nparam = fresh->nparam;
+  w->ncols = fresh->ncols, w->ncols_section = fresh->ncols_section;
+  w->passes[0] = fresh->passes[0], w->passes[1] = fresh->passes[1];
+  writer_free(fresh);
+
+  struct cs_h5 *f = NULL;
+  keep(w, cs_h5_open(w->source, 0, &f));
+  if (w->st == CS_OK)
+    read_prior(w, f, prior);
+  cs_h5_close(f);
+  if (w->st == CS_OK && strcmp(w->source, w->partial) != 0) {
+    /* an interrupted sweep's final file becomes the partial file again */
+    if (rename(w->source, w->partial) != 0) {
+      w->st = CS_ERR_IO;
+      snprintf(w->err, sizeof w->err, "cannot rename %s to %s: %s", w->source, w->partial,
+               strerror(errno));
+    }
+  }
+  unlink(w->tmp);
+  if (w->st == CS_OK)
+    keep(w, cs_h5_open_recover(w->partial, &w->f));
+  if (w->st == CS_OK) {
+    /* what the end of the run writes again */
+    keep(w, cs_h5_remove(w->f, "/bifurcations"));
+    keep(w, cs_h5_remove(w->f, "/equilibria"));
+    keep(w, cs_h5_attr_write_string(w->f, "/", "status", "running"));
+    keep(w, cs_h5_attr_write_string(w->f, "/", "message", ""));
+    char *old = NULL;
+    cs_h5_attr_read_string(w->f, "/", "resumed", &old);
+    size_t len = (old ? strlen(old) : 0) + 2;
+    for (int i = 0; i < argc; i++)
+      len += strlen(argv[i]) + 1;
+    char *joined = calloc(len, 1);
+    if (joined) {
+      if (old && old[0])
+        strcat(strcat(joined, old), "\n");
+      for (int i = 0; i < argc; i++)
+        strcat(strcat(joined, argv[i]), i + 1 < argc ? " " : "");
+      keep(w, cs_h5_attr_write_string(w->f, "/", "resumed", joined));
+    }
+    free(joined), free(old);
+    for (int p = 0; p < 2 && w->st == CS_OK; p++)
+      if (w->passes[p])
+        open_pass(w, p);
+  }
+  if (w->st == CS_OK)
+    keep(w, cs_h5_start_swmr(w->f));
+  if (w->st != CS_OK) {
+    snprintf(msg, msglen, "%s: cannot resume: %s", w->partial, w->err);
+    cs_sweep_h5_prior_free(prior);
+    return w->st;
+  }
+  for (int p = 0; p < 2; p++)
+    for (size_t k = 0; prior->rec[p] && k < w->npoints; k++)
+      w->written += prior->rec[p][k].done != 0;
+  w->flushed = w->written;
+  w->last_flush = now();
+  return CS_OK;
 }

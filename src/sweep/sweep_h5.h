@@ -1,52 +1,117 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, written as points finish (README: "HDF5 layout").
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 2.
  *
- *   /                       attrs: kind = "sweep", model, law..., time_unit,
- *                           status (running | complete | interrupted),
- *                           params_file, params_text, overrides, provenance
- *   /params                 one row: every resolved parameter (names, units;
- *                           also as attributes with <name>_units)
- *   /sweep                  attrs: parameter, unit, from, to, points, spacing,
- *                           direction, continuation, transient, record, ...
- *   /sweep/grid             columns index, <parameter> [, <parameter2>]
- *   /<pass>/points          pass = forward | backward; one row per grid index
- *                           (NaN until computed): index, <parameter>[, <p2>],
- *                           class, period, period_time, lyapunov,
- *                           lyapunov_err, rotation_number, stick_fraction,
- *                           stick_phases, transient_used, drift, n_section,
- *                           steps, rhs_evals, status; attr class_names
+ *   /                       attrs: kind = "sweep", layout_version = 2,
+ *                           results_version, model, law..., time_unit,
+ *                           status (running | complete | interrupted | failed),
+ *                           message, params_file, params_text, overrides,
+ *                           provenance, resumed (command lines of resumes);
+ *                           at the end: wall_time, rhs_evals, failed_points
+ *   /params, /initial, /solver   one-row records (names, units)
+ *   /sweep                  attrs: parameter, unit, from, to, points, ...
+ *   /sweep/grid             one row per grid index: <parameter>[, <parameter2>]
+ *   /<pass>/points/<column> pass = forward | backward; one 1-D dataset per
+ *                           column, one element per grid index, each with
+ *                           units and doc: index, <parameter>[, <p2>], class
+ *                           (int, 0 = pending: not computed), period, period_time,
+ *                           lyapunov, lyapunov_err, rotation_number,
+ *                           stick_fraction, stick_phases, transient_used, drift,
+ *                           n_section, steps, rhs_evals, status, t_final
+ *   /<pass>/final_state     per grid index, the state the point ended in (what
+ *                           continuation starts the next point from; a point
+ *                           re-runs as a trajectory from it)
  *   /<pass>/messages        per grid index, the failure message or ""
- *   /<pass>/section/values  section points in completion order: index, t,
- *                           states, derived outputs (equilibria: one row, the
- *                           settled state, t = NaN)
- *   /<pass>/section/offsets first row of each grid index in values (-1: none)
- *   /<pass>/section/counts  rows of each grid index
- *   /bifurcations           pass, p_left, p_right, estimate, refined, kind,
- *                           from_class, from_period, to_class, to_period;
- *                           attrs kind_names, class_names
+ *   /<pass>/section/values  section points: <parameter>[, <p2>], t, states,
+ *                           derived outputs (equilibria: one row, the settled
+ *                           state, t = NaN)
+ *   /<pass>/section/index   the grid index of each row (int)
+ *   /<pass>/section/offsets first row of each grid index (-1: none); counts
+ *   /bifurcations/<column>  pass, p_left, p_right, estimate, refined, kind,
+ *                           from_class, from_period, to_class, to_period
  *   /equilibria             (when asked) per grid point: found, max_re, ...
  *
- * A killed sweep keeps every finished point: rows are flushed at most once
- * a second, and the section rows carry their grid index. */
+ * Safety. The results are written to "<path>.partial" under a lock on path
+ * (a second run on the same output is refused before it touches anything),
+ * in HDF5's SWMR mode: the file on disk is consistent at every moment, and
+ * every point finished is on disk within CS_SWEEP_H5_FLUSH seconds (the
+ * writer flushes from cs_sweep_h5_tick). When the sweep completes, the final
+ * file is written anew beside it (section rows in grid order, so that a
+ * resumed or distributed sweep gives the same file as one uninterrupted run)
+ * and renamed over path; the partial file is removed. An interrupted sweep
+ * (signal) keeps the partial file with status = interrupted; a killed one
+ * keeps it with status = running; both continue with cs_sweep_h5_resume. */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
 
 #include "io/config.h"
 #include "sweep/sweep.h"
 
+#define CS_SWEEP_H5_LAYOUT 2
+#define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
+
 struct cs_sweep_h5;
 
-/* Creates path and writes everything known before the run. */
+/* Claims path (CS_ERR_BUSY if another process writes it; CS_ERR_EXISTS if
+ * "<path>.partial" holds an unfinished sweep) and creates the partial file
+ * with everything known before the run, then switches it to SWMR. msg: one
+ * line naming the file. */
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
                                   struct cs_sweep_h5 **out, char *msg, size_t msglen);
 
-/* The sink for cs_sweep_run (ctx = the writer). */
+/* What an unfinished (or finished) sweep file says about itself. */
+struct cs_sweep_h5_info {
+  char source[1100];    /* the file found: "<path>.partial" or path */
+  char status[32];      /* running (killed), interrupted, failed, complete */
+  char *params_text;    /* the parameter file's text (malloc) */
+  char *params_file;    /* its path when the sweep started (malloc) */
+  char *overrides;      /* the --set overrides, one per line (malloc) */
+  char *version;        /* program version that started it (malloc) */
+  long results_version; /* CS_RESULTS_VERSION of that program */
+  long layout_version;
+  size_t done[2]; /* points finished per pass */
+  size_t npoints; /* grid points per pass */
+};
+void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
+
+/* Claims path and reads what the unfinished sweep of path holds ("<path>.partial"
+ * if it exists, else path). Nothing is modified. CS_ERR_NOT_FOUND when neither
+ * exists; CS_ERR_BUSY when another process writes it. */
+enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
+                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen);
+
+/* After cs_sweep_h5_open_resume (and the caller's checks that the stored
+ * parameters are the ones it will use): checks the file against spec and
+ * the model, fills prior (records and final states of the finished points;
+ * free with cs_sweep_h5_prior_free), moves a final file back to
+ * "<path>.partial", marks the run as running again (appending the command
+ * line to `resumed`) and switches to SWMR. */
+enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
+                                  const struct cs_sweep_spec *spec, int argc, char *const *argv,
+                                  struct cs_sweep_prior *prior, char *msg, size_t msglen);
+void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
+
+/* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
+void cs_sweep_h5_abandon(struct cs_sweep_h5 *w);
+
+/* The sink for cs_sweep_run_ctl (ctx = the writer). */
 int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
 
-/* Writes the offsets, messages, bifurcation table, statistics and status, and
- * closes the file. Frees w. */
+/* The tick for cs_sweep_run_ctl: flushes if points were written and
+ * CS_SWEEP_H5_FLUSH seconds have passed since the last flush. */
+void cs_sweep_h5_tick(void *ctx);
+
+/* Points on disk (flushed), over both passes, including a resumed run's. */
+size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
+
+/* The file being written ("<path>.partial"). */
+const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
+
+/* Ends the run and frees w. o NULL: the run failed before producing an
+ * outcome (the partial file is kept, status failed). A completed sweep
+ * (!o->interrupted) gets its final file (see above); an interrupted one keeps
+ * the partial file with status interrupted. Returns the first failure. */
 enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
                                   char *msg, size_t msglen);
 

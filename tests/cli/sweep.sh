@@ -124,67 +124,72 @@ assert sw.attrs['from'] == 0.2 and sw.attrs['to'] == 0.5 and sw.attrs['points'] 
 assert s(sw.attrs['direction']) == 'both' and s(sw.attrs['continuation']) == 'true'
 assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
-assert names(g) == ['index', 'gamma'] and g.shape == (30, 2)
-assert np.allclose(g[:, 1], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
+assert names(g) == ['gamma'] and g.shape == (30, 1)
+assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
+assert f.attrs['layout_version'] == 2
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5
 expect = ['index', 'gamma', 'class', 'period', 'period_time', 'lyapunov', 'lyapunov_err',
           'rotation_number', 'stick_fraction', 'stick_phases', 'transient_used', 'drift',
-          'n_section', 'steps', 'rhs_evals', 'status']
+          'n_section', 'steps', 'rhs_evals', 'status', 't_final']
 cls_names = ['pending', 'equilibrium', 'periodic', 'quasiperiodic', 'chaotic', 'aperiodic',
              'no-crossings', 'escaped', 'failed']
 bif = f['bifurcations']
 for ps in ['forward', 'backward']:
     pt = f[ps]['points']
-    n = names(pt)
+    n = [s(x) for x in pt.attrs['columns']]
     assert n == expect, n
-    u = dict(zip(n, units(pt)))
+    assert sorted(pt.keys()) == sorted(expect)
+    u = {c: s(pt[c].attrs['units']) for c in n}
     assert u['gamma'] == '1' and u['class'] == '1' and u['period_time'] == '1', u
     assert u['lyapunov'] == '1' and u['lyapunov_err'] == '1', u
+    assert all(len(s(pt[c].attrs['doc'])) >= 10 for c in n)
     assert [s(x) for x in pt.attrs['class_names']] == cls_names
-    assert pt.shape == (30, len(expect))
-    a = pt[:]
-    assert np.array_equal(a[:, 0], np.arange(30)) and np.array_equal(a[:, 1], g[:, 1])
-    assert np.all(a[:, n.index('status')] == 0)
-    c = a[:, n.index('class')]
+    for c in ['index', 'class', 'period', 'n_section', 'steps', 'rhs_evals', 'status']:
+        assert pt[c].dtype.kind == 'i', (c, pt[c].dtype)
+    assert all(pt[c].shape == (30,) for c in n)
+    assert np.array_equal(pt['index'][:], np.arange(30)) and np.array_equal(pt['gamma'][:], g[:, 0])
+    assert np.all(pt['status'][:] == 0)
+    c = pt['class'][:]
     assert np.all((c >= 1) & (c < len(cls_names))), c
-    per = a[:, n.index('period')]
+    per = pt['period'][:]
     assert np.all((per >= 1) == (c == cls_names.index('periodic'))), (c, per)
+    fs = f[ps]['final_state']
+    assert fs.shape == (30, 2) and names(fs) == ['x', 'v'] and np.all(np.isfinite(fs[:]))
     sec = f[ps]['section']
-    v, off, cnt = sec['values'], sec['offsets'][:], sec['counts'][:]
+    v, idx, off, cnt = sec['values'], sec['index'][:], sec['offsets'][:], sec['counts'][:]
     vn = names(v)
-    assert vn == ['index', 't', 'x', 'v', 'E', 'F'], vn
+    assert vn == ['gamma', 't', 'x', 'v', 'E', 'F'], vn
     assert units(v) == ['1'] * 6
-    assert off.shape == (30,) and cnt.shape == (30,)
-    assert cnt.sum() == v.shape[0], (cnt.sum(), v.shape)
-    assert np.array_equal(cnt, a[:, n.index('n_section')])
+    assert off.shape == (30,) and cnt.shape == (30,) and idx.dtype.kind == 'i'
+    assert cnt.sum() == v.shape[0] == idx.shape[0], (cnt.sum(), v.shape)
+    assert np.array_equal(cnt, pt['n_section'][:])
     vals = v[:]
+    # a complete file stores the rows in grid order
+    assert np.array_equal(idx, np.repeat(np.arange(30), cnt))
+    assert np.array_equal(off, np.concatenate([[0], np.cumsum(cnt)[:-1]]))
     for k in range(30):
-        assert cnt[k] > 0 and off[k] >= 0, (k, off[k], cnt[k])
-        rows = vals[int(off[k]):int(off[k] + cnt[k]), 0]
-        assert np.all(rows == k), (ps, k, rows)
-    # every row carries its grid index: offsets/counts describe all of them
-    assert np.array_equal(np.bincount(vals[:, 0].astype(int), minlength=30), cnt)
+        assert cnt[k] > 0, (k, cnt[k])
+        assert np.all(vals[off[k]:off[k] + cnt[k], 0] == g[k, 0]), (ps, k)
     assert len(f[ps]['messages']) == 30 and all(s(x) == '' for x in f[ps]['messages'][:])
-bn = names(bif)
+bn = [s(x) for x in bif.attrs['columns']]
 assert bn == ['pass', 'p_left', 'p_right', 'estimate', 'refined', 'kind', 'from_class',
               'from_period', 'to_class', 'to_period'], bn
-assert dict(zip(bn, units(bif)))['p_left'] == '1'
-assert bif.shape[0] == $nbif, bif.shape
+assert s(bif['p_left'].attrs['units']) == '1' and bif['kind'].dtype.kind == 'i'
+assert bif['pass'].shape == ($nbif,), bif['pass'].shape
 kn = [s(x) for x in bif.attrs['kind_names']]
-assert 'period-doubling' in kn and 'onset-of-chaos' in kn
+assert 'period-doubling' in kn and 'onset-of-chaos' in kn and 'unknown' in kn
 assert [s(x) for x in bif.attrs['class_names']] == cls_names
-b = bif[:]
-assert np.all(np.isin(b[:, 0], [-1, 0, 1])) and np.all(b[:, 1] <= b[:, 2])
-assert np.all((b[:, 5] >= 0) & (b[:, 5] < len(kn)))
+assert np.all(np.isin(bif['pass'][:], [-1, 0, 1])) and np.all(bif['p_left'][:] <= bif['p_right'][:])
+assert np.all((bif['kind'][:] >= 0) & (bif['kind'][:] < len(kn)))
 "
 [ "$have_h5py" -eq 1 ] && pass "h5py reads $h5: points columns and units, class names, section rows by offsets/counts, bifurcations, params, status"
 if [ "$have_h5py" -eq 0 ]; then
   if command -v h5dump >/dev/null 2>&1; then
     h5dump -a /kind "$h5" | grep -q '"sweep"' || die "h5dump: /kind is not sweep"
     h5dump -a /status "$h5" | grep -q '"complete"' || die "h5dump: /status is not complete"
-    h5dump -a /forward/points/names "$h5" | grep -q '"lyapunov"' || die "h5dump: no column lyapunov"
+    h5dump -a /forward/points/columns "$h5" | grep -q '"lyapunov"' || die "h5dump: no column lyapunov"
     h5dump -a /forward/points/class_names "$h5" | grep -q '"chaotic"' || die "h5dump: no class_names"
     h5dump -a /params/gamma_units "$h5" | grep -q '"1"' || die "h5dump: no gamma_units"
     h5dump -H -d /forward/section/offsets "$h5" >/dev/null || die "h5dump: no section offsets"
@@ -326,9 +331,10 @@ ok sweep "$ini" -o "$h52" --set sweep.direction=forward --set sweep.points=8 \
 is points 32
 h5check "$h52" "
 g = f['sweep']['grid']
-assert names(g) == ['index', 'gamma', 'omega'] and g.shape == (32, 3)
-assert np.allclose(g[:, 2], np.repeat(np.linspace(1, 1.4, 4), 8), rtol=0, atol=1e-15)
-assert names(f['forward']['points'])[:3] == ['index', 'gamma', 'omega']
+assert names(g) == ['gamma', 'omega'] and g.shape == (32, 2)
+assert np.allclose(g[:, 1], np.repeat(np.linspace(1, 1.4, 4), 8), rtol=0, atol=1e-15)
+assert [s(x) for x in f['forward']['points'].attrs['columns']][:3] == ['index', 'gamma', 'omega']
+assert names(f['forward']['section']['values'])[:3] == ['gamma', 'omega', 't']
 assert 'backward' not in f
 "
 if [ "$have_gnuplot" -eq 1 ]; then
@@ -379,8 +385,7 @@ printf '%s\n' "$out" | grep -q '^failed_point = forward index 3 at 0.5: .*ARKODE
 pass "$last: every failed point with its parameter value and the integrator's message"
 h5check "$h5f" "
 pt = f['forward']['points']
-n = names(pt)
-assert np.all(pt[:, n.index('status')] != 0) and f.attrs['failed_points'] == 4
+assert np.all(pt['status'][:] != 0) and f.attrs['failed_points'] == 4
 assert all('ARKODE' in s(m) for m in f['forward']['messages'][:])
 "
 if [ "$have_gnuplot" -eq 1 ]; then
@@ -399,15 +404,14 @@ ok sweep "$ini" -o "$scratch/t2.h5" --threads 2 --set sweep.continuation=false \
 if [ "$have_h5py" -eq 1 ]; then
   h5check "$scratch/t1.h5" "
 with h5py.File(scratch + '/t2.h5', 'r') as g:
-    a, b = f['forward']['points'][:], g['forward']['points'][:]
-    assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), 'points tables differ'
-    # section rows come in completion order: compare them grid point by grid point
-    va, vb = f['forward']['section']['values'][:], g['forward']['section']['values'][:]
-    for k in range(a.shape[0]):
-        ra, rb = va[va[:, 0] == k], vb[vb[:, 0] == k]
-        assert ra.shape == rb.shape and np.array_equal(ra, rb, equal_nan=True), k
+    for c in f['forward']['points']:
+        a, b = f['forward']['points'][c][:], g['forward']['points'][c][:]
+        assert np.array_equal(a, b, equal_nan=True), c
+    for d in ['final_state', 'section/values', 'section/index', 'section/offsets']:
+        a, b = f['forward'][d][:], g['forward'][d][:]
+        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=True), d
 "
-  pass "--threads 1 and --threads 2 with continuation = false: bit-identical /forward/points and section rows"
+  pass "--threads 1 and --threads 2 with continuation = false: bit-identical points, final states and section rows"
 elif command -v h5diff >/dev/null 2>&1; then
   h5diff "$scratch/t1.h5" "$scratch/t2.h5" /forward/points /forward/points ||
     die "--threads 1 and 2: /forward/points differ (h5diff)"

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* What h5.c (datasets, attributes, reading) and h5_write.c (result files:
+ * locks, partial files, typed datasets, SWMR) share; not installed. */
+#ifndef CS_H5_PRIVATE_H
+#define CS_H5_PRIVATE_H
+
+#include <hdf5.h>
+
+#include "io/h5.h"
+
+#define CS_H5_ERR_LEN 1024
+
+struct cs_h5_lock;
+
+struct cs_h5 {
+  hid_t file;              /* the HDF5 file id */
+  struct cs_h5_lock *lock; /* the claim on the target path (result files), or NULL */
+  char *target;            /* path the file replaces on commit (result files), or NULL */
+  char *partial;           /* the file actually written, "<target>.partial", or NULL */
+};
+
+extern _Thread_local char cs_h5_err[CS_H5_ERR_LEN];
+
+/* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
+void cs_h5_i_begin(void);
+/* Keeps a message for cs_h5_errmsg() and returns status. */
+enum cs_status cs_h5_i_fail(enum cs_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Keeps HDF5's error stack under "what 'name'" and returns CS_ERR_HDF5. */
+enum cs_status cs_h5_i_fail_h5(const char *what, const char *name);
+/* Variable-length UTF-8 string type; close with H5Tclose. */
+hid_t cs_h5_i_vlen_string_type(void);
+/* 1 if every component of path exists. */
+int cs_h5_i_path_exists(hid_t file, const char *path);
+/* File access properties of every file contensou creates: the checksummed
+ * format of HDF5 1.10 (superblock v3, object headers v2, chunk indexes with
+ * checksums). Close with H5Pclose. */
+hid_t cs_h5_i_fapl_latest(void);
+/* Frees the struct with its lock (released) and paths; not the HDF5 id. */
+void cs_h5_i_release(struct cs_h5 *f);
+
+#endif
