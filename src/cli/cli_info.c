@@ -597,7 +597,7 @@ static int info_file(struct cli_guard *g, void *ctx)
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s: not an HDF5 file (%s)", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
   char *kind = str_attr(f, "/", "kind");
   if (!kind) {
     cs_h5_close(f);

@@ -1566,7 +1566,7 @@ static int plot_file(struct cli_guard *g, void *ctx)
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", cs_h5_errmsg());
+    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
   st = cs_h5_attr_read_string(f, "/", "kind", &kind);
   if (st != CS_OK) {
     cs_h5_close(f);

@@ -198,6 +198,9 @@ enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)
   return CS_OK;
 }
 
+/* Metadata read attempts of a SWMR reader (HDF5's default: 100). */
+#define SWMR_READ_ATTEMPTS 8
+
 enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
 {
   struct cs_h5 *f;
@@ -234,7 +237,12 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     /* A sweep being written (or killed while written) is in SWMR mode: its
      * superblock says "open for write" and only a SWMR reader may open it. */
     hid_t swmr = cs_h5_i_fapl_latest();
-    if (swmr >= 0 && H5Pset_fclose_degree(swmr, H5F_CLOSE_STRONG) >= 0) {
+    /* A SWMR reader retries a metadata read whose checksum fails (the writer
+     * may be half-way through it): 100 times by default, with sleeps that
+     * grow, which on a damaged block never ends in practice (a flipped bit
+     * held a reader for more than 10 min). A live writer needs few retries. */
+    if (swmr >= 0 && H5Pset_fclose_degree(swmr, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_metadata_read_attempts(swmr, SWMR_READ_ATTEMPTS) >= 0) {
       H5Eclear2(H5E_DEFAULT);
       f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr);
     }
