@@ -242,4 +242,17 @@ enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *c
                                      size_t npoints, double b, double m, double *rms,
                                      double *max_error);
 
+/* The same two with a report of the integral model's evaluations on the
+ * nodes, most of the time of a fine grid: progress(ctx, done, npoints) after
+ * each node (progress may be NULL). */
+typedef void (*cs_fit_progress_fn)(void *ctx, size_t done, size_t npoints);
+enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contact *contact,
+                                         size_t npoints, double b0, double m0,
+                                         struct cs_fit_result *out, cs_fit_progress_fn progress,
+                                         void *ctx);
+enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_contact *contact,
+                                               size_t npoints, double b, double m, double *rms,
+                                               double *max_error, cs_fit_progress_fn progress,
+                                               void *ctx);
+
 #endif

@@ -41,6 +41,12 @@ const char *cs_h5_errmsg(void)
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
 void begin(void)
 {
+  /* No H5close at exit: after a failed H5Fclose (a full disk) HDF5 1.10 keeps
+   * the half-closed file and its exit handler crashed on it (friction fit -o
+   * on a full disk: exit 139 after the error message). Files are closed
+   * explicitly; at exit there is nothing left for HDF5 to do. Only the first
+   * call, before HDF5 starts, has an effect. */
+  H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
@@ -51,6 +57,11 @@ enum cs_status fail(enum cs_status status, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(cs_h5_err, sizeof cs_h5_err, fmt, ap);
   va_end(ap);
+  /* one line: HDF5's own messages carry newlines (the time of a failed
+   * write), names from a file may carry control characters */
+  for (char *c = cs_h5_err; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7F)
+      *c = ' ';
   return status;
 }
 
@@ -249,8 +260,17 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
     if (swmr >= 0)
       H5Pclose(swmr);
     if (f->file < 0) {
+      /* A file whose writer died without closing it (a run killed, a disk
+       * that filled) keeps its "open for write" marks: read it as it was at
+       * the last flush, without changing it (h5clear -s would). */
+      hbool_t clear = 1;
       H5Eclear2(H5E_DEFAULT);
-      f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl); /* for the error message */
+      if (H5Pset(fapl, "clear_status_flags", &clear) >= 0)
+        f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    }
+    if (f->file < 0) {
+      H5Eclear2(H5E_DEFAULT);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* for the error message */
     }
   }
   if (!writable)
@@ -281,6 +301,13 @@ enum cs_status cs_h5_close(struct cs_h5 *f)
     st = fail_h5("cannot close", "file");
   cs_h5_i_release(f);
   return st;
+}
+
+void cs_h5_abandon(struct cs_h5 *f)
+{
+  begin();
+  if (f)
+    cs_h5_i_release(f);
 }
 
 /* ------------------------------------------------------------- attributes */

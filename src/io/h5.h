@@ -42,6 +42,14 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out);
 /* Flushes and closes the file (f may be NULL). Returns the first failure. */
 enum cs_status cs_h5_close(struct cs_h5 *f);
 
+/* After a write failure (a full disk): lets go of f (its lock, its memory)
+ * without closing the HDF5 file, which stays as it was at the last flush
+ * (cs_h5_flush). Closing would write the metadata once more; with the space
+ * gone that left a superblock pointing past the end of the file, which no
+ * reader opens (h5clear --increment repairs it). Use it only on the way to
+ * the process's exit: the file stays open in HDF5 until then. */
+void cs_h5_abandon(struct cs_h5 *f);
+
 /* Writes every buffer of the file to disk (H5Fflush): rows appended before a
  * flush survive a killed process. */
 enum cs_status cs_h5_flush(struct cs_h5 *f);
