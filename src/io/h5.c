@@ -39,14 +39,22 @@ const char *cs_h5_errmsg(void)
 }
 
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
+/* At exit: shuts HDF5 down unless a file is still open. HDF5's own exit
+ * handler closes every open file; after a failed H5Fclose (a full disk)
+ * HDF5 1.10 keeps the half-closed file and that handler crashed on it
+ * (friction fit -o on a full disk: exit 139 after the error message), and a
+ * file let go with cs_h5_abandon is to stay as it was at its last flush. */
+static void term(void)
+{
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) == 0)
+    H5close();
+}
+
 void begin(void)
 {
-  /* No H5close at exit: after a failed H5Fclose (a full disk) HDF5 1.10 keeps
-   * the half-closed file and its exit handler crashed on it (friction fit -o
-   * on a full disk: exit 139 after the error message). Files are closed
-   * explicitly; at exit there is nothing left for HDF5 to do. Only the first
-   * call, before HDF5 starts, has an effect. */
-  H5dont_atexit();
+  /* H5dont_atexit succeeds once, before HDF5 starts: this handler instead */
+  if (H5dont_atexit() >= 0)
+    atexit(term);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
