@@ -17,22 +17,29 @@ struct cs_lyap_ws;
 struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max);
 void cs_lyap_ws_free(struct cs_lyap_ws *w);
 
+/* A flag (set by another thread) that abandons the runs of w: they then
+ * return CS_ERR_INTERRUPTED. NULL: never. */
+void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel);
+
 /* What one run computed. */
 struct cs_lyap_result {
   double exponent[16]; /* the q largest exponents, descending, 1/time unit */
   double err[16];      /* standard error of each (block estimates), same unit */
   long steps, rhs_evals;
+  double time_used; /* time integrated (less than asked when the run stopped early) */
 };
 
 /* Runs the model from (t0, y0) with q tangent vectors (1 <= q <= n) for
  * `time` time units, renormalising every `renorm`; opts as for the orbit
- * (atol_vec, if any, covers the n states; the tangent components get the
- * smallest of those tolerances). CS_ERR_UNSUPPORTED without a Jacobian or
+ * (atol_vec, if any, covers the n states; the tangent components are
+ * controlled only loosely, at 1e3 rtol). CS_ERR_UNSUPPORTED without a Jacobian or
  * for event-driven models; an integrator failure returns its status with
- * the message in msg. The exponents are NAN on failure. */
+ * the message in msg. The exponents are NAN on failure. decide > 0: the run
+ * may stop early once the largest exponent is decided beyond +-decide (see
+ * lyapunov.c); 0: always the whole time. */
 enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
                            const struct cs_integrator_opts *opts, double t0, const double *y0,
-                           size_t q, double time, double renorm, struct cs_lyap_result *out,
-                           char *msg, size_t msglen);
+                           size_t q, double time, double renorm, double decide,
+                           struct cs_lyap_result *out, char *msg, size_t msglen);
 
 #endif

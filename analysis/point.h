@@ -67,6 +67,8 @@ struct cs_point_spec {
   int lyapunov_always;        /* 1: exponents also for equilibria and periodic orbits */
   const volatile int *cancel; /* nonzero (set by another thread): abandon the point, which then
                                  fails with CS_ERR_INTERRUPTED; NULL: never */
+  int lyapunov_full; /* 1: always the whole lyapunov_time; 0 (default): stop once the largest
+                        exponent's sign is decided statistically (lyapunov.c) */
 };
 
 struct cs_point_spec cs_point_spec_default(void);
@@ -75,27 +77,29 @@ struct cs_point_spec cs_point_spec_default(void);
  * columns t, the states, the derived outputs (1 + n_state + n_derived values
  * per row); the workspace owns the buffer, valid until its next use. */
 struct cs_point_result {
-  enum cs_status status;  /* CS_OK, or why the point failed */
-  char message[256];      /* the integrator's message on failure, where an escaped orbit left,
-                             or why an asked-for exponent is NAN; else "" */
-  enum cs_class cls;      /* the attractor class */
-  int period;             /* k for periodic orbits (section points per cycle), else 0 */
-  double period_time;     /* period of the orbit in time (periodic), else NAN */
-  double lyapunov;        /* largest Lyapunov exponent (1/time unit), NAN if not computed */
-  double lyapunov_err;    /* its convergence estimate (same unit) */
-  double spectrum[16];    /* full spectrum when asked (n_state values), else NAN */
-  double rotation_number; /* full turns of the first angle state per time unit, NAN if none */
-  double stick_fraction;  /* fraction of the window in stick (model's indicator), NAN if none */
-  double stick_phases;    /* stick phases per period (periodic) or per unit time, NAN if none */
-  double transient_used;  /* transient actually integrated (adaptive), time unit */
-  double drift;           /* last measured drift of the section points (adaptive), scaled */
-  size_t n_section;       /* number of section points recorded */
-  const double *section;  /* n_section rows, see above */
-  size_t section_cols;    /* 1 + n_state + n_derived */
-  double *final_state;    /* state at the end (for continuation), n_state values */
-  double t_final;         /* its time: a multiple of the forcing period for forced models */
-  double *equilibrium;    /* settled state for equilibria, else NULL */
-  long steps, rhs_evals;  /* integrator statistics of this point */
+  enum cs_status status;     /* CS_OK, or why the point failed */
+  char message[256];         /* the integrator's message on failure, where an escaped orbit left,
+                                or why an asked-for exponent is NAN; else "" */
+  enum cs_class cls;         /* the attractor class */
+  int period;                /* k for periodic orbits (section points per cycle), else 0 */
+  double period_time;        /* period of the orbit in time (periodic), else NAN */
+  double lyapunov;           /* largest Lyapunov exponent (1/time unit), NAN if not computed */
+  double lyapunov_err;       /* its convergence estimate (same unit) */
+  double lyapunov_time_used; /* length of the Lyapunov run (may end before lyapunov_time), NAN
+                                if none */
+  double spectrum[16];       /* full spectrum when asked (n_state values), else NAN */
+  double rotation_number;    /* full turns of the first angle state per time unit, NAN if none */
+  double stick_fraction;     /* fraction of the window in stick (model's indicator), NAN if none */
+  double stick_phases;       /* stick phases per period (periodic) or per unit time, NAN if none */
+  double transient_used;     /* transient actually integrated (adaptive), time unit */
+  double drift;              /* last measured drift of the section points (adaptive), scaled */
+  size_t n_section;          /* number of section points recorded */
+  const double *section;     /* n_section rows, see above */
+  size_t section_cols;       /* 1 + n_state + n_derived */
+  double *final_state;       /* state at the end (for continuation), n_state values */
+  double t_final;            /* its time: a multiple of the forcing period for forced models */
+  double *equilibrium;       /* settled state for equilibria, else NULL */
+  long steps, rhs_evals;     /* integrator statistics of this point */
 };
 
 /* Thread-local workspace: integrator, buffers. n_max: the largest state size. */

@@ -394,6 +394,68 @@ static void belt_fig4(void **state)
   }
 }
 
+/* The implicit stepper's restarts after stick (issue 9): the belt at eta =
+ * 4.980001 (where a sweep failed with ARK_CONV_FAILURE at a stick -> slip
+ * restart) and the pendulum of figure 8a, each advanced in one call over
+ * many stick-slip cycles, as a sweep's transient is: in stick the steps grow
+ * to the whole stick phase, and the slip must not start with them. DIRK
+ * must pass wherever ERK passes, with the same switches. */
+static int time_event(double t, const double *y, double *g, const void *ctx)
+{
+  (void)y;
+  g[0] = t - *(const double *)ctx;
+  return 0;
+}
+
+static void run_switches(const struct cs_model *m, void *p, const double *y0, double tend,
+                         double tout, const struct cs_integrator_opts *o, double *ts, size_t *nts,
+                         struct cs_flow_stats *fs)
+{
+  struct cs_flow *f = cs_flow_create(m->n_state, 4096);
+  double y[6], t;
+  memcpy(y, y0, m->n_state * sizeof *y);
+  /* tout beyond tend, as the sweep's transient had it, stopped at tend by an
+   * event */
+  assert_int_equal(cs_flow_reset(f, m, p, o, 0.0, y, 1, time_event, NULL, &tend), CS_OK);
+  enum cs_status st = cs_flow_advance(f, tout, &t, y, NULL, NULL);
+  if (st != CS_OK)
+    fail_msg("%s: %s", o->stepper == CS_STEPPER_DIRK ? "DIRK" : "ERK", cs_flow_last_error(f));
+  *nts = 0;
+  for (size_t k = 0; k < cs_flow_switch_count(f); k++)
+    ts[(*nts)++] = cs_flow_switch_get(f, k)->t;
+  cs_flow_stats(f, fs);
+  cs_flow_free(f);
+}
+
+static void implicit_restarts(void **state)
+{
+  (void)state;
+  static double te[4096], ti[4096];
+  size_t ne, ni;
+  struct cs_flow_stats fe, fi;
+  const struct cs_model *m = cs_model_find("belt");
+  void *p = belt_params("event-driven", 4.980001, 1e-5);
+  prepare_ok(m, p);
+  /* params/belt_fig4a.ini's start and solver settings; the sweep's transient of 15000 failed
+   * at t = 5827.35 */
+  const double y0[4] = {7.528166288, -0.765151431, 0.15, 0.0};
+  const double tend = quick() ? 1500.0 : 6000.0;
+  struct cs_integrator_opts oe = opts_erk(1e-10), oi = opts_dirk(1e-10);
+  oe.atol = oi.atol = 1e-12;
+  run_switches(m, p, y0, tend, 15000.0, &oe, te, &ne, &fe);
+  run_switches(m, p, y0, tend, 15000.0, &oi, ti, &ni, &fi);
+  assert_int_equal(ne, ni);
+  assert_true(ne >= 2 * (size_t)(tend / 140.0));
+  double d = 0;
+  for (size_t k = 0; k < ne; k++)
+    d = fmax(d, fabs(te[k] - ti[k]));
+  print_message("belt, eta 4.980001, [0, %g]: %zu switches, max |t_ERK - t_DIRK| = %.2e; DIRK "
+                "%ld steps, %ld Newton failures\n",
+                tend, ne, d, fi.integ.steps, fi.integ.conv_fails);
+  assert_true(d < 1e-5);
+  release(m, p);
+}
+
 /* The stick-to-stick map of the event-driven belt: from stick at (x, phi) =
  * (0, phi) (admissible), the phi of the next stick; the stick exit depends on
  * phi only (the exit is on the yield ellipse), so the orbit's fixed point is
@@ -837,6 +899,36 @@ static void fig8a_period(const char *const *sets, size_t n, double tend, double 
   cs_config_free(&cfg);
 }
 
+/* The pendulum's restarts after stick with the implicit stepper (see
+ * implicit_restarts): figure 8a event-driven, one advance over 30 s (about 20
+ * stick-slip cycles) with tout far beyond, DIRK against ERK. */
+static void implicit_restarts_pendulum(void **state)
+{
+  (void)state;
+  static double te[4096], ti[4096];
+  size_t ne, ni;
+  struct cs_flow_stats fe, fi;
+  const char *ev[] = {"model.law=event-driven", "solver.rtol=1e-10", "solver.atol=1e-12"};
+  struct cs_config cfg;
+  load(FIG8A, ev, 3, &cfg);
+  struct cs_integrator_opts oe = cfg.solver, oi = cfg.solver;
+  oe.stepper = CS_STEPPER_ERK, oi.stepper = CS_STEPPER_DIRK;
+  oe.max_steps = oi.max_steps = 10000000;
+  const double tend = quick() ? 10.0 : 30.0;
+  run_switches(cfg.model, cfg.params, cfg.y0, tend, 1e3, &oe, te, &ne, &fe);
+  run_switches(cfg.model, cfg.params, cfg.y0, tend, 1e3, &oi, ti, &ni, &fi);
+  assert_int_equal(ne, ni);
+  assert_true(ne >= 10);
+  double d = 0;
+  for (size_t k = 0; k < ne; k++)
+    d = fmax(d, fabs(te[k] - ti[k]));
+  print_message("pendulum fig. 8a, [0, %g] s: %zu switches, max |t_ERK - t_DIRK| = %.2e s; DIRK "
+                "%ld steps, %ld Newton failures\n",
+                tend, ne, d, fi.integ.steps, fi.integ.conv_fails);
+  assert_true(d < 1e-6);
+  cs_config_free(&cfg);
+}
+
 static void pendulum_fig8a(void **state)
 {
   (void)state;
@@ -928,6 +1020,8 @@ int main(void)
       cmocka_unit_test(slip_above_threshold),
       cmocka_unit_test(energy_balances),
       cmocka_unit_test(belt_fig4),
+      cmocka_unit_test(implicit_restarts),
+      cmocka_unit_test(implicit_restarts_pendulum),
       cmocka_unit_test(pendulum_fig8a),
       cmocka_unit_test(pendulum_fig9),
   };

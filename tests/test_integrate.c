@@ -511,6 +511,234 @@ static void test_reinit_ode_mode_switch(void **state)
   cs_integrator_free(integ);
 }
 
+static int rest(double t, const double *y, double *ydot, const void *params)
+{
+  (void)t, (void)y, (void)params;
+  ydot[0] = 0.0;
+  return 0;
+}
+
+/* Stiff and nonlinear: y' = -1e4 (y^3 - 1), a fast approach to y = 1. */
+static int stiff_cubic(double t, const double *y, double *ydot, const void *params)
+{
+  (void)t, (void)params;
+  ydot[0] = -1e4 * (y[0] * y[0] * y[0] - 1.0);
+  return 0;
+}
+
+static int stiff_cubic_jac(double t, const double *y, double *jac, const void *params)
+{
+  (void)t, (void)params;
+  jac[0] = -3e4 * y[0] * y[0];
+  return 0;
+}
+
+/* A state jump after a phase at rest: at rest the steps grow to hundreds of
+ * time units, and SUNDIALS 6.4's Reset keeps the step it had planned. The
+ * restart must estimate the first step of the new motion afresh, as a new
+ * run does: the same steps, bit for bit, as a reset at the jump. With the
+ * planned step the implicit stepper spent its Newton failures on steps
+ * thousands of times too long and failed (ARK_CONV_FAILURE, the belt's stick
+ * -> slip restarts of issue 9). reinit_smooth keeps the planned step. */
+static void test_reinit_fresh_step(void **state)
+{
+  (void)state;
+  struct cs_integrator *a = cs_integrator_create(2), *b = cs_integrator_create(2);
+  struct cs_ode still = {.n = 1, .rhs = rest};
+  struct cs_ode fast = {.n = 1, .rhs = stiff_cubic, .jac = stiff_cubic_jac};
+  for (int s = 0; s < 2; s++) {
+    struct cs_integrator_opts opts = opts_with(s ? CS_STEPPER_DIRK : CS_STEPPER_ERK, 1e-8, 1e-10);
+    opts.max_steps = 1000000;
+    double y[1] = {2.0}, t, ya[1], yb[1], ta, tb;
+    assert_int_equal(cs_integrator_reset(a, &still, &opts, 0.0, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, 5000.0, &t, y, NULL), CS_OK);
+    double h0, h1;
+    assert_int_equal(cs_integrator_last_step(a, &h0, &h1), CS_OK);
+    print_message("  %s: last step at rest %.3g\n", s ? "DIRK" : "ERK", h1 - h0);
+    assert_true(h1 - h0 > 100.0);
+    struct cs_integrator_stats s0, sa, sb;
+    assert_int_equal(cs_integrator_get_stats(a, &s0), CS_OK);
+    assert_int_equal(cs_integrator_reinit_ode(a, &fast, t, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, t + 1.0, &ta, ya, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reset(b, &fast, &opts, t, y), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, t + 1.0, &tb, yb, NULL), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &sa), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(b, &sb), CS_OK);
+    assert_true(ta == tb && ya[0] == yb[0]);
+    assert_int_equal(sa.steps - s0.steps, sb.steps);
+    assert_int_equal(sa.conv_fails - s0.conv_fails, sb.conv_fails);
+    assert_float_equal(ya[0], 1.0, 1e-7);
+
+    /* on a smooth solution the planned step is kept: fewer steps than afresh */
+    struct cs_ode osc = {.n = 2, .rhs = osc_rhs, .params = &damped};
+    double yo[2] = {1.0, 0.0}, yf[2], ys[2], to;
+    assert_int_equal(cs_integrator_reset(a, &osc, &opts, 0.0, yo), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, 10.0, &to, yo, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reset(b, &osc, &opts, 0.0, (double[]){1.0, 0.0}), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, 10.0, &to, yo, NULL), CS_OK);
+    assert_int_equal(cs_integrator_reinit_smooth(a, to, yo), CS_OK);
+    assert_int_equal(cs_integrator_reinit_state(b, to, yo), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &s0), CS_OK);
+    assert_int_equal(cs_integrator_advance(a, to + 1e-3, NULL, ys, NULL), CS_OK);
+    assert_int_equal(cs_integrator_advance(b, to + 1e-3, NULL, yf, NULL), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(a, &sa), CS_OK);
+    assert_int_equal(cs_integrator_get_stats(b, &sb), CS_OK);
+    assert_true(sa.steps - s0.steps < sb.steps - s0.steps);
+    assert_float_equal(ys[0], yf[0], 1e-8);
+  }
+  cs_integrator_free(a);
+  cs_integrator_free(b);
+}
+
+/* A budget over the whole run: advance calls that each stay under max_steps
+ * still end when the run has taken max_steps_total steps, with a message
+ * that says so. */
+static void test_step_budget(void **state)
+{
+  (void)state;
+  struct cs_integrator *integ = cs_integrator_create(2);
+  struct cs_ode osc = {.n = 2, .rhs = osc_rhs, .params = &damped};
+  struct cs_integrator_opts opts = opts_with(CS_STEPPER_ERK, 1e-8, 1e-10);
+  opts.max_steps = 1000;
+  opts.max_steps_total = 500;
+  double y[2] = {1.0, 0.0}, t = 0;
+  assert_int_equal(cs_integrator_reset(integ, &osc, &opts, 0.0, y), CS_OK);
+  enum cs_status st = CS_OK;
+  int calls = 0;
+  while (st == CS_OK && calls < 10000) {
+    st = cs_integrator_advance(integ, t + 0.5, &t, y, NULL);
+    calls++;
+  }
+  assert_int_equal(st, CS_ERR_TOO_MUCH_WORK);
+  struct cs_integrator_stats s;
+  assert_int_equal(cs_integrator_get_stats(integ, &s), CS_OK);
+  assert_int_equal(s.steps, 500);
+  assert_non_null(strstr(cs_integrator_last_error(integ), "max_steps_total"));
+  assert_int_equal(cs_integrator_advance(integ, t + 0.5, NULL, NULL, NULL), CS_ERR_TOO_MUCH_WORK);
+  print_message("  budget: %d advance calls, %ld steps: %s\n", calls, s.steps,
+                cs_integrator_last_error(integ));
+  cs_integrator_free(integ);
+}
+
+/* A nonlinear ring of n states: y_i' = y_{i+1} - y_{i-1} - 0.1 y_i^3 + cos(t + i). */
+static int ring(double t, const double *y, double *ydot, const void *params)
+{
+  size_t n = *(const size_t *)params;
+  for (size_t i = 0; i < n; i++)
+    ydot[i] = y[(i + 1) % n] - y[(i + n - 1) % n] - 0.1 * y[i] * y[i] * y[i] + cos(t + (double)i);
+  return 0;
+}
+
+static int ring_root(double t, const double *y, double *g, const void *params)
+{
+  (void)t, (void)params;
+  g[0] = y[0] - 0.25;
+  return 0;
+}
+
+/* The vector kernels for short vectors (nvector_small.c) against SUNDIALS'
+ * stock ones: whole runs, ERK and DIRK, with dense output, events and a
+ * restart, bit for bit, at the lengths with their own kernels and others. */
+static void test_vector_kernels_bitwise(void **state)
+{
+  (void)state;
+  const size_t lengths[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 20};
+  for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++) {
+    size_t n = lengths[li];
+    struct cs_ode ode = {.n = n, .rhs = ring, .params = &n};
+    for (int s = 0; s < 2; s++) {
+      struct cs_integrator *w[2] = {cs_integrator_create(n), cs_integrator_create_stock(n)};
+      double out[2][64] = {{0}}, tr[2][64] = {{0}};
+      long steps[2], rhs[2];
+      for (int k = 0; k < 2; k++) {
+        struct cs_integrator_opts o = opts_with(s ? CS_STEPPER_DIRK : CS_STEPPER_ERK, 1e-7, 1e-9);
+        double y[20];
+        for (size_t i = 0; i < n; i++)
+          y[i] = 0.3 + 0.1 * (double)i;
+        assert_int_equal(cs_integrator_set_roots(w[k], 1, ring_root, NULL, NULL), CS_OK);
+        assert_int_equal(cs_integrator_reset(w[k], &ode, &o, 0.0, y), CS_OK);
+        double t = 0;
+        int m = 0;
+        while (t < 8.0 && m < 60) {
+          enum cs_stop_reason stop;
+          assert_int_equal(cs_integrator_advance(w[k], fmin(t + 0.7, 8.0), &t, y, &stop), CS_OK);
+          tr[k][m] = t;
+          out[k][m++] = y[n - 1];
+          if (m == 10)
+            assert_int_equal(cs_integrator_reinit_state(w[k], t, y), CS_OK);
+        }
+        struct cs_integrator_stats st;
+        cs_integrator_get_stats(w[k], &st);
+        steps[k] = st.steps, rhs[k] = st.rhs_evals;
+        cs_integrator_free(w[k]);
+      }
+      assert_int_equal(steps[0], steps[1]);
+      assert_int_equal(rhs[0], rhs[1]);
+      assert_memory_equal(out[0], out[1], sizeof out[0]);
+      assert_memory_equal(tr[0], tr[1], sizeof tr[0]);
+    }
+  }
+}
+
+/* y' = -2 (1 + t) y^2, y(0) = 1: y = 1 / (1 + t)^2; nonlinear and
+ * non-autonomous, so that the nodes c of a table matter as much as its
+ * weights. */
+static int riccati(double t, const double *y, double *ydot, const void *params)
+{
+  (void)params;
+  ydot[0] = -2.0 * (1.0 + t) * y[0] * y[0];
+  return 0;
+}
+
+static int riccati_jac(double t, const double *y, double *jac, const void *params)
+{
+  (void)params;
+  jac[0] = -4.0 * (1.0 + t) * y[0];
+  return 0;
+}
+
+/* The observed order of every Butcher table in use, with fixed steps (h_fixed;
+ * tight tolerances for DIRK's Newton iteration, whose error would otherwise
+ * hide the order at h = 0.0125): the error at
+ * t = 2 for h = h0, h0/2, h0/4 must fall like h^p, p = 5 for ERK
+ * (Dormand-Prince 5(4)), 4 for DIRK (SDIRK 5(3)4) and 6 for ERK6 (Verner
+ * 6(5)), within 0.5 (SUNDIALS
+ * 6.4's built-in VERNER_8_5_6 and FEHLBERG_13_7_8 would show 3 here: ERKStep
+ * takes any table whose last node is 1 for first-same-as-last). */
+static void test_observed_order(void **state)
+{
+  (void)state;
+  struct cs_integrator *integ = cs_integrator_create(1);
+  struct cs_ode ode = {.n = 1, .rhs = riccati, .jac = riccati_jac};
+  const double exact = 1.0 / 9.0;
+  const enum cs_stepper steppers[3] = {CS_STEPPER_ERK, CS_STEPPER_DIRK, CS_STEPPER_ERK6};
+  const char *names[3] = {"ERK Dormand-Prince 5(4)", "DIRK SDIRK 5(3)4", "ERK6 Verner 6(5)"};
+  /* Verner's errors reach its round-off floor (1e-13) already at h = 0.05 */
+  const double h0[3] = {0.05, 0.05, 0.5};
+  for (int s = 0; s < 3; s++) {
+    int p = s == 1 ? 4 : s == 2 ? 6 : 5;
+    double err[3];
+    for (int k = 0; k < 3; k++) {
+      double h = h0[s] / (double)(1 << k), y[1] = {1.0}, t;
+      struct cs_integrator_opts o = opts_with(steppers[s], 1e-10, 1e-14);
+      o.h_fixed = h;
+      assert_int_equal(cs_integrator_reset(integ, &ode, &o, 0.0, y), CS_OK);
+      enum cs_status rc = cs_integrator_advance(integ, 2.0, &t, y, NULL);
+      if (rc != CS_OK)
+        fail_msg("h = %g: %s", h, cs_integrator_last_error(integ));
+      struct cs_integrator_stats st;
+      cs_integrator_get_stats(integ, &st);
+      assert_true(labs(st.steps - lround(2.0 / h)) <= 1); /* round-off in the last step */
+      err[k] = fabs(y[0] - exact);
+    }
+    double q1 = log2(err[0] / err[1]), q2 = log2(err[1] / err[2]);
+    print_message("  %s: errors %.3e %.3e %.3e, observed orders %.2f %.2f (expected %d)\n",
+                  names[s], err[0], err[1], err[2], q1, q2, p);
+    assert_true(q1 > p - 0.5 && q2 > p - 0.5);
+  }
+  cs_integrator_free(integ);
+}
+
 /* --------------------------------------------------------- workspace reuse */
 
 static int g_never(double t, const double *y, double *g, const void *params)
@@ -860,6 +1088,10 @@ int main(void)
       cmocka_unit_test(test_roots_two_functions_with_context),
       cmocka_unit_test(test_bouncing_ball_reinit),
       cmocka_unit_test(test_reinit_ode_mode_switch),
+      cmocka_unit_test(test_reinit_fresh_step),
+      cmocka_unit_test(test_step_budget),
+      cmocka_unit_test(test_vector_kernels_bitwise),
+      cmocka_unit_test(test_observed_order),
       cmocka_unit_test(test_reuse_1000_runs_no_growth_bitwise),
       cmocka_unit_test(test_size_changes),
       cmocka_unit_test(test_argument_errors),

@@ -57,6 +57,15 @@ static void jacobians(void **state)
       double t = test_uniform(&rng, 0, 3);
       memset(J, 0, n * n * sizeof *J);
       assert_int_equal(m->jac(t, y, J, p), 0);
+      if (m->rhs_jac) {
+        /* the fused call gives exactly what rhs and jac give */
+        double *f1 = calloc(n, sizeof *f1), *J1 = calloc(n * n, sizeof *J1);
+        assert_int_equal(m->rhs(t, y, fp, p), 0);
+        assert_int_equal(m->rhs_jac(t, y, f1, J1, p), 0);
+        assert_memory_equal(f1, fp, n * sizeof *f1);
+        assert_memory_equal(J1, J, n * n * sizeof *J1);
+        free(f1), free(J1);
+      }
       for (size_t j = 0; j < n; j++) {
         /* Richardson-extrapolated central differences, error O(h^4): the regularized
          * laws vary on the scale eps, so a plain central difference is too coarse. */

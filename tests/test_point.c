@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/classify.h"
 #include "analysis/point.h"
+#include "io/config.h"
 #include "models/model.h"
+#include "sweep/sweep.h"
 
 extern const struct cs_model cs_model_oscillator, cs_model_vanderpol, cs_model_duffing,
     cs_model_lorenz, cs_model_pendulum, cs_model_twomass;
@@ -341,6 +344,125 @@ static void adaptive_transient(void **state)
   release(m, p);
 }
 
+/* The contraction estimator on section points of a known geometric
+ * approach to a period-2 orbit: P_j = P_inf + a_j rho^j per column, cycle
+ * times tau_inf + b rho^j. It must find rho, the remaining change and the
+ * period's limit; with changes at round-off (no contraction) the
+ * remaining change is the latest one. */
+static void contraction_estimate(void **state)
+{
+  (void)state;
+  enum { K = 2, CYC = 9, NR = K * CYC, COLS = 4 };
+  const double rho = 0.805, tau_inf = 131.1307113, b = 2.7e-4;
+  double rows[NR * COLS];
+  int angle[3] = {0, 0, 0};
+  double abs_tol[3] = {1e-12, 1e-12, 1e-12};
+  double t = 17.25;
+  for (int j = 0; j < CYC; j++)
+    for (int i = 0; i < K; i++) {
+      double *r = rows + (j * K + i) * COLS;
+      r[0] = t + i * 0.4 * tau_inf;
+      r[1] = 0.0; /* the section variable */
+      r[2] = (i ? -0.83 : 16.2) + (i ? 2.6e-3 : -2.4e-3) * pow(rho, j);
+      r[3] = (i ? 0.761 : -0.7) + 1.7e-5 * pow(rho, j);
+      if (i == K - 1)
+        t += tau_inf + b * pow(rho, j);
+    }
+  struct cs_sect_cmp c = {
+      .n = 3, .cols = COLS, .angle = angle, .abs_tol = abs_tol, .tol = 1e-5, .skip = 0};
+  struct cs_sect_conv cv;
+  cs_sect_converge(&c, rows, NR, K, &cv);
+  print_message("contraction: rho %.6f, last %.4g, remaining %.4g, period %.10f\n", cv.rho, cv.last,
+                cv.remaining, cv.period_time);
+  assert_int_equal(cv.cycles, CYC - 1);
+  assert_close(cv.rho, rho, 1e-9);
+  assert_close(cv.remaining, cv.last * rho / (1 - rho), 1e-9);
+  assert_true(cv.remaining > 1.0); /* passes the period test (last < 1), not converged */
+  assert_true(cv.last < 1.0);
+  assert_float_equal(cv.period_time, tau_inf, 1e-9);
+  /* no contraction: a change of 1e-3 tolerances, alternating in sign */
+  for (int j = 0; j < CYC; j++)
+    for (int i = 0; i < K; i++)
+      rows[(j * K + i) * COLS + 2] = (i ? -0.83 : 16.2) + ((j & 1) ? 1.6e-10 : -1.6e-10);
+  for (int j = 0; j < CYC; j++)
+    for (int i = 0; i < K; i++)
+      rows[(j * K + i) * COLS + 3] = i ? 0.761 : -0.7;
+  cs_sect_converge(&c, rows, NR, K, &cv);
+  assert_true(cv.remaining <= 1e-2);
+  assert_true(isnan(cv.period_time));
+}
+
+/* The approach to a period-1 orbit with multiplier -0.95 (points alternating
+ * around it, the alternation shrinking by 0.95 per crossing) passes the
+ * period-2 test long before the period-1 test; its differences one apart
+ * shrink geometrically (cs_sect_decays: rho 0.95). A true period-2 orbit with
+ * round-off, and a true period-6 orbit seen at half its period, do not. */
+static void decaying_alternation(void **state)
+{
+  (void)state;
+  enum { NR = 40, COLS = 3 };
+  double rows[NR * COLS];
+  int angle[2] = {0, 0};
+  double abs_tol[2] = {1e-11, 1e-11};
+  struct cs_sect_cmp c = {
+      .n = 2, .cols = COLS, .angle = angle, .abs_tol = abs_tol, .tol = 1e-5, .skip = 0};
+  for (int i = 0; i < NR; i++) {
+    double *r = rows + i * COLS;
+    r[0] = 5.2359877559829887 * i; /* crossing times */
+    r[1] = 0.0;                    /* the section variable */
+    r[2] = 0.4128583 + 1.2e-5 * pow(-0.95, i);
+  }
+  double pt, rho = 0, rem = 0;
+  size_t first;
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 2);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 1, &rho, &rem), 1);
+  assert_close(rho, 0.95, 1e-9);
+  assert_true(rem > 1.0); /* not converged: the transient must go on */
+  /* a true period 2 (multiplier +0.3 of the 2-cycle), round-off 1e-15 */
+  for (int i = 0; i < NR; i++)
+    rows[i * COLS + 2] = (i & 1 ? 0.40 : 0.43) + 1e-15 * sin(3.7 * i);
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 2);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 1, &rho, &rem), 0);
+  /* a true period 6 seen at period 3 */
+  const double six[6] = {-0.046052347, 0.135246362,  -0.008862437,
+                         0.172933711,  -0.046118739, 0.088698738};
+  for (int i = 0; i < NR; i++)
+    rows[i * COLS + 2] = six[i % 6] * (1 + 1e-13 * cos(1.3 * i));
+  assert_int_equal(cs_sect_period(&c, rows, NR, 8, &pt, &first), 6);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 3, &rho, &rem), 0);
+  assert_int_equal(cs_sect_decays(&c, rows, NR, 2, &rho, &rem), 0);
+}
+
+/* JTAM figure 4a, event-driven, with params/belt_fig4a.ini's own sweep
+ * settings at eta = 4.98: the stick-slip orbit contracts by 0.805 per
+ * cycle, so passing the periodicity test (period_tol 1e-5) left the period
+ * at 131.1306967; the converged orbit's is 131.13071130 (a run of 60 cycles:
+ * the cycle times converge geometrically to it, see classify.c). */
+static void belt_converged_period(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  const char *sets[] = {"model.law=event-driven"};
+  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 1, &cfg, msg,
+                     sizeof msg) != CS_OK)
+    fail_msg("%s", msg);
+  struct cs_sweep_spec sw;
+  if (cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg) != CS_OK)
+    fail_msg("%s", msg);
+  const struct cs_model *m = cfg.model;
+  struct cs_point_ws *ws = cs_point_ws_create(m->n_state, 1000);
+  struct cs_point_result r;
+  analyse(m, cfg.params, cfg.y0, &sw.point, ws, &r);
+  print_message("belt 4a event-driven, eta 4.98: %s, period %d, %.10f after a transient of %g\n",
+                cs_class_name(r.cls), r.period, r.period_time, r.transient_used);
+  assert_int_equal(r.cls, CS_CLASS_PERIODIC);
+  assert_int_equal(r.period, 1);
+  assert_float_equal(r.period_time, 131.13071130, 1e-7);
+  cs_point_ws_free(ws);
+  cs_config_free(&cfg);
+}
+
 static void pendulum_fig6b(void **state)
 {
   (void)state;
@@ -560,11 +682,12 @@ static void names_and_arguments(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(names_and_arguments), cmocka_unit_test(oscillator_crossing_times),
-      cmocka_unit_test(vanderpol_period),    cmocka_unit_test(duffing_period_doubling),
-      cmocka_unit_test(lorenz_exponents),    cmocka_unit_test(adaptive_transient),
-      cmocka_unit_test(pendulum_fig6b),      cmocka_unit_test(twomass_stick_statistics),
-      cmocka_unit_test(event_driven_model),
+      cmocka_unit_test(names_and_arguments),      cmocka_unit_test(oscillator_crossing_times),
+      cmocka_unit_test(vanderpol_period),         cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(lorenz_exponents),         cmocka_unit_test(adaptive_transient),
+      cmocka_unit_test(contraction_estimate),     cmocka_unit_test(decaying_alternation),
+      cmocka_unit_test(belt_converged_period),    cmocka_unit_test(pendulum_fig6b),
+      cmocka_unit_test(twomass_stick_statistics), cmocka_unit_test(event_driven_model),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

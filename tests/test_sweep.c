@@ -6,11 +6,22 @@
  * change of Van der Pol at its Hopf point mu = 0. */
 #include "testutil.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sweep/sweep.h"
+
+static double now_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* Collects what the sink receives, by index. */
 struct collected {
@@ -384,6 +395,288 @@ static void grid_values(void **state)
   (void)set;
 }
 
+/* Records and final states of a run, as a resume needs them. */
+struct kept {
+  size_t n, ns;
+  struct cs_sweep_record *rec;
+  double *final;
+  size_t delivered;
+  size_t stop_after; /* the sink asks to stop after this many points (0: never) */
+  const struct cs_model *m;
+};
+
+static int keep_sink(void *ctx, const struct cs_sweep_point *pt)
+{
+  struct kept *k = ctx;
+  const struct cs_point_result *r = pt->res;
+  struct cs_sweep_record *rc = &k->rec[pt->index];
+  rc->cls = r->cls, rc->period = r->period, rc->period_time = r->period_time;
+  rc->lyapunov = r->lyapunov, rc->lyapunov_err = r->lyapunov_err;
+  rc->rotation_number = r->rotation_number, rc->stick_fraction = r->stick_fraction;
+  rc->done = 1;
+  assert_non_null(r->final_state);
+  memcpy(k->final + pt->index * k->ns, r->final_state, k->ns * sizeof(double));
+  k->delivered++;
+  return k->stop_after && k->delivered >= k->stop_after;
+}
+
+static struct kept *kept_new(const struct cs_model *m, size_t n)
+{
+  struct kept *k = calloc(1, sizeof *k);
+  k->n = n, k->ns = m->n_state, k->m = m;
+  k->rec = calloc(n, sizeof *k->rec);
+  k->final = calloc(n * m->n_state, sizeof *k->final);
+  return k;
+}
+
+static void kept_free(struct kept *k)
+{
+  free(k->rec), free(k->final), free(k);
+}
+
+/* A sweep stopped part way (the sink asks to stop) and resumed from what it
+ * delivered gives every point exactly as one uninterrupted run does, in
+ * continuation mode (segments restart at their first missing point from the
+ * stored final state) and with independent points; the resumed run computes
+ * only the missing points, and change detection runs over the whole grid. */
+static void resume_equals_uninterrupted(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  for (int cont = 0; cont < 2; cont++) {
+    struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 20);
+    s.continuation = cont;
+    s.chunk = 6;
+    s.threads = 2;
+    s.point.transient = 100;
+    struct kept *full = kept_new(m, s.points), *part = kept_new(m, s.points);
+    struct cs_sweep_outcome o1, o2, o3;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, keep_sink, full, &o1), CS_OK);
+    assert_false(o1.interrupted);
+    part->stop_after = 7;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, keep_sink, part, &o2), CS_OK);
+    assert_true(o2.interrupted);
+    assert_int_equal(o2.stop, CS_SWEEP_SINK);
+    size_t had = part->delivered;
+    assert_true(had >= 7 && had < s.points);
+    struct cs_sweep_prior prior = {.rec = {part->rec, NULL}, .final = {part->final, NULL}};
+    struct cs_sweep_ctl ctl = {.prior = &prior};
+    part->stop_after = 0;
+    assert_int_equal(cs_sweep_run_ctl(m, p, y0, &s, keep_sink, part, &ctl, &o3), CS_OK);
+    assert_false(o3.interrupted);
+    assert_int_equal(o3.prior, had);
+    assert_int_equal(o3.computed + had, s.points);
+    for (size_t k = 0; k < s.points; k++) {
+      assert_int_equal(part->rec[k].cls, full->rec[k].cls);
+      assert_int_equal(part->rec[k].period, full->rec[k].period);
+      assert_memory_equal(part->final + k * m->n_state, full->final + k * m->n_state,
+                          m->n_state * sizeof(double));
+    }
+    assert_int_equal(o3.n_bif, o1.n_bif);
+    for (size_t b = 0; b < o1.n_bif; b++) {
+      assert_int_equal(o3.bif[b].kind, o1.bif[b].kind);
+      assert_true(o3.bif[b].p_left == o1.bif[b].p_left);
+    }
+    cs_sweep_outcome_free(&o1), cs_sweep_outcome_free(&o2), cs_sweep_outcome_free(&o3);
+    kept_free(full), kept_free(part);
+  }
+  free(p);
+}
+
+/* A cancel flag (what a signal handler sets) stops the sweep soon: the
+ * points in flight are abandoned, nothing after is delivered. */
+static volatile sig_atomic_t cancel_flag;
+static int cancel_after_three(void *ctx, const struct cs_sweep_point *pt)
+{
+  size_t *n = ctx;
+  (void)pt;
+  if (++*n == 3)
+    cancel_flag = 1;
+  return 0;
+}
+
+static void cancel_stops(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 40);
+  s.threads = 2;
+  s.chunk = 4;
+  s.point.transient = 2000; /* long points: the cancel must interrupt them */
+  size_t n = 0;
+  cancel_flag = 0;
+  struct cs_sweep_ctl ctl = {.cancel = &cancel_flag};
+  struct cs_sweep_outcome o;
+  double t0 = now_s();
+  assert_int_equal(cs_sweep_run_ctl(m, p, y0, &s, cancel_after_three, &n, &ctl, &o), CS_OK);
+  assert_true(o.interrupted);
+  assert_int_equal(o.stop, CS_SWEEP_CANCELLED);
+  assert_true(n >= 3 && n < 10);
+  assert_int_equal(o.computed, n);
+  assert_int_equal(o.n_bif, 0); /* nothing is concluded from a part of the grid */
+  print_message("cancelled after %zu points in %.2f s\n", n, now_s() - t0);
+  cs_sweep_outcome_free(&o);
+  free(p);
+}
+
+/* Failed points say nothing about the regime: neighbours of a run of them
+ * in different regimes give one change of kind unknown over the run, the
+ * same regimes give none, and a failed point never makes a class change. */
+static void failed_points_give_unknown(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  struct cs_sweep_spec s = duffing_spec(m, 0.0, 1.0, 9);
+  struct cs_sweep_record r[9];
+  enum cs_class cls[9] = {CS_CLASS_PERIODIC, CS_CLASS_FAILED, CS_CLASS_PERIODIC,
+                          CS_CLASS_FAILED,   CS_CLASS_FAILED, CS_CLASS_CHAOTIC,
+                          CS_CLASS_CHAOTIC,  CS_CLASS_FAILED, CS_CLASS_PERIODIC};
+  for (int k = 0; k < 9; k++)
+    r[k] = (struct cs_sweep_record){.cls = cls[k],
+                                    .period = cls[k] == CS_CLASS_PERIODIC,
+                                    .rotation_number = NAN,
+                                    .stick_fraction = NAN,
+                                    .done = 1};
+  struct cs_bifurcation b[8];
+  size_t n = cs_sweep_detect(&s, 0, r, b, 8);
+  assert_int_equal(n, 2);
+  /* 2 -> 5 across the failed 3, 4: periodic -> chaotic, unknown where */
+  assert_int_equal(b[0].kind, CS_BIF_UNKNOWN);
+  assert_int_equal(b[0].left, 2);
+  assert_int_equal(b[0].right, 5);
+  assert_true(isnan(b[0].estimate));
+  /* 6 -> 8 across 7: chaotic -> periodic */
+  assert_int_equal(b[1].kind, CS_BIF_UNKNOWN);
+  assert_int_equal(b[1].left, 6);
+  assert_int_equal(b[1].right, 8);
+  /* 0 -> 2 across 1: the same regime, nothing */
+}
+
+/* A transport in one process: worker "processes" are threads that take
+ * units and hand results back through the server calls, as MPI ranks do.
+ * The file of units must not depend on who computes what. */
+struct fake {
+  const struct cs_sweep_server *srv;
+  pthread_t thread;
+  volatile int stop;
+};
+
+static int fake_request(void *ctx, void *unit, size_t size)
+{
+  struct fake *f = ctx;
+  return f->srv ? f->srv->next_unit(f->srv->ctx, unit, size) : 0;
+}
+
+static int fake_send(void *ctx, const void *buf, size_t len)
+{
+  struct fake *f = ctx;
+  void *copy = malloc(len);
+  memcpy(copy, buf, len);
+  f->srv->result(f->srv->ctx, copy, len);
+  return 0;
+}
+
+static int fake_stopped(void *ctx)
+{
+  struct fake *f = ctx;
+  return f->stop;
+}
+
+static void fake_done(void *ctx)
+{
+  (void)ctx;
+}
+
+struct worker_args {
+  const struct cs_model *m;
+  const void *p;
+  const double *y0;
+  const struct cs_sweep_spec *s;
+  struct cs_sweep_comm comm;
+};
+
+static void *fake_worker(void *arg)
+{
+  struct worker_args *a = arg;
+  struct cs_sweep_ctl ctl = {.comm = &a->comm};
+  struct cs_sweep_outcome o;
+  assert_int_equal(cs_sweep_run_ctl(a->m, a->p, a->y0, a->s, NULL, NULL, &ctl, &o), CS_OK);
+  assert_true(o.worker);
+  cs_sweep_outcome_free(&o);
+  return NULL;
+}
+
+static int fake_begin(void *ctx, const struct cs_sweep_server *srv)
+{
+  struct fake *f = ctx;
+  f->srv = srv;
+  return 0;
+}
+
+static void fake_end(void *ctx, int abort)
+{
+  struct fake *f = ctx;
+  f->stop = abort;
+}
+
+static void transport_independent_of_workers(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 18);
+  s.chunk = 5;
+  s.threads = 1;
+  s.refine = 1;
+  s.refine_tol = 1e-3;
+  struct kept *one = kept_new(m, s.points), *dist = kept_new(m, s.points);
+  struct cs_sweep_outcome o1, o2;
+  assert_int_equal(cs_sweep_run(m, p, y0, &s, keep_sink, one, &o1), CS_OK);
+
+  struct fake f = {0};
+  struct worker_args wa[2];
+  pthread_t th[2];
+  for (int i = 0; i < 2; i++) {
+    wa[i] = (struct worker_args){m,
+                                 p,
+                                 y0,
+                                 &s,
+                                 {.rank = i + 1,
+                                  .size = 3,
+                                  .ctx = &f,
+                                  .request = fake_request,
+                                  .send = fake_send,
+                                  .stopped = fake_stopped,
+                                  .done = fake_done}};
+  }
+  struct cs_sweep_comm coord = {
+      .rank = 0, .size = 3, .ctx = &f, .serve_begin = fake_begin, .serve_end = fake_end};
+  struct cs_sweep_ctl ctl = {.comm = &coord};
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(pthread_create(&th[i], NULL, fake_worker, &wa[i]), 0);
+  assert_int_equal(cs_sweep_run_ctl(m, p, y0, &s, keep_sink, dist, &ctl, &o2), CS_OK);
+  for (int i = 0; i < 2; i++)
+    pthread_join(th[i], NULL);
+  for (size_t k = 0; k < s.points; k++) {
+    assert_int_equal(dist->rec[k].cls, one->rec[k].cls);
+    assert_memory_equal(dist->final + k * m->n_state, one->final + k * m->n_state,
+                        m->n_state * sizeof(double));
+  }
+  assert_int_equal(o2.n_bif, o1.n_bif);
+  for (size_t b = 0; b < o1.n_bif; b++) {
+    assert_true(o2.bif[b].p_left == o1.bif[b].p_left && o2.bif[b].p_right == o1.bif[b].p_right);
+    assert_int_equal(o2.bif[b].refined, o1.bif[b].refined);
+  }
+  cs_sweep_outcome_free(&o1), cs_sweep_outcome_free(&o2);
+  kept_free(one), kept_free(dist);
+  free(p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -391,6 +684,10 @@ int main(void)
       cmocka_unit_test(threads_bit_identical),
       cmocka_unit_test(threads_continuation),
       cmocka_unit_test(failing_points_recorded),
+      cmocka_unit_test(resume_equals_uninterrupted),
+      cmocka_unit_test(cancel_stops),
+      cmocka_unit_test(failed_points_give_unknown),
+      cmocka_unit_test(transport_independent_of_workers),
       cmocka_unit_test(vanderpol_hopf),
       cmocka_unit_test(duffing_period_doubling),
       cmocka_unit_test(pendulum_hopf_agreement),

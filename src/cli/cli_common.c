@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void vreport(const char *cmd, const char *fmt, va_list ap)
 {
@@ -259,8 +261,26 @@ int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, siz
   return 0;
 }
 
+static int parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                     const char **sets, size_t max_sets, size_t *nset, const char **file,
+                     int optional);
+
 int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
                   const char **sets, size_t max_sets, size_t *nset, const char **file)
+{
+  return parse_run(cmd, help, argc, argv, opts, sets, max_sets, nset, file, 0);
+}
+
+int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **argv,
+                           struct cli_opt *opts, const char **sets, size_t max_sets, size_t *nset,
+                           const char **file)
+{
+  return parse_run(cmd, help, argc, argv, opts, sets, max_sets, nset, file, 1);
+}
+
+static int parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
+                     const char **sets, size_t max_sets, size_t *nset, const char **file,
+                     int optional)
 {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -278,8 +298,33 @@ int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, stru
   free(rest);
   if (rc != 0)
     return rc;
-  if (npos != 1)
+  if (npos != 1 && !optional)
     return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
-  *file = pos[0];
+  *file = npos == 1 ? pos[0] : NULL;
   return -1;
+}
+
+const char *cli_data_dir(const char *env, const char *sub, const char *build_dir, char *buf,
+                         size_t cap)
+{
+  const char *e = env ? getenv(env) : NULL;
+  if (e && *e) {
+    snprintf(buf, cap, "%s", e);
+    return buf;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      struct stat st;
+      snprintf(buf, cap, "%s/../share/contensou/%s", exe, sub);
+      if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+        return buf;
+    }
+  }
+  snprintf(buf, cap, "%s", build_dir);
+  return buf;
 }

@@ -99,4 +99,17 @@ int cli_take_sets(const char *cmd, int argc, char **argv, const char **sets, siz
 int cli_parse_run(const char *cmd, const char *help, int argc, char **argv, struct cli_opt *opts,
                   const char **sets, size_t max_sets, size_t *nset, const char **file);
 
+/* The same where FILE.ini may be absent (*file = NULL then). */
+int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **argv,
+                           struct cli_opt *opts, const char **sets, size_t max_sets, size_t *nset,
+                           const char **file);
+
+/* The directory of the program's data (gnuplot scripts: sub = "gnuplot"):
+ * the environment variable env if set (e.g. CONTENSOU_GNUPLOT_DIR), else
+ * <dir of the executable>/../share/contensou/<sub> when that exists (an
+ * installed program, wherever it was installed), else build_dir (the
+ * source tree, for the program in its build tree). Writes into buf. */
+const char *cli_data_dir(const char *env, const char *sub, const char *build_dir, char *buf,
+                         size_t cap);
+
 #endif

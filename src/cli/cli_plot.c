@@ -25,6 +25,7 @@
 #include "cli/cli_guard.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
+#include "analysis/continuation.h"
 #include "analysis/point.h"
 #include "io/h5.h"
 #include "models/model.h"
@@ -1342,6 +1343,210 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
   return rc;
 }
 
+/* ------------------------------------------------------------ branches */
+
+/* The state drawn for a branch: --var, else the model's first angle state,
+ * else its first state. NULL (after a message) if --var is not a state. */
+static const char *branch_var(const char *file, const struct cs_model *m, const char *plot_var)
+{
+  if (plot_var) {
+    if (m && cs_model_state_index(m, plot_var) < 0) {
+      char acc[512] = "";
+      for (size_t i = 0; i < m->n_state; i++)
+        snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "",
+                 m->state[i].name);
+      cli_usage(cmd, "%s: --var: '%s' is not a state of %s (accepted: %s)", file, plot_var, m->name,
+                acc);
+      return NULL;
+    }
+    return plot_var;
+  }
+  if (!m)
+    return NULL;
+  for (size_t i = 0; i < m->n_state; i++)
+    if (m->state[i].angle)
+      return m->state[i].name;
+  return m->state[0].name;
+}
+
+/* A located special point of a branch: after its row, at (p, value). */
+struct branch_mark {
+  size_t row;
+  double p, v;
+};
+
+/* One branch table as a data block: p, value if stable, value if unstable,
+ * largest |multiplier| (cycles) or real part (equilibria) if stable, if
+ * unstable. The located special points (marks, by row) are inserted where
+ * they lie and belong to both columns, so the solid and the dashed lines
+ * meet there; without one, the last point before a change of stability goes
+ * to both. A new segment or a wrap of the angle breaks the lines. */
+static void branch_block(FILE *out, const struct cs_h5_data *d, long cp, long cv, int wrap,
+                         const struct branch_mark *mk, size_t nmk)
+{
+  long cs = cs_h5_data_column(d, "stable"), cg = cs_h5_data_column(d, "segment");
+  long mr = cs_h5_data_column(d, "mu1_re"), mi = cs_h5_data_column(d, "mu1_im");
+  long er = cs_h5_data_column(d, "eig1_re");
+  double prev_v = NAN, prev_e = NAN, prev_p = NAN;
+  int prev_s = -1;
+  for (size_t i = 0; i < d->nrows; i++) {
+    const double *r = d->data + i * d->ncols, *nx = r + d->ncols;
+    double v = wrap ? wrap_angle(r[cv]) : r[cv];
+    int s = cs >= 0 && r[cs] == 1;
+    double e = mr >= 0 ? hypot(r[mr], mi >= 0 ? r[mi] : 0) : er >= 0 ? r[er] : NAN;
+    if (i > 0 &&
+        ((cg >= 0 && r[cg] != d->data[(i - 1) * d->ncols + cg]) || fabs(v - prev_v) > M_PI)) {
+      fputc('\n', out);
+      prev_s = -1;
+    }
+    int marked = 0;
+    for (size_t k = 0; i > 0 && prev_s >= 0 && k < nmk; k++)
+      if (mk[k].row + 1 == i && fabs((wrap ? wrap_angle(mk[k].v) : mk[k].v) - v) < M_PI) {
+        double f = r[cp] != prev_p ? (mk[k].p - prev_p) / (r[cp] - prev_p) : 0.5;
+        double em = prev_e + f * (e - prev_e), vm = wrap ? wrap_angle(mk[k].v) : mk[k].v;
+        fprintf(out, "%.12g %.12g %.12g %.12g %.12g\n", mk[k].p, vm, vm, em, em);
+        marked = 1;
+      }
+    int same_next = i + 1 < d->nrows && (cg < 0 || nx[cg] == r[cg]);
+    int next_u = same_next && cs >= 0 && nx[cs] != 1;
+    int in_u = !s || (!marked && prev_s == 0);
+    int next_marked = 0;
+    for (size_t k = 0; k < nmk; k++)
+      next_marked |= mk[k].row == i;
+    in_u |= next_u && !next_marked;
+    int in_s = s;
+    fprintf(out, "%.12g %.12g %.12g %.12g %.12g\n", r[cp], in_s ? v : NAN, in_u ? v : NAN,
+            in_s ? e : NAN, in_u ? e : NAN);
+    prev_s = s, prev_v = v, prev_e = e, prev_p = r[cp];
+  }
+}
+
+/* The special points of branch `which` (0 /branch, 1 /equilibria) where the
+ * stability may change, from /special (at most max). */
+static size_t branch_marks(const struct cs_h5_data *sp, int which, const char *par, const char *var,
+                           struct branch_mark *mk, size_t max)
+{
+  long cb = cs_h5_data_column(sp, "branch"), ck = cs_h5_data_column(sp, "kind");
+  long cr = cs_h5_data_column(sp, "row"), cp = cs_h5_data_column(sp, par);
+  long cv = cs_h5_data_column(sp, var);
+  size_t n = 0;
+  for (size_t i = 0; cb >= 0 && ck >= 0 && cr >= 0 && cp >= 0 && cv >= 0 && i < sp->nrows; i++) {
+    const double *r = sp->data + i * sp->ncols;
+    /* codes and rows from the file: checked before any cast */
+    long k = code_of(r[ck], 1024), b = code_of(r[cb], 2), row = code_of(r[cr], (size_t)1 << 40);
+    if (k < 0 || b != which || row < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH ||
+        n >= max)
+      continue;
+    /* a Hopf point that ends a cycle branch is an equilibrium's, not on it */
+    if (which == 0 && k == CS_SPECIAL_HOPF)
+      continue;
+    mk[n++] = (struct branch_mark){(size_t)row, r[cp], r[cv]};
+  }
+  return n;
+}
+
+/* kind "continuation" (contensou continue): block 0 the branch, block 1 the
+ * equilibria that led to its Hopf point (if any), block 2 the special
+ * points (p, value, kind); the state drawn in var. */
+static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                         const char *plot_var)
+{
+  struct cs_h5_data b = {0}, e = {0}, sp = {0};
+  char *model = NULL, *par = NULL, *kind = NULL;
+  int rc = CLI_EXIT_OK;
+  if (cs_h5_read(f, "/branch", &b) != CS_OK)
+    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+  cs_h5_attr_read_string(f, "/", "model", &model);
+  cs_h5_attr_read_string(f, "/branch", "parameter", &par);
+  cs_h5_attr_read_string(f, "/branch", "kind", &kind);
+  const struct cs_model *m = model ? cs_model_find(model) : NULL;
+  const char *var = branch_var(file, m, plot_var);
+  long cp = par ? cs_h5_data_column(&b, par) : -1, cv = var ? cs_h5_data_column(&b, var) : -1;
+  if (!var || cp < 0 || cv < 0 || b.nrows == 0) {
+    if (var && (cp < 0 || cv < 0 || b.nrows == 0))
+      rc = cli_fail(cmd, "%s: /branch has no rows or no columns '%s', '%s'", file, par ? par : "?",
+                    var);
+    else
+      rc = var ? rc : CLI_EXIT_USAGE;
+    if (!var && !plot_var)
+      rc = cli_fail(cmd, "%s: unknown model '%s'", file, model ? model : "");
+  }
+  int vi = m && var ? cs_model_state_index(m, var) : -1;
+  int wrap = vi >= 0 && m->state[vi].angle;
+  if (rc == CLI_EXIT_OK) {
+    struct branch_mark mk[64];
+    size_t nmk = 0;
+    int has_sp = cs_h5_read(f, "/special", &sp) == CS_OK;
+    if (has_sp)
+      nmk = branch_marks(&sp, 0, par, var, mk, 64);
+    branch_block(out, &b, cp, cv, wrap, mk, nmk);
+    fputs("\n\n", out);
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (size_t i = 0; i < b.nrows; i++)
+      xmin = fmin(xmin, b.data[i * b.ncols + cp]), xmax = fmax(xmax, b.data[i * b.ncols + cp]);
+    long ep = -1, ev = -1;
+    int has_eq = cs_h5_read(f, "/equilibria", &e) == CS_OK && e.nrows > 0 &&
+                 (ep = cs_h5_data_column(&e, par)) >= 0 && (ev = cs_h5_data_column(&e, var)) >= 0;
+    if (has_eq) {
+      nmk = has_sp ? branch_marks(&sp, 1, par, var, mk, 64) : 0;
+      branch_block(out, &e, ep, ev, wrap, mk, nmk);
+      for (size_t i = 0; ep >= 0 && i < e.nrows; i++)
+        xmin = fmin(xmin, e.data[i * e.ncols + ep]), xmax = fmax(xmax, e.data[i * e.ncols + ep]);
+    } else
+      fputs("NaN NaN NaN NaN NaN\n", out);
+    fputs("\n\n", out);
+    long sk = -1, sp_p = -1, sv = -1;
+    if (has_sp) {
+      sk = cs_h5_data_column(&sp, "kind");
+      sp_p = cs_h5_data_column(&sp, par);
+      sv = cs_h5_data_column(&sp, var);
+    }
+    size_t nsp = 0;
+    char present[128] = " ";
+    for (size_t i = 0; sk >= 0 && sp_p >= 0 && sv >= 0 && i < sp.nrows; i++) {
+      const double *r = sp.data + i * sp.ncols;
+      long k = code_of(r[sk], CS_SPECIAL_COUNT);
+      if (k < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH)
+        continue;
+      fprintf(out, "%.12g %.12g %ld\n", r[sp_p], wrap ? wrap_angle(r[sv]) : r[sv], k);
+      char code[24];
+      snprintf(code, sizeof code, " %ld ", k);
+      if (!strstr(present, code))
+        snprintf(present + strlen(present), sizeof present - strlen(present), "%ld ", k);
+      nsp++;
+    }
+    gp_string(v, "special_present", present);
+    if (!nsp)
+      fputs("NaN NaN -1\n", out);
+    char names[512] = "";
+    for (int k = 0; k < CS_SPECIAL_COUNT; k++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+               cs_special_name((enum cs_special_kind)k));
+    gp_string(v, "special_names", names);
+    gp_number(v, "has_eq", has_eq);
+    gp_number(v, "xmin", xmin);
+    gp_number(v, "xmax", xmax);
+    gp_number(v, "wrapped", wrap);
+    gp_string(v, "var", var);
+    gp_string(v, "var_unit", vi >= 0 ? m->state[vi].unit : b.units[cv]);
+    gp_string(v, "par", par);
+    gp_string(v, "par_unit", b.units[cp]);
+    gp_string(v, "branch", kind ? kind : "cycles");
+    gp_string(v, "model", model ? model : "");
+    const char *base = strrchr(file, '/');
+    gp_string(v, "file", base ? base + 1 : file);
+    root_string(f, v, "law");
+    root_string(f, v, "status");
+    char *endnote = NULL;
+    cs_h5_attr_read_string(f, "/branch", "end", &endnote);
+    gp_string(v, "endnote", endnote ? endnote : "");
+    free(endnote);
+  }
+  cs_h5_data_free(&b), cs_h5_data_free(&e), cs_h5_data_free(&sp);
+  free(model), free(par), free(kind);
+  return rc;
+}
+
 /* -------------------------------------------------------- the kinds and the verb */
 
 struct plot_kind {
@@ -1351,8 +1556,10 @@ struct plot_kind {
 };
 
 static const struct plot_kind kinds[] = {
+    {"continuation", "branch.gp", export_branch},
     {"eps-study", "eps_study.gp", export_eps_study},
     {"friction-fit", "friction_fit.gp", export_friction_fit},
+    {"orbit", "trajectory.gp", export_trajectory},
     {"sweep", NULL, NULL}, /* several pictures: plot_sweep */
     {"trajectory", "trajectory.gp", export_trajectory},
 };
@@ -1591,13 +1798,12 @@ static int plot_file(struct cli_guard *g, void *ctx)
     return rc;
   }
   free(kind);
-  if (pk->export && (job->has_sweep_opts || (job->has_var && pk->export != export_eps_study))) {
+  int takes_var = pk->export == export_eps_study || pk->export == export_branch;
+  if (pk->export && (job->has_sweep_opts || (job->has_var && !takes_var))) {
     cs_h5_close(f);
     return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)",
-                     job->has_var && pk->export != export_eps_study
-                         ? "--var"
-                         : "--view, --point, --at, --x, --y",
-                     file, pk->kind);
+                     job->has_var && !takes_var ? "--var" : "--view, --point, --at, --x, --y", file,
+                     pk->kind);
   }
 
   if (!pk->export) {

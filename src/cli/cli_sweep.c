@@ -82,7 +82,8 @@ static const char sweep_help[] =
     "                which makes results depend on the thread count) and seam overlap\n"
     "                (default 3 points), see the README\n"
     "\n"
-    "Output lines: output, points, computed, failed, wall_time_s, points_per_s, one\n"
+    "Output lines: output, points, computed (resumed_points with --resume), failed,\n"
+    "wall_time_s, points_per_s (of the points computed), one\n"
     "count per class (class_<name> = N), bifurcations, then one line per change:\n"
     "  bifurcation = <kind> in [p_left, p_right] estimate <p>\n"
     "Exit status: 0 done (failed points are recorded in the file), 1 numerical or\n"
@@ -249,7 +250,8 @@ static int check_resume(const struct cs_sweep_h5_info *info, const char *file,
 }
 
 static void print_summary(const char *path, const struct cs_config *cfg,
-                          const struct cs_sweep_spec *spec, const struct cs_sweep_outcome *out)
+                          const struct cs_sweep_spec *spec, const struct cs_sweep_outcome *out,
+                          int resumed)
 {
   size_t npoints = cs_sweep_npoints(spec) * (spec->direction == CS_SWEEP_BOTH ? 2 : 1);
   printf("output = %s\n", path);
@@ -257,7 +259,7 @@ static void print_summary(const char *path, const struct cs_config *cfg,
   printf("parameter = %s\n", cfg->model->param[spec->param].name);
   printf("points = %zu\n", npoints);
   printf("computed = %zu\n", out->computed);
-  if (out->prior)
+  if (resumed)
     printf("resumed_points = %zu\n", out->prior);
   printf("failed = %zu\n", out->failed);
   cli_print("wall_time_s", out->wall_time);
@@ -270,6 +272,26 @@ static void print_summary(const char *path, const struct cs_config *cfg,
   for (int c = 0; c < CS_CLASS_COUNT; c++)
     if (counts[c])
       printf("class_%s = %zu\n", cs_class_name((enum cs_class)c), counts[c]);
+  if (cs_sweep_npoints(spec) == 1) {
+    /* one point: its analysis */
+    for (int p = 0; p < 2; p++) {
+      const struct cs_sweep_record *r = out->records[p];
+      if (!r || !r->done)
+        continue;
+      const char *pre = spec->direction == CS_SWEEP_BOTH ? (p ? "backward." : "forward.") : "";
+      printf("%sclass = %s\n", pre, cs_class_name(r->cls));
+      printf("%speriod = %d\n", pre, r->period);
+      char key[64];
+      const char *names[] = {"period_time", "lyapunov", "lyapunov_err", "rotation_number",
+                             "stick_fraction"};
+      double v[] = {r->period_time, r->lyapunov, r->lyapunov_err, r->rotation_number,
+                    r->stick_fraction};
+      for (int i = 0; i < 5; i++) {
+        snprintf(key, sizeof key, "%s%s", pre, names[i]);
+        cli_print(key, v[i]);
+      }
+    }
+  }
   printf("bifurcations = %zu\n", out->n_bif);
   const char *unit = cfg->model->param[spec->param].unit;
   int dimless = strcmp(unit, "1") == 0;
@@ -299,14 +321,12 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   };
   const char *sets[MAX_SETS], *file = NULL;
   size_t nset;
-  int prc = cli_parse_run(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
-  const char *resume = opts[3].value;
-  if (prc == CLI_EXIT_USAGE && resume && !file) {
-    /* --resume OUT.h5 alone: no FILE.ini needed */
-    prc = -1;
-  }
+  int prc = cli_parse_run_optional(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
   if (prc >= 0)
     return prc;
+  const char *resume = opts[3].value;
+  if (!file && !resume)
+    return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
   if (resume && opts[0].value)
     return cli_usage(cmd, "-o and --resume: the resumed sweep writes to its own file");
 
@@ -350,8 +370,10 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     }
   }
   rc = cs_dist_agree(&dist, rc);
-  if (rc >= 0)
+  if (rc >= 0) {
+    cs_sweep_h5_abandon(w);
     goto out;
+  }
   if (resume) {
     /* every process loads the stored text with the stored overrides */
     text = rank0 ? info.params_text : NULL;
@@ -469,8 +491,8 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     goto out_cfg;
   }
   char wmsg[1400];
+  size_t on_disk = cs_sweep_h5_written(w);
   enum cs_status wst = cs_sweep_h5_finish(w, &out, wmsg, sizeof wmsg);
-  size_t on_disk = out.prior + out.computed;
   if (wst != CS_OK) {
     rc = cli_fail(cmd,
                   "%s; %zu finished points are in %s.partial: free space (or fix the "
@@ -492,7 +514,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
         cli_fail(cmd, "the sweep stopped early (%s); %zu finished points are in %s.partial",
                  out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error", on_disk, path);
   } else {
-    print_summary(path, &cfg, &spec, &out);
+    print_summary(path, &cfg, &spec, &out, resume != NULL);
     rc = CLI_EXIT_OK;
   }
   cs_sweep_outcome_free(&out);

@@ -5,10 +5,16 @@
 
 #include "cli/cli_common.h"
 
+/* contensou continue FILE.ini (cli_continue.c) */
+int cli_continue(const struct cli_ctx *ctx, int argc, char **argv);
+
 int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv); /* cli_eps_study.c */
 /* contensou friction eta|eval|fit (cli_friction.c) */
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv); /* contensou info (cli_info.c) */
+
+/* contensou orbit FILE.ini (cli_orbit.c) */
+int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv);
 
 /* contensou plot FILE.h5 (cli_plot.c) */
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv);

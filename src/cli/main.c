@@ -8,6 +8,7 @@
 #include "cli/cli_common.h"
 #include "cli/cli_verbs.h"
 #include "cs_version.h"
+#include "sweep/sweep_dist.h"
 
 struct cli_verb {
   const char *name;    /* as typed on the command line */
@@ -16,9 +17,11 @@ struct cli_verb {
 };
 
 static const struct cli_verb verbs[] = {
+    {"continue", cli_continue, "branch of equilibria or periodic orbits in a parameter (.h5)"},
     {"eps-study", cli_eps_study, "accuracy in eps: runs at several eps minus a reference (.h5)"},
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
     {"info", cli_info, "summarise a result file (.h5) or describe a model (--model NAME)"},
+    {"orbit", cli_orbit, "periodic orbit by shooting: period, Floquet multipliers (.h5)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
     {"simulate", cli_simulate, "integrate one run of a parameter file, write its trajectory (.h5)"},
     {"sweep", cli_sweep, "bifurcation diagram or regime map over one or two parameters (.h5)"},
@@ -56,6 +59,8 @@ int main(int argc, char **argv)
   }
   if (strcmp(verb, "--version") == 0) {
     printf("contensou %s (git %s)\n", CS_VERSION, CS_GIT_DESCRIBE);
+    printf("results_version = %d\n", CS_RESULTS_VERSION);
+    printf("mpi = %s\n", cs_dist_available() ? "yes" : "no");
     return CLI_EXIT_OK;
   }
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)

@@ -78,8 +78,13 @@ static inline int denominator(const struct cs_approx *a, int k, double vsx, doub
       gradQ[0] = gradQ[1] = gradQ[2] = 0;
     return 0;
   }
-  double r = small > 0 ? pow(small / big, a->m) : 0.0;
-  double Qv = big * big * (a->m == 2.0 ? 1.0 + r : pow(1.0 + r, 2.0 * a->inv_m));
+  /* exp and log instead of pow: glibc's pow is correctly rounded and costs
+   * about as much as the rest of the law; exp(m log x) is within a few ulp
+   * (|m log x| ulp, x = small/big >= the smallest double), far below any
+   * tolerance used here; m = 2 (the circular laws of the belt) is a square */
+  double q = small / big;
+  double r = small > 0 ? (a->m == 2.0 ? q * q : exp(a->m * log(q))) : 0.0;
+  double Qv = big * big * (a->m == 2.0 ? 1.0 + r : exp(2.0 * a->inv_m * log1p(r)));
   *Q = Qv;
   if (gradQ) {
     /* shares of S: the larger term has share 1/(1+r), the smaller r/(1+r) */

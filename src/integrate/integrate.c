@@ -9,6 +9,7 @@
  * the event functions and the failure notes that turn ARKODE's return flags
  * into statuses with a readable message. */
 #include "integrate/integrate.h"
+#include "integrate/nvector_small.h"
 
 #include <limits.h>
 #include <math.h>
@@ -28,7 +29,7 @@
 #define CS_INTEG_ARKMSG_LEN 384
 #define CS_INTEG_MSG_LEN 640
 
-enum { MEM_ERK = 0, MEM_ARK = 1 };
+enum { MEM_ERK = 0, MEM_ARK = 1, MEM_ERK6 = 2, MEM_COUNT = 3 };
 
 /* Consecutive error-test failures allowed on one step (ARKODE: 7). Each
  * failure cuts h by at most 0.3; a regularised stick-slip transition (the
@@ -37,30 +38,33 @@ enum { MEM_ERK = 0, MEM_ARK = 1 };
 #define CS_INTEG_MAX_ERR_TEST_FAILS 20
 
 struct cs_integrator {
-  SUNContext ctx;     /* SUNDIALS context, one per workspace (hence per thread) */
-  size_t n_max;       /* largest n accepted by reset */
-  size_t n;           /* length of the objects below; 0 if a rebuild failed */
-  N_Vector y;         /* state at t: y0 after reset, the result after advance */
-  N_Vector ystep;     /* state at t_step, the end of the last accepted step */
-  N_Vector yout;      /* ARKODE's output of one step */
-  N_Vector yroot;     /* state at a root found beyond tout, reported on the next call */
-  N_Vector dky;       /* output of the interpolant */
-  N_Vector atol;      /* per-component absolute tolerances */
-  SUNMatrix jac;      /* dense Newton matrix of ARKStep */
-  SUNLinearSolver ls; /* dense LU on jac */
-  void *mem[2];       /* ERKStep and ARKStep memories */
-  bool roots_in[2];   /* whether mem[k] has ARKODE root arrays installed */
+  SUNContext ctx;           /* SUNDIALS context, one per workspace (hence per thread) */
+  size_t n_max;             /* largest n accepted by reset */
+  bool stock_kernels;       /* SUNDIALS' serial vector kernels instead of nvector_small.c's */
+  size_t n;                 /* length of the objects below; 0 if a rebuild failed */
+  N_Vector y;               /* state at t: y0 after reset, the result after advance */
+  N_Vector ystep;           /* state at t_step, the end of the last accepted step */
+  N_Vector yout;            /* ARKODE's output of one step */
+  N_Vector yroot;           /* state at a root found beyond tout, reported on the next call */
+  N_Vector dky;             /* output of the interpolant */
+  N_Vector atol;            /* per-component absolute tolerances */
+  SUNMatrix jac;            /* dense Newton matrix of ARKStep */
+  SUNLinearSolver ls;       /* dense LU on jac */
+  void *mem[MEM_COUNT];     /* ERKStep (Dormand-Prince), ARKStep, ERKStep (Verner) memories */
+  bool roots_in[MEM_COUNT]; /* whether mem[k] has ARKODE root arrays installed */
 
-  bool active;       /* a run was reset successfully */
-  bool started;      /* ARKODE was called since the last reset */
-  bool stepped;      /* an internal step exists whose interpolant is valid */
-  int which;         /* MEM_ERK or MEM_ARK: the stepper of this run */
-  struct cs_ode ode; /* the problem of this run */
-  double t;          /* time of the state in y */
-  double t_step;     /* time reached by ARKODE's last accepted step (of ystep) */
-  int dir;           /* direction of time in this run: +1, -1, 0 before the first step */
-  double h_init;     /* requested first step (magnitude), 0 if automatic */
-  long max_steps;    /* steps allowed per advance call */
+  bool active;               /* a run was reset successfully */
+  bool started;              /* ARKODE was called since the last reset */
+  bool stepped;              /* an internal step exists whose interpolant is valid */
+  int which;                 /* MEM_ERK or MEM_ARK: the stepper of this run */
+  enum cs_stepper erk_table; /* the table installed in ERKStep: CS_STEPPER_ERK or _ERK6 */
+  struct cs_ode ode;         /* the problem of this run */
+  double t;                  /* time of the state in y */
+  double t_step;             /* time reached by ARKODE's last accepted step (of ystep) */
+  int dir;                   /* direction of time in this run: +1, -1, 0 before the first step */
+  double h_init;             /* requested first step (magnitude), 0 if automatic */
+  long max_steps;            /* steps allowed per advance call */
+  long max_total;            /* steps allowed over the run */
 
   size_t nroots;     /* number of event functions, 0 if none */
   size_t roots_cap;  /* capacity of rootdir and found */
@@ -298,6 +302,7 @@ static void destroy_solvers(struct cs_integrator *integ)
 {
   ERKStepFree(&integ->mem[MEM_ERK]);
   ARKStepFree(&integ->mem[MEM_ARK]);
+  ERKStepFree(&integ->mem[MEM_ERK6]);
   if (integ->ls != NULL)
     SUNLinSolFree(integ->ls);
   if (integ->jac != NULL)
@@ -317,9 +322,80 @@ static void destroy_solvers(struct cs_integrator *integ)
   integ->ls = NULL;
   integ->jac = NULL;
   integ->y = integ->ystep = integ->yout = integ->yroot = integ->dky = integ->atol = NULL;
-  integ->roots_in[MEM_ERK] = integ->roots_in[MEM_ARK] = false;
+  integ->roots_in[MEM_ERK] = integ->roots_in[MEM_ARK] = integ->roots_in[MEM_ERK6] = false;
   integ->n = 0;
   integ->active = false;
+}
+
+/* Verner's 9-stage 6(5) pair, "most efficient" IIIXb-6(5) (J. H. Verner,
+ * Numer. Algorithms 53 (2010) 383-396; the table SUNDIALS 7 ships as
+ * ARKODE_VERNER_9_5_6, absent from 6.4), for CS_STEPPER_ERK6. First same as
+ * last: the ninth row of A is b and c_9 = 1, which is what ERKStep 6.4
+ * assumes of any table whose last node is 1 (its built-in VERNER_8_5_6, not
+ * FSAL, therefore converges at order 3; tests/test_integrate.c checks the
+ * observed order of every table used). The coefficients (40 digits, as
+ * published) satisfy the order conditions to 1e-37 in decimal: all 37 rooted
+ * trees up to order 6 for b, the 17 up to order 5 for d. In double precision
+ * they hold to 3e-11 and 1e-12 only: coefficients up to 207 in size cancel,
+ * which sets an accuracy floor near 1e-11 (damped oscillator: global error
+ * 23 times the tolerance at 1e-10), hence not the default. */
+static const double verner65_c[9] = {0.0,    0.06,   0.09593333333333333333333333333333333333333,
+                                     0.1439, 0.4973, 0.9725,
+                                     0.9995, 1.0,    1.0};
+static const double verner65_b[9] = {0.0343895786835703600927882012472832238652,
+                                     0.0,
+                                     0.0,
+                                     0.2582624555633503404659558098586120858767,
+                                     0.4209371189673537150642551514069801967032,
+                                     4.405396469669310170148836816197095664891,
+                                     -176.4831190242986576151740942499002125029,
+                                     172.3641334014150730294022582711902413315,
+                                     0.0};
+static const double verner65_d[9] = {0.04909967648382489730906854927971225836479,
+                                     0.0,
+                                     0.0,
+                                     0.2251112229516524153401395320539875329485,
+                                     0.4694682253029562039431948525047387412553,
+                                     0.8065792249988867707634161808995217981443,
+                                     0.0,
+                                     -0.6071194891777959797672951465256217122488,
+                                     0.05686113944047569241147603178766138153594};
+static const double verner65_A[9][9] = {
+    {0},
+    {0.06},
+    {0.01923996296296296296296296296296296296296, 0.07669337037037037037037037037037037037037},
+    {0.035975, 0.0, 0.107925},
+    {1.318683415233148260919747276431735612861, 0.0, -5.042058063628562225427761634715637693344,
+     4.220674648395413964508014358283902080483},
+    {-41.87259166432751461803757780644346812905, 0.0, 159.4325621631374917700365669070346830453,
+     -122.1192135650100309202516203389242140663, 5.531743066200053768252631238332999150076},
+    {-54.43015693531650433250642051294142461271, 0.0, 207.0672513650184644273657173866509835987,
+     -158.6108137845899991828742424365058599469, 6.991816585950242321992597280791793907096,
+     -0.01859723106220323397765171799549294623692},
+    {-54.66374178728197680241215648050386959351, 0.0, 207.9528062553893734515824816699834244238,
+     -159.2889574744995071508959805871426654216, 7.018743740796944434698170760964252490817,
+     -0.01833878590504572306472782005141738268361, -0.000511948499788209907787543249724516839584},
+    {0.0343895786835703600927882012472832238652, 0.0, 0.0,
+     0.2582624555633503404659558098586120858767, 0.4209371189673537150642551514069801967032,
+     4.405396469669310170148836816197095664891, -176.4831190242986576151740942499002125029,
+     172.3641334014150730294022582711902413315},
+};
+
+/* Installs Verner's pair on ERKStep memory erk (ERKStep copies the table). */
+static int set_verner(void *erk)
+{
+  double A[81], c[9], b[9], d[9];
+  for (int i = 0; i < 9; i++) {
+    c[i] = verner65_c[i], b[i] = verner65_b[i], d[i] = verner65_d[i];
+    for (int j = 0; j < 9; j++)
+      A[9 * i + j] = verner65_A[i][j];
+  }
+  ARKodeButcherTable B = ARKodeButcherTable_Create(9, 6, 5, c, A, b, d);
+  if (B == NULL)
+    return ARK_MEM_FAIL;
+  int flag = ERKStepSetTable(erk, B);
+  ARKodeButcherTable_Free(B);
+  return flag;
 }
 
 /* Everything ARKODE needs for systems of size n. The options that would
@@ -328,12 +404,18 @@ static void destroy_solvers(struct cs_integrator *integ)
 static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
 {
   sunindextype len = (sunindextype)n;
+  /* every vector, ARKODE's internal ones too, is a clone of y and inherits
+   * its kernels */
   integ->y = N_VNew_Serial(len, integ->ctx);
-  integ->ystep = N_VNew_Serial(len, integ->ctx);
-  integ->yout = N_VNew_Serial(len, integ->ctx);
-  integ->yroot = N_VNew_Serial(len, integ->ctx);
-  integ->dky = N_VNew_Serial(len, integ->ctx);
-  integ->atol = N_VNew_Serial(len, integ->ctx);
+  if (integ->y != NULL && !integ->stock_kernels)
+    cs_nv_small_install(integ->y);
+  if (integ->y == NULL)
+    goto nomem;
+  integ->ystep = N_VClone(integ->y);
+  integ->yout = N_VClone(integ->y);
+  integ->yroot = N_VClone(integ->y);
+  integ->dky = N_VClone(integ->y);
+  integ->atol = N_VClone(integ->y);
   if (integ->y == NULL || integ->ystep == NULL || integ->yout == NULL || integ->yroot == NULL ||
       integ->dky == NULL || integ->atol == NULL)
     goto nomem;
@@ -353,6 +435,14 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
       ERKStepSetUserData(erk, integ) != ARK_SUCCESS ||
       ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5) != ARK_SUCCESS ||
       ERKStepSetMaxErrTestFails(erk, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
+    goto solver;
+  void *erk6 = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
+  integ->mem[MEM_ERK6] = erk6;
+  if (erk6 == NULL)
+    goto nomem;
+  if (ERKStepSetErrHandlerFn(erk6, error_handler, integ) != ARK_SUCCESS ||
+      ERKStepSetUserData(erk6, integ) != ARK_SUCCESS || set_verner(erk6) != ARK_SUCCESS ||
+      ERKStepSetMaxErrTestFails(erk6, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
     goto solver;
 
   /* DIRK: Hairer & Wanner's SDIRK4 (ARKODE_SDIRK_5_3_4: 5 stages, order 4,
@@ -394,7 +484,7 @@ solver:
   return CS_ERR_SOLVER;
 }
 
-struct cs_integrator *cs_integrator_create(size_t n_max)
+static struct cs_integrator *create(size_t n_max, bool stock_kernels)
 {
   if (n_max == 0 || n_max > (size_t)INT_MAX)
     return NULL;
@@ -402,6 +492,7 @@ struct cs_integrator *cs_integrator_create(size_t n_max)
   if (integ == NULL)
     return NULL;
   integ->n_max = n_max;
+  integ->stock_kernels = stock_kernels;
   if (SUNContext_Create(NULL, &integ->ctx) != 0) {
     free(integ);
     return NULL;
@@ -412,6 +503,16 @@ struct cs_integrator *cs_integrator_create(size_t n_max)
     return NULL;
   }
   return integ;
+}
+
+struct cs_integrator *cs_integrator_create(size_t n_max)
+{
+  return create(n_max, false);
+}
+
+struct cs_integrator *cs_integrator_create_stock(size_t n_max)
+{
+  return create(n_max, true);
 }
 
 void cs_integrator_free(struct cs_integrator *integ)
@@ -435,8 +536,10 @@ struct cs_integrator_opts cs_integrator_opts_default(void)
       .atol = 1e-10,
       .atol_vec = NULL,
       .max_steps = 0,
+      .max_steps_total = 0,
       .h_init = 0.0,
       .h_max = 0.0,
+      .h_fixed = 0.0,
   };
 }
 
@@ -448,7 +551,8 @@ static bool all_finite(const double *v, size_t n)
 static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_integrator_opts *o,
                                  size_t n)
 {
-  if (o->stepper != CS_STEPPER_ERK && o->stepper != CS_STEPPER_DIRK)
+  if (o->stepper != CS_STEPPER_ERK && o->stepper != CS_STEPPER_DIRK &&
+      o->stepper != CS_STEPPER_ERK6)
     return fail(integ, CS_ERR_ARG, "unknown stepper");
   if (!isfinite(o->rtol) || o->rtol < 0.0)
     return fail(integ, CS_ERR_ARG, "rtol must be finite and >= 0");
@@ -468,6 +572,8 @@ static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_in
     return fail(integ, CS_ERR_ARG, "h_max must be finite and >= 0");
   if (o->h_max > 0.0 && o->h_init > o->h_max)
     return fail(integ, CS_ERR_ARG, "h_init exceeds h_max");
+  if (!isfinite(o->h_fixed) || o->h_fixed < 0.0)
+    return fail(integ, CS_ERR_ARG, "h_fixed must be finite and >= 0");
   return CS_OK;
 }
 
@@ -480,7 +586,7 @@ static enum cs_status apply_roots(struct cs_integrator *integ, int k)
   int flag;
   if (integ->nroots == 0) {
     if (integ->roots_in[k]) {
-      flag = k == MEM_ERK ? ERKStepRootInit(mem, 0, NULL) : ARKStepRootInit(mem, 0, NULL);
+      flag = k != MEM_ARK ? ERKStepRootInit(mem, 0, NULL) : ARKStepRootInit(mem, 0, NULL);
       if (flag != ARK_SUCCESS)
         goto arkfail;
       integ->roots_in[k] = false;
@@ -488,21 +594,21 @@ static enum cs_status apply_roots(struct cs_integrator *integ, int k)
     return CS_OK;
   }
   int nr = (int)integ->nroots;
-  if (k == MEM_ERK)
+  if (k != MEM_ARK)
     flag = ERKStepRootInit(mem, nr, root_trampoline);
   else
     flag = ARKStepRootInit(mem, nr, root_trampoline);
   if (flag != ARK_SUCCESS)
     goto arkfail;
   integ->roots_in[k] = true;
-  if (k == MEM_ERK)
+  if (k != MEM_ARK)
     flag = ERKStepSetRootDirection(mem, integ->rootdir);
   else
     flag = ARKStepSetRootDirection(mem, integ->rootdir);
   if (flag != ARK_SUCCESS)
     goto arkfail;
   /* Sections are often started on the section itself (g = 0 at t0). */
-  flag = k == MEM_ERK ? ERKStepSetNoInactiveRootWarn(mem) : ARKStepSetNoInactiveRootWarn(mem);
+  flag = k != MEM_ARK ? ERKStepSetNoInactiveRootWarn(mem) : ARKStepSetNoInactiveRootWarn(mem);
   if (flag != ARK_SUCCESS)
     goto arkfail;
   return CS_OK;
@@ -528,26 +634,26 @@ static void *run_mem(const struct cs_integrator *integ)
 
 static int stepper_reset(struct cs_integrator *integ, double t, N_Vector y)
 {
-  return integ->which == MEM_ERK ? ERKStepReset(run_mem(integ), t, y)
+  return integ->which != MEM_ARK ? ERKStepReset(run_mem(integ), t, y)
                                  : ARKStepReset(run_mem(integ), t, y);
 }
 
 static int stepper_set_init_step(struct cs_integrator *integ, double h)
 {
-  return integ->which == MEM_ERK ? ERKStepSetInitStep(run_mem(integ), h)
+  return integ->which != MEM_ARK ? ERKStepSetInitStep(run_mem(integ), h)
                                  : ARKStepSetInitStep(run_mem(integ), h);
 }
 
 static int stepper_dky(struct cs_integrator *integ, double t, int k, N_Vector out)
 {
-  return integ->which == MEM_ERK ? ERKStepGetDky(run_mem(integ), t, k, out)
+  return integ->which != MEM_ARK ? ERKStepGetDky(run_mem(integ), t, k, out)
                                  : ARKStepGetDky(run_mem(integ), t, k, out);
 }
 
 static long stepper_steps(struct cs_integrator *integ)
 {
   long nst = 0;
-  if (integ->which == MEM_ERK)
+  if (integ->which != MEM_ARK)
     ERKStepGetNumSteps(run_mem(integ), &nst);
   else
     ARKStepGetNumSteps(run_mem(integ), &nst);
@@ -557,7 +663,7 @@ static long stepper_steps(struct cs_integrator *integ)
 static double stepper_next_h(struct cs_integrator *integ)
 {
   sunrealtype h = 0.0;
-  if (integ->which == MEM_ERK)
+  if (integ->which != MEM_ARK)
     ERKStepGetCurrentStep(run_mem(integ), &h);
   else
     ARKStepGetCurrentStep(run_mem(integ), &h);
@@ -597,7 +703,9 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       return st;
   }
 
-  int k = opts->stepper == CS_STEPPER_ERK ? MEM_ERK : MEM_ARK;
+  int k = opts->stepper == CS_STEPPER_DIRK   ? MEM_ARK
+          : opts->stepper == CS_STEPPER_ERK6 ? MEM_ERK6
+                                             : MEM_ERK;
   void *mem = integ->mem[k];
   integ->which = k;
   integ->ode = *ode;
@@ -605,6 +713,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   integ->dir = 0;
   integ->h_init = opts->h_init;
   integ->max_steps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
+  integ->max_total =
+      opts->max_steps_total > 0 ? opts->max_steps_total : CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT;
   memcpy(NV_DATA_S(integ->y), y0, n * sizeof *y0);
   memcpy(NV_DATA_S(integ->ystep), y0, n * sizeof *y0);
   if (opts->atol_vec != NULL)
@@ -614,7 +724,7 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
    * zeroes the counters and forgets the step-size history: a reused
    * workspace computes bit for bit what a fresh one would. */
   int flag;
-  if (k == MEM_ERK) {
+  if (k != MEM_ARK) {
     flag = ERKStepReInit(mem, rhs_trampoline, t0, integ->y);
     if (flag == ARK_SUCCESS)
       flag = opts->atol_vec != NULL ? ERKStepSVtolerances(mem, opts->rtol, integ->atol)
@@ -623,6 +733,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       flag = ERKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
       flag = ERKStepSetMaxStep(mem, opts->h_max);
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetFixedStep(mem, opts->h_fixed);
   } else {
     flag = ARKStepReInit(mem, NULL, rhs_trampoline, t0, integ->y);
     if (flag == ARK_SUCCESS)
@@ -632,6 +744,12 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       flag = ARKStepSetInitStep(mem, opts->h_init);
     if (flag == ARK_SUCCESS)
       flag = ARKStepSetMaxStep(mem, opts->h_max);
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetFixedStep(mem, opts->h_fixed);
+    /* fixed steps cannot retry smaller after a Newton failure: more
+     * iterations instead (ARKODE's default 3 otherwise) */
+    if (flag == ARK_SUCCESS)
+      flag = ARKStepSetMaxNonlinIters(mem, opts->h_fixed > 0.0 ? 30 : 3);
     if (flag == ARK_SUCCESS)
       flag = ARKStepSetJacFn(mem, ode->jac != NULL ? jac_trampoline : NULL);
   }
@@ -684,7 +802,7 @@ static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
   if (flag == 0)
     snprintf(ark, sizeof ark, "step size underflow: the next step no longer changes t = %.17g",
              integ->t_step);
-  else if (flag == ARK_UNREC_RHSFUNC_ERR && integ->which == MEM_ERK && !integ->user_failed)
+  else if (flag == ARK_UNREC_RHSFUNC_ERR && integ->which != MEM_ARK && !integ->user_failed)
     snprintf(ark, sizeof ark,
              "ERK: the failure persisted when retried with smaller steps near t = %.17g "
              "(ARK_UNREC_RHSFUNC_ERR)",
@@ -801,7 +919,17 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
       integ->t = tout;
       return CS_OK;
     }
-    if (stepper_steps(integ) - nst0 >= integ->max_steps) {
+    long nst = stepper_steps(integ);
+    if (nst >= integ->max_total) {
+      settle_on_last_good_state(integ);
+      snprintf(integ->msg, sizeof integ->msg,
+               "step budget spent: %ld steps over the whole run (max_steps_total) at t = %.17g "
+               "before reaching tout = %.17g%s",
+               nst, integ->t, tout,
+               integ->nonfinite ? "; non-finite values were met on the way" : "");
+      return CS_ERR_TOO_MUCH_WORK;
+    }
+    if (nst - nst0 >= integ->max_steps) {
       settle_on_last_good_state(integ);
       snprintf(integ->msg, sizeof integ->msg,
                "ARKODE: at t = %.17g, %ld steps taken before reaching tout = %.17g "
@@ -811,12 +939,12 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
       return CS_ERR_TOO_MUCH_WORK;
     }
     sunrealtype tret = integ->t;
-    int flag = integ->which == MEM_ERK
+    int flag = integ->which != MEM_ARK
                    ? ERKStepEvolve(run_mem(integ), tout, integ->yout, &tret, ARK_ONE_STEP)
                    : ARKStepEvolve(run_mem(integ), tout, integ->yout, &tret, ARK_ONE_STEP);
     if (flag == ARK_ROOT_RETURN) {
       integ->stepped = true;
-      flag = integ->which == MEM_ERK ? ERKStepGetRootInfo(run_mem(integ), integ->found)
+      flag = integ->which != MEM_ARK ? ERKStepGetRootInfo(run_mem(integ), integ->found)
                                      : ARKStepGetRootInfo(run_mem(integ), integ->found);
       if (flag != ARK_SUCCESS)
         return advance_failure(integ, flag);
@@ -918,10 +1046,23 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
 /* Restarts ARKODE at (integ->t, integ->y). After a Reset ARKODE's initial
  * setup evaluates the event functions afresh there (a root exactly at t is
  * not reported) and the counters and step size carry on. */
-static enum cs_status restart_here(struct cs_integrator *integ)
+static enum cs_status restart_here(struct cs_integrator *integ, bool fresh_step)
 {
   integ->arkmsg[0] = '\0';
-  if (stepper_reset(integ, integ->t, integ->y) != ARK_SUCCESS) {
+  int flag = stepper_reset(integ, integ->t, integ->y);
+  /* ARKStepReset / ERKStepReset (SUNDIALS 6.4) keep the step size planned
+   * before the reset and the error history. After a jump that is wrong: a
+   * stick phase (x' = vb, nothing to control) grows the step to thousands of
+   * time units, the slip that follows starts with it, and the implicit
+   * stepper spends its 10 allowed Newton failures (each cutting h by 4)
+   * before reaching a step that converges: ARK_CONV_FAILURE at h ~ 0.09,
+   * where the explicit stepper, with 20 error-test failures cutting h by up
+   * to 10, got through. Setting the initial step clears the planned step and
+   * the history, so ARKODE estimates the first step of the new motion afresh
+   * (or takes the run's h_init). */
+  if (flag == ARK_SUCCESS && fresh_step)
+    flag = stepper_set_init_step(integ, integ->dir != 0 ? integ->dir * integ->h_init : 0.0);
+  if (flag != ARK_SUCCESS) {
     snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
     integ->active = false;
     return CS_ERR_SOLVER;
@@ -973,7 +1114,7 @@ enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroot
     integ->active = false;
     return st;
   }
-  return restart_here(integ);
+  return restart_here(integ, false);
 }
 
 enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found)
@@ -985,7 +1126,8 @@ enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int 
   return CS_OK;
 }
 
-enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y)
+static enum cs_status reinit(struct cs_integrator *integ, double t, const double *y,
+                             bool fresh_step)
 {
   enum cs_status st = require_run(integ);
   if (st != CS_OK)
@@ -995,7 +1137,17 @@ enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t,
   integ->msg[0] = '\0';
   integ->t = t;
   memcpy(NV_DATA_S(integ->y), y, integ->n * sizeof *y);
-  return restart_here(integ);
+  return restart_here(integ, fresh_step);
+}
+
+enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y)
+{
+  return reinit(integ, t, y, true);
+}
+
+enum cs_status cs_integrator_reinit_smooth(struct cs_integrator *integ, double t, const double *y)
+{
+  return reinit(integ, t, y, false);
 }
 
 enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
@@ -1051,7 +1203,7 @@ enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_st
   void *mem = integ->mem[integ->which];
   sunrealtype tcur = 0.0, hlast = 0.0;
   int flag;
-  if (integ->which == MEM_ERK) {
+  if (integ->which != MEM_ARK) {
     flag = ERKStepGetCurrentTime(mem, &tcur);
     if (flag == ARK_SUCCESS)
       flag = ERKStepGetLastStep(mem, &hlast);
@@ -1083,7 +1235,7 @@ enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
   stats->root_evals = integ->ng;
   void *mem = integ->mem[integ->which];
   long v = 0;
-  if (integ->which == MEM_ERK) {
+  if (integ->which != MEM_ARK) {
     if (ERKStepGetNumSteps(mem, &v) == ARK_SUCCESS)
       stats->steps = v;
     if (ERKStepGetNumErrTestFails(mem, &v) == ARK_SUCCESS)

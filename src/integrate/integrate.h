@@ -13,7 +13,9 @@
  * the default); CS_STEPPER_DIRK is ARKStep, fully implicit, with Hairer &
  * Wanner's L-stable, stiffly accurate SDIRK 5(3)4 (ARKODE_SDIRK_5_3_4), a
  * Newton iteration and a dense LU fed by the analytic Jacobian when the model
- * has one, else by difference quotients. Both keep the global error within a
+ * has one, else by difference quotients; CS_STEPPER_ERK6 is ERKStep with
+ * Verner's 6(5) pair, for loose tolerances (see the enum). The first two keep
+ * the global error within a
  * small factor of the tolerance (measured on a damped oscillator: ERK about
  * 0.5 tol, DIRK about 0.2 tol, for rtol 1e-6..1e-10; see integrate.c for
  * why not a fifth-order DIRK and for the Newton setting this needs).
@@ -65,12 +67,20 @@ struct cs_ode {
 };
 
 enum cs_stepper {
-  CS_STEPPER_ERK, /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
-  CS_STEPPER_DIRK /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
+  CS_STEPPER_ERK,  /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
+  CS_STEPPER_DIRK, /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
+  CS_STEPPER_ERK6  /* explicit Verner 6(5) (9 stages, FSAL): fewer steps at rtol >= 1e-9, but its
+                      large coefficients cancel to ~1e-11 (integrate.c): not for tighter runs */
 };
 
 /* Default of cs_integrator_opts.max_steps. */
 #define CS_INTEGRATOR_MAX_STEPS_DEFAULT 100000L
+
+/* Default of cs_integrator_opts.max_steps_total: about a minute of CPU time
+ * for the small systems here (1-3 us per step), so that no run is unbounded
+ * (an explicit stepper on a stiff regularised law needs millions of steps
+ * per time unit and would otherwise run for hours). */
+#define CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT 20000000L
 
 /* Options of one run; start from cs_integrator_opts_default(). */
 struct cs_integrator_opts {
@@ -78,13 +88,16 @@ struct cs_integrator_opts {
   double rtol;             /* relative tolerance, >= 0 (e.g. 1e-8) */
   double atol;             /* absolute tolerance on every component, >= 0, when atol_vec is NULL */
   const double *atol_vec;  /* n absolute tolerances (>= 0) or NULL; read at reset only */
-  long max_steps; /* steps allowed per advance call; <= 0: CS_INTEGRATOR_MAX_STEPS_DEFAULT */
-  double h_init;  /* first step size in units of t; 0: ARKODE estimates it */
-  double h_max;   /* largest step size; 0: unbounded */
+  long max_steps;       /* steps allowed per advance call; <= 0: CS_INTEGRATOR_MAX_STEPS_DEFAULT */
+  long max_steps_total; /* steps allowed over the whole run (since reset, reinit included);
+                           <= 0: CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT */
+  double h_init;        /* first step size in units of t; 0: ARKODE estimates it */
+  double h_max;         /* largest step size; 0: unbounded */
+  double h_fixed;       /* > 0: every step this long, no error control (order tests); 0: adaptive */
 };
 
-/* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps, automatic h_init,
- * unbounded h_max. */
+/* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps and
+ * max_steps_total, automatic h_init, unbounded h_max. */
 struct cs_integrator_opts cs_integrator_opts_default(void);
 
 /* Why cs_integrator_advance returned CS_OK. */
@@ -113,6 +126,11 @@ struct cs_integrator;
  * steppers prepared at n = n_max. NULL if n_max is 0 or memory is short. */
 struct cs_integrator *cs_integrator_create(size_t n_max);
 
+/* The same workspace with SUNDIALS' stock serial vector kernels instead of
+ * the ones for short vectors that cs_integrator_create installs (which give
+ * bit-identical results, faster): for checking and measuring those. */
+struct cs_integrator *cs_integrator_create_stock(size_t n_max);
+
 /* Frees the workspace; NULL is allowed. */
 void cs_integrator_free(struct cs_integrator *integ);
 
@@ -137,8 +155,9 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
  * *t_reached; t_reached, y and stop may be NULL.
  * Failures (with a message in cs_integrator_last_error): CS_ERR_TOO_MUCH_WORK
  * (max_steps steps taken in this call: the run may be continued by calling
- * advance again), CS_ERR_NONFINITE (non-finite values in the rhs, Jacobian
- * or event functions during this call, and the step size could not get
+ * advance again; or the run's budget of max_steps_total steps is spent, which
+ * the message says: then every later advance fails the same way), CS_ERR_NONFINITE (non-finite
+ * values in the rhs, Jacobian or event functions during this call, and the step size could not get
  * around them), CS_ERR_SOLVER (error-test or Newton failures, step size
  * underflow, repeated recoverable rhs failures, a fatal callback return),
  * the status s of a callback that returned -s, CS_ERR_ARG (no run, non-finite
@@ -179,12 +198,19 @@ enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int 
 
 /* Restarts the current run from a new state (t, y), keeping ODE, options,
  * event functions and statistics: for state jumps at events (impacts,
- * stick-slip transitions) and for renormalisation (Lyapunov exponents).
- * ARKODE restarts its step-size selection at t (a jump is a discontinuity);
- * the dense output of the steps before is lost. The caller may also change
+ * stick-slip transitions). ARKODE restarts its step-size selection at t (a
+ * jump is a discontinuity): the first step is estimated afresh (or is the
+ * run's h_init), the error history is cleared; the dense output of the
+ * steps before is lost. The caller may also change
  * what the params of the run point to before calling this. CS_ERR_ARG
  * without an active run or for non-finite t / y. */
 enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y);
+
+/* As cs_integrator_reinit_state, for a state on the same smooth solution
+ * (renormalised tangent vectors of a Lyapunov run, a restart at a root that
+ * ARKODE refused): ARKODE keeps the step size it had planned, where
+ * reinit_state makes it estimate a new first step. */
+enum cs_status cs_integrator_reinit_smooth(struct cs_integrator *integ, double t, const double *y);
 
 /* As cs_integrator_reinit_state, but the run continues with another ODE of
  * the same n (a mode switch: e.g. stick equations after slip). CS_ERR_ARG

@@ -203,8 +203,11 @@ static int solver_key(struct loader *L, const char *key, const char *value)
       o->stepper = CS_STEPPER_ERK;
     else if (strcmp(value, "dirk") == 0)
       o->stepper = CS_STEPPER_DIRK;
+    else if (strcmp(value, "erk6") == 0)
+      o->stepper = CS_STEPPER_ERK6;
     else
-      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk)", value);
+      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk, erk6)",
+                   value);
     return 1;
   }
   if (strcmp(key, "rtol") == 0)
@@ -226,9 +229,16 @@ static int solver_key(struct loader *L, const char *key, const char *value)
     o->max_steps = v;
     return 1;
   }
+  if (strcmp(key, "max_steps_total") == 0) {
+    long v;
+    if (!cs_parse_long(value, &v) || v < 1)
+      return failf(L, CS_ERR_RANGE, "max_steps_total: '%s' (accepted: an integer >= 1)", value);
+    o->max_steps_total = v;
+    return 1;
+  }
   return failf(L, CS_ERR_PARSE,
-               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, h_max, "
-               "h_init)",
+               "%s: unknown key in [solver] (accepted: stepper, rtol, atol, max_steps, "
+               "max_steps_total, h_max, h_init)",
                key);
 }
 
@@ -394,8 +404,10 @@ static int handle(struct loader *L, const char *section, const char *key, const 
     return output_key(L, key, value);
   } else if (strcmp(section, "section") == 0) {
     return section_key(L, key, value);
-  } else if (strcmp(section, "sweep") == 0) {
-    int known = 0;
+  } else if (strcmp(section, "sweep") == 0 || strcmp(section, "continuation") == 0) {
+    /* [continuation] keys are validated by its own parser
+     * (analysis/continuation_config.c), with these file:line positions */
+    int known = strcmp(section, "continuation") == 0;
     for (int i = 0; sweep_keys[i]; i++)
       known |= strcmp(sweep_keys[i], key) == 0;
     if (!known)
@@ -410,12 +422,12 @@ static int handle(struct loader *L, const char *section, const char *key, const 
       if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0)
         return remember(L, &c->raw[i], section, key, value);
     if (c->n_raw >= CS_CONFIG_MAX_RAW)
-      return failf(L, CS_ERR_RANGE, "%s: too many [sweep] keys", key);
+      return failf(L, CS_ERR_RANGE, "%s: too many [%s] keys", key, section);
     return remember(L, &c->raw[c->n_raw++], section, key, value);
   } else if (strcmp(section, "parameters") != 0 && strcmp(section, "initial") != 0) {
     return failf(L, CS_ERR_PARSE,
                  "[%s]: unknown section (accepted: model, parameters, initial, solver, output, "
-                 "section, sweep)",
+                 "section, sweep, continuation)",
                  section);
   }
   /* model choices, parameters and initial values wait for the model */

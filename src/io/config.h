@@ -4,10 +4,13 @@
  *   [model]       name = pendulum | belt | twomass;  law = ... (the model's choices)
  *   [parameters]  the model's parameters by the papers' symbols (eta or eta_prime)
  *   [initial]     initial state by state-variable name (defaults: the model's)
- *   [solver]      stepper = erk | dirk, rtol, atol, max_steps, h_max, h_init
+ *   [solver]      stepper = erk | dirk | erk6, rtol, atol, max_steps,
+ *                 max_steps_total, h_max, h_init
  *   [output]      t_end, dt, t_start, file
  *   [section]     kind = hyperplane | stroboscopic, variable, level, direction
  *   [sweep]       the sweep keys (validated by the sweep driver)
+ *   [continuation] the continuation keys (kept raw like [sweep]; validated by
+ *                 analysis/continuation_config.c)
  *
  * Every key is checked: unknown key, duplicate, bad number, value outside the
  * accepted range (including values a later layer would refuse: atol > 0,
@@ -62,7 +65,7 @@ struct cs_config {
   char section_variable[64];
   int section_given; /* 1 if [section] was in the file or --set */
   size_t n_raw;
-  struct cs_config_raw raw[CS_CONFIG_MAX_RAW]; /* [sweep] keys, in order */
+  struct cs_config_raw raw[CS_CONFIG_MAX_RAW]; /* [sweep], [continuation] keys, in order */
   unsigned char given[256];                    /* internal: which parameter/state keys were set */
 };
 

@@ -38,6 +38,15 @@ const char *cs_h5_errmsg(void)
   return cs_h5_err;
 }
 
+/* HDF5 closes what is still open when the process exits; after a file
+ * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
+ * every file itself, so the exit-time cleanup is switched off before HDF5
+ * starts. */
+__attribute__((constructor)) static void no_hdf5_atexit(void)
+{
+  H5dont_atexit();
+}
+
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
 /* At exit: shuts HDF5 down unless a file is still open. HDF5's own exit
  * handler closes every open file; after a failed H5Fclose (a full disk)
@@ -95,6 +104,14 @@ enum cs_status fail_h5(const char *what, const char *name)
 {
   struct walk w = {0};
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
+  /* a failed write or read of the file itself: the system's reason is what
+   * the user needs ("No space left on device") */
+  const char *sys = strstr(w.last, "error message = '");
+  if (sys) {
+    sys += strlen("error message = '");
+    int len = (int)strcspn(sys, "'");
+    return fail(CS_ERR_IO, "%s '%s': %.*s (%s)", what, name, len, sys, w.first);
+  }
   if (w.n == 0)
     return fail(CS_ERR_HDF5, "%s '%s'", what, name);
   if (w.n == 1)

@@ -122,6 +122,13 @@ enum cs_status cs_h5_open_recover(const char *path, struct cs_h5 **out);
 /* fsync(from), rename(from, to), fsync of the directory. CS_ERR_IO. */
 enum cs_status cs_h5_rename_durable(const char *from, const char *to);
 
+/* Bytes that can still be written to the file at path: the free space of its
+ * file system for unprivileged users, or what the file-size limit
+ * (RLIMIT_FSIZE) leaves, whichever is smaller. A writer checks this before
+ * writing: HDF5 cannot finish a flush the disk refuses, and a half-flushed
+ * file no longer opens. */
+double cs_h5_space_left(const char *path);
+
 /* Switches f to single-writer/multiple-reader mode: from now on only data may
  * be written and datasets extended (no new objects or attributes), and the
  * file on disk is consistent at every moment: a kill -9 loses nothing flushed

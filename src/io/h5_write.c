@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -276,6 +279,31 @@ enum cs_status cs_h5_open_recover(const char *path, struct cs_h5 **out)
   H5Pclose(fapl);
   *out = f;
   return CS_OK;
+}
+
+double cs_h5_space_left(const char *path)
+{
+  double left = INFINITY;
+  char *dir = strdup(path);
+  if (dir) {
+    char *slash = strrchr(dir, '/');
+    if (slash == dir)
+      slash[1] = '\0';
+    else if (slash)
+      *slash = '\0';
+    struct statvfs vs;
+    if (statvfs(slash ? dir : ".", &vs) == 0)
+      left = (double)vs.f_bavail * (double)vs.f_frsize;
+    free(dir);
+  }
+  struct rlimit rl;
+  struct stat st;
+  if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    double size = stat(path, &st) == 0 ? (double)st.st_size : 0.0;
+    double room = (double)rl.rlim_cur - size;
+    left = fmin(left, room > 0 ? room : 0.0);
+  }
+  return left;
 }
 
 enum cs_status cs_h5_start_swmr(struct cs_h5 *f)

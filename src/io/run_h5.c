@@ -65,7 +65,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   free(joined);
 
   size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
-  struct cs_run_field *fl = calloc(n > 5 ? n : 5, sizeof *fl);
+  struct cs_run_field *fl = calloc(n > 6 ? n : 6, sizeof *fl);
   if (!fl)
     return CS_ERR_NOMEM;
   for (size_t i = 0; i < m->n_param; i++)
@@ -87,14 +87,20 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   fl[2] = (struct cs_run_field){"max_steps", "1", (double)max_steps, 1};
   fl[3] = (struct cs_run_field){"h_init", tu, o->h_init, 0};
   fl[4] = (struct cs_run_field){"h_max", tu, o->h_max, 0};
+  long max_total =
+      o->max_steps_total > 0 ? o->max_steps_total : CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT;
+  fl[5] = (struct cs_run_field){"max_steps_total", "1", (double)max_total, 1};
   if (st == CS_OK)
-    st = cs_run_h5_write_record(f, "/solver", 5, fl);
+    st = cs_run_h5_write_record(f, "/solver", 6, fl);
   free(fl);
-  int dirk = o->stepper == CS_STEPPER_DIRK;
+  int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6;
   const char *sol[][2] = {
-      {"stepper", dirk ? "dirk" : "erk"},
-      {"method", dirk ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
-                      : "ARKODE ERKStep, Dormand-Prince 5(4)"},
+      {"stepper", dirk   ? "dirk"
+                  : erk6 ? "erk6"
+                         : "erk"},
+      {"method", dirk   ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
+                 : erk6 ? "ARKODE ERKStep, Verner 6(5) IIIXb (9 stages, FSAL)"
+                        : "ARKODE ERKStep, Dormand-Prince 5(4)"},
       {"jacobian", !dirk    ? "none (explicit)"
                    : m->jac ? "analytic"
                             : "difference quotients"},

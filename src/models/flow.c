@@ -132,7 +132,7 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
        * stays at 0. A restart from the last good state makes ARKODE treat
        * that function as inactive until it moves; once per time reached. */
       f->restarted = tr;
-      if (cs_integrator_reinit_state(f->integ, tr, yv) == CS_OK)
+      if (cs_integrator_reinit_smooth(f->integ, tr, yv) == CS_OK)
         continue;
     }
     if (st != CS_OK)

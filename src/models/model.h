@@ -84,6 +84,9 @@ struct cs_model {
   void (*detach)(void *params);
   cs_rhs_fn rhs;
   cs_jac_fn jac; /* analytic Jacobian, row-major; NULL if none */
+  /* right-hand side and Jacobian in one call (the values rhs and jac give,
+   * sharing the work: Lyapunov runs need both at every stage); NULL if none */
+  int (*rhs_jac)(double t, const double *y, double *ydot, double *J, const void *params);
   /* Derived outputs at (t, y): n_derived values. Returns 0 or a negative status. */
   int (*derived_fn)(double t, const double *y, double *out, const void *params);
   /* Period of the time-periodic forcing in the model's time unit, 0 if autonomous. */

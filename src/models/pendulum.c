@@ -204,24 +204,36 @@ static const struct cs_var_desc derived[] = {
     {"stick", "1", "1 in stick (event-driven: the mode; else lambda_s < lambda_stick)", 0},
 };
 
+/* A constant omega0 (amplitude 0, the usual case) costs no cosine. */
 static double omega0_at(const struct pendulum *p, double t)
 {
+  if (p->omega0_amp == 0.0)
+    return p->omega0;
   return p->omega0 + p->omega0_amp * cos(p->omega0_freq * t + p->omega0_phase);
 }
 
 static double omega0_dot(const struct pendulum *p, double t)
 {
+  if (p->omega0_amp == 0.0)
+    return 0.0;
   return -p->omega0_amp * p->omega0_freq * sin(p->omega0_freq * t + p->omega0_phase);
+}
+
+/* (vsx, vsy, ws) at y, with s, c = sin, cos of phi (computed once per call of
+ * the right-hand side or Jacobian). */
+static void kinematics_sc(const struct pendulum *p, const double *y, double w0, double s, double c,
+                          double *vsx, double *vsy, double *ws)
+{
+  *ws = y[DPHI] - w0;
+  *vsx = (y[DXC] + p->e * y[DPHI] * s + w0 * (y[YC] - p->e * s - p->YS)) / p->R;
+  *vsy = (y[DYC] - p->e * y[DPHI] * c - w0 * (y[XC] - p->e * c - p->XS)) / p->R;
 }
 
 static void kinematics(const struct pendulum *p, double t, const double *y, double w0, double *vsx,
                        double *vsy, double *ws)
 {
-  double s = sin(y[PHI]), c = cos(y[PHI]);
-  *ws = y[DPHI] - w0;
-  *vsx = (y[DXC] + p->e * y[DPHI] * s + w0 * (y[YC] - p->e * s - p->YS)) / p->R;
-  *vsy = (y[DYC] - p->e * y[DPHI] * c - w0 * (y[XC] - p->e * c - p->XS)) / p->R;
   (void)t;
+  kinematics_sc(p, y, w0, sin(y[PHI]), cos(y[PHI]), vsx, vsy, ws);
 }
 
 static int event_driven(const struct pendulum *p)
@@ -251,10 +263,10 @@ static int slip_load(const struct pendulum *p, double t, double vsx, double vsy,
 }
 
 /* Accelerations of (7) under the dimensionless load f (positions' rates copied). */
-static void slip_accel(const struct pendulum *p, const double *y, const struct cs_friction_load *f,
-                       double *ydot)
+static void slip_accel_sc(const struct pendulum *p, const double *y,
+                          const struct cs_friction_load *f, double s, double c, double *ydot)
 {
-  double s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
+  double muN = p->mu * p->N;
   double FX = -p->kX * (y[XC] - p->e * c) - p->cX * (y[DXC] + p->e * y[DPHI] * s) - muN * f->Tsx;
   double FY = -p->kY * (y[YC] - p->e * s) - p->cY * (y[DYC] - p->e * y[DPHI] * c) - muN * f->Tsy;
   ydot[XC] = y[DXC];
@@ -265,6 +277,12 @@ static void slip_accel(const struct pendulum *p, const double *y, const struct c
   ydot[DPHI] =
       (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - muN * p->R * f->Ms) /
       p->B;
+}
+
+static void slip_accel(const struct pendulum *p, const double *y, const struct cs_friction_load *f,
+                       double *ydot)
+{
+  slip_accel_sc(p, y, f, sin(y[PHI]), cos(y[PHI]), ydot);
 }
 
 /* Stick: the rigid motion with the disk (velocities from the positions). */
@@ -335,13 +353,13 @@ static int rhs(double t, const double *y, double *ydot, const void *vp)
     stick_rhs(p, t, y, ydot);
     return 0;
   }
-  double w0 = omega0_at(p, t), vsx, vsy, ws;
-  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
+  double w0 = omega0_at(p, t), vsx, vsy, ws, s = sin(y[PHI]), c = cos(y[PHI]);
+  kinematics_sc(p, y, w0, s, c, &vsx, &vsy, &ws);
   struct cs_friction_load f;
   int rc = slip_load(p, t, vsx, vsy, ws, &f, NULL);
   if (rc)
     return rc;
-  slip_accel(p, y, &f, ydot);
+  slip_accel_sc(p, y, &f, s, c, ydot);
   return 0;
 }
 
@@ -356,22 +374,22 @@ static void stick_jac(const struct pendulum *p, double t, double *J)
   J[DYC * 6 + YC] = -w * w;
 }
 
-/* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and the phi equation. */
-static int jac(double t, const double *y, double *J, const void *vp)
+/* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and
+ * the phi equation. With ydot not NULL also the right-hand side, from the
+ * same load (rhs_jac). */
+static int jac_slip(const struct pendulum *p, double t, const double *y, double *ydot, double *J)
 {
-  const struct pendulum *p = vp;
-  if (stick_mode(p)) {
-    stick_jac(p, t, J);
-    return 0;
-  }
+  const double s = sin(y[PHI]), c = cos(y[PHI]);
   double w0 = omega0_at(p, t), vsx, vsy, ws;
-  kinematics(p, t, y, w0, &vsx, &vsy, &ws);
+  kinematics_sc(p, y, w0, s, c, &vsx, &vsy, &ws);
   struct cs_friction_load f;
   double Jf[9];
   int rc = slip_load(p, t, vsx, vsy, ws, &f, Jf);
   if (rc)
     return rc;
-  const double e = p->e, R = p->R, s = sin(y[PHI]), c = cos(y[PHI]), muN = p->mu * p->N;
+  if (ydot)
+    slip_accel_sc(p, y, &f, s, c, ydot);
+  const double e = p->e, R = p->R, muN = p->mu * p->N;
   /* dz/dy for z = (vsx, vsy, ws) */
   double dz[3][6] = {{0}};
   dz[0][YC] = w0 / R;
@@ -413,6 +431,27 @@ static int jac(double t, const double *y, double *J, const void *vp)
   J[DPHI * 6 + PHI] += (-e * (p->M * p->g - FX) * c + e * FY * s) / p->B;
   J[DPHI * 6 + DPHI] += -p->cphi / p->B;
   return 0;
+}
+
+static int jac(double t, const double *y, double *J, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_jac(p, t, J);
+    return 0;
+  }
+  return jac_slip(p, t, y, NULL, J);
+}
+
+static int rhs_jac(double t, const double *y, double *ydot, double *J, const void *vp)
+{
+  const struct pendulum *p = vp;
+  if (stick_mode(p)) {
+    stick_rhs(p, t, y, ydot);
+    stick_jac(p, t, J);
+    return 0;
+  }
+  return jac_slip(p, t, y, ydot, J);
 }
 
 static int derived_fn(double t, const double *y, double *out, const void *vp)
@@ -784,6 +823,7 @@ const struct cs_model cs_model_pendulum = {
     .detach = detach,
     .rhs = rhs,
     .jac = jac,
+    .rhs_jac = rhs_jac,
     .derived_fn = derived_fn,
     .forcing_period = forcing_period,
     .section = {CS_SECTION_HYPERPLANE, "dXC", 0.0, -1},

@@ -9,6 +9,7 @@ extern const struct cs_model cs_model_oscillator;
 extern const struct cs_model cs_model_vanderpol;
 extern const struct cs_model cs_model_duffing;
 extern const struct cs_model cs_model_lorenz;
+extern const struct cs_model cs_model_subhopf;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
@@ -19,5 +20,6 @@ const struct cs_model *const cs_models[] = {
     &cs_model_vanderpol,
     &cs_model_duffing,
     &cs_model_lorenz,
+    &cs_model_subhopf,
     NULL,
 };

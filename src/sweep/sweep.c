@@ -58,6 +58,8 @@ static const char *const bif_names[CS_BIF_COUNT] = {
     [CS_BIF_HOPF] = "hopf-eigenvalues",
     [CS_BIF_FOLD] = "fold-eigenvalues",
     [CS_BIF_UNKNOWN] = "unknown",
+    [CS_BIF_TO_QUASIPERIODIC] = "onset-of-quasiperiodicity",
+    [CS_BIF_LOCKING] = "quasiperiodic->periodic",
 };
 
 const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k)
@@ -581,10 +583,29 @@ static int sticking(double f)
   return isfinite(f) && f > 0;
 }
 
+static int irregular(enum cs_class c)
+{
+  return c == CS_CLASS_CHAOTIC || c == CS_CLASS_QUASIPERIODIC;
+}
+
+/* Chaotic and quasiperiodic neighbours whose largest exponents do not differ
+ * significantly (by more than 3 standard errors of the difference) are one
+ * irregular band: the class of a point near zero exponent flickers with the
+ * exponent's noise, which is no bifurcation. */
+static int same_band(const struct cs_sweep_record *a, const struct cs_sweep_record *b)
+{
+  if (!irregular(a->cls) || !irregular(b->cls))
+    return 0;
+  double la = a->lyapunov, lb = b->lyapunov, ea = a->lyapunov_err, eb = b->lyapunov_err;
+  if (!isfinite(la) || !isfinite(lb) || !isfinite(ea) || !isfinite(eb))
+    return 0;
+  return fabs(la - lb) <= 3.0 * sqrt(ea * ea + eb * eb);
+}
+
 static int same_regime(const struct cs_sweep_record *a, const struct cs_sweep_record *b)
 {
   if (a->cls != b->cls)
-    return 0;
+    return same_band(a, b);
   return a->cls != CS_CLASS_PERIODIC || a->period == b->period;
 }
 
@@ -603,8 +624,12 @@ static enum cs_bifurcation_kind classify_change(const struct cs_sweep_record *a,
       return CS_BIF_PERIOD_HALVING;
     return CS_BIF_PERIOD_CHANGE;
   }
-  if ((x == CS_CLASS_PERIODIC || x == CS_CLASS_EQUILIBRIUM) && y == CS_CLASS_CHAOTIC)
+  if (x != CS_CLASS_CHAOTIC && y == CS_CLASS_CHAOTIC)
     return CS_BIF_TO_CHAOS;
+  if ((x == CS_CLASS_PERIODIC || x == CS_CLASS_EQUILIBRIUM) && y == CS_CLASS_QUASIPERIODIC)
+    return CS_BIF_TO_QUASIPERIODIC;
+  if (x == CS_CLASS_QUASIPERIODIC && y == CS_CLASS_PERIODIC)
+    return CS_BIF_LOCKING;
   if (x == CS_CLASS_CHAOTIC && (y == CS_CLASS_PERIODIC || y == CS_CLASS_EQUILIBRIUM))
     return CS_BIF_CHAOS_TO_PERIODIC;
   return CS_BIF_CLASS_CHANGE;
@@ -640,6 +665,15 @@ size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
     if (!informative(&rec[j]))
       continue;
     const struct cs_sweep_record *a = &rec[i], *b = &rec[j];
+    /* inside an irregular band, one point of the other irregular class
+     * between two of the same class is the exponent's noise, not two
+     * bifurcations: it belongs to the band */
+    size_t l = j + 1;
+    while (l < spec->points && !informative(&rec[l]))
+      l++;
+    if (l < spec->points && irregular(a->cls) && irregular(b->cls) && irregular(rec[l].cls) &&
+        b->cls != a->cls && rec[l].cls == a->cls)
+      continue;
     struct cs_bifurcation bf = {.pass = pass, .left = i, .right = j};
     cs_sweep_values(spec, i, &bf.p_left, NULL);
     cs_sweep_values(spec, j, &bf.p_right, NULL);

@@ -107,7 +107,7 @@ enum cs_bifurcation_kind {
   CS_BIF_PERIOD_DOUBLING,   /* period k -> 2k */
   CS_BIF_PERIOD_HALVING,    /* period 2k -> k */
   CS_BIF_PERIOD_CHANGE,     /* period k -> k' otherwise */
-  CS_BIF_TO_CHAOS,          /* periodic or equilibrium -> chaotic */
+  CS_BIF_TO_CHAOS,          /* periodic, equilibrium or quasiperiodic -> chaotic */
   CS_BIF_CHAOS_TO_PERIODIC, /* chaotic -> periodic (window) */
   CS_BIF_CLASS_CHANGE,      /* any other change of class */
   CS_BIF_ROTATION_ONSET,    /* rotation number 0 -> nonzero (full rotations begin) */
@@ -118,6 +118,8 @@ enum cs_bifurcation_kind {
   CS_BIF_HOPF,              /* eigenvalues: a complex pair crosses the imaginary axis */
   CS_BIF_FOLD,              /* eigenvalues: a real eigenvalue crosses zero */
   CS_BIF_UNKNOWN,           /* the regimes on either side of failed points differ */
+  CS_BIF_TO_QUASIPERIODIC,  /* equilibrium or periodic -> quasiperiodic (a torus is born) */
+  CS_BIF_LOCKING,           /* quasiperiodic -> periodic (phase locking, a window) */
   CS_BIF_COUNT
 };
 const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k);

@@ -111,7 +111,7 @@ static int parameter(struct parse *p, const char *key, int required, int *out)
 
 /* from/to inside the parameter's range, and > 0 for log spacing. */
 static void range(struct parse *p, int param, const char *kfrom, const char *kto, int logsp,
-                  double *from, double *to)
+                  int one_point, double *from, double *to)
 {
   const struct cs_param_desc *d = &p->cfg->model->param[param];
   char acc[200];
@@ -120,10 +120,19 @@ static void range(struct parse *p, int param, const char *kfrom, const char *kto
   double lo = logsp ? fmax(d->min, 1e-300) : d->min;
   if (!num(p, kfrom, lo, d->max, acc, from) && p->st == CS_OK)
     err(p, NULL, kfrom, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
-  if (!num(p, kto, lo, d->max, acc, to) && p->st == CS_OK)
+  int has_to = num(p, kto, lo, d->max, acc, to);
+  if (!has_to && one_point && p->st == CS_OK)
+    *to = *from; /* one point: the range is that point */
+  else if (!has_to && p->st == CS_OK)
     err(p, NULL, kto, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
-  if (p->st == CS_OK && *from == *to)
-    err(p, get(p, kto), kto, CS_ERR_RANGE, "equals %s (accepted: a different value)", kfrom);
+  if (p->st == CS_OK && *from == *to && !one_point)
+    err(p, get(p, kto), kto, CS_ERR_RANGE,
+        "equals %s (accepted: a different value, or points = 1 for one point)", kfrom);
+  if (p->st == CS_OK && *from != *to && one_point)
+    err(p, get(p, kto), kto, CS_ERR_RANGE,
+        "%.10g is not %s = %.10g: one point (points = 1) is no range (accepted: %s = %.10g, or "
+        "no %s)",
+        *to, kfrom, *from, kto, *from, kto);
 }
 
 enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec,
@@ -152,10 +161,11 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   parameter(&p, "parameter", 1, &spec->param);
   choice(&p, "spacing", spacings, &sp);
   spec->spacing = (enum cs_sweep_spacing)sp;
-  if (p.st == CS_OK)
-    range(&p, spec->param, "from", "to", sp == CS_SPACING_LOG, &spec->from, &spec->to);
   double step = 0;
-  int has_points = count(&p, "points", 2, 10000000, &spec->points);
+  int has_points = count(&p, "points", 1, 10000000, &spec->points);
+  if (p.st == CS_OK)
+    range(&p, spec->param, "from", "to", sp == CS_SPACING_LOG, has_points && spec->points == 1,
+          &spec->from, &spec->to);
   int has_step = num(&p, "step", 1e-300, 1e300, "a number > 0 in the parameter's unit", &step);
   if (p.st == CS_OK) {
     if (has_points && has_step)
@@ -166,7 +176,7 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
       spec->points = (size_t)floor(fabs(spec->to - spec->from) / step + 1e-9) + 1;
     else if (!has_points)
       spec->points = 100;
-    if (p.st == CS_OK && spec->points < 2)
+    if (p.st == CS_OK && has_step && spec->points < 2)
       err(&p, get(&p, "step"), "step", CS_ERR_RANGE,
           "larger than the range (accepted: a step "
           "giving at least 2 points)");
@@ -207,7 +217,7 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   count(&p, "chunk", 0, 100000000, &spec->chunk);
   count(&p, "overlap", 0, 1000, &spec->overlap);
   if (parameter(&p, "parameter2", 0, &spec->param2) && p.st == CS_OK) {
-    range(&p, spec->param2, "from2", "to2", sp == CS_SPACING_LOG, &spec->from2, &spec->to2);
+    range(&p, spec->param2, "from2", "to2", sp == CS_SPACING_LOG, 0, &spec->from2, &spec->to2);
     spec->points2 = 20;
     count(&p, "points2", 2, 100000, &spec->points2);
     if (p.st == CS_OK && spec->param2 == spec->param)
@@ -221,7 +231,7 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   }
   boolean(&p, "refine", &spec->refine);
   spec->refine_tol =
-      fabs(spec->to - spec->from) / (double)(spec->points > 1 ? spec->points - 1 : 1) / 1000.0;
+      spec->points > 1 ? fabs(spec->to - spec->from) / (double)(spec->points - 1) / 1000.0 : 1e-9;
   num(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit", &spec->refine_tol);
   boolean(&p, "equilibria", &spec->equilibria);
   if (p.st == CS_OK && spec->points2 && spec->direction == CS_SWEEP_BOTH)

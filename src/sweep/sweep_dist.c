@@ -17,6 +17,10 @@
  * slot (its OpenMP thread number). */
 enum { TAG_REQ = 1, TAG_RES = 2, TAG_BYE = 3, TAG_STOP = 4, TAG_REPLY = 100 };
 
+/* A reply: the code (an int), then the unit at an offset that keeps it
+ * aligned for the sweep's struct. */
+#define REPLY_HDR 16
+
 struct req_msg {
   int slot;       /* the asking thread */
   long unit_size; /* bytes of a unit */
@@ -45,7 +49,7 @@ static int w_request(void *ctx, void *unit, size_t size)
 {
   struct state *s = ctx;
   int slot = omp_in_parallel() ? omp_get_thread_num() : 0;
-  size_t n = sizeof(int) + size;
+  size_t n = REPLY_HDR + size;
   char *buf = malloc(n);
   if (!buf)
     return -1;
@@ -68,7 +72,7 @@ static int w_request(void *ctx, void *unit, size_t size)
   int code;
   memcpy(&code, buf, sizeof code);
   if (code == 1)
-    memcpy(unit, buf + sizeof(int), size);
+    memcpy(unit, buf + REPLY_HDR, size);
   free(buf);
   return code;
 }
@@ -136,11 +140,11 @@ static void handle(struct state *s, int tag, int source, void *buf, int len)
   if (tag == TAG_REQ && len == (int)sizeof(struct req_msg) && buf) {
     struct req_msg q;
     memcpy(&q, buf, sizeof q);
-    size_t n = sizeof(int) + (size_t)q.unit_size;
-    char *reply = calloc(1, n);
+    size_t n = REPLY_HDR + (size_t)q.unit_size;
+    char *reply = calloc(1, n); /* malloc'ed: aligned for any type, and so is + REPLY_HDR */
     int code = -1;
     if (reply && q.unit_size > 0)
-      code = s->srv->next_unit(s->srv->ctx, reply + sizeof(int), (size_t)q.unit_size);
+      code = s->srv->next_unit(s->srv->ctx, reply + REPLY_HDR, (size_t)q.unit_size);
     if (reply) {
       memcpy(reply, &code, sizeof code);
       pthread_mutex_lock(&s->mpi);
@@ -213,7 +217,9 @@ static void c_serve_end(void *ctx, int abort)
       continue;
     }
     clock_gettime(CLOCK_MONOTONIC, &t);
-    if (abort && (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 5.0)
+    /* a stopped worker abandons its point at once; don't wait for a stuck
+     * one: mpirun follows its SIGTERM with SIGKILL a second later */
+    if (abort && (double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > 0.5)
       break;
     nap(200);
   }

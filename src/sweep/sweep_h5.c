@@ -97,6 +97,7 @@ struct cs_sweep_h5 {
   int64_t *sidx;
   size_t srow_cap;
   size_t written, flushed; /* points in the file (including earlier runs'), on disk */
+  double pending;          /* bytes written since the last flush */
   double last_flush;
   enum cs_status st;
   char err[600];
@@ -491,11 +492,31 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
 
 /* ------------------------------------------------------------ writing */
 
+/* Room for what is about to be written, with a margin for the metadata a
+ * flush and the close write: stopping cleanly before the disk is full keeps
+ * the file whole (HDF5 cannot recover from a flush the disk refuses). */
+static int room_for(struct cs_sweep_h5 *w, double bytes)
+{
+  w->pending += bytes;
+  double need = CS_SWEEP_H5_MARGIN + 4.0 * w->pending;
+  double left = cs_h5_space_left(w->partial);
+  if (left >= need)
+    return 1;
+  w->st = CS_ERR_IO;
+  snprintf(w->err, sizeof w->err,
+           "No space left on device (%.3g MB left for %s, %.3g MB needed to go on safely)",
+           left / 1e6, w->partial, need / 1e6);
+  return 0;
+}
+
 int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
 {
   struct cs_sweep_h5 *w = ctx;
   const struct cs_point_result *r = pt->res;
   if (w->st != CS_OK || pt->pass < 0 || pt->pass > 1 || !w->pass[pt->pass].col[0])
+    return 1;
+  if (!room_for(w, (double)(r->n_section * w->ncols_section + 64 + w->m->n_state) * 8 +
+                       CS_H5_TEXT_LEN))
     return 1;
   struct pass_out *po = &w->pass[pt->pass];
   size_t k = pt->index;
@@ -608,12 +629,17 @@ void cs_sweep_h5_tick(void *ctx)
   keep(w, cs_h5_flush(w->f));
   w->last_flush = t;
   if (w->st == CS_OK)
-    w->flushed = w->written;
+    w->flushed = w->written, w->pending = 0;
 }
 
 size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w)
 {
   return w->flushed;
+}
+
+size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w)
+{
+  return w->written;
 }
 
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w)

@@ -48,6 +48,7 @@
 
 #define CS_SWEEP_H5_LAYOUT 2
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
+#define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 
 struct cs_sweep_h5;
 
@@ -104,6 +105,9 @@ void cs_sweep_h5_tick(void *ctx);
 
 /* Points on disk (flushed), over both passes, including a resumed run's. */
 size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
+
+/* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
+size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
 
 /* The file being written ("<path>.partial"). */
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);

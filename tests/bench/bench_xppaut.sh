@@ -16,6 +16,11 @@
 #   BENCH_REPEAT            timed runs per configuration, the fastest counts (2)
 #   BENCH_FULL              1 (default): also the 240-point default diagram with
 #                           1 and 2 threads and the 2000-point diagram; 0: skip
+#   BENCH_TARGETS           1 (default): the speed targets of issue 10 (below); 0: skip
+#   BENCH_TARGET_RTOLS      contensou tolerances of the target rows (default
+#                           "1e-4 3e-5 1e-5 3e-6 1e-6 3e-7 1e-7 3e-8 1e-8 1e-9"),
+#                           atol = rtol / 100 each
+#   BENCH_TARGET_STEPPERS   steppers of the target rows (default "erk erk6")
 #   BENCH_PYTHON, BENCH_TIME  python3 (with numpy, h5py) and GNU time to use
 #                           (default /usr/bin/python3, /usr/bin/time)
 # Needs: xppaut (Debian package xppaut), /usr/bin/time, /usr/bin/python3 with
@@ -50,8 +55,19 @@
 # cycles differ by more than 0.05 counts as "on another attractor" and is
 # excluded from the max (reported separately).
 #
+# Targets (issue 10), on the independent grid, all in CPU time (user + sys,
+# /usr/bin/time), the fastest of BENCH_REPEAT runs, interleaved with XPPAUT's:
+# XPPAUT at output step 1e-3 and at 1e-4 (its section points are linearly
+# interpolated between output steps, so the step sets its accuracy); a row of
+# contensou runs over BENCH_TARGET_RTOLS; the section error of every row
+# against the rtol 1e-11 reference; for each XPPAUT run the cheapest contensou
+# row at least as accurate, the CPU ratio, and that row's CPU time against its
+# limit, rhs_evals x the cost of one right-hand-side evaluation measured in a
+# tight loop (tests/bench/bench_rhs.c, the bench_rhs next to CONTENSOU's tests).
+#
 # Prints name = value lines. Timings are wall-clock on this machine with the
-# load average printed at the start: the machine may be shared.
+# load average printed at the start: the machine may be shared; CPU times are
+# printed beside them.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -196,6 +212,84 @@ for mode in $modes; do
     --from $from --to $to --points $points | sed "s/^/${p}/"
 done
 
+if [ "${BENCH_TARGETS:-1}" = 1 ]; then
+  rtols=${BENCH_TARGET_RTOLS:-1e-4 3e-5 1e-5 3e-6 1e-6 3e-7 1e-7 3e-8 1e-8 1e-9}
+  steppers=${BENCH_TARGET_STEPPERS:-erk erk6}
+  declare -A TCPU TRHS XCPU
+  sets=("${grid_sets[@]}" --set sweep.continuation=false)
+  rhs_bench=$(dirname "$exe")/tests/bench_rhs
+  if [ -x "$rhs_bench" ]; then
+    (cd "$src" && "$rhs_bench") | sed 's/^/target_/'
+    rhs_ns=$(cd "$src" && "$rhs_bench" | awk '$1 == "rhs_ns_per_eval" { print $3 }')
+  else
+    rhs_ns=nan
+    echo "bench_xppaut: $rhs_bench not found: no limit column" >&2
+  fi
+  [ -f "$out/independent_ref_once.h5" ] ||
+    sweep independent_ref_once 1 "${sets[@]}" --set solver.rtol=1e-11 --set solver.atol=1e-13
+  ref_h5=$out/independent_ref_once.h5
+  # XPPAUT at output steps 1e-3 and 1e-4 (independent starts)
+  for dt in 1e-3 1e-4; do
+    dir=$out/xpp_target_dt$dt
+    mkdir -p "$dir"
+    sed -e "s/rangeoldic=no/rangeoldic=yes/" -e "s/dt=1e-3/dt=$dt/" \
+      -e "s/maxstor=2000000/maxstor=50000000/" "$here/xpp/pendulum.ode" >"$dir/pendulum.ode"
+    best=1e30
+    for ((rep = 0; rep < repeat; rep++)); do
+      (cd "$dir" && run_timed "$dir/log" xppaut pendulum.ode -silent -outfile output.dat)
+      read -r _ _ c <"$dir/log.time"
+      if awk "BEGIN { exit !($c < $best) }"; then best=$c; fi
+    done
+    XCPU[$dt]=$best
+    kv "target_xppaut_dt${dt}_cpu_s_per_point" "$(calc "$best / $points")"
+  done
+  runs=()
+  rows=()
+  for stp in $steppers; do
+    for rt in $rtols; do
+      a=$(calc "$rt / 100")
+      sweep "target_${stp}_rtol$rt" 1 "${sets[@]}" --set solver.stepper="$stp" \
+        --set solver.rtol="$rt" --set solver.atol="$a"
+      TCPU[${stp}_$rt]=$sw_cpu TRHS[${stp}_$rt]=$sw_rhs
+      runs+=(--run "${stp}_rtol$rt=$sw_h5")
+      rows+=("${stp}_$rt")
+    done
+  done
+  cmp1=$out/target_cmp_dt1e-3.txt cmp2=$out/target_cmp_dt1e-4.txt
+  "$py" "$here/xpp/compare_sections.py" --ref "$ref_h5" "${runs[@]}" \
+    --xpp "$out/xpp_target_dt1e-3/output.dat" --from $from --to $to --points $points >"$cmp1"
+  "$py" "$here/xpp/compare_sections.py" --ref "$ref_h5" \
+    --xpp "$out/xpp_target_dt1e-4/output.dat" --from $from --to $to --points $points >"$cmp2"
+  ex1=$(value xppaut_vs_ref_max_abs_diff "$cmp1") ex2=$(value xppaut_vs_ref_max_abs_diff "$cmp2")
+  kv target_xppaut_dt1e-3_section_error "$ex1"
+  kv target_xppaut_dt1e-4_section_error "$ex2"
+  for row in "${rows[@]}"; do
+    e=$(value "${row/_/_rtol}_vs_ref_max_abs_diff" "$cmp1")
+    m=$(value "${row/_/_rtol}_class_mismatches_vs_ref" "$cmp1")
+    c=${TCPU[$row]} n=${TRHS[$row]}
+    kv "target_contensou_${row/_/_rtol}" "\"cpu_s_per_point $(calc "$c / $points") rhs_evals_per_point $(calc "$n / $points") section_error $e class_mismatches $m limit_s_per_point $(calc "$n * $rhs_ns * 1e-9 / $points") cpu_over_limit $(calc "$c / ($n * $rhs_ns * 1e-9)")\""
+  done
+  # the cheapest row at least as accurate as each XPPAUT run
+  for dt in 1e-3 1e-4; do
+    ex=$([ $dt = 1e-3 ] && echo "$ex1" || echo "$ex2")
+    xc=${XCPU[$dt]}
+    pick= pc=1e30
+    for row in "${rows[@]}"; do
+      e=$(value "${row/_/_rtol}_vs_ref_max_abs_diff" "$cmp1")
+      c=${TCPU[$row]}
+      if awk "BEGIN { exit !($e <= $ex && $c < $pc) }"; then pick=$row pc=$c; fi
+    done
+    if [ -z "$pick" ]; then
+      kv "target_dt${dt}_equal_accuracy" "\"no row reaches $ex\""
+      continue
+    fi
+    n=${TRHS[$pick]}
+    kv "target_dt${dt}_equal_accuracy_row" "${pick/_/_rtol}"
+    kv "target_dt${dt}_speedup_cpu" "$(calc "$xc / $pc")"
+    kv "target_dt${dt}_contensou_cpu_over_limit" "$(calc "$pc / ($n * $rhs_ns * 1e-9)")"
+  done
+fi
+
 if [ "$full" = 1 ]; then
   # The figure-5a diagram at the project's default resolution (the .ini as it is)
   sweep fig5a_default_t1 1
@@ -231,21 +325,20 @@ if [ "$full" = 1 ]; then
     for kvset in ${cand#*|}; do csets+=(--set "$kvset"); done
     sweep "fig5a_2000_${tag}_once" 2 --set sweep.points=2000 "${csets[@]}"
     kv "fig5a_2000_${tag}_s" "$sw_s"
-    "$py" - "$ref2000" "$sw_h5" "fig5a_2000_${tag}" <<'EOF'
+    "$py" - "$ref2000" "$sw_h5" "fig5a_2000_${tag}" "$here/xpp" <<'EOF'
 import sys
 import h5py
 import numpy as np
 # classes compared coarsely: equilibrium, periodic with its period, or not
 # periodic (chaotic, quasiperiodic, aperiodic, no-crossings: the names depend
 # on whether Lyapunov exponents were computed)
+sys.path.insert(0, sys.argv[4])
+from compare_sections import load_points
 def load(p):
     with h5py.File(p, "r") as f:
-        d = f["/forward/points"]
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in d.attrs["names"]]
-        cn = [n.decode() if isinstance(n, bytes) else str(n) for n in d.attrs["class_names"]]
-        P = d[()]
+        cols, cn = load_points(f)
     out = []
-    for c, k in zip(P[:, names.index("class")], P[:, names.index("period")]):
+    for c, k in zip(cols["class"], cols["period"]):
         name = cn[int(c)] if np.isfinite(c) else "pending"
         out.append(f"periodic{int(k)}" if name == "periodic" else
                    name if name in ("equilibrium", "escaped", "failed", "pending") else "nonperiodic")

@@ -57,10 +57,13 @@ done
 printf '%s\n' "$out" | grep -q dimensionless || die "friction eval --help does not say what is dimensionless"
 pass "friction eval --help describes every option"
 ok --version
-case "$out" in
-  "contensou "[0-9]*"(git "*")") pass "--version: $out" ;;
+case "$(printf '%s\n' "$out" | head -n 1)" in
+  "contensou "[0-9]*"(git "*")") ;;
   *) die "--version printed '$out'" ;;
 esac
+printf '%s\n' "$out" | grep -qx 'results_version = [0-9]*' || die "--version: no results_version line"
+printf '%s\n' "$out" | grep -qx 'mpi = \(yes\|no\)' || die "--version: no mpi line"
+pass "--version: $(printf '%s' "$out" | tr '\n' ';')"
 
 # ---------------------------------------------------------------- eta
 ok friction eta --eta 2.5

@@ -358,7 +358,9 @@ bad sweep "$f:$(line_of "$f" '^parameter = '): parameter: 'omega0' is not a para
 f=$(bad_file from_is_to 's/^to = 0.5$/to = 0.2/')
 bad sweep "$f:$(line_of "$f" '^to = '): to: equals from" sweep "$f"
 f=$(bad_file one_point 's/^points = 30$/points = 1/')
-bad sweep "$f:$(line_of "$f" '^points = '): points: '1'" sweep "$f"
+bad sweep "$f:$(line_of "$f" '^to = '): to: 0.5 is not from = 0.2: one point (points = 1) is no range (accepted: to = 0.2, or no to)" sweep "$f"
+f=$(bad_file zero_points 's/^points = 30$/points = 0/')
+bad sweep "$f:$(line_of "$f" '^points = '): points: '0'" sweep "$f"
 f=$(bad_file step_and_points 's/^points = 30$/points = 30\nstep = 0.01/')
 bad sweep "$f:$(line_of "$f" '^step = '): step: points and step are alternatives" sweep "$f"
 f=$(bad_file no_parameter '/^parameter = /d')
@@ -367,7 +369,15 @@ bad sweep "$f: parameter: missing in [sweep]" sweep "$f"
 f=$(bad_file no_sweep '/^\[sweep\]$/,$d')
 bad sweep "$f: " sweep "$f"
 case "$err" in *"[sweep]"*) ;; *) die "$last: the message does not name [sweep]" ;; esac
-bad sweep "--set sweep.points=1: points: '1'" sweep "$ini" --set sweep.points=1
+bad sweep "--set sweep.points=0: points: '0'" sweep "$ini" --set sweep.points=0
+# one point: the analysis of one parameter value
+ok sweep "$ini" -o "$scratch/one.h5" --set sweep.points=1 --set sweep.to=0.2 --set sweep.direction=forward
+is points 1
+is computed 1
+is class periodic
+is period 1
+value period_time >/dev/null
+pass "$last: one point analysed (class, period, period_time)"
 ls "$scratch"/*.ini.h5 "$scratch"/output >/dev/null 2>&1 && die "a bad input left an output file"
 pass "no bad input wrote an output file"
 

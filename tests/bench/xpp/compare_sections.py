@@ -28,27 +28,44 @@ STATE = ["XC", "YC", "phi", "dXC", "dYC", "dphi"]
 ANGLE = {"phi"}
 
 
+def _names(attr):
+    return [n.decode() if isinstance(n, bytes) else str(n) for n in attr]
+
+
+def load_points(f):
+    """Per-point columns by name and the class names: the layout with one
+    /forward/points table (names attribute) or the one with a group of
+    datasets (sweep file layout 2)."""
+    pts = f["/forward/points"]
+    if isinstance(pts, h5py.Group):
+        cols = {k: pts[k][()] for k in pts.keys()}
+        return cols, _names(pts.attrs["class_names"])
+    names = _names(pts.attrs["names"])
+    P = pts[()]
+    return {n: P[:, i] for i, n in enumerate(names)}, _names(pts.attrs["class_names"])
+
+
 def load_sweep(path):
     """Per grid index: class name, period, section rows (t + states)."""
     with h5py.File(path, "r") as f:
-        pts = f["/forward/points"]
-        pnames = [n.decode() if isinstance(n, bytes) else str(n) for n in pts.attrs["names"]]
-        cnames = [n.decode() if isinstance(n, bytes) else str(n) for n in pts.attrs["class_names"]]
-        P = pts[()]
+        cols, cnames = load_points(f)
         val = f["/forward/section/values"]
-        vnames = [n.decode() if isinstance(n, bytes) else str(n) for n in val.attrs["names"]]
+        vnames = _names(val.attrs["names"])
         V = val[()]
-    ci, pi, ii = pnames.index("class"), pnames.index("period"), pnames.index("index")
-    cols = [vnames.index("t")] + [vnames.index(s) for s in STATE]
+        if "index" in vnames:
+            vidx = V[:, vnames.index("index")]
+        else:
+            vidx = f["/forward/section/index"][()]
+    cidx = [vnames.index("t")] + [vnames.index(s) for s in STATE]
     out = {}
-    extra = {n: P[:, pnames.index(n)] for n in ("rhs_evals", "steps") if n in pnames}
-    for row in P:
-        if not np.isfinite(row[ii]) or not np.isfinite(row[ci]):
+    extra = {n: cols[n] for n in ("rhs_evals", "steps") if n in cols}
+    for kk, c, per in zip(cols["index"], cols["class"], cols["period"]):
+        if not np.isfinite(kk) or not np.isfinite(c):
             continue
-        k = int(row[ii])
-        rows = V[V[:, 0] == k][:, cols] if V.size else np.zeros((0, 7))
-        out[k] = {"cls": cnames[int(row[ci])],
-                  "period": int(row[pi]) if np.isfinite(row[pi]) else 0,
+        k = int(kk)
+        rows = V[vidx == k][:, cidx] if V.size else np.zeros((0, 7))
+        out[k] = {"cls": cnames[int(c)],
+                  "period": int(per) if np.isfinite(per) else 0,
                   "rows": rows}
     return out, extra
 

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/* [continuation] keys -> struct cs_cont_config, with the loader's error
+ * format (see continuation_config.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/continuation_config.h"
+
+static const char *const keys[] = {
+    "branch",
+    "parameter",
+    "min",
+    "max",
+    "at",
+    "start",
+    "direction",
+    "transient",
+    "returns",
+    "points",
+    "ds",
+    "ds_min",
+    "ds_max",
+    "step_max",
+    "newton_tol",
+    "max_iter",
+    "locate",
+    "locate_tol",
+    "period_doubling",
+    "period_max",
+    "hopf_amplitude",
+    "search",
+    NULL,
+};
+
+struct parse {
+  const struct cs_config *cfg;
+  char *msg;
+  size_t len;
+  enum cs_status st;
+};
+
+static int err(struct parse *p, const struct cs_config_raw *r, const char *key, enum cs_status st,
+               const char *fmt, ...)
+{
+  if (p->st != CS_OK)
+    return 0;
+  p->st = st;
+  int k = snprintf(p->msg, p->len, "%s: %s: ", r ? r->where : p->cfg->path, key);
+  va_list ap;
+  va_start(ap, fmt);
+  if (k >= 0 && (size_t)k < p->len)
+    vsnprintf(p->msg + k, p->len - (size_t)k, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+static const struct cs_config_raw *get(struct parse *p, const char *key)
+{
+  return cs_config_raw_find(p->cfg, "continuation", key);
+}
+
+/* Optional number in [lo, hi]; 1 if given and valid. */
+static int num(struct parse *p, const char *key, double lo, double hi, const char *accepted,
+               double *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  double v;
+  if (!cs_parse_double(r->value, &v))
+    return err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value, accepted);
+  if (v < lo || v > hi)
+    return err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value, accepted);
+  *out = v;
+  return 1;
+}
+
+static int count(struct parse *p, const char *key, long lo, long hi, long *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  long v;
+  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
+    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])", r->value, lo,
+               hi);
+  *out = v;
+  return 1;
+}
+
+static int choice(struct parse *p, const char *key, const char *const *names, int *out)
+{
+  const struct cs_config_raw *r = get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], r->value) == 0)
+      return *out = i, 1;
+  char acc[200] = "";
+  for (int i = 0; names[i]; i++)
+    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
+  return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
+}
+
+/* start = sweep:FILE.h5:INDEX[:forward|backward] */
+static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct cs_cont_config *c)
+{
+  static const char accepted[] =
+      "state, hopf, or sweep:FILE.h5:INDEX[:forward|backward], INDEX a grid index >= 0";
+  char buf[sizeof r->value];
+  snprintf(buf, sizeof buf, "%s", r->value + strlen("sweep:"));
+  char *pass = NULL, *idx = strrchr(buf, ':');
+  if (idx && (strcmp(idx + 1, "forward") == 0 || strcmp(idx + 1, "backward") == 0)) {
+    pass = idx + 1;
+    *idx = '\0';
+    idx = strrchr(buf, ':');
+  }
+  long k;
+  if (!idx || idx == buf || !cs_parse_long(idx + 1, &k) || k < 0) {
+    err(p, r, "start", CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, accepted);
+    return;
+  }
+  *idx = '\0';
+  snprintf(c->sweep_file, sizeof c->sweep_file, "%s", buf);
+  c->sweep_index = k;
+  c->sweep_pass = pass && strcmp(pass, "backward") == 0;
+  c->start = CS_CONT_FROM_SWEEP;
+}
+
+enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
+                                   struct cs_cont_config *c, char *msg, size_t len)
+{
+  struct parse p = {cfg, msg, len, CS_OK};
+  const struct cs_model *m = cfg->model;
+  msg[0] = '\0';
+  memset(c, 0, sizeof *c);
+  c->branch = CS_BRANCH_CYCLE;
+  c->start = CS_CONT_FROM_STATE;
+  c->param = -1;
+  c->at = NAN;
+  c->spec = cs_cont_spec_default();
+  c->spec.orbit.solver = cfg->solver;
+  c->spec.orbit.section = cfg->section;
+  c->transient = isfinite(cfg->t_end) ? cfg->t_end : 0.0;
+
+  /* every key known */
+  for (size_t i = 0; i < cfg->n_raw && p.st == CS_OK; i++) {
+    const struct cs_config_raw *r = &cfg->raw[i];
+    if (strcmp(r->section, "continuation") != 0)
+      continue;
+    int known = 0;
+    for (int k = 0; keys[k]; k++)
+      known |= strcmp(keys[k], r->key) == 0;
+    if (!known) {
+      char acc[400] = "";
+      for (int k = 0; keys[k]; k++)
+        snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", k ? ", " : "", keys[k]);
+      err(&p, r, r->key, CS_ERR_PARSE, "unknown key in [continuation] (accepted: %s)", acc);
+    }
+  }
+
+  static const char *const branches[] = {"equilibria", "cycles", NULL};
+  int br = 1;
+  choice(&p, "branch", branches, &br);
+  c->branch = br ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
+
+  const struct cs_config_raw *r = get(&p, "parameter");
+  if (r && p.st == CS_OK) {
+    c->param = cs_model_param_index(m, r->value);
+    if (c->param < 0) {
+      char acc[600] = "";
+      for (size_t i = 0; i < m->n_param; i++)
+        snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "",
+                 m->param[i].name);
+      err(&p, r, "parameter", CS_ERR_RANGE, "'%s' is not a parameter of %s (accepted: %s)",
+          r->value, m->name, acc);
+    }
+  } else if (need_param && p.st == CS_OK) {
+    err(&p, NULL, "parameter", CS_ERR_PARSE,
+        "missing in [continuation] (accepted: a parameter of %s)", m->name);
+  }
+  if (c->param >= 0 && p.st == CS_OK) {
+    const struct cs_param_desc *d = &m->param[c->param];
+    char acc[200];
+    snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
+    int has_min = num(&p, "min", d->min, d->max, acc, &c->spec.p_min);
+    int has_max = num(&p, "max", d->min, d->max, acc, &c->spec.p_max);
+    if (p.st == CS_OK && !has_min)
+      err(&p, NULL, "min", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+    if (p.st == CS_OK && !has_max)
+      err(&p, NULL, "max", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+    if (p.st == CS_OK && !(c->spec.p_max > c->spec.p_min))
+      err(&p, get(&p, "max"), "max", CS_ERR_RANGE, "%g is not above min = %g", c->spec.p_max,
+          c->spec.p_min);
+    c->at = cs_model_get_param(m, cfg->params_unprepared, c->param);
+    if (p.st == CS_OK) {
+      snprintf(acc, sizeof acc, "a value of %s in [min, max] = [%.10g, %.10g] %s", d->name,
+               c->spec.p_min, c->spec.p_max, d->unit);
+      if (!num(&p, "at", c->spec.p_min, c->spec.p_max, acc, &c->at) && p.st == CS_OK &&
+          !(c->at >= c->spec.p_min && c->at <= c->spec.p_max))
+        err(&p, NULL, "at", CS_ERR_RANGE,
+            "missing, and [parameters] %s = %.10g is outside [min, max] (accepted: %s)", d->name,
+            c->at, acc);
+    }
+  } else if (p.st == CS_OK) {
+    const char *needing[] = {"min", "max", "at", "start", "direction", "points", NULL};
+    for (int i = 0; needing[i]; i++)
+      if (get(&p, needing[i]))
+        err(&p, get(&p, needing[i]), needing[i], CS_ERR_PARSE, "needs parameter");
+  }
+
+  r = get(&p, "start");
+  if (r && p.st == CS_OK) {
+    if (strcmp(r->value, "state") == 0)
+      c->start = CS_CONT_FROM_STATE;
+    else if (strcmp(r->value, "hopf") == 0)
+      c->start = CS_CONT_FROM_HOPF;
+    else if (strncmp(r->value, "sweep:", 6) == 0)
+      sweep_start(&p, r, c);
+    else
+      err(&p, r, "start", CS_ERR_RANGE,
+          "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward])", r->value);
+    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && c->branch != CS_BRANCH_CYCLE)
+      err(&p, r, "start", CS_ERR_RANGE,
+          "hopf starts a branch of cycles (accepted: branch = "
+          "cycles, or start = state)");
+    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && m->forcing_period &&
+        m->forcing_period(cfg->params) > 0)
+      err(&p, r, "start", CS_ERR_RANGE,
+          "a forced model has no equilibria, hence no Hopf point (accepted: state)");
+  }
+  static const char *const directions[] = {"backward", "forward", NULL};
+  int dir = 1;
+  choice(&p, "direction", directions, &dir);
+  c->spec.direction = dir ? 1 : -1;
+  num(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit", &c->transient);
+  long v;
+  if (count(&p, "returns", 1, 1024, &v))
+    c->spec.orbit.returns = (int)v;
+  if (count(&p, "points", 2, 10000000, &v))
+    c->spec.max_points = (size_t)v;
+  num(&p, "ds", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds);
+  num(&p, "ds_min", 1e-16, 1e3, "a scaled arclength > 0", &c->spec.ds_min);
+  num(&p, "ds_max", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds_max);
+  if (p.st == CS_OK && !(c->spec.ds_min <= c->spec.ds && c->spec.ds <= c->spec.ds_max)) {
+    const struct cs_config_raw *w = get(&p, "ds") ? get(&p, "ds") : get(&p, "ds_max");
+    err(&p, w, w ? w->key : "ds", CS_ERR_RANGE,
+        "ds_min = %g, ds = %g, ds_max = %g (accepted: ds_min <= ds <= ds_max)", c->spec.ds_min,
+        c->spec.ds, c->spec.ds_max);
+  }
+  num(&p, "step_max", 0, 1e300, "a parameter change >= 0, 0: no bound", &c->spec.step_max);
+  num(&p, "newton_tol", 1e-6, 1e9, "a number > 0 of solver tolerance units",
+      &c->spec.orbit.newton_tol);
+  if (count(&p, "max_iter", 1, 1000, &v))
+    c->spec.max_iter = (int)v;
+  c->spec.orbit.max_iter = c->spec.max_iter > 30 ? c->spec.max_iter : 30;
+  static const char *const bools[] = {"false", "true", NULL};
+  choice(&p, "locate", bools, &c->spec.locate);
+  num(&p, "locate_tol", 0, 1e300, "a parameter tolerance >= 0, 0: 1e-9 (max - min)",
+      &c->spec.locate_tol);
+  static const char *const pd[] = {"stay", "switch", NULL};
+  choice(&p, "period_doubling", pd, &c->spec.switch_pd);
+  num(&p, "period_max", 0, 1e300, "a time >= 0, 0: 100 times the first period",
+      &c->spec.period_max);
+  num(&p, "hopf_amplitude", 1e-12, 0.5, "a relative size in (0, 0.5]", &c->spec.hopf_amplitude);
+  num(&p, "search", 1e-12, 1e12, "a time > 0 in the model's time unit", &c->spec.orbit.search);
+  return p.st;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The [continuation] section of a parameter file -> what to continue, from
+ * where, and how (struct cs_cont_spec), with the loader's error format
+ * ("file:line: key: what is wrong (accepted: ...)"). The loader keeps the
+ * section's keys raw (src/io/config.h); this is their only reader, used by
+ * `contensou continue` and `contensou orbit`.
+ *
+ *   [continuation]
+ *   branch          cycles (default) | equilibria
+ *   parameter       the continued parameter, any model parameter (required for continue)
+ *   min, max        the branch's range of it (required for continue)
+ *   at              its value at the start (default: the [parameters] value)
+ *   start           state (default) | hopf | sweep:FILE.h5:INDEX[:forward|backward]
+ *                   state: the orbit through the state reached from [initial]
+ *                   after `transient`; hopf: the equilibrium from [initial] at `at`
+ *                   continued in `direction` to its first Hopf point, the cycles
+ *                   from there; sweep: a point of a sweep file (its final state)
+ *   direction       forward (default: towards increasing parameter) | backward
+ *   transient       time integrated before the orbit is sought (default: [output]
+ *                   t_end if given, else 0), model time unit
+ *   returns         section returns (autonomous) or forcing periods (forced) per
+ *                   period (default 1)
+ *   points          branch points at most (default 200)
+ *   ds, ds_min, ds_max   scaled arclength steps (defaults 0.01, 1e-8, 0.2)
+ *   step_max        largest parameter change per step (parameter unit, 0: none)
+ *   newton_tol      accepted Newton correction in solver tolerance units (10)
+ *   max_iter        corrector iterations per step (8)
+ *   locate          true (default) | false: detect and locate special points
+ *   locate_tol      their parameter tolerance (0: 1e-9 (max - min))
+ *   period_doubling stay (default) | switch: go on along the doubled cycle
+ *   period_max      end the branch when the period exceeds this (0: 100 x first)
+ *   hopf_amplitude  size of the first cycle from a Hopf point, relative (1e-3)
+ *   search          time searched for section crossings (default 1000)
+ */
+#ifndef CS_ANALYSIS_CONTINUATION_CONFIG_H
+#define CS_ANALYSIS_CONTINUATION_CONFIG_H
+
+#include <stddef.h>
+
+#include "analysis/continuation.h"
+#include "io/config.h"
+
+enum cs_cont_start {
+  CS_CONT_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
+  CS_CONT_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
+  CS_CONT_FROM_SWEEP  /* a point of a sweep file */
+};
+
+struct cs_cont_config {
+  enum cs_branch_kind branch;
+  enum cs_cont_start start;
+  int param;             /* index of the continued parameter, -1 if not given */
+  double at;             /* its value at the start */
+  double transient;      /* model time unit */
+  char sweep_file[1024]; /* start = sweep: the file */
+  long sweep_index;      /* its grid index */
+  int sweep_pass;        /* 0 forward, 1 backward */
+  struct cs_cont_spec spec;
+};
+
+/* Reads [continuation] of cfg (with [solver] and [section]). need_param: the
+ * parameter and its range are required (continue), else optional (orbit).
+ * CS_ERR_PARSE or CS_ERR_RANGE with the message in msg. */
+enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
+                                   struct cs_cont_config *out, char *msg, size_t len);
+
+#endif

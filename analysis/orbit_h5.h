@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Result files of periodic orbits and branches (HDF5, the conventions of
+ * src/io/h5.h: tables with `names` and `units`, a `doc` attribute on every
+ * dataset), after the header every run file starts with (src/io/run_h5.h).
+ *
+ * `contensou orbit` (root kind = "orbit"):
+ *   /orbit         one row: period, t0, n_unstable, stable, trivial_re,
+ *                  trivial_im, trivial_err, iterations, correction, residual,
+ *                  switches; attributes stability, note
+ *   /section_point one row: the orbit's point on the section (the states)
+ *   /multipliers   one row per nontrivial multiplier: re, im, modulus, argument
+ *   /monodromy     the monodromy matrix, row i = d phi_i, column j = d y0_j
+ *   /trajectory    one period: t, states, derived outputs (as simulate writes)
+ * `contensou continue` (root kind = "continuation"):
+ *   /branch        one row per point of the continued branch; attributes: kind
+ *                  (cycles, equilibria), end, shootings, newton_iterations, and
+ *                  the settings (parameter, parameter_unit, start, at, min, max,
+ *                  direction, transient, returns, ds..., section_variable ...)
+ *   /equilibria    start = hopf: the equilibrium branch up to its Hopf point
+ *   /special       one row per special point of either: branch (0 /branch,
+ *                  1 /equilibria), kind (attribute kind_names), row (of the
+ *                  point before it), parameter, period, omega, n_unstable,
+ *                  states, and the multipliers or eigenvalues; /special_notes */
+#ifndef CS_ANALYSIS_ORBIT_H5_H
+#define CS_ANALYSIS_ORBIT_H5_H
+
+#include <stddef.h>
+
+#include "analysis/continuation.h"
+#include "analysis/continuation_config.h"
+#include "io/config.h"
+
+/* The command line and overrides of the run, for the header. */
+struct cs_run_info {
+  const char *const *sets; /* --set overrides */
+  size_t n_set;
+  int argc;
+  char *const *argv;
+};
+
+/* Writes an orbit file: orb and one period sampled by cs_orbit_sample (rows
+ * of 1 + n_state + n_derived values; table may be NULL with rows 0). status
+ * "ok" or "failed", with message. Returns the first failure with its reason
+ * in msg. */
+enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
+                                 const struct cs_run_info *run, const struct cs_orbit *orb,
+                                 const double *table, size_t rows, const char *status,
+                                 const char *message, char *msg, size_t len);
+
+/* Writes a continuation file: the branch b (cycles or equilibria) and, for a
+ * start at a Hopf point, the equilibrium branch eq (may be NULL). */
+enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
+                                  const struct cs_run_info *run, const struct cs_cont_config *cc,
+                                  const struct cs_branch *b, const struct cs_branch *eq,
+                                  const char *status, const char *message, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Cost of one right-hand-side evaluation of the figure-5a pendulum (the
+ * file's settings), in a tight loop over 1000 states taken along a 2 s run
+ * at omega0 = 40 rad/s: the unit of the "limit" in bench_xppaut.sh
+ * (evaluations a run needs x this cost). Prints CPU nanoseconds per
+ * evaluation, the best of 5 repetitions. Run from the source root. */
+#include <stdio.h>
+#include <time.h>
+
+#include "integrate/integrate.h"
+#include "io/config.h"
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+int main(void)
+{
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  const char *sets[] = {"parameters.omega0=40"};
+  if (cs_config_load("params/pendulum_fig5a.ini", sets, 1, &cfg, msg, sizeof msg) != CS_OK) {
+    printf("bench_rhs_error = %s\n", msg);
+    return 1;
+  }
+  const struct cs_model *m = cfg.model;
+  enum { NS = 1000 };
+  static double Y[NS][16], F[16];
+  struct cs_integrator *it = cs_integrator_create(m->n_state);
+  struct cs_ode ode = {m->n_state, m->rhs, m->jac, cfg.params};
+  double t = 0;
+  if (cs_integrator_reset(it, &ode, &cfg.solver, 0.0, cfg.y0) != CS_OK)
+    return 1;
+  for (int k = 0; k < NS; k++)
+    if (cs_integrator_advance(it, 0.002 * (k + 1), &t, Y[k], NULL) != CS_OK)
+      return 1;
+  double best = 1e30, sink = 0;
+  const int reps = 2000;
+  for (int r = 0; r < 5; r++) {
+    double t0 = cpu_now();
+    for (int q = 0; q < reps; q++)
+      for (int k = 0; k < NS; k++) {
+        m->rhs(t, Y[k], F, cfg.params);
+        sink += F[5];
+      }
+    double dt = (cpu_now() - t0) / ((double)reps * NS);
+    best = dt < best ? dt : best;
+  }
+  printf("rhs_model = %s\n", m->name);
+  printf("rhs_ns_per_eval = %.2f\n", 1e9 * best);
+  printf("rhs_checksum = %.6g\n", sink);
+  cs_integrator_free(it);
+  cs_config_free(&cfg);
+  return 0;
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `mpirun -np N contensou sweep`: the same file as one process, bit for bit,
+# for 2 and 3 ranks, in independent and in continuation mode (1-D, both
+# passes with refinement, and a 2-D map); SIGTERM to mpirun keeps every
+# finished point, and --resume (with or without mpirun) completes the file
+# into the uninterrupted one.
+# Usage (CTest): bash sweep_mpi.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: sweep_mpi.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
+"$exe" --version | grep -qx 'mpi = yes' || { echo "skip - contensou was built without MPI"; exit 0; }
+command -v mpirun >/dev/null 2>&1 || { echo "skip - no mpirun"; exit 0; }
+[ "$have_h5py" -eq 1 ] || { echo "skip - h5py is needed to compare the files"; exit 0; }
+# as root on a 2-core machine (CI): OpenMPI must be told both
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# sanitizer builds: OpenMPI's own allocations live until exit (suppressed by
+# library; the full unwind lets LeakSanitizer see through its plugins)
+export LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan_openmpi.supp:print_suppressions=0"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+mpi() { mpirun --oversubscribe -np "$@"; }
+
+ini="$scratch/duffing.ini"
+cat >"$ini" <<'INI'
+[model]
+name = duffing
+[parameters]
+delta = 0.3
+alpha = -1
+beta = 1
+gamma = 0.2
+omega = 1.2
+[solver]
+rtol = 1e-9
+atol = 1e-11
+[sweep]
+parameter = gamma
+from = 0.25
+to = 0.45
+points = 24
+transient = 100
+record = 100
+chunk = 6
+INI
+
+same() {
+  /usr/bin/python3 - "$1" "$2" <<'PY' || die "$1 and $2 differ"
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+bad = []
+def visit(name, obj):
+    if isinstance(obj, h5py.Dataset):
+        x, y = obj[()], b[name][()] if name in b else None
+        if y is None or x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
+            bad.append(name)
+a.visititems(visit)
+if bad:
+    print("differ:", ", ".join(bad[:10])); sys.exit(1)
+PY
+}
+
+# mpi_ok N OUT ARGS...: mpirun -np N contensou sweep ... succeeds
+mpi_ok() {
+  local n=$1 o=$2
+  shift 2
+  last="mpirun -np $n contensou sweep $* -o $o"
+  mpi "$n" "$exe" sweep "$@" -o "$o" --threads 1 >"$scratch/mpi.out" 2>"$scratch/mpi.err" ||
+    die "$last: exit status $? ($(cat "$scratch/mpi.err"))"
+  out=$(cat "$scratch/mpi.out")
+}
+
+quick=${CS_TEST_QUICK:-0}
+for mode in continuation independent; do
+  sets=()
+  [ "$mode" = independent ] && sets=(--set sweep.continuation=false)
+  ok sweep "$ini" -o "$scratch/one_$mode.h5" --threads 2 "${sets[@]}"
+  ranks="2 3"
+  [ "$quick" = 1 ] && ranks=$([ "$mode" = independent ] && echo 3 || echo 2)
+  for n in $ranks; do
+    mpi_ok "$n" "$scratch/np${n}_$mode.h5" "$ini" "${sets[@]}"
+    is computed 24
+    same "$scratch/one_$mode.h5" "$scratch/np${n}_$mode.h5"
+    pass "$mode: $n ranks x 1 thread give the file of 1 process x 2 threads, bit for bit"
+  done
+done
+
+both=(--set sweep.direction=both --set sweep.refine=true --set sweep.refine_tol=1e-4)
+ok sweep "$ini" -o "$scratch/one_both.h5" "${both[@]}"
+mpi_ok 3 "$scratch/np3_both.h5" "$ini" "${both[@]}"
+same "$scratch/one_both.h5" "$scratch/np3_both.h5"
+pass "both passes with refinement: 3 ranks give the file of 1 process"
+
+if [ "$quick" != 1 ]; then
+map=(--set sweep.points=6 --set sweep.parameter2=omega --set sweep.from2=1 --set sweep.to2=1.4
+  --set sweep.points2=4 --set sweep.transient=50 --set sweep.record=50)
+ok sweep "$ini" -o "$scratch/one_map.h5" "${map[@]}"
+mpi_ok 2 "$scratch/np2_map.h5" "$ini" "${map[@]}"
+same "$scratch/one_map.h5" "$scratch/np2_map.h5"
+pass "a 2-D map: 2 ranks give the file of 1 process"
+fi
+
+# SIGTERM to mpirun (what a scheduler sends; mpirun passes it on a second
+# later, and kills a second after that): the ranks stop, rank 0 keeps every
+# finished point; a resume without mpirun, and one with it, complete it
+# (long enough to be running when the signal comes: 300 + 300 took 0.6 s in
+# a release build, 6 s under the sanitizers)
+span=$([ "$quick" = 1 ] && echo 300 || echo 1500)
+long=(--set sweep.transient=$span --set sweep.record=$span)
+ok sweep "$ini" -o "$scratch/one_long.h5" "${long[@]}"
+for resume_with in 1 2; do
+  o="$scratch/term_$resume_with.h5"
+  # mpirun itself in the background (not the function: $! must be mpirun's pid)
+  mpirun --oversubscribe -np 3 "$exe" sweep "$ini" -o "$o" --threads 1 --progress log "${long[@]}" \
+    >/dev/null 2>"$o.log" &
+  pid=$!
+  for _ in $(seq 1 400); do
+    grep -q "points on disk" "$o.log" && break
+    sleep 0.025
+  done
+  kill -TERM "$pid"
+  wait "$pid"
+  [ -e "$o.partial" ] || die "SIGTERM to mpirun: no $o.partial (the sweep ended first?)"
+  grep -q "stopped by SIGTERM" "$o.log" || die "SIGTERM to mpirun: rank 0 did not report the stop: $(cat "$o.log")"
+  if [ "$resume_with" = 1 ]; then
+    ok sweep --resume "$o"
+  else
+    mpi 2 "$exe" sweep --resume "$o" --threads 1 >/dev/null 2>&1 || die "mpirun -np 2 contensou sweep --resume $o failed"
+  fi
+  same "$scratch/one_long.h5" "$o"
+  pass "SIGTERM to mpirun -np 3, resumed with $([ "$resume_with" = 1 ] && echo "one process" || echo "mpirun -np 2"): the uninterrupted file"
+done
+
+echo "all $checks checks passed"

@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A sweep's results survive what happens to sweeps: kill -9 at random moments
+# (every point the run reported on disk is in the file, which h5py opens),
+# kill -9 during refinement, SIGTERM and SIGINT (exit 143 / 130, status
+# interrupted, the way to resume), a second run on the same output (refused
+# before it touches anything), a full disk (exit 1, finished points kept);
+# --resume then completes each of them into a file equal to an uninterrupted
+# run's, in continuation and in independent mode, and refuses to mix two
+# sweeps (changed parameter file, changed --set, another results version).
+# Usage (CTest): bash sweep_safety.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: sweep_safety.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
+[ "$have_h5py" -eq 1 ] || { echo "skip - h5py is needed to read killed files"; exit 0; }
+
+quick=${CS_TEST_QUICK:-0}
+trials=6
+[ "$quick" = 1 ] && trials=2
+
+# the forced Duffing oscillator over its period-doubling route: 48 points
+# with chaotic ones (Lyapunov runs), about two seconds of CPU
+ini="$scratch/duffing.ini"
+cat >"$ini" <<'EOF'
+[model]
+name = duffing
+[parameters]
+delta = 0.3
+alpha = -1
+beta = 1
+gamma = 0.2
+omega = 1.2
+[initial]
+x = 1
+v = 0
+[solver]
+stepper = erk
+rtol = 1e-9
+atol = 1e-11
+[sweep]
+parameter = gamma
+from = 0.2
+to = 0.5
+points = 48
+transient = 100
+record = 100
+chunk = 8
+EOF
+
+# done FILE: points of FILE with a class (h5py, as SWMR reader: the file of a
+# killed run is still marked as being written).
+done_points() {
+  /usr/bin/python3 - "$1" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r", libver="latest", swmr=True) as f:
+    n = 0
+    for p in ("forward", "backward"):
+        if p in f:
+            n += int(np.count_nonzero(f[p]["points"]["class"][:]))
+    print(n)
+PY
+}
+
+# same A B: every dataset of A and B identical (bit for bit, NaN = NaN).
+same() {
+  /usr/bin/python3 - "$1" "$2" <<'PY' || die "$1 and $2 differ"
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+bad = []
+def visit(name, obj):
+    if not isinstance(obj, h5py.Dataset):
+        return
+    if name not in b:
+        bad.append("missing " + name); return
+    x, y = obj[()], b[name][()]
+    ok = x.shape == y.shape and (np.array_equal(x, y, equal_nan=True) if x.dtype.kind in "fiu"
+                                 else np.array_equal(x, y))
+    if not ok:
+        bad.append(name)
+a.visititems(visit)
+b.visititems(lambda n, o: bad.append("extra " + n) if isinstance(o, h5py.Dataset) and n not in a else None)
+if bad:
+    print("differ:", ", ".join(bad[:10])); sys.exit(1)
+PY
+}
+
+# logged LOG: the last "points on disk = N" the run reported.
+logged() {
+  awk -F'points on disk = ' 'NF > 1 { split($2, w, " "); n = w[1] } END { print n + 0 }' "$1"
+}
+
+# started OUT_H5 ARGS...: starts a sweep to OUT_H5 in the background (pid in
+# $pid) and returns once it has reported its first points on disk.
+started() {
+  local out_h5=$1
+  shift
+  "$exe" sweep "$ini" -o "$out_h5" --threads 1 --progress log "$@" >"$out_h5.out" 2>"$out_h5.log" &
+  pid=$!
+  for _ in $(seq 1 400); do
+    grep -q "points on disk" "$out_h5.log" && return 0
+    sleep 0.025
+  done
+  die "sweep to $out_h5 reported no point on disk within 10 s"
+}
+
+rand_sleep() { awk -v s="$RANDOM" -v a="$1" -v b="$2" 'BEGIN { srand(s); printf "%.2f", a + (b - a) * rand() }'; }
+
+# ------------------------------------------------ uninterrupted references
+ok sweep "$ini" -o "$scratch/ref_cont.h5" --threads 2
+ok sweep "$ini" -o "$scratch/ref_ind.h5" --threads 2 --set sweep.continuation=false
+pass "uninterrupted references (continuation and independent points)"
+
+# ------------------------------------------------------ kill -9, resume
+lost=0
+for t in $(seq 1 "$trials"); do
+  mode=cont
+  sets=()
+  if [ $((t % 2)) -eq 0 ]; then
+    mode=ind
+    sets=(--set sweep.continuation=false)
+  fi
+  out_h5="$scratch/kill_$t.h5"
+  "$exe" sweep "$ini" -o "$out_h5" --threads 2 --progress log "${sets[@]}" \
+    >/dev/null 2>"$scratch/kill_$t.log" &
+  pid=$!
+  pause=$(rand_sleep 0.3 2.0)
+  sleep "$pause"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  reported=$(logged "$scratch/kill_$t.log")
+  if [ -e "$out_h5.partial" ]; then
+    have=$(done_points "$out_h5.partial") || die "trial $t: h5py cannot read $out_h5.partial after kill -9"
+    [ "$have" -ge "$reported" ] || lost=$((lost + reported - have))
+    [ "$have" -ge "$reported" ] ||
+      die "trial $t ($mode, kill -9 after $pause s): the run reported $reported points on disk, the file holds $have"
+    last="contensou sweep --resume $out_h5"
+    run sweep --resume "$out_h5" --threads 2
+    [ "$rc" -eq 0 ] || die "$last: exit status $rc"
+    [ "$(value resumed_points)" = "$have" ] || die "$last: resumed_points = $(value resumed_points), the file held $have"
+    [ "$(value computed)" = $((48 - have)) ] || die "$last: computed = $(value computed), expected $((48 - have))"
+  else
+    have=48 # the run finished before the kill
+    [ -e "$out_h5" ] || die "trial $t: neither $out_h5 nor its .partial after kill -9 at $pause s"
+  fi
+  [ ! -e "$out_h5.partial" ] || die "trial $t: $out_h5.partial left after the resume"
+  same "$scratch/ref_$mode.h5" "$out_h5"
+  pass "kill -9 at $pause s ($mode): $reported points reported on disk, $have in the file, resumed into a file equal to the uninterrupted run's"
+done
+[ "$lost" -eq 0 ] || die "points lost after kill -9: $lost"
+pass "kill -9 in $trials trials: 0 finished points lost"
+
+# --------------------------------------------- kill -9 during refinement
+# (transient and record 400: with 100 the refinement ended within the 0.2 s
+# below once the point analysis got faster)
+refine=(--set sweep.refine=true --set sweep.refine_tol=1e-5 --set sweep.points=16 --set sweep.chunk=4
+  --set sweep.transient=400 --set sweep.record=400)
+ok sweep "$ini" -o "$scratch/ref_refine.h5" --threads 2 "${refine[@]}"
+"$exe" sweep "$ini" -o "$scratch/refine.h5" --threads 2 --progress log "${refine[@]}" \
+  >/dev/null 2>"$scratch/refine.log" &
+pid=$!
+for _ in $(seq 1 600); do
+  grep -q "points on disk = 16 of 16" "$scratch/refine.log" && break
+  sleep 0.05
+done
+grep -q "points on disk = 16 of 16" "$scratch/refine.log" || die "the refinement sweep did not report its 16 points"
+sleep 0.2
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -e "$scratch/refine.h5.partial" ] || die "the sweep finished its refinement within 0.2 s: nothing to test"
+[ "$(done_points "$scratch/refine.h5.partial")" -eq 16 ] || die "points lost in a kill during refinement"
+last="contensou sweep --resume $scratch/refine.h5"
+run sweep --resume "$scratch/refine.h5"
+[ "$rc" -eq 0 ] || die "$last: exit status $rc"
+is computed 0
+same "$scratch/ref_refine.h5" "$scratch/refine.h5"
+pass "kill -9 during refinement: every point kept; the resume computes no point, refines again, equals the uninterrupted file"
+
+# ------------------------------------------------------- SIGTERM, SIGINT
+for sig in TERM INT; do
+  out_h5="$scratch/sig_$sig.h5"
+  started "$out_h5"
+  kill -s "$sig" "$pid"
+  wait "$pid"
+  rc=$?
+  expect=143
+  [ "$sig" = INT ] && expect=130
+  err=$(grep -v "points on disk" "$out_h5.log")
+  said=$err
+  [ "$rc" -eq "$expect" ] || die "SIG$sig: exit status $rc, expected $expect"
+  case "$err" in
+    *"stopped by SIG$sig: "*" points are in $out_h5.partial; continue with 'contensou sweep --resume $out_h5'"*) ;;
+    *) die "SIG$sig: the message does not say what is kept and how to resume: $err" ;;
+  esac
+  /usr/bin/python3 -c "
+import h5py, sys
+f = h5py.File('$out_h5.partial', 'r')   # closed properly: any reader opens it
+assert f.attrs['status'] == 'interrupted', f.attrs['status']
+" || die "SIG$sig: $out_h5.partial does not say status = interrupted"
+  ok sweep --resume "$out_h5"
+  same "$scratch/ref_cont.h5" "$out_h5"
+  pass "SIG$sig: exit $expect, status interrupted, '$said'; resumed into the uninterrupted file"
+done
+
+# ----------------------------------------------- a second writer, resume checks
+out_h5="$scratch/two.h5"
+started "$out_h5"
+last="contensou sweep $ini -o $out_h5 (second)"
+run sweep "$ini" -o "$out_h5"
+[ "$rc" -eq 1 ] || die "$last: exit status $rc, expected 1"
+case "$err" in *"'$out_h5' is being written by another process (pid $pid"*) ;; *) die "$last: $err" ;; esac
+run sweep --resume "$out_h5"
+[ "$rc" -eq 1 ] || die "a resume while the sweep runs: exit status $rc, expected 1"
+wait "$pid" || die "the first sweep failed after a second writer was refused"
+same "$scratch/ref_cont.h5" "$out_h5"
+pass "a second sweep (and a resume) of a running sweep's output is refused; the first completes unharmed"
+
+last="contensou sweep --resume $out_h5 (complete)"
+run sweep --resume "$out_h5"
+[ "$rc" -eq 0 ] || die "$last: exit status $rc, expected 0"
+case "$err" in *"is complete: nothing to resume"*) ;; *) die "$last: $err" ;; esac
+pass "$last: exit 0, nothing to do"
+bad_verb sweep "no such sweep file" sweep --resume "$scratch/none.h5"
+
+# an interrupted sweep, then resumes that would mix two sweeps
+out_h5="$scratch/mix.h5"
+started "$out_h5"
+kill -TERM "$pid"
+wait "$pid"
+sed 's/^record = 100$/record = 120/' "$ini" >"$scratch/changed.ini"
+line=$(grep -n '^record = ' "$ini" | cut -d: -f1)
+bad_verb sweep "$scratch/changed.ini has changed since $out_h5 was started (line $line is 'record = 120', was 'record = 100')" \
+  sweep --resume "$out_h5" "$scratch/changed.ini"
+bad_verb sweep "the --set overrides differ" sweep --resume "$out_h5" --set sweep.record=120
+cp "$ini" "$scratch/saved.ini"
+cp "$scratch/changed.ini" "$ini"
+bad_verb sweep "$ini has changed since" sweep --resume "$out_h5"
+cp "$scratch/saved.ini" "$ini"
+cp "$out_h5.partial" "$scratch/old_version.h5.partial"
+/usr/bin/python3 -c "
+import h5py
+with h5py.File('$scratch/old_version.h5.partial', 'r+') as f:
+    f.attrs['results_version'] = 1
+"
+bad_verb sweep "computes differently (results version" sweep --resume "$scratch/old_version.h5"
+ok sweep --resume "$out_h5" "$ini"
+same "$scratch/ref_cont.h5" "$out_h5"
+pass "resumes that would mix two sweeps are refused naming the difference; the right one completes"
+
+# ---------------------------------------------------------------- disk full
+# a file-size limit (bash: 1024-byte blocks) in the way of a sweep writing
+# about 1 MB of section points: it stops before the disk refuses a write
+sed -e 's/^record = 100$/record = 2000/' -e 's/^chunk = 8$/chunk = 8\nlyapunov = none/' \
+  "$ini" >"$scratch/big.ini"
+ok sweep "$scratch/big.ini" -o "$scratch/ref_big.h5" --threads 2
+out_h5="$scratch/full.h5"
+last="contensou sweep big.ini -o $out_h5 (ulimit -f 1500)"
+(
+  ulimit -f 1500
+  "$exe" sweep "$scratch/big.ini" -o "$out_h5" --threads 2 >"$scratch/full.out" 2>"$scratch/full.err"
+)
+rc=$?
+err=$(cat "$scratch/full.err")
+said=$err
+[ "$rc" -eq 1 ] || die "$last: exit status $rc, expected 1"
+case "$err" in
+  *"No space left on device"*"continue with 'contensou sweep --resume $out_h5'"*) ;;
+  *) die "$last: $err" ;;
+esac
+have=$(/usr/bin/python3 -c "
+import h5py, numpy as np
+f = h5py.File('$out_h5.partial', 'r')   # closed cleanly: any reader opens it
+assert f.attrs['status'] == 'failed'
+print(np.count_nonzero(f['forward']['points']['class'][:]))
+") || die "$last: the partial file cannot be read by h5py"
+[ "$have" -gt 0 ] && [ "$have" -lt 48 ] || die "$last: $have points kept (the limit should stop it part way)"
+case "$err" in *" $have finished points are in $out_h5.partial"*) ;; *) die "$last: the message does not count $have points" ;; esac
+ok sweep --resume "$out_h5"
+same "$scratch/ref_big.h5" "$out_h5"
+pass "$last -> exit 1 with $have points kept and readable: '$said'; resumed into the uninterrupted file"
+
+echo "all $checks checks passed"
