@@ -65,12 +65,12 @@ int cs_h5_exists(struct cs_h5 *f, const char *path);
  * allocated, strings are bounded, every HDF5 call is checked, objects are
  * reached through hard links only, and a failure names the object. What they
  * accept at most: */
-#ifndef CS_H5_MAX_ELEMENTS /* a fuzzing build sets less */
+#ifndef CS_H5_MAX_ELEMENTS                   /* a fuzzing build sets less */
 #define CS_H5_MAX_ELEMENTS ((size_t)1 << 28) /* numbers of one dataset read (2 GiB) */
 #endif
-#define CS_H5_MAX_STRINGS ((size_t)1 << 20)  /* strings of one attribute or dataset */
-#define CS_H5_MAX_TEXT ((size_t)1 << 26)     /* bytes of those strings together (64 MiB) */
-#define CS_H5_MAX_LABEL 256                  /* bytes of a column name or unit, with its NUL */
+#define CS_H5_MAX_STRINGS ((size_t)1 << 20) /* strings of one attribute or dataset */
+#define CS_H5_MAX_TEXT ((size_t)1 << 26)    /* bytes of those strings together (64 MiB) */
+#define CS_H5_MAX_LABEL 256                 /* bytes of a column name or unit, with its NUL */
 /* A file read this way is opened with H5F_CLOSE_STRONG: closing it closes
  * every object a failed read may have left open. What libhdf5 does with
  * corrupt metadata is its own: some damaged files crash or hang it (the
