@@ -77,7 +77,9 @@ static int replay(const char *path, int kind, int guarded, FILE *report)
   static const char *const kinds[] = {"config", "info", "plot"};
   if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 2) {
     fprintf(report, "FAIL %s (%s): %s %d\n", path, kinds[kind],
-            pid < 0 ? "cannot fork" : WIFSIGNALED(status) ? "killed by signal" : "exit status",
+            pid < 0               ? "cannot fork"
+            : WIFSIGNALED(status) ? "killed by signal"
+                                  : "exit status",
             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     return 0;
   }
