@@ -73,8 +73,13 @@ static const char info_help[] =
     "  --models      list the models\n"
     "  -h, --help    this text\n"
     "\n"
-    "Exit status: 0 done, 2 missing file, not a contensou result file, unknown\n"
-    "model or bad arguments.\n";
+    "The file is read in a child process: a damaged file on which libhdf5 crashes\n"
+    "or does not finish (within CONTENSOU_READ_TIMEOUT seconds, default 120 + 1\n"
+    "per 32 MiB) gives exit 1 with a message. Values of the file that cannot be\n"
+    "what they claim (counts, codes) are shown as unknown, never used as sizes.\n"
+    "\n"
+    "Exit status: 0 done, 1 a damaged file, 2 missing file, not a contensou result\n"
+    "file, unknown model or bad arguments.\n";
 
 /* ----------------------------------------------------------- output lines */
 

@@ -1625,8 +1625,21 @@ static const char plot_help[] =
     "environment:\n"
     "  CONTENSOU_GNUPLOT_DIR   directory of the gnuplot scripts (default: the\n"
     "                          source tree's analysis/gnuplot)\n"
+    "  CONTENSOU_GNUPLOT_TIMEOUT  seconds gnuplot may take per picture (default\n"
+    "                          300 + 1 per MiB of data); it is then killed\n"
+    "  CONTENSOU_READ_TIMEOUT  seconds the file may take to read (default 120 + 1\n"
+    "                          per 32 MiB): the file is read in a child process,\n"
+    "                          so a damaged file on which libhdf5 crashes or\n"
+    "                          loops gives exit 1 with a message\n"
     "\n"
-    "output (name = value): output = PATH for each file written.\n";
+    "-o replaces only an earlier picture of the format: the input file or any\n"
+    "other existing file (a parameter file ...) is refused with exit 2. A\n"
+    "picture is reported only when gnuplot exited 0 and the file is complete.\n"
+    "\n"
+    "output (name = value): output = PATH for each file written.\n"
+    "exit status: 0 every picture written; 1 gnuplot failed, was stopped or left\n"
+    "an incomplete picture, or the file is damaged; 2 bad arguments, a missing\n"
+    "file or one that is not a contensou result file.\n";
 
 static const char *const formats[] = {"png", "svg", "pdf", NULL};
 
