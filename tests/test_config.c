@@ -139,7 +139,40 @@ static void bad_inputs(void **state)
       {"[model]\nname = pendulum\n[solver]\nrtol = 0\n[output]\nt_end = 1\n", NULL, CS_ERR_RANGE,
        "bad.ini:4: rtol: 0 is out of range"},
       {"[model]\nname = pendulum\n[solver]\nmax_steps = 1.5\n[output]\nt_end = 1\n", NULL,
-       CS_ERR_RANGE, "bad.ini:4: max_steps: '1.5' (accepted: an integer >= 1)"},
+       CS_ERR_RANGE, "bad.ini:4: max_steps: '1.5' (accepted: an integer in [1, 1e12])"},
+      /* values a later layer would refuse: ARKODE refuses atol = 0 with a zero state */
+      {"[model]\nname = pendulum\n[solver]\natol = 0\n[output]\nt_end = 1\n", NULL, CS_ERR_RANGE,
+       "bad.ini:4: atol: 0 is out of range (accepted: a number in [1e-30, 1]"},
+      {"[model]\nname = pendulum\n[output]\nt_end = 1\n", "solver.atol=0", CS_ERR_RANGE,
+       "--set solver.atol=0: atol: 0 is out of range"},
+      {"[model]\nname = pendulum\n[solver]\nh_init = 1\nh_max = 0.1\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_RANGE, "bad.ini:5: h_init: 1 exceeds h_max = 0.1"},
+      {"[model]\nname = pendulum\n[solver]\nh_max = 0.1\n[output]\nt_end = 1\n", "solver.h_init=1",
+       CS_ERR_RANGE, "--set solver.h_init=1: h_init: 1 exceeds h_max = 0.1"},
+      {"[model]\nname = pendulum\n[output]\nt_start = -1\nt_end = 1\n", NULL, CS_ERR_RANGE,
+       "bad.ini:4: t_start: -1 is out of range (accepted: a number in [0, 1e12]"},
+      {"[model]\nname = pendulum\n[output]\nt_start = 2\nt_end = 1\n", NULL, CS_ERR_RANGE,
+       "bad.ini:5: t_end: 1 is not after t_start = 2"},
+      /* a repeated key in any section; an indented continuation line */
+      {"[model]\nname = pendulum\n[solver]\nrtol = 1e-8\nrtol = 1e-6\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_PARSE, "bad.ini:5: rtol: given twice (first at"},
+      {"[model]\nname = pendulum\nname = belt\n[output]\nt_end = 1\n", NULL, CS_ERR_PARSE,
+       "bad.ini:3: name: given twice"},
+      {"[model]\nname = pendulum\n[solver]\nrtol = 1e-8\n  atol = 1e-10\n[output]\nt_end = 1\n",
+       NULL, CS_ERR_PARSE, "bad.ini:5: rtol: this indented line would continue the value of rtol"},
+      /* keys that are not UTF-8, here Latin-1 */
+      {"[model]\nname = pendulum\n[parameters]\nom\xe9ga0 = 40\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_PARSE, "bad.ini:4: om?ga0: byte 0xE9 of the key is not UTF-8"},
+      {"[model]\nname = pendulum\n[param\xe8tres]\nM = 1\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_PARSE, "bad.ini:4: [param?tres]: byte 0xE8 of the section name is not UTF-8"},
+      {"[model]\nname = pendulum\n[output]\nt_end = 1\n", "parameters.\xff=1", CS_ERR_PARSE,
+       "byte 0xFF is not UTF-8"},
+      {"[model]\nname = vanderpol\n[section]\nkind = stroboscopic\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_RANGE,
+       "bad.ini:4: kind: stroboscopic needs a periodic forcing and vanderpol has none"},
+      /* control characters are not echoed into the one-line message */
+      {"[model]\nname = pendulum\n[parameters]\nM\x1b[2J = 1\n[output]\nt_end = 1\n", NULL,
+       CS_ERR_PARSE, "bad.ini:4: M?[2J: unknown parameter"},
       {"[model]\nname = pendulum\n[output]\ndt = 0.1\n", NULL, CS_ERR_PARSE,
        "t_end: missing in [output]"},
       {"[model]\nname = pendulum\n[output]\nt_end = -1\n", NULL, CS_ERR_RANGE,
@@ -179,6 +212,82 @@ static void bad_inputs(void **state)
   assert_non_null(strstr(msg, "/nonexistent/x.ini"));
 }
 
+/* Writes len bytes (NULs allowed) to dir/name. */
+static const char *write_bytes(const char *name, const char *bytes, size_t len)
+{
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(bytes, 1, len, f), len);
+  fclose(f);
+  return path;
+}
+
+/* What libinih would read unfaithfully: a NUL ends its reading of the file (an
+ * out-of-range rtol after it was neither applied nor checked), a line longer
+ * than its buffer is cut and the tail parsed as a new line (a long comment
+ * ending in "omega0_amp = 5" set omega0_amp). */
+static void unfaithful_text(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG], text[1200];
+  /* NUL */
+  static const char nul[] =
+      "[model]\nname = pendulum\n[output]\nt_end = 1\n\0\n[solver]\nrtol = 5\n";
+  const char *path = write_bytes("nul.ini", nul, sizeof nul - 1);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
+  assert_non_null(strstr(msg, "nul.ini:5: NUL byte at column 1"));
+  /* a long comment line ending in a key: accepted, and the key is not set */
+  int n = snprintf(text, sizeof text, "[model]\nname = pendulum\n[parameters]\n; ");
+  while (n < 380)
+    text[n++] = 'x';
+  n += snprintf(text + n, sizeof text - (size_t)n, " omega0_amp = 5\n[output]\nt_end = 1\n");
+  path = write_bytes("longc.ini", text, (size_t)n);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_OK);
+  const struct cs_model *m = cfg.model;
+  assert_close(cs_model_get_param(m, cfg.params, cs_model_param_index(m, "omega0_amp")), 0.0, 0);
+  cs_config_free(&cfg);
+  /* the same text as a value line is refused with its line */
+  n = snprintf(text, sizeof text, "[model]\nname = pendulum\n[parameters]\nomega0 = 40 ");
+  while (n < 380)
+    text[n++] = ' ';
+  n += snprintf(text + n, sizeof text - (size_t)n, " omega0_amp = 5\n[output]\nt_end = 1\n");
+  path = write_bytes("longv.ini", text, (size_t)n);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
+  if (!strstr(msg,
+              "longv.ini:4: line of 358 characters, longer than the INI parser's limit of 197"))
+    fail_msg("%s", msg);
+  /* 197 characters (libinih's 200 less '\r', '\n', '\0') still pass, 198 do not */
+  for (int len = 197; len <= 198; len++) {
+    n = snprintf(text, sizeof text, "[model]\nname = pendulum\n[parameters]\nomega0 = 40");
+    int start = n - (int)strlen("omega0 = 40");
+    while (n - start < len)
+      text[n++] = ' ';
+    n += snprintf(text + n, sizeof text - (size_t)n, "\r\n[output]\nt_end = 1\n");
+    path = write_bytes("edge.ini", text, (size_t)n);
+    enum cs_status st = cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg);
+    assert_int_equal(st, len == 197 ? CS_OK : CS_ERR_PARSE);
+    if (st == CS_OK) {
+      assert_close(
+          cs_model_get_param(cfg.model, cfg.params, cs_model_param_index(cfg.model, "omega0")), 40,
+          0);
+      cs_config_free(&cfg);
+    }
+  }
+  /* not a text file at all */
+  char *big = calloc(1, (1 << 20) + 10);
+  assert_non_null(big);
+  memset(big, ';', (1 << 20) + 9);
+  path = write_bytes("big.ini", big, (1 << 20) + 9);
+  free(big);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
+  assert_non_null(strstr(msg, "not a parameter file"));
+  assert_int_equal(cs_config_load(dir, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_IO);
+  assert_non_null(strstr(msg, "Is a directory"));
+}
+
 /* eta_prime given instead of eta: eta is derived (the paper's 6.7627 is 2.7174). */
 static void eta_prime_instead_of_eta(void **state)
 {
@@ -206,6 +315,7 @@ int main(void)
       cmocka_unit_test(good_file_and_overrides),
       cmocka_unit_test(bad_inputs),
       cmocka_unit_test(eta_prime_instead_of_eta),
+      cmocka_unit_test(unfaithful_text),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

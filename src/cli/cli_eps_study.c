@@ -10,6 +10,7 @@
 
 #include "analysis/eps.h"
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
@@ -245,6 +246,32 @@ static void write_common(struct cs_writer *w, const struct cli_ctx *ctx,
     cs_w_check(w, cs_h5_flush(w->f));
 }
 
+/* Ends the file: renamed over out when everything was written; after a
+ * write failure (a full disk) left as out.partial as of its last flush. */
+static void finish(struct cs_writer *w)
+{
+  if (!w->f)
+    return;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_output_commit(w->f));
+  else
+    cs_h5_abandon(w->f);
+  w->f = NULL;
+}
+
+/* Drops the partial file of a study that produced nothing. */
+static void discard(struct cs_writer *w)
+{
+  const char *p = cs_h5_partial_path(w->f);
+  char partial[4200] = "";
+  if (p)
+    snprintf(partial, sizeof partial, "%s", p);
+  cs_h5_close(w->f);
+  w->f = NULL;
+  if (partial[0])
+    remove(partial);
+}
+
 /* ------------------------------------------------------------ time series */
 
 static void write_series(struct cs_writer *w, const struct cs_config *cfg,
@@ -390,7 +417,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
     return cli_fail(cmd, "cannot create the directory of '%s'", out);
   }
   struct cs_writer w = {.st = CS_OK};
-  if (cs_h5_create(out, &w.f) != CS_OK) {
+  if (cs_h5_output_create(out, 1, &w.f) != CS_OK) {
     free(t);
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
   }
@@ -418,8 +445,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   if (st != CS_OK) {
     cs_w_string(&w, "/", "status", "failed");
     cs_w_string(&w, "/", "message", cs_strerror(st));
-    cs_h5_close(w.f);
-    remove(out);
+    discard(&w);
     cs_eps_result_free(&r);
     free(t);
     return cli_fail(cmd, "%s", cs_strerror(st));
@@ -431,8 +457,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   cs_w_string(&w, "/", "status", failed ? "failed" : "ok");
   cs_w_string(&w, "/", "message", failed ? "a run failed: see /reference and /eps/<k>" : "");
   cs_w_double(&w, "/", "wall_time_s", r.wall_time, "s");
-  if (w.f)
-    cs_w_check(&w, cs_h5_close(w.f));
+  finish(&w);
 
   /* the report: one line per eps */
   for (size_t k = 0; k < n_eps; k++) {
@@ -472,7 +497,8 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
     if (r.runs[k].status != CS_OK)
       rc = cli_fail(cmd, "the run at eps = %g failed: %s", eps[k], r.runs[k].message);
   if (w.st != CS_OK)
-    rc = cli_fail(cmd, "cannot write '%s': %s", out, w.err);
+    rc = cli_fail(cmd, "cannot write '%s': %s (what was flushed before is in %s.partial)", out,
+                  w.err, out);
   cs_eps_result_free(&r);
   free(t);
   return rc;
@@ -681,7 +707,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   if (cs_make_parent_dirs(out) != 0)
     return cli_fail(cmd, "cannot create the directory of '%s'", out);
   struct cs_writer w = {.st = CS_OK};
-  if (cs_h5_create(out, &w.f) != CS_OK)
+  if (cs_h5_output_create(out, 1, &w.f) != CS_OK)
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
   write_common(&w, ctx, cfg, sets, nset, "sweep", ref_ev, ref_eps, eps, n_eps);
 
@@ -700,8 +726,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   st = cs_eps_sweep_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
   cli_progress_end(&prog);
   if (st != CS_OK) {
-    cs_h5_close(w.f);
-    remove(out);
+    discard(&w);
     cs_eps_sweep_result_free(&r);
     return cli_fail(cmd, "%s", cs_strerror(st));
   }
@@ -712,8 +737,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   cs_w_string(&w, "/", "status", failed ? "failed" : "ok");
   cs_w_string(&w, "/", "message", failed ? "a sweep failed" : "");
   cs_w_double(&w, "/", "wall_time_s", r.wall_time, "s");
-  if (w.f)
-    cs_w_check(&w, cs_h5_close(w.f));
+  finish(&w);
 
   for (size_t k = 0; k < n_eps; k++) {
     const struct cs_eps_sweep_run *e = &r.runs[k];
@@ -757,7 +781,8 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
     if (r.runs[k].status != CS_OK)
       rc = cli_fail(cmd, "the sweep at eps = %g failed: %s", eps[k], r.runs[k].message);
   if (w.st != CS_OK)
-    rc = cli_fail(cmd, "cannot write '%s': %s", out, w.err);
+    rc = cli_fail(cmd, "cannot write '%s': %s (what was flushed before is in %s.partial)", out,
+                  w.err, out);
   cs_eps_sweep_result_free(&r);
   return rc;
 }
@@ -778,6 +803,7 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   };
   const char *sets[MAX_SETS], *file;
   size_t nset;
+  cli_output_signals();
   int prc = cli_parse_run(cmd, eps_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
   if (prc >= 0)
     return prc;
@@ -834,6 +860,10 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
     snprintf(out, sizeof out, "%s", opts[O_OUT].value);
   else
     snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
+  if ((rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
+    cs_config_free(&cfg);
+    return rc;
+  }
   int threads = opts[O_THREADS].value ? (int)opts[O_THREADS].count : 0;
   int quiet = opts[O_QUIET].value != NULL;
   if (opts[O_SWEEP].value)

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "friction/defaults.h"
 #include "friction/friction.h"
@@ -29,9 +31,10 @@ static const char eta_help[] =
     "g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2. Both are dimensionless.\n"
     "\n"
     "options:\n"
-    "  --eta H         static/kinetic friction ratio, dimensionless, >= 1;\n"
+    "  --eta H         static/kinetic friction ratio, dimensionless, in [1, 1e300];\n"
     "                  prints eta_prime (eta = 1 gives eta' = 0: no peak)\n"
-    "  --eta-prime H'  regularization parameter eta', dimensionless, >= 0; prints eta\n"
+    "  --eta-prime H'  regularization parameter eta', dimensionless, in [0, 1e301];\n"
+    "                  prints eta\n"
     "  -h, --help      this text\n"
     "\n"
     "output (name = value):\n"
@@ -46,8 +49,10 @@ static int friction_eta(int argc, char **argv)
   const char *cmd = "contensou friction eta";
   enum { O_ETA, O_ETA_PRIME };
   struct cli_opt opts[] = {
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
-      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      [O_ETA_PRIME] = {.name = "--eta-prime",
+                       .kind = CLI_NUMBER,
+                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
       {0},
   };
   int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
@@ -148,8 +153,9 @@ static const char eval_help[] =
     "  --eps E          smoothing parameter epsilon of the -reg laws, in the units of\n"
     "                   the velocities, > 0 (default %g)\n"
     "  --eta H          static/kinetic friction ratio of the -reg laws, dimensionless,\n"
-    "                   >= 1 (default 1: no static peak); converted to eta'\n"
-    "  --eta-prime H'   regularization parameter eta' directly, dimensionless, >= 0\n"
+    "                   in [1, 1e300] (default 1: no static peak); converted to eta'\n"
+    "  --eta-prime H'   regularization parameter eta' directly, dimensionless,\n"
+    "                   in [0, 1e301]\n"
     "  --semi-axes A,B  semi-axes of the ellipse along x and y, in units of a, > 0\n"
     "                   (--contact ellipse only; default 1,0.5)\n"
     "  --pressure P     uniform (default) or hertz (--contact ellipse only)\n"
@@ -189,8 +195,10 @@ static int friction_eval(int argc, char **argv)
       [O_B] = {.name = "--b", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
       [O_M] = {.name = "--m", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
       [O_EPS] = {.name = "--eps", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_GE(1.0)},
-      [O_ETA_PRIME] = {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_GE(0.0)},
+      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      [O_ETA_PRIME] = {.name = "--eta-prime",
+                       .kind = CLI_NUMBER,
+                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
       [O_AXES] = {.name = "--semi-axes", .kind = CLI_PAIR, .range = CLI_GT(0.0)},
       [O_PRESSURE] = {.name = "--pressure", .kind = CLI_CHOICE, .choices = pressure_names},
       {0},
@@ -322,13 +330,32 @@ static const char fit_help[] =
     "                /fit/curves, columns theta [rad], Tsx_integral, Ms_integral,\n"
     "                Tsx_fit, Ms_fit, Tsx_paper, Ms_paper (and Tsx_paper4, Ms_paper4\n"
     "                for I11), all dimensionless; draw it with contensou plot FILE.h5\n"
+    "                (written as FILE.h5.partial, renamed when complete; an existing\n"
+    "                file that is not HDF5 is not overwritten: exit 2)\n"
     "  -h, --help    this text\n"
+    "\n"
+    "A fine grid (--points 100000: a few seconds) shows a progress line on stderr\n"
+    "when stderr is a terminal.\n"
     "\n"
     "output (name = value, all dimensionless): b, m, rms, max_error (of the fit),\n"
     "iterations, then the same errors for the paper's pair on the same nodes:\n"
     "paper_b, paper_m, paper_rms, paper_max_error (I00: b = %g, m = %g;\n"
     "I11: b = %g, m = %g from §2) and, for I11, paper4_b, paper4_m, paper4_rms,\n"
     "paper4_max_error (the swapped pair b = %g, m = %g used in §4).\n";
+
+/* The fit's progress line: the integral model on the nodes, once for the
+ * fit and once for each paper's pair. */
+struct fit_progress {
+  struct cli_progress line;
+  size_t base; /* nodes of the runs before this one */
+};
+
+static void fit_progress(void *ctx, size_t done, size_t npoints)
+{
+  struct fit_progress *p = ctx;
+  (void)npoints;
+  cli_progress_update(&p->line, (double)(p->base + done));
+}
 
 /* A pair (b, m) and its errors on the fit's nodes. */
 struct fit_pair {
@@ -394,7 +421,8 @@ static enum cs_status write_fit_file(const struct cli_ctx *ctx, const char *path
     free(rows);
     return st;
   }
-  st = cs_h5_create(path, &f);
+  /* path.partial under a lock, renamed over path when complete */
+  st = cs_h5_output_create(path, 1, &f);
   if (st == CS_OK)
     st = cs_h5_write_table(f, "/fit/curves", CURVE_POINTS, ncols, rows, names, units);
   free(rows);
@@ -438,12 +466,19 @@ static enum cs_status write_fit_file(const struct cli_ctx *ctx, const char *path
   }
   if (st != CS_OK)
     snprintf(why, why_cap, "%s", cs_h5_errmsg());
-  if (f) {
-    enum cs_status cst = cs_h5_close(f);
-    if (st == CS_OK && cst != CS_OK) {
-      st = cst;
-      snprintf(why, why_cap, "%s", cs_h5_errmsg());
-    }
+  if (f && st == CS_OK) {
+    st = cs_h5_output_commit(f);
+    if (st != CS_OK)
+      snprintf(why, why_cap, "%s (the file is left as %s.partial)", cs_h5_errmsg(), path);
+  } else if (f) {
+    /* a full disk: a fit file is small and quickly made again */
+    const char *partial = cs_h5_partial_path(f);
+    char p[4200] = "";
+    if (partial)
+      snprintf(p, sizeof p, "%s", partial);
+    cs_h5_abandon(f);
+    if (p[0])
+      remove(p);
   }
   return st;
 }
@@ -494,15 +529,25 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
   start[0] = opts[O_B0].value ? opts[O_B0].num[0] : pairs[0].b;
   start[1] = opts[O_M0].value ? opts[O_M0].num[0] : pairs[0].m;
 
-  cs = cs_friction_fit(law, &contact, npoints, start[0], start[1], &r);
+  if (opts[O_OUT].value && (st = cli_check_result_path(cmd, opts[O_OUT].value, NULL)) != 0)
+    return st;
+  struct fit_progress prog = {.base = 0};
+  cli_progress_start(&prog.line, cmd, CLI_PROGRESS_COUNT, "nodes", 0,
+                     (double)(npoints * (1 + npairs)), 0);
+  cs = cs_friction_fit_monitored(law, &contact, npoints, start[0], start[1], &r, fit_progress,
+                                 &prog);
+  for (size_t p = 0; p < npairs && cs == CS_OK; p++) {
+    prog.base = npoints * (1 + p);
+    cs = cs_friction_fit_error_monitored(law, &contact, npoints, pairs[p].b, pairs[p].m,
+                                         &pairs[p].rms, &pairs[p].max, fit_progress, &prog);
+    if (cs != CS_OK) {
+      cli_progress_end(&prog.line);
+      return cli_fail(cmd, "error of the paper's pair: %s", cs_strerror(cs));
+    }
+  }
+  cli_progress_end(&prog.line);
   if (cs != CS_OK)
     return cli_fail(cmd, "fit of %s: %s", cs_law_name(law), cs_strerror(cs));
-  for (size_t p = 0; p < npairs; p++) {
-    cs = cs_friction_fit_error(law, &contact, npoints, pairs[p].b, pairs[p].m, &pairs[p].rms,
-                               &pairs[p].max);
-    if (cs != CS_OK)
-      return cli_fail(cmd, "error of the paper's pair: %s", cs_strerror(cs));
-  }
   cli_print("b", r.b);
   cli_print("m", r.m);
   cli_print("rms", r.rms);
@@ -547,6 +592,7 @@ static const char friction_help[] =
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv)
 {
   const char *cmd = "contensou friction";
+  cli_output_signals();
   const char *sub = argc > 1 ? argv[1] : NULL;
   if (!sub)
     return cli_usage(cmd, "missing sub-command: eta, eval or fit (see %s --help)", cmd);

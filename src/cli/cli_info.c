@@ -3,10 +3,11 @@
  * (any kind: sweep, trajectory, friction-fit) or what a model offers, as
  * "name = value" lines. Reads files by names and units only (sweep_h5.h,
  * run_h5.h); a sweep still running can be summarised (rows are flushed as
- * points finish). */
+ * points finish). The file is untrusted: every number that becomes an index
+ * or a count is checked first, and the reading runs in a child process
+ * (cli_guard.h) so that libhdf5 crashing on a damaged file is exit 1. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
-#include <hdf5.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "analysis/point.h"
 #include "cli/cli_common.h"
+#include "cli/cli_guard.h"
 #include "cli/cli_verbs.h"
 #include "io/h5.h"
 #include "models/model.h"
@@ -71,8 +73,13 @@ static const char info_help[] =
     "  --models      list the models\n"
     "  -h, --help    this text\n"
     "\n"
-    "Exit status: 0 done, 2 missing file, not a contensou result file, unknown\n"
-    "model or bad arguments.\n";
+    "The file is read in a child process: a damaged file on which libhdf5 crashes\n"
+    "or does not finish (within CONTENSOU_READ_TIMEOUT seconds, default 120 + 1\n"
+    "per 32 MiB) gives exit 1 with a message. Values of the file that cannot be\n"
+    "what they claim (counts, codes) are shown as unknown, never used as sizes.\n"
+    "\n"
+    "Exit status: 0 done, 1 a damaged file, 2 missing file, not a contensou result\n"
+    "file, unknown model or bad arguments.\n";
 
 /* ----------------------------------------------------------- output lines */
 
@@ -93,7 +100,9 @@ static void out_text(const char *name, const char *value)
   for (const char *p = value; *p; p++) {
     if (*p == '\n')
       fputs("\\n", stdout);
-    else if (*p != '\r')
+    else if ((unsigned char)*p < 0x20 || *p == 0x7F)
+      putchar(*p == '\r' ? ' ' : '?'); /* no terminal control sequences from a file */
+    else
       putchar(*p);
   }
   putchar('\n');
@@ -151,96 +160,26 @@ static void show_num(struct cs_h5 *f, const char *obj, const char *name, const c
   free(u);
 }
 
-/* An array of strings (an attribute, or the dataset obj itself when attr is
- * NULL), read with the HDF5 library: io/h5.h reads scalar strings only.
- * Returns a malloc'ed array of *n malloc'ed strings, or NULL. */
-static char **read_strings(const char *file, const char *obj, const char *attr, size_t *n)
+/* An array of strings (the attribute attr of obj, or the string dataset obj
+ * when attr is NULL), or NULL with *n = 0 when missing or unreadable. */
+static char **read_strings(struct cs_h5 *f, const char *obj, const char *attr, size_t *n)
 {
-  hid_t fid, oid = -1, id = -1, ftype = -1, space = -1, mtype = -1;
-  hssize_t count = 0;
-  char **out = NULL;
-  *n = 0;
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  fid = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (fid < 0)
-    return NULL;
-  if (H5Lexists(fid, obj, H5P_DEFAULT) <= 0 && strcmp(obj, "/") != 0)
-    goto done;
-  oid = H5Oopen(fid, obj, H5P_DEFAULT);
-  if (oid < 0)
-    goto done;
-  if (attr) {
-    if (H5Aexists(oid, attr) <= 0 || (id = H5Aopen(oid, attr, H5P_DEFAULT)) < 0)
-      goto done;
-    ftype = H5Aget_type(id);
-    space = H5Aget_space(id);
-  } else {
-    id = H5Dopen2(fid, obj, H5P_DEFAULT);
-    if (id < 0)
-      goto done;
-    ftype = H5Dget_type(id);
-    space = H5Dget_space(id);
-  }
-  if (ftype < 0 || space < 0 || H5Tget_class(ftype) != H5T_STRING)
-    goto done;
-  count = H5Sget_simple_extent_npoints(space);
-  if (count <= 0 || !(out = calloc((size_t)count, sizeof *out)))
-    goto done;
-  mtype = H5Tcopy(H5T_C_S1);
-  H5Tset_cset(mtype, H5Tget_cset(ftype));
-  if (H5Tis_variable_str(ftype) > 0) {
-    char **raw = calloc((size_t)count, sizeof *raw);
-    herr_t rs = -1;
-    if (raw && H5Tset_size(mtype, H5T_VARIABLE) >= 0)
-      rs = attr ? H5Aread(id, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
-    for (hssize_t i = 0; raw && i < count; i++) {
-      if (rs >= 0)
-        out[i] = strdup(raw[i] ? raw[i] : "");
-      H5free_memory(raw[i]);
-    }
-    free(raw);
-  } else {
-    size_t len = H5Tget_size(ftype) + 1;
-    char *raw = calloc((size_t)count, len);
-    herr_t rs = -1;
-    if (raw && H5Tset_size(mtype, len) >= 0 && H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0)
-      rs = attr ? H5Aread(id, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
-    for (hssize_t i = 0; raw && rs >= 0 && i < count; i++)
-      out[i] = strdup(raw + (size_t)i * len);
-    free(raw);
-  }
-  for (hssize_t i = 0; i < count; i++)
-    if (!out[i]) {
-      for (hssize_t j = 0; j < count; j++)
-        free(out[j]);
-      free(out);
-      out = NULL;
-      break;
-    }
-done:
-  if (mtype >= 0)
-    H5Tclose(mtype);
-  if (space >= 0)
-    H5Sclose(space);
-  if (ftype >= 0)
-    H5Tclose(ftype);
-  if (id >= 0 && attr)
-    H5Aclose(id);
-  else if (id >= 0)
-    H5Dclose(id);
-  if (oid >= 0)
-    H5Oclose(oid);
-  H5Fclose(fid);
-  if (out)
-    *n = (size_t)count;
-  return out;
+  char **v = NULL;
+  if (cs_h5_read_strings(f, obj, attr, &v, n) != CS_OK)
+    *n = 0;
+  return v;
 }
 
 static void free_strings(char **s, size_t n)
 {
-  for (size_t i = 0; s && i < n; i++)
-    free(s[i]);
-  free(s);
+  cs_h5_strings_free(s, n);
+}
+
+/* v as an index in [0, n), or -1 (NaN, negative, fractional, huge: a
+ * damaged file must not turn into an out-of-range cast). */
+static long code_of(double v, size_t n)
+{
+  return v >= 0 && v < (double)n && v == floor(v) ? (long)v : -1;
 }
 
 /* Prints every column of a one-row record as "<prefix>.<name> = value unit". */
@@ -314,13 +253,13 @@ static void class_text(char *buf, size_t cap, char **names, size_t nnames, doubl
                        double period)
 {
   const char *name = "?";
-  int c = isfinite(cls) ? (int)cls : -1;
+  long c = code_of(cls, nnames > CS_CLASS_COUNT ? nnames : CS_CLASS_COUNT);
   if (c >= 0 && (size_t)c < nnames)
     name = names[c];
-  else if (c >= 0 && c < CS_CLASS_COUNT)
+  else if (c >= 0)
     name = cs_class_name((enum cs_class)c);
-  if (isfinite(period) && period > 0)
-    snprintf(buf, cap, "%s(%d)", name, (int)period);
+  if (period > 0 && period < 1e9)
+    snprintf(buf, cap, "%s(%.0f)", name, floor(period));
   else
     snprintf(buf, cap, "%s", name);
 }
@@ -376,9 +315,8 @@ static void show_sweep_settings(struct cs_h5 *f)
 }
 
 /* Counts per class, and the failed points with their messages, of one pass. */
-static void show_pass(const char *file, struct cs_h5 *f, int pass, char **cnames, size_t ncn,
-                      const char *par1, const char *par2, const char *unit, char ***failed_lines,
-                      size_t *nfailed)
+static void show_pass(struct cs_h5 *f, int pass, char **cnames, size_t ncn, const char *par1,
+                      const char *par2, const char *unit, char ***failed_lines, size_t *nfailed)
 {
   char path[64], label[128];
   struct cs_h5_data d;
@@ -392,15 +330,16 @@ static void show_pass(const char *file, struct cs_h5 *f, int pass, char **cnames
   size_t *counts = calloc(ncls + 1, sizeof *counts), done = 0;
   size_t nmsg = 0;
   snprintf(path, sizeof path, "/%s/messages", pass_names[pass]);
-  char **msgs = read_strings(file, path, NULL, &nmsg);
+  char **msgs = read_strings(f, path, NULL, &nmsg);
   for (size_t i = 0; counts && ccls >= 0 && i < d.nrows; i++) {
     double c = d.data[i * d.ncols + (size_t)ccls];
     if (!isfinite(c) || c == CS_CLASS_PENDING)
       continue;
     done++;
-    counts[c >= 0 && (size_t)c < ncls ? (size_t)c : ncls]++;
+    long code = code_of(c, ncls);
+    counts[code >= 0 ? (size_t)code : ncls]++;
     double s = cst >= 0 ? d.data[i * d.ncols + (size_t)cst] : 0;
-    int is_failed = (isfinite(s) && s != 0) || (int)c == CS_CLASS_FAILED;
+    int is_failed = (isfinite(s) && s != 0) || code == CS_CLASS_FAILED;
     if (!is_failed)
       continue;
     char line[1024], ub[128];
@@ -439,8 +378,7 @@ static void show_pass(const char *file, struct cs_h5 *f, int pass, char **cnames
   cs_h5_data_free(&d);
 }
 
-static void show_bifurcations(const char *file, struct cs_h5 *f, char **cnames, size_t ncn,
-                              const char *unit)
+static void show_bifurcations(struct cs_h5 *f, char **cnames, size_t ncn, const char *unit)
 {
   struct cs_h5_data d;
   if (cs_h5_read(f, "/bifurcations", &d) != CS_OK) {
@@ -448,7 +386,7 @@ static void show_bifurcations(const char *file, struct cs_h5 *f, char **cnames, 
     return;
   }
   size_t nk = 0;
-  char **knames = read_strings(file, "/bifurcations", "kind_names", &nk);
+  char **knames = read_strings(f, "/bifurcations", "kind_names", &nk);
   static const char *const cols[] = {"pass", "p_left",     "p_right",     "estimate", "refined",
                                      "kind", "from_class", "from_period", "to_class", "to_period"};
   long c[10];
@@ -461,11 +399,10 @@ static void show_bifurcations(const char *file, struct cs_h5 *f, char **cnames, 
     double v[10];
     for (int j = 0; j < 10; j++)
       v[j] = c[j] >= 0 ? d.data[i * d.ncols + (size_t)c[j]] : NAN;
-    int k = isfinite(v[5]) ? (int)v[5] : -1;
+    long k = code_of(v[5], nk > CS_BIF_COUNT ? nk : CS_BIF_COUNT);
     const char *kind = k >= 0 && (size_t)k < nk ? knames[k]
-                       : k >= 0 && k < CS_BIF_COUNT
-                           ? cs_bifurcation_kind_name((enum cs_bifurcation_kind)k)
-                           : "unknown";
+                       : k >= 0 ? cs_bifurcation_kind_name((enum cs_bifurcation_kind)k)
+                                : "unknown";
     char from[96], to[96];
     class_text(from, sizeof from, cnames, ncn, v[6], v[7]);
     class_text(to, sizeof to, cnames, ncn, v[8], v[9]);
@@ -477,7 +414,7 @@ static void show_bifurcations(const char *file, struct cs_h5 *f, char **cnames, 
   cs_h5_data_free(&d);
 }
 
-static void show_sweep(const char *file, struct cs_h5 *f)
+static void show_sweep(struct cs_h5 *f)
 {
   show_sweep_settings(f);
   show_status(f);
@@ -496,13 +433,13 @@ static void show_sweep(const char *file, struct cs_h5 *f)
     if (!cs_h5_exists(f, path))
       continue;
     size_t ncn = 0;
-    char **cnames = read_strings(file, path, "class_names", &ncn);
-    show_pass(file, f, p, cnames, ncn, par1, par2, unit, &failed, &nfailed);
+    char **cnames = read_strings(f, path, "class_names", &ncn);
+    show_pass(f, p, cnames, ncn, par1, par2, unit, &failed, &nfailed);
     free_strings(cnames, ncn);
   }
   size_t ncn = 0;
-  char **cnames = read_strings(file, "/bifurcations", "class_names", &ncn);
-  show_bifurcations(file, f, cnames, ncn, unit);
+  char **cnames = read_strings(f, "/bifurcations", "class_names", &ncn);
+  show_bifurcations(f, cnames, ncn, unit);
   free_strings(cnames, ncn);
   for (size_t i = 0; i < nfailed; i++)
     out_text("failed_point", failed[i]);
@@ -512,24 +449,30 @@ static void show_sweep(const char *file, struct cs_h5 *f)
 
 /* ------------------------------------------------------------ trajectory */
 
+/* The rows of /trajectory are counted, not read: only the first and the last
+ * row are (a trajectory may hold 1e8 rows). */
 static void show_trajectory(struct cs_h5 *f)
 {
-  struct cs_h5_data d;
+  struct cs_h5_data first, last;
+  int rank;
+  size_t nrows, ncols;
   show_status(f);
-  if (cs_h5_read(f, "/trajectory", &d) == CS_OK) {
-    out_line("rows", "%zu", d.nrows);
+  if (cs_h5_shape(f, "/trajectory", &rank, &nrows, &ncols) == CS_OK && rank == 2 &&
+      cs_h5_read_rows(f, "/trajectory", 0, nrows > 0 ? 1 : 0, &first) == CS_OK) {
+    out_line("rows", "%zu", nrows);
     show_num(f, "/trajectory", "rows_planned", "rows_planned");
-    long ct = cs_h5_data_column(&d, "t");
-    if (ct >= 0 && d.nrows > 0) {
-      out_value("t_first", d.data[(size_t)ct], d.units[ct]);
-      out_value("t_last", d.data[(d.nrows - 1) * d.ncols + (size_t)ct], d.units[ct]);
+    long ct = cs_h5_data_column(&first, "t");
+    if (ct >= 0 && nrows > 0 && cs_h5_read_rows(f, "/trajectory", nrows - 1, 1, &last) == CS_OK) {
+      out_value("t_first", first.data[ct], first.units[ct]);
+      out_value("t_last", last.data[ct], last.units[ct]);
+      cs_h5_data_free(&last);
     }
     show_num(f, "/trajectory", "t_start", "t_start");
     show_num(f, "/trajectory", "t_end", "t_end");
     show_num(f, "/trajectory", "dt", "dt");
-    for (size_t j = 0; j < d.ncols; j++)
-      out_line("column", "%s [%s]", d.names[j], d.units[j]);
-    cs_h5_data_free(&d);
+    for (size_t j = 0; j < first.ncols; j++)
+      out_line("column", "%s [%s]", first.names[j], first.units[j]);
+    cs_h5_data_free(&first);
   }
   show_record(f, "/stats", "stats");
 }
@@ -553,11 +496,10 @@ static void show_friction_fit(struct cs_h5 *f)
       snprintf(name, sizeof name, "%s_%s", pairs[p], sfx[i]);
       show_num(f, "/", name, NULL);
     }
-  struct cs_h5_data d;
-  if (cs_h5_read(f, "/fit/curves", &d) == CS_OK) {
-    out_line("curve_rows", "%zu", d.nrows);
-    cs_h5_data_free(&d);
-  }
+  int rank;
+  size_t nrows, ncols;
+  if (cs_h5_shape(f, "/fit/curves", &rank, &nrows, &ncols) == CS_OK)
+    out_line("curve_rows", "%zu", nrows);
 }
 
 /* ----------------------------------------------------------------- model */
@@ -651,6 +593,43 @@ static int list_models(void)
 
 /* ------------------------------------------------------------- the verb */
 
+/* The summary of the file ctx (a path); runs in the guard's child. */
+static int info_file(struct cli_guard *g, void *ctx)
+{
+  const char *file = ctx;
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(file, 0, &f);
+  if (st == CS_ERR_NOT_FOUND)
+    return cli_usage(cmd, "no such file '%s'", file);
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
+  char *kind = str_attr(f, "/", "kind");
+  if (!kind) {
+    cs_h5_close(f);
+    return cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
+  }
+  out_text("file", file);
+  out_text("kind", kind);
+  char *mname = str_attr(f, "/", "model");
+  const struct cs_model *m = mname ? cs_model_find(mname) : NULL;
+  if (cs_h5_exists(f, "/params"))
+    show_run_header(f, m);
+  if (strcmp(kind, "sweep") == 0)
+    show_sweep(f);
+  else if (strcmp(kind, "trajectory") == 0)
+    show_trajectory(f);
+  else if (strcmp(kind, "friction-fit") == 0)
+    show_friction_fit(f);
+  else
+    show_status(f);
+  show_provenance(f);
+  free(mname);
+  free(kind);
+  cs_h5_close(f);
+  cli_guard_reading_done(g);
+  return CLI_EXIT_OK;
+}
+
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
 {
   enum { O_MODEL, O_MODELS };
@@ -678,37 +657,7 @@ int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
   if (npos != 1)
     return cli_usage(cmd, "missing FILE.h5 or --model NAME (see %s --help)", cmd);
 
-  const char *file = pos[0];
   /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
-  struct cs_h5 *f;
-  enum cs_status st = cs_h5_open(file, 0, &f);
-  if (st == CS_ERR_NOT_FOUND)
-    return cli_usage(cmd, "no such file '%s'", file);
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s: not an HDF5 file (%s)", file, cs_h5_errmsg());
-  char *kind = str_attr(f, "/", "kind");
-  if (!kind) {
-    cs_h5_close(f);
-    return cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
-  }
-  out_text("file", file);
-  out_text("kind", kind);
-  char *mname = str_attr(f, "/", "model");
-  const struct cs_model *m = mname ? cs_model_find(mname) : NULL;
-  if (cs_h5_exists(f, "/params"))
-    show_run_header(f, m);
-  if (strcmp(kind, "sweep") == 0)
-    show_sweep(file, f);
-  else if (strcmp(kind, "trajectory") == 0)
-    show_trajectory(f);
-  else if (strcmp(kind, "friction-fit") == 0)
-    show_friction_fit(f);
-  else
-    show_status(f);
-  show_provenance(f);
-  free(mname);
-  free(kind);
-  cs_h5_close(f);
-  return CLI_EXIT_OK;
+  return cli_guard_run(cmd, pos[0], info_file, (void *)pos[0]);
 }

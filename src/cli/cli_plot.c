@@ -6,7 +6,7 @@
  * A new kind is one exporter and one line in the table below; an exporter may
  * name a more specific script (e.g. one per model), used when it exists.
  * Sweep files give several pictures, one gnuplot run each (plot_sweep). */
-#define _POSIX_C_SOURCE 200809L /* fork, execvp, mkstemp, waitpid, setenv */
+#define _GNU_SOURCE /* fork, execvp, mkstemp, waitpid, setenv, prctl, strsignal */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,11 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_guard.h"
+#include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "analysis/continuation.h"
 #include "analysis/point.h"
@@ -72,10 +77,13 @@ static void root_string(struct cs_h5 *f, struct gp_vars *v, const char *name)
 
 /* An exporter writes the data for its script to out and adds the script's
  * variables; it returns an exit code, having printed the reason. */
-typedef int (*plot_export_fn)(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v);
+typedef int (*plot_export_fn)(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                              const char *var);
 
-static int export_friction_fit(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+static int export_friction_fit(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                               const char *plot_var)
 {
+  (void)plot_var;
   static const char *const required[] = {"theta",  "Tsx_integral", "Ms_integral", "Tsx_fit",
                                          "Ms_fit", "Tsx_paper",    "Ms_paper"};
   static const char *const optional[] = {"Tsx_paper4", "Ms_paper4"};
@@ -154,8 +162,10 @@ static void gp_columns(struct gp_vars *v, const struct cs_h5_data *d)
  * their units pu_<name>, the state variables (the names of /initial) in
  * states, and the model's own script trajectory_<model>.gp (else the generic
  * trajectory.gp). */
-static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                             const char *plot_var)
 {
+  (void)plot_var;
   struct cs_h5_data d, p;
   enum cs_status st = cs_h5_read(f, "/trajectory", &d);
   char id[128], var[160], *model = NULL;
@@ -233,12 +243,13 @@ struct sweep_req {
   const char *out;   /* -o, NULL when absent */
   const char *fmt;   /* png, svg, pdf */
   const char *gpdir; /* the scripts */
+  const char *input; /* the result file (never to be overwritten) */
 };
 
-/* A sweep file in memory. */
+/* A sweep file in memory: everything the views need is read by sweep_load,
+ * so that the file is closed before gnuplot runs. */
 struct sweep {
   const char *file;
-  struct cs_h5 *f;
   const struct cs_model *m; /* from the registry, NULL for an unknown model */
   char *par, *par_unit, *par2, *par2_unit;
   int two, logx; /* 2-D sweep; log spacing */
@@ -247,8 +258,9 @@ struct sweep {
   int has[2];      /* the pass exists */
   struct cs_h5_data pts[2], sec[2];
   long c_cls[2], c_per[2], c_lyap[2], c_lerr[2], c_stick[2];
-  size_t n_state;     /* state columns of the section rows, after index and t */
-  char time_unit[16]; /* "s", or "" when time is dimensionless */
+  size_t n_state;       /* state columns of the section rows, after index and t */
+  char time_unit[16];   /* "s", or "" when time is dimensionless */
+  struct gp_vars *base; /* the variables every view passes to gnuplot */
 };
 
 static const char *const pass_name[2] = {"forward", "backward"};
@@ -261,16 +273,17 @@ static char *attr_string(struct cs_h5 *f, const char *obj, const char *name)
 
 /* The section rows as (index, t, states, derived): the grid index from
  * path, in place of the nparam parameter columns the file stores first. */
-static enum cs_status section_with_index(struct cs_h5 *f, const char *path, size_t nparam,
-                                         struct cs_h5_data *sec)
+static int section_with_index(const char *file, struct cs_h5 *f, const char *path, size_t nparam,
+                              struct cs_h5_data *sec)
 {
   struct cs_h5_data idx;
-  enum cs_status st = cs_h5_read(f, path, &idx);
-  if (st != CS_OK)
-    return st;
-  if (idx.nrows != sec->nrows || sec->ncols <= nparam + 1) {
+  if (cs_h5_read(f, path, &idx) != CS_OK)
+    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+  if (idx.rank != 1 || idx.nrows != sec->nrows || sec->ncols <= nparam + 1) {
+    size_t n = idx.nrows;
     cs_h5_data_free(&idx);
-    return CS_ERR_HDF5;
+    return cli_fail(cmd, "%s: %s has %zu rows, the section values %zu rows of %zu columns", file,
+                    path, n, sec->nrows, sec->ncols);
   }
   size_t nc = sec->ncols - nparam + 1;
   for (size_t i = 0; i < sec->nrows; i++) {
@@ -287,7 +300,8 @@ static enum cs_status section_with_index(struct cs_h5 *f, const char *path, size
   memmove(sec->units + 1, sec->units + nparam, (nc - 1) * sizeof *sec->units);
   sec->ncols = nc;
   cs_h5_data_free(&idx);
-  return sec->names[0] && sec->units[0] ? CS_OK : CS_ERR_NOMEM;
+  return sec->names[0] && sec->units[0] ? CLI_EXIT_OK
+                                        : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
 }
 
 /* Value of column col at grid index k of pass p, NaN when missing. */
@@ -302,17 +316,21 @@ static double pt(const struct sweep *s, int p, size_t k, long col)
 static void sweep_free(struct sweep *s)
 {
   free(s->par), free(s->par_unit), free(s->par2), free(s->par2_unit);
-  free(s->p1), free(s->p2);
+  free(s->p1), free(s->p2), free(s->base);
   for (int p = 0; p < 2; p++)
     cs_h5_data_free(&s->pts[p]), cs_h5_data_free(&s->sec[p]);
 }
 
+static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v);
+static void bif_marks(struct cs_h5 *f, struct gp_vars *v);
+
+/* Reads what the views draw, checking every count and index the file holds
+ * against the others before using it. Returns an exit code. */
 static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
 {
   struct cs_h5_data g;
   char path[64], *model = attr_string(f, "/", "model"), *spacing;
-  double v;
-  s->file = file, s->f = f;
+  s->file = file;
   s->m = model ? cs_model_find(model) : NULL;
   free(model);
   char *tu = attr_string(f, "/", "time_unit");
@@ -326,23 +344,47 @@ static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
   s->logx = spacing && strcmp(spacing, "log") == 0;
   free(spacing);
   s->two = s->par2 != NULL;
-  if (!s->par || cs_h5_attr_read_double(f, "/sweep", "points", &v) != CS_OK)
-    return cli_usage(cmd, "%s: no /sweep parameter or points: not a sweep file", file);
-  s->n1 = (size_t)v;
-  s->n2 = s->two && cs_h5_attr_read_double(f, "/sweep", "points2", &v) == CS_OK ? (size_t)v : 1;
+  if (!s->par)
+    return cli_usage(cmd, "%s: no /sweep parameter: not a sweep file", file);
+  /* the grid sizes are checked against /sweep/grid before anything is sized by them */
+  s->n2 = 1;
+  if (cs_h5_attr_read_count(f, "/sweep", "points", CS_H5_MAX_ELEMENTS, &s->n1) != CS_OK ||
+      (s->two &&
+       cs_h5_attr_read_count(f, "/sweep", "points2", CS_H5_MAX_ELEMENTS, &s->n2) != CS_OK))
+    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+  if (s->n1 < 1 || s->n2 < 1 || s->n1 > CS_H5_MAX_ELEMENTS / s->n2)
+    return cli_fail(cmd, "%s: /sweep: %zu x %zu grid points (accepted: 1 to %zu in all)", file,
+                    s->n1, s->n2, (size_t)CS_H5_MAX_ELEMENTS);
   s->npoints = s->n1 * s->n2;
   if (cs_h5_read(f, "/sweep/grid", &g) != CS_OK)
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
   long c1 = cs_h5_data_column(&g, s->par), c2 = s->two ? cs_h5_data_column(&g, s->par2) : -1;
+  if (c1 < 0 || g.nrows != s->npoints || (s->two && c2 < 0)) {
+    size_t n = g.nrows;
+    cs_h5_data_free(&g);
+    return cli_fail(cmd,
+                    "%s: /sweep/grid (%zu rows) does not match the /sweep attributes (%zu points "
+                    "of %s%s%s)",
+                    file, n, s->npoints, s->par, s->two ? ", " : "", s->two ? s->par2 : "");
+  }
   s->p1 = calloc(s->npoints, sizeof *s->p1);
   s->p2 = calloc(s->npoints, sizeof *s->p2);
-  if (!s->p1 || !s->p2 || c1 < 0 || g.nrows != s->npoints || (s->two && c2 < 0)) {
+  s->base = calloc(1, sizeof *s->base);
+  if (!s->p1 || !s->p2 || !s->base) {
     cs_h5_data_free(&g);
-    return cli_fail(cmd, "%s: /sweep/grid does not match the /sweep attributes", file);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
   for (size_t k = 0; k < s->npoints; k++) {
     s->p1[k] = g.data[k * g.ncols + (size_t)c1];
     s->p2[k] = c2 >= 0 ? g.data[k * g.ncols + (size_t)c2] : NAN;
+    /* ranges and cells are made of these: a NaN, an inf or, on a log axis, a
+     * value <= 0 would hand gnuplot a range it cannot draw */
+    if (!isfinite(s->p1[k]) || (s->two && !isfinite(s->p2[k])) ||
+        (s->logx && (s->p1[k] <= 0 || (s->two && s->p2[k] <= 0)))) {
+      cs_h5_data_free(&g);
+      return cli_fail(cmd, "%s: /sweep/grid row %zu holds %g%s (accepted: finite values%s)", file,
+                      k, s->p1[k], s->two ? " and more" : "", s->logx ? " > 0 (log spacing)" : "");
+    }
   }
   cs_h5_data_free(&g);
   for (int p = 0; p < 2; p++) {
@@ -355,8 +397,9 @@ static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
     if (cs_h5_read(f, path, &s->sec[p]) != CS_OK)
       return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
     snprintf(path, sizeof path, "/%s/section/index", pass_name[p]);
-    if (section_with_index(f, path, s->two ? 2 : 1, &s->sec[p]) != CS_OK)
-      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    int rc = section_with_index(file, f, path, s->two ? 2 : 1, &s->sec[p]);
+    if (rc != CLI_EXIT_OK)
+      return rc;
     s->has[p] = 1;
     s->c_cls[p] = cs_h5_data_column(&s->pts[p], "class");
     s->c_per[p] = cs_h5_data_column(&s->pts[p], "period");
@@ -369,15 +412,22 @@ static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
   const struct cs_h5_data *sec = &s->sec[s->has[0] ? 0 : 1];
   if (sec->ncols < 3 || strcmp(sec->names[0], "index") != 0 || strcmp(sec->names[1], "t") != 0)
     return cli_fail(cmd, "%s: the section table has no columns index, t, states", file);
+  /* the views index both passes' rows with the columns of the first */
+  if (s->has[0] && s->has[1] && s->sec[0].ncols != s->sec[1].ncols)
+    return cli_fail(cmd, "%s: the section tables of the passes have %zu and %zu columns", file,
+                    s->sec[0].ncols, s->sec[1].ncols);
   if (s->m) {
     s->n_state = s->m->n_state;
   } else {
-    struct cs_h5_data ini;
-    s->n_state = cs_h5_read(f, "/initial", &ini) == CS_OK ? ini.ncols : sec->ncols - 2;
-    cs_h5_data_free(&ini);
+    int rank;
+    size_t nrows, ncols;
+    s->n_state =
+        cs_h5_shape(f, "/initial", &rank, &nrows, &ncols) == CS_OK ? ncols : sec->ncols - 2;
   }
   if (s->n_state > sec->ncols - 2)
     s->n_state = sec->ncols - 2;
+  sweep_vars(s, f, s->base);
+  bif_marks(f, s->base);
   return CLI_EXIT_OK;
 }
 
@@ -423,16 +473,16 @@ static long section_column(const struct sweep *s, const char *opt, const char *n
 
 /* Variables every sweep script gets: the file, the model and its choices,
  * the parameter(s), the passes, the class names and counts, the section. */
-static void sweep_vars(const struct sweep *s, struct gp_vars *v)
+static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v)
 {
   const char *base = strrchr(s->file, '/');
   char buf[4096] = "", name[64];
   gp_string(v, "file", base ? base + 1 : s->file);
-  root_string(s->f, v, "model");
-  root_string(s->f, v, "status");
-  root_string(s->f, v, "time_unit");
+  root_string(f, v, "model");
+  root_string(f, v, "status");
+  root_string(f, v, "time_unit");
   for (size_t i = 0; s->m && i < s->m->n_choice; i++) {
-    char *c = attr_string(s->f, "/", s->m->choice[i].name);
+    char *c = attr_string(f, "/", s->m->choice[i].name);
     if (c)
       snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s %s", buf[0] ? ", " : "",
                s->m->choice[i].name, c);
@@ -476,11 +526,11 @@ static void sweep_vars(const struct sweep *s, struct gp_vars *v)
     snprintf(name, sizeof name, "counts_%c", pass_name[p][0]);
     gp_string(v, name, buf);
   }
-  char *kind = attr_string(s->f, "/sweep", "section_kind");
-  char *var = attr_string(s->f, "/sweep", "section_variable");
+  char *kind = attr_string(f, "/sweep", "section_kind");
+  char *var = attr_string(f, "/sweep", "section_variable");
   double level = 0, dir = 0;
-  cs_h5_attr_read_double(s->f, "/sweep", "section_level", &level);
-  cs_h5_attr_read_double(s->f, "/sweep", "section_direction", &dir);
+  cs_h5_attr_read_double(f, "/sweep", "section_level", &level);
+  cs_h5_attr_read_double(f, "/sweep", "section_direction", &dir);
   if (kind && strcmp(kind, "hyperplane") == 0)
     snprintf(buf, sizeof buf, "section %s = %g%s", var ? var : "?", level == 0 ? 0.0 : level,
              dir > 0   ? " (increasing)"
@@ -493,11 +543,11 @@ static void sweep_vars(const struct sweep *s, struct gp_vars *v)
   buf[0] = '\0';
   static const char *const times[] = {"transient", "record"};
   for (int i = 0; i < 2; i++)
-    if (cs_h5_attr_read_double(s->f, "/sweep", times[i], &level) == CS_OK)
+    if (cs_h5_attr_read_double(f, "/sweep", times[i], &level) == CS_OK)
       snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s %g%s%s", i ? ", " : "", times[i],
                level, s->time_unit[0] ? " " : "", s->time_unit);
   gp_string(v, "windows", buf);
-  char *cont = attr_string(s->f, "/sweep", "continuation");
+  char *cont = attr_string(f, "/sweep", "continuation");
   gp_string(v, "continuation", cont ? cont : "");
   free(cont);
 }
@@ -519,18 +569,81 @@ static FILE *temp_open(char *tmp, size_t cap)
   return data;
 }
 
-static int run_gnuplot(const char *vars, const char *script);
+static int run_gnuplot(const char *vars, const char *script, double data_mib);
 
 /* Closes data (written by the caller), runs script on it and checks that out
  * was written; prints "output = out". Returns an exit code. */
+/* 1 if the first bytes of path say it is a picture of format fmt (png, svg,
+ * pdf), or it is empty: what plot may overwrite. */
+static int is_own_picture(const char *path, const char *fmt)
+{
+  unsigned char head[64] = {0};
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return 0;
+  size_t n = fread(head, 1, sizeof head, fp);
+  fclose(fp);
+  if (n == 0)
+    return 1;
+  if (strcmp(fmt, "png") == 0)
+    return n >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0;
+  if (strcmp(fmt, "pdf") == 0)
+    return n >= 5 && memcmp(head, "%PDF-", 5) == 0;
+  const char *t = (const char *)head;
+  return n >= 5 && (strncmp(t, "<?xml", 5) == 0 || strncmp(t, "<svg", 4) == 0);
+}
+
+/* Refuses an output that would overwrite the input file or anything but an
+ * earlier picture (a parameter file, another result file, a text): exit 2
+ * before anything is written. */
+static int check_output(const char *out, const char *input, const char *fmt)
+{
+  struct stat so, si;
+  if (stat(out, &so) != 0)
+    return CLI_EXIT_OK; /* a new file */
+  if (input && stat(input, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+    return cli_usage(cmd, "-o: '%s' is the input file (accepted: another file name)", out);
+  if (!S_ISREG(so.st_mode) || !is_own_picture(out, fmt))
+    return cli_usage(cmd,
+                     "-o: '%s' exists and is not a %s picture: not overwritten (accepted: a new "
+                     "file, or an earlier picture)",
+                     out, fmt);
+  return CLI_EXIT_OK;
+}
+
+/* 1 if the picture at path ends as a complete file of its format (gnuplot
+ * exits 0 even when a full disk cut its output short). */
+static int picture_complete(const char *path, const char *fmt)
+{
+  unsigned char tail[1024];
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return 0;
+  long size = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+  long from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
+  size_t n = size > 0 && fseek(fp, from, SEEK_SET) == 0 ? fread(tail, 1, sizeof tail, fp) : 0;
+  fclose(fp);
+  if (n == 0)
+    return 0;
+  if (strcmp(fmt, "png") == 0) /* the IEND chunk: length 0, type, CRC */
+    return n >= 12 && memcmp(tail + n - 12, "\0\0\0\0IEND\xae\x42\x60\x82", 12) == 0;
+  const char *end = strcmp(fmt, "pdf") == 0 ? "%%EOF" : "</svg>";
+  for (size_t i = 0; i + strlen(end) <= n; i++)
+    if (memcmp(tail + i, end, strlen(end)) == 0)
+      return 1;
+  return 0;
+}
+
+/* Closes data (written by the caller), runs script on it and checks that out
+ * was written completely; prints "output = out". Returns an exit code. */
 static int draw(FILE *data, const char *tmp, const char *gpdir, const char *script,
-                struct gp_vars *v, const char *out, const char *fmt)
+                struct gp_vars *v, const char *out, const char *fmt, const char *input)
 {
   char path[4096];
   struct stat sb;
-  int rc = CLI_EXIT_OK;
-  if (fclose(data) != 0)
-    rc = cli_fail(cmd, "cannot write the temporary file '%s'", tmp);
+  int rc = check_output(out, input, fmt);
+  if (fclose(data) != 0 && rc == CLI_EXIT_OK)
+    rc = cli_fail(cmd, "cannot write the temporary file '%s': %s", tmp, strerror(errno));
   snprintf(path, sizeof path, "%s/%s", gpdir, script);
   if (rc == CLI_EXIT_OK && stat(path, &sb) != 0)
     rc = cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", path);
@@ -539,12 +652,23 @@ static int draw(FILE *data, const char *tmp, const char *gpdir, const char *scri
     gp_string(v, "infile", tmp);
     gp_string(v, "outfile", out);
     gp_string(v, "fmt", fmt);
+    if (strlen(v->text) + 64 > sizeof v->text)
+      rc = cli_fail(cmd, "%s: too many names in the file for gnuplot's command line", input);
+  }
+  if (rc == CLI_EXIT_OK) {
     remove(out); /* so that an empty result cannot pass for a new one */
-    rc = run_gnuplot(v->text, path);
+    struct stat st_tmp;
+    double mib = stat(tmp, &st_tmp) == 0 ? (double)st_tmp.st_size / 1048576.0 : 0.0;
+    rc = run_gnuplot(v->text, path, mib);
   }
   remove(tmp);
   if (rc == CLI_EXIT_OK && (stat(out, &sb) != 0 || sb.st_size == 0))
     rc = cli_fail(cmd, "gnuplot wrote nothing to '%s'", out);
+  else if (rc == CLI_EXIT_OK && !picture_complete(out, fmt)) {
+    rc = cli_fail(cmd, "gnuplot's %s picture '%s' is incomplete (%lld bytes; disk full?): removed",
+                  fmt, out, (long long)sb.st_size);
+    remove(out);
+  }
   if (rc == CLI_EXIT_OK)
     printf("output = %s\n", out);
   return rc;
@@ -552,12 +676,12 @@ static int draw(FILE *data, const char *tmp, const char *gpdir, const char *scri
 
 /* The estimates of the detected bifurcations of pass p (both passes: -1
  * rows count for each), as a space-separated list for the scripts. */
-static void bif_marks(const struct sweep *s, struct gp_vars *v)
+static void bif_marks(struct cs_h5 *f, struct gp_vars *v)
 {
   struct cs_h5_data b;
-  static char list[2][8192];
+  char list[2][8192];
   list[0][0] = list[1][0] = '\0';
-  if (cs_h5_read(s->f, "/bifurcations", &b) == CS_OK && b.rank == 2) {
+  if (cs_h5_read(f, "/bifurcations", &b) == CS_OK && b.rank == 2) {
     long cp = cs_h5_data_column(&b, "pass"), ce = cs_h5_data_column(&b, "estimate");
     for (size_t i = 0; cp >= 0 && ce >= 0 && i < b.nrows; i++) {
       double pass = b.data[i * b.ncols + (size_t)cp], e = b.data[i * b.ncols + (size_t)ce];
@@ -638,7 +762,7 @@ static int view_bifurcation(const struct sweep *s, const struct sweep_req *r, co
     remove(tmp);
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
-  sweep_vars(s, v);
+  memcpy(v, s->base, sizeof *v);
   gp_string(v, "var", d->names[col]);
   gp_string(v, "var_unit", d->units[col]);
   gp_number(v, "wrapped", wrap);
@@ -646,8 +770,7 @@ static int view_bifurcation(const struct sweep *s, const struct sweep_req *r, co
   gp_number(v, "rows_f", (double)prows[0]);
   gp_number(v, "rows_b", (double)prows[1]);
   gp_present(v, seen);
-  bif_marks(s, v);
-  int rc = draw(data, tmp, r->gpdir, "sweep_bifurcation.gp", v, out, r->fmt);
+  int rc = draw(data, tmp, r->gpdir, "sweep_bifurcation.gp", v, out, r->fmt, r->input);
   free(v);
   return rc;
 }
@@ -688,14 +811,14 @@ static int view_points(const struct sweep *s, const struct sweep_req *r, const c
     remove(tmp);
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
-  sweep_vars(s, v);
+  memcpy(v, s->base, sizeof *v);
   const struct cs_h5_data *pd = &s->pts[s->has[0] ? 0 : 1];
   long c = lyap ? s->c_lyap[s->has[0] ? 0 : 1] : s->c_stick[s->has[0] ? 0 : 1];
   gp_string(v, "y_unit", c >= 0 ? pd->units[c] : "");
   gp_number(v, "rows", (double)rows);
   gp_present(v, seen);
-  bif_marks(s, v);
-  int rc = draw(data, tmp, r->gpdir, lyap ? "sweep_lyapunov.gp" : "sweep_stick.gp", v, out, r->fmt);
+  int rc = draw(data, tmp, r->gpdir, lyap ? "sweep_lyapunov.gp" : "sweep_stick.gp", v, out, r->fmt,
+                r->input);
   free(v);
   return rc;
 }
@@ -769,7 +892,7 @@ static int view_regime(const struct sweep *s, const struct sweep_req *r, const c
     remove(tmp);
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
-  sweep_vars(s, v);
+  memcpy(v, s->base, sizeof *v);
   char cc[1024] = "", cp[1024] = "";
   for (int c = 0; c < CS_CLASS_COUNT; c++)
     for (int ip = 0; ip < 10; ip++)
@@ -781,7 +904,7 @@ static int view_regime(const struct sweep *s, const struct sweep_req *r, const c
   gp_string(v, "cat_per", cp);
   gp_number(v, "rows", (double)rows);
   gp_string(v, "pass", pass_name[p]);
-  int rc = draw(data, tmp, r->gpdir, "sweep_regime.gp", v, out, r->fmt);
+  int rc = draw(data, tmp, r->gpdir, "sweep_regime.gp", v, out, r->fmt, r->input);
   free(v);
   return rc;
 }
@@ -865,7 +988,7 @@ static int view_section(const struct sweep *s, const struct sweep_req *r, long k
     remove(tmp);
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
-  sweep_vars(s, v);
+  memcpy(v, s->base, sizeof *v);
   gp_string(v, "xvar", d->names[cx]);
   gp_string(v, "xvar_unit", d->units[cx]);
   gp_number(v, "xwrapped", wx);
@@ -881,7 +1004,7 @@ static int view_section(const struct sweep *s, const struct sweep_req *r, long k
     snprintf(name, sizeof name, "info_%c", pass_name[p][0]);
     gp_string(v, name, s->has[p] ? info[p] : "");
   }
-  int rc = draw(data, tmp, r->gpdir, "sweep_section.gp", v, out, r->fmt);
+  int rc = draw(data, tmp, r->gpdir, "sweep_section.gp", v, out, r->fmt, r->input);
   free(v);
   return rc;
 }
@@ -898,13 +1021,13 @@ static char *out_name(const char *stem, const char *what, const char *fmt)
 
 static char *replace_extension(const char *path, const char *ext);
 
-static int plot_sweep(const char *file, struct cs_h5 *f, const struct sweep_req *r)
+/* The pictures of a sweep loaded by sweep_load (the file is closed). */
+static int plot_sweep(const struct sweep *sw, const struct sweep_req *r)
 {
-  struct sweep s = {0};
-  int rc = sweep_load(file, f, &s), any = 0;
+  const struct sweep s = *sw;
+  const char *file = s.file;
+  int rc = CLI_EXIT_OK, any = 0;
   char *stem = NULL, *out = NULL;
-  if (rc != CLI_EXIT_OK)
-    goto done;
   stem = replace_extension(r->out ? r->out : file, "");
   if (stem && stem[strlen(stem) - 1] == '.')
     stem[strlen(stem) - 1] = '\0';
@@ -967,20 +1090,28 @@ static int plot_sweep(const char *file, struct cs_h5 *f, const struct sweep_req 
     rc = cli_fail(cmd, "%s: nothing to draw", file);
 done:
   free(stem), free(out);
-  sweep_free(&s);
   return rc;
 }
 
 /* ---------------------------------------------------------------- eps study */
 
-/* --var of the command line, for the exporters that take it (eps-study). */
-static const char *plot_var;
+/* An eps-study file holds at most this many eps (contensou eps-study --eps
+ * takes 64), a sweep study at most this many reference bifurcations (each
+ * is a line and a key entry of the picture). */
+#define PLOT_MAX_EPS 64
+#define PLOT_MAX_BIF 1000
+
+/* v as an index in [0, n), or -1 (NaN, negative, fractional, huge). */
+static long code_of(double v, size_t n)
+{
+  return v >= 0 && v < (double)n && v == floor(v) ? (long)v : -1;
+}
 
 /* The n-th line of a one-name-per-line list into buf ("?" when missing). */
-static void nth_line(const char *lines, int n, char *buf, size_t cap)
+static void nth_line(const char *lines, long n, char *buf, size_t cap)
 {
   const char *p = lines;
-  for (int c = 0; p && c < n; c++)
+  for (long c = 0; p && c < n; c++)
     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
   if (p && n >= 0)
     snprintf(buf, cap, "%.*s", (int)strcspn(p, "\n"), p);
@@ -991,7 +1122,10 @@ static void nth_line(const char *lines, int n, char *buf, size_t cap)
 /* The sweep study of an eps-study file: the shift of every reference
  * bifurcation against eps (block 0: eps, bifurcation number, kind, p_ref,
  * shift; blab_<j> names bifurcation j) and the class mismatches against eps
- * (block 1: eps, class_mismatches, compared); script eps_sweep.gp. */
+ * (block 1: eps, class_mismatches, compared); script eps_sweep.gp. The
+ * script loops over the nref reference bifurcations and draws eps on a log
+ * axis: a damaged file's nref = 1e9 kept gnuplot busy for hours, an eps <= 0
+ * has no place on the axis; both are refused here. */
 static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
 {
   struct cs_h5_data sh = {0}, sum = {0};
@@ -1005,23 +1139,45 @@ static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct
        cb = cs_h5_data_column(&sh, "pass");
   long se = cs_h5_data_column(&sum, "eps"), sm = cs_h5_data_column(&sum, "class_mismatches"),
        sc = cs_h5_data_column(&sum, "compared"), sb = cs_h5_data_column(&sum, "bifurcations_ref");
-  if (ce < 0 || ck < 0 || cr < 0 || cs < 0 || cb < 0 || se < 0 || sm < 0 || sc < 0 || sb < 0) {
+  if (ce < 0 || ck < 0 || cr < 0 || cs < 0 || cb < 0 || se < 0 || sm < 0 || sc < 0 || sb < 0 ||
+      sh.rank != 2 || sum.rank != 2) {
     cs_h5_data_free(&sh), cs_h5_data_free(&sum);
     return cli_fail(cmd, "%s: /sweep_study/shifts or /sweep_study/summary lacks columns", file);
   }
-  size_t nref = 0;
-  for (size_t i = 0; i < sum.nrows; i++)
-    if (isfinite(sum.data[i * sum.ncols + (size_t)sb]))
-      nref = (size_t)sum.data[i * sum.ncols + (size_t)sb];
+  int rc = CLI_EXIT_OK;
+  long nref = 0;
+  for (size_t i = 0; rc == CLI_EXIT_OK && i < sum.nrows; i++) {
+    double b = sum.data[i * sum.ncols + (size_t)sb], e = sum.data[i * sum.ncols + (size_t)se];
+    if (!(isfinite(e) && e > 0))
+      rc = cli_fail(cmd, "%s: /sweep_study/summary row %zu: eps = %g (accepted: a number > 0)",
+                    file, i, e);
+    else if (isnan(b))
+      continue;
+    else if ((nref = code_of(b, (sh.nrows < PLOT_MAX_BIF ? sh.nrows : PLOT_MAX_BIF) + 1)) < 0)
+      rc = cli_fail(cmd,
+                    "%s: /sweep_study/summary: bifurcations_ref = %g does not fit "
+                    "/sweep_study/shifts (%zu rows; accepted: an integer up to that, at most %d)",
+                    file, b, sh.nrows, PLOT_MAX_BIF);
+  }
+  for (size_t i = 0; rc == CLI_EXIT_OK && i < sh.nrows; i++) {
+    double e = sh.data[i * sh.ncols + (size_t)ce];
+    if (!(isfinite(e) && e > 0))
+      rc = cli_fail(cmd, "%s: /sweep_study/shifts row %zu: eps = %g (accepted: a number > 0)", file,
+                    i, e);
+  }
+  if (rc != CLI_EXIT_OK) {
+    cs_h5_data_free(&sh), cs_h5_data_free(&sum);
+    return rc;
+  }
   char kname[64], *kinds = attr_string(f, "/sweep_study/shifts", "kind_names");
   fprintf(out, "# eps bifurcation kind p_ref shift\n");
   for (size_t i = 0; i < sh.nrows; i++) {
     const double *r = sh.data + i * sh.ncols;
-    size_t j = nref ? i % nref : 0;
+    size_t j = nref ? i % (size_t)nref : 0;
     fprintf(out, "%.10g %zu %.0f %.10g %.10g\n", r[ce], j, r[ck], r[cr], r[cs]);
-    if (i < nref) {
+    if (i < (size_t)nref) {
       char var[32], label[128];
-      nth_line(kinds, (int)r[ck], kname, sizeof kname);
+      nth_line(kinds, code_of(r[ck], 256), kname, sizeof kname);
       snprintf(var, sizeof var, "blab_%zu", j);
       snprintf(label, sizeof label, "%s at %.6g%s", kname, r[cr],
                r[cb] < 0   ? " (both passes)"
@@ -1059,11 +1215,13 @@ static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct
 }
 
 /* kind "eps-study" (contensou eps-study): the paper's figure 9 layout, the
- * reference's variable (--var, default the model's first angle state) against
- * t, then the difference of that variable for each eps, by increasing eps
- * (columns t, reference, one difference per eps); script eps_study.gp. Files
- * of --sweep: export_eps_sweep. */
-static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+ * reference's variable (var: --var, default the model's first angle state)
+ * against t, then the difference of that variable for each eps, by
+ * increasing eps (columns t, reference, one difference per eps); script
+ * eps_study.gp. Only the columns drawn are read. Files of --sweep:
+ * export_eps_sweep. */
+static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                            const char *var)
 {
   const char *base = strrchr(file, '/');
   char *study = attr_string(f, "/", "study"), *model = attr_string(f, "/", "model");
@@ -1084,22 +1242,23 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
   }
   const struct cs_model *m = model ? cs_model_find(model) : NULL;
   free(model);
-  struct cs_h5_data ref = {0}, ev = {0};
-  if (cs_h5_read(f, "/reference", &ref) != CS_OK || cs_h5_read(f, "/eps/values", &ev) != CS_OK) {
+  /* the names of /reference (no rows), the eps */
+  struct cs_h5_data ref = {0}, ev = {0}, rt = {0}, ry = {0};
+  if (cs_h5_read_rows(f, "/reference", 0, 0, &ref) != CS_OK ||
+      cs_h5_read(f, "/eps/values", &ev) != CS_OK) {
     cs_h5_data_free(&ref);
     return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
   }
   int rc = CLI_EXIT_OK;
   long col = -1;
-  if (plot_var) {
-    col = cs_h5_data_column(&ref, plot_var);
+  if (var) {
+    col = cs_h5_data_column(&ref, var);
     if (col < 1) {
       char acc[2048] = "";
       for (size_t j = 1; j < ref.ncols; j++)
         snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", j > 1 ? ", " : "",
                  ref.names[j]);
-      rc =
-          cli_usage(cmd, "--var: '%s' is not a column of /reference (accepted: %s)", plot_var, acc);
+      rc = cli_usage(cmd, "--var: '%s' is not a column of /reference (accepted: %s)", var, acc);
     }
   } else {
     for (size_t i = 0; m && i < m->n_state && col < 1; i++)
@@ -1109,19 +1268,31 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
       col = ref.ncols > 1 ? 1 : -1;
   }
   size_t ne = ev.nrows;
+  if (rc == CLI_EXIT_OK && (ev.ncols != 1 || ne > PLOT_MAX_EPS))
+    rc = cli_fail(cmd, "%s: /eps/values holds %zu x %zu values (accepted: at most %d eps)", file,
+                  ev.nrows, ev.ncols, PLOT_MAX_EPS);
+  for (size_t k = 0; rc == CLI_EXIT_OK && k < ne; k++)
+    if (!(isfinite(ev.data[k]) && ev.data[k] > 0))
+      rc = cli_fail(cmd, "%s: /eps/values[%zu] = %g (accepted: a number > 0)", file, k, ev.data[k]);
+  if (rc == CLI_EXIT_OK && (col < 1 || ne == 0 || strcmp(ref.names[0], "t") != 0))
+    rc = cli_fail(cmd, "%s: no reference column t and %s, or no eps: nothing to draw", file,
+                  col >= 1 ? ref.names[col] : "a variable");
+  if (rc == CLI_EXIT_OK && (cs_h5_read_column(f, "/reference", "t", &rt) != CS_OK ||
+                            cs_h5_read_column(f, "/reference", ref.names[col], &ry) != CS_OK))
+    rc = cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+  if (rc == CLI_EXIT_OK && rt.nrows < 2)
+    rc = cli_fail(cmd, "%s: /reference has %zu rows: nothing to draw", file, rt.nrows);
   struct cs_h5_data *d = calloc(ne ? ne : 1, sizeof *d);
   size_t *order = malloc((ne ? ne : 1) * sizeof *order);
   if (rc == CLI_EXIT_OK && (!d || !order))
     rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  if (rc == CLI_EXIT_OK && (col < 1 || ref.nrows < 2 || ne == 0))
-    rc = cli_fail(cmd, "%s: no reference rows or no eps: nothing to draw", file);
   for (size_t k = 0; rc == CLI_EXIT_OK && k < ne; k++) {
     char path[64];
     snprintf(path, sizeof path, "/eps/%zu/difference", k);
-    if (cs_h5_read(f, path, &d[k]) != CS_OK)
-      rc = cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
-    else if (d[k].nrows != ref.nrows || cs_h5_data_column(&d[k], ref.names[col]) < 0)
-      rc = cli_fail(cmd, "%s: %s does not match /reference", file, path);
+    if (cs_h5_read_column(f, path, ref.names[col], &d[k]) != CS_OK)
+      rc = cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    else if (d[k].nrows != rt.nrows)
+      rc = cli_fail(cmd, "%s: %s has %zu rows, /reference %zu", file, path, d[k].nrows, rt.nrows);
   }
   if (rc == CLI_EXIT_OK) {
     /* the panels by increasing eps, as in the paper */
@@ -1137,21 +1308,17 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
     for (size_t j = 0; j < ne; j++)
       fprintf(out, " d_%.6g", ev.data[order[j]]);
     fputc('\n', out);
-    for (size_t i = 0; i < ref.nrows; i++) {
-      fprintf(out, "%.12g %.12g", ref.data[i * ref.ncols], ref.data[i * ref.ncols + (size_t)col]);
-      for (size_t j = 0; j < ne; j++) {
-        const struct cs_h5_data *dk = &d[order[j]];
-        long c = cs_h5_data_column(dk, ref.names[col]);
-        fprintf(out, " %.12g", dk->data[i * dk->ncols + (size_t)c]);
-      }
+    for (size_t i = 0; i < rt.nrows; i++) {
+      fprintf(out, "%.12g %.12g", rt.data[i], ry.data[i]);
+      for (size_t j = 0; j < ne; j++)
+        fprintf(out, " %.12g", d[order[j]].data[i]);
       fputc('\n', out);
     }
     for (size_t j = 0; j < ne; j++) {
       const struct cs_h5_data *dk = &d[order[j]];
-      long c = cs_h5_data_column(dk, ref.names[col]);
       double mx = NAN;
       for (size_t i = 0; i < dk->nrows; i++) {
-        double x = fabs(dk->data[i * dk->ncols + (size_t)c]);
+        double x = fabs(dk->data[i]);
         if (isfinite(x))
           mx = isnan(mx) ? x : fmax(mx, x);
       }
@@ -1166,13 +1333,13 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
     gp_string(v, "max_list", max_list);
     gp_string(v, "eps_unit", ev.units[0]);
     gp_number(v, "neps", (double)ne);
-    gp_number(v, "rows", (double)ref.nrows);
+    gp_number(v, "rows", (double)rt.nrows);
     snprintf(v->script, sizeof v->script, "eps_study.gp");
   }
   for (size_t k = 0; d && k < ne; k++)
     cs_h5_data_free(&d[k]);
   free(d), free(order);
-  cs_h5_data_free(&ref), cs_h5_data_free(&ev);
+  cs_h5_data_free(&ref), cs_h5_data_free(&ev), cs_h5_data_free(&rt), cs_h5_data_free(&ry);
   return rc;
 }
 
@@ -1180,7 +1347,7 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
 
 /* The state drawn for a branch: --var, else the model's first angle state,
  * else its first state. NULL (after a message) if --var is not a state. */
-static const char *branch_var(const char *file, const struct cs_model *m)
+static const char *branch_var(const char *file, const struct cs_model *m, const char *plot_var)
 {
   if (plot_var) {
     if (m && cs_model_state_index(m, plot_var) < 0) {
@@ -1265,13 +1432,15 @@ static size_t branch_marks(const struct cs_h5_data *sp, int which, const char *p
   size_t n = 0;
   for (size_t i = 0; cb >= 0 && ck >= 0 && cr >= 0 && cp >= 0 && cv >= 0 && i < sp->nrows; i++) {
     const double *r = sp->data + i * sp->ncols;
-    int k = (int)r[ck];
-    if ((int)r[cb] != which || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH || n >= max)
+    /* codes and rows from the file: checked before any cast */
+    long k = code_of(r[ck], 1024), b = code_of(r[cb], 2), row = code_of(r[cr], (size_t)1 << 40);
+    if (k < 0 || b != which || row < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH ||
+        n >= max)
       continue;
     /* a Hopf point that ends a cycle branch is an equilibrium's, not on it */
     if (which == 0 && k == CS_SPECIAL_HOPF)
       continue;
-    mk[n++] = (struct branch_mark){(size_t)r[cr], r[cp], r[cv]};
+    mk[n++] = (struct branch_mark){(size_t)row, r[cp], r[cv]};
   }
   return n;
 }
@@ -1279,7 +1448,8 @@ static size_t branch_marks(const struct cs_h5_data *sp, int which, const char *p
 /* kind "continuation" (contensou continue): block 0 the branch, block 1 the
  * equilibria that led to its Hopf point (if any), block 2 the special
  * points (p, value, kind); the state drawn in var. */
-static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v)
+static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                         const char *plot_var)
 {
   struct cs_h5_data b = {0}, e = {0}, sp = {0};
   char *model = NULL, *par = NULL, *kind = NULL;
@@ -1290,7 +1460,7 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
   cs_h5_attr_read_string(f, "/branch", "parameter", &par);
   cs_h5_attr_read_string(f, "/branch", "kind", &kind);
   const struct cs_model *m = model ? cs_model_find(model) : NULL;
-  const char *var = branch_var(file, m);
+  const char *var = branch_var(file, m, plot_var);
   long cp = par ? cs_h5_data_column(&b, par) : -1, cv = var ? cs_h5_data_column(&b, var) : -1;
   if (!var || cp < 0 || cv < 0 || b.nrows == 0) {
     if (var && (cp < 0 || cv < 0 || b.nrows == 0))
@@ -1301,8 +1471,8 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
     if (!var && !plot_var)
       rc = cli_fail(cmd, "%s: unknown model '%s'", file, model ? model : "");
   }
-  int wrap = m && cs_model_state_index(m, var ? var : "") >= 0 &&
-             m->state[cs_model_state_index(m, var)].angle;
+  int vi = m && var ? cs_model_state_index(m, var) : -1;
+  int wrap = vi >= 0 && m->state[vi].angle;
   if (rc == CLI_EXIT_OK) {
     struct branch_mark mk[64];
     size_t nmk = 0;
@@ -1314,11 +1484,12 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
     double xmin = INFINITY, xmax = -INFINITY;
     for (size_t i = 0; i < b.nrows; i++)
       xmin = fmin(xmin, b.data[i * b.ncols + cp]), xmax = fmax(xmax, b.data[i * b.ncols + cp]);
-    int has_eq = cs_h5_read(f, "/equilibria", &e) == CS_OK && e.nrows > 0;
+    long ep = -1, ev = -1;
+    int has_eq = cs_h5_read(f, "/equilibria", &e) == CS_OK && e.nrows > 0 &&
+                 (ep = cs_h5_data_column(&e, par)) >= 0 && (ev = cs_h5_data_column(&e, var)) >= 0;
     if (has_eq) {
-      long ep = cs_h5_data_column(&e, par);
       nmk = has_sp ? branch_marks(&sp, 1, par, var, mk, 64) : 0;
-      branch_block(out, &e, ep, cs_h5_data_column(&e, var), wrap, mk, nmk);
+      branch_block(out, &e, ep, ev, wrap, mk, nmk);
       for (size_t i = 0; ep >= 0 && i < e.nrows; i++)
         xmin = fmin(xmin, e.data[i * e.ncols + ep]), xmax = fmax(xmax, e.data[i * e.ncols + ep]);
     } else
@@ -1334,14 +1505,14 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
     char present[128] = " ";
     for (size_t i = 0; sk >= 0 && sp_p >= 0 && sv >= 0 && i < sp.nrows; i++) {
       const double *r = sp.data + i * sp.ncols;
-      int k = (int)r[sk];
-      if (k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH)
+      long k = code_of(r[sk], CS_SPECIAL_COUNT);
+      if (k < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH)
         continue;
-      fprintf(out, "%.12g %.12g %d\n", r[sp_p], wrap ? wrap_angle(r[sv]) : r[sv], k);
-      char code[16];
-      snprintf(code, sizeof code, " %d ", k);
+      fprintf(out, "%.12g %.12g %ld\n", r[sp_p], wrap ? wrap_angle(r[sv]) : r[sv], k);
+      char code[24];
+      snprintf(code, sizeof code, " %ld ", k);
       if (!strstr(present, code))
-        snprintf(present + strlen(present), sizeof present - strlen(present), "%d ", k);
+        snprintf(present + strlen(present), sizeof present - strlen(present), "%ld ", k);
       nsp++;
     }
     gp_string(v, "special_present", present);
@@ -1357,11 +1528,11 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
     gp_number(v, "xmax", xmax);
     gp_number(v, "wrapped", wrap);
     gp_string(v, "var", var);
-    gp_string(v, "var_unit", m->state[cs_model_state_index(m, var)].unit);
+    gp_string(v, "var_unit", vi >= 0 ? m->state[vi].unit : b.units[cv]);
     gp_string(v, "par", par);
     gp_string(v, "par_unit", b.units[cp]);
     gp_string(v, "branch", kind ? kind : "cycles");
-    gp_string(v, "model", model);
+    gp_string(v, "model", model ? model : "");
     const char *base = strrchr(file, '/');
     gp_string(v, "file", base ? base + 1 : file);
     root_string(f, v, "law");
@@ -1454,8 +1625,21 @@ static const char plot_help[] =
     "environment:\n"
     "  CONTENSOU_GNUPLOT_DIR   directory of the gnuplot scripts (default: the\n"
     "                          source tree's analysis/gnuplot)\n"
+    "  CONTENSOU_GNUPLOT_TIMEOUT  seconds gnuplot may take per picture (default\n"
+    "                          300 + 1 per MiB of data); it is then killed\n"
+    "  CONTENSOU_READ_TIMEOUT  seconds the file may take to read (default 120 + 1\n"
+    "                          per 32 MiB): the file is read in a child process,\n"
+    "                          so a damaged file on which libhdf5 crashes or\n"
+    "                          loops gives exit 1 with a message\n"
     "\n"
-    "output (name = value): output = PATH for each file written.\n";
+    "-o replaces only an earlier picture of the format: the input file or any\n"
+    "other existing file (a parameter file ...) is refused with exit 2. A\n"
+    "picture is reported only when gnuplot exited 0 and the file is complete.\n"
+    "\n"
+    "output (name = value): output = PATH for each file written.\n"
+    "exit status: 0 every picture written; 1 gnuplot failed, was stopped or left\n"
+    "an incomplete picture, or the file is damaged; 2 bad arguments, a missing\n"
+    "file or one that is not a contensou result file.\n";
 
 static const char *const formats[] = {"png", "svg", "pdf", NULL};
 
@@ -1486,12 +1670,32 @@ static char *replace_extension(const char *path, const char *ext)
   return out;
 }
 
-/* Runs gnuplot -e vars script; returns an exit code, having printed why. */
-static int run_gnuplot(const char *vars, const char *script)
+/* Seconds gnuplot may run on one picture: 300 plus 1 per MiB of data, or
+ * CONTENSOU_GNUPLOT_TIMEOUT. */
+static double gnuplot_limit(double data_mib)
 {
+  const char *env = getenv("CONTENSOU_GNUPLOT_TIMEOUT");
+  double v;
+  if (env && cli_parse_number(env, &v) && v > 0)
+    return v;
+  return 300.0 + data_mib;
+}
+
+/* Runs gnuplot -e vars script with a time limit; returns an exit code,
+ * having printed why. gnuplot runs in its own process group (killed as a
+ * whole at the limit, with anything it started), reads /dev/null, and dies
+ * with this process (PR_SET_PDEATHSIG): a killed contensou leaves no
+ * gnuplot behind. */
+static int run_gnuplot(const char *vars, const char *script, double data_mib)
+{
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  /* the fuzz targets test what reads the file, not gnuplot */
+  (void)vars, (void)script, (void)data_mib;
+  return CLI_EXIT_OK;
+#endif
   int fds[2], child_errno = 0, status = 0;
   ssize_t n;
-  pid_t pid;
+  pid_t pid, parent = getpid();
   fflush(NULL);
   if (pipe(fds) != 0)
     return cli_fail(cmd, "cannot run gnuplot: %s", strerror(errno));
@@ -1504,85 +1708,90 @@ static int run_gnuplot(const char *vars, const char *script)
   }
   if (pid == 0) {
     char *const argv[] = {"gnuplot", "-e", (char *)vars, (char *)script, NULL};
-    int e;
+    int e, in = open("/dev/null", O_RDONLY);
     close(fds[0]);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(127);
+    if (in >= 0 && in != STDIN_FILENO) {
+      dup2(in, STDIN_FILENO);
+      close(in);
+    }
     execvp("gnuplot", argv);
     e = errno;
     if (write(fds[1], &e, sizeof e) < 0)
       e = 0;
     _exit(127);
   }
+  setpgid(pid, pid); /* also here: no window where a kill of the group misses it */
   close(fds[1]);
   /* The pipe closes on a successful exec: a read of 0 bytes means gnuplot runs. */
   do
     n = read(fds[0], &child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   close(fds[0]);
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
+  double limit = gnuplot_limit(data_mib), t0 = cli_clock(), nap = 0.001;
+  int timed_out = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid || (w < 0 && errno != EINTR))
+      break;
+    if (cli_clock() - t0 > limit) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      timed_out = 1;
+      break;
+    }
+    struct timespec ts = {0, (long)(nap * 1e9)};
+    nanosleep(&ts, NULL);
+    nap = fmin(2 * nap, 0.05);
+  }
   if (n == (ssize_t)sizeof child_errno) {
     if (child_errno == ENOENT)
       return cli_fail(cmd, "gnuplot is not installed (Debian package gnuplot-nox)");
     return cli_fail(cmd, "cannot run gnuplot: %s", strerror(child_errno));
   }
+  if (timed_out)
+    return cli_fail(cmd,
+                    "gnuplot did not finish %s within %.0f s and was stopped "
+                    "(CONTENSOU_GNUPLOT_TIMEOUT sets the limit)",
+                    script, limit);
   if (WIFSIGNALED(status))
-    return cli_fail(cmd, "gnuplot was killed by signal %d", WTERMSIG(status));
+    return cli_fail(cmd, "gnuplot was killed by signal %d (%s) on %s", WTERMSIG(status),
+                    strsignal(WTERMSIG(status)), script);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return cli_fail(cmd, "gnuplot failed (exit status %d) on %s", WEXITSTATUS(status), script);
   return CLI_EXIT_OK;
 }
 
-int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
+/* What the command line asks, for the guarded child. */
+struct plot_job {
+  const char *file;     /* the result file */
+  struct sweep_req req; /* sweep options, out, fmt, gpdir */
+  int fmt;              /* index into formats */
+  int has_sweep_opts;   /* --view, --point, --at, --x or --y given */
+  int has_var;          /* --var given */
+};
+
+/* Reads the file and draws it; runs in the guard's child (cli_guard.h). The
+ * file is closed, and the guard told so, before gnuplot runs. */
+static int plot_file(struct cli_guard *g, void *ctx)
 {
-  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y };
-  struct cli_opt opts[] = {
-      [O_FORMAT] = {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_VIEW] = {.name = "--view", .kind = CLI_CHOICE, .choices = view_names},
-      [O_VAR] = {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
-      [O_POINT] = {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
-      [O_AT] = {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
-      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a section column name"},
-      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a section column name"},
-      {0},
-  };
-  const char *pos[1], *file, *dir;
+  const struct plot_job *job = ctx;
+  const char *file = job->file, *dir = job->req.gpdir;
   const struct plot_kind *pk = NULL;
   char *kind = NULL, *out = NULL, script[4096], tmp[4096];
-  struct gp_vars *vars;
-  struct cs_h5 *f;
   struct stat sb;
-  enum cs_status st;
-  int npos, fmt, rc;
-  FILE *data;
-  (void)ctx;
-  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 1, &npos);
-  if (rc == CLI_HELP) {
-    fputs(plot_help, stdout);
-    return CLI_EXIT_OK;
-  }
-  if (rc != 0)
-    return rc;
-  if (npos != 1)
-    return cli_usage(cmd, "missing FILE.h5 (see %s --help)", cmd);
-  file = pos[0];
-  if (opts[O_POINT].value && opts[O_AT].value)
-    return cli_usage(cmd, "--point and --at are alternatives: give one");
-  for (int o = O_VIEW; o <= O_VAR; o++)
-    if (opts[o].value && (opts[O_POINT].value || opts[O_AT].value))
-      return cli_usage(cmd, "%s: not with --point or --at (the section of one point)",
-                       opts[o].name);
-  for (int o = O_X; o <= O_Y; o++)
-    if (opts[o].value && !opts[O_POINT].value && !opts[O_AT].value)
-      return cli_usage(cmd, "%s: only with --point or --at", opts[o].name);
-
-  /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
-  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
-  st = cs_h5_open(file, 0, &f);
+  struct cs_h5 *f;
+  int rc;
+  enum cs_status st = cs_h5_open(file, 0, &f);
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", cs_h5_errmsg());
+    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
   st = cs_h5_attr_read_string(f, "/", "kind", &kind);
   if (st != CS_OK) {
     cs_h5_close(f);
@@ -1602,16 +1811,85 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     return rc;
   }
   free(kind);
-  if (pk->export) {
-    for (int o = O_VIEW; o <= O_Y; o++)
-      if (opts[o].value &&
-          !(o == O_VAR && (pk->export == export_eps_study || pk->export == export_branch))) {
-        cs_h5_close(f);
-        return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)", opts[o].name, file,
-                         pk->kind);
-      }
+  int takes_var = pk->export == export_eps_study || pk->export == export_branch;
+  if (pk->export && (job->has_sweep_opts || (job->has_var && !takes_var))) {
+    cs_h5_close(f);
+    return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)",
+                     job->has_var && !takes_var ? "--var" : "--view, --point, --at, --x, --y", file,
+                     pk->kind);
   }
 
+  if (!pk->export) {
+    struct sweep s = {0};
+    rc = sweep_load(file, f, &s);
+    cs_h5_close(f);
+    cli_guard_reading_done(g);
+    if (rc == CLI_EXIT_OK)
+      rc = plot_sweep(&s, &job->req);
+    sweep_free(&s);
+    return rc;
+  }
+
+  struct gp_vars *vars = calloc(1, sizeof *vars);
+  out = job->req.out ? replace_extension(job->req.out, NULL)
+                     : replace_extension(file, formats[job->fmt]);
+  FILE *data = out && vars ? temp_open(tmp, sizeof tmp) : NULL;
+  if (!data) {
+    cs_h5_close(f);
+    rc = out && vars ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+    free(out), free(vars);
+    return rc;
+  }
+  rc = pk->export(file, f, data, vars, job->req.var);
+  cs_h5_close(f);
+  cli_guard_reading_done(g);
+  if (rc != CLI_EXIT_OK) {
+    fclose(data);
+    remove(tmp);
+  } else {
+    snprintf(script, sizeof script, "%s/%s", dir, vars->script);
+    rc = draw(data, tmp, dir, vars->script[0] && stat(script, &sb) == 0 ? vars->script : pk->script,
+              vars, out, formats[job->fmt], file);
+  }
+  free(out), free(vars);
+  return rc;
+}
+
+int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y };
+  struct cli_opt opts[] = {
+      [O_FORMAT] = {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
+      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      [O_VIEW] = {.name = "--view", .kind = CLI_CHOICE, .choices = view_names},
+      [O_VAR] = {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
+      [O_POINT] = {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
+      [O_AT] = {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
+      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a section column name"},
+      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a section column name"},
+      {0},
+  };
+  const char *pos[1], *dir;
+  int npos, fmt, rc;
+  (void)ctx;
+  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 1, &npos);
+  if (rc == CLI_HELP) {
+    fputs(plot_help, stdout);
+    return CLI_EXIT_OK;
+  }
+  if (rc != 0)
+    return rc;
+  if (npos != 1)
+    return cli_usage(cmd, "missing FILE.h5 (see %s --help)", cmd);
+  if (opts[O_POINT].value && opts[O_AT].value)
+    return cli_usage(cmd, "--point and --at are alternatives: give one");
+  for (int o = O_VIEW; o <= O_VAR; o++)
+    if (opts[o].value && (opts[O_POINT].value || opts[O_AT].value))
+      return cli_usage(cmd, "%s: not with --point or --at (the section of one point)",
+                       opts[o].name);
+  for (int o = O_X; o <= O_Y; o++)
+    if (opts[o].value && !opts[O_POINT].value && !opts[O_AT].value)
+      return cli_usage(cmd, "%s: only with --point or --at", opts[o].name);
   if (opts[O_FORMAT].value)
     fmt = opts[O_FORMAT].choice;
   else if (opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0)
@@ -1621,47 +1899,24 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
   dir = getenv("CONTENSOU_GNUPLOT_DIR");
   if (!dir || !*dir)
     dir = CONTENSOU_GNUPLOT_DIR;
-
-  if (!pk->export) {
-    struct sweep_req req = {.var = opts[O_VAR].value,
-                            .x = opts[O_X].value,
-                            .y = opts[O_Y].value,
-                            .at = opts[O_AT].value,
-                            .point = opts[O_POINT].value ? opts[O_POINT].count : -1,
-                            .view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1,
-                            .out = opts[O_OUT].value,
-                            .fmt = formats[fmt],
-                            .gpdir = dir};
-    rc = plot_sweep(file, f, &req);
-    cs_h5_close(f);
-    return rc;
-  }
-
-  out = opts[O_OUT].value ? replace_extension(opts[O_OUT].value, NULL)
-                          : replace_extension(file, formats[fmt]);
-  vars = calloc(1, sizeof *vars);
-  if (!out || !vars) {
-    cs_h5_close(f);
-    free(out), free(vars);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  data = temp_open(tmp, sizeof tmp);
-  if (!data) {
-    cs_h5_close(f);
-    free(out), free(vars);
-    return CLI_EXIT_FAILURE;
-  }
-  plot_var = opts[O_VAR].value;
-  rc = pk->export(file, f, data, vars);
-  cs_h5_close(f);
-  if (rc != CLI_EXIT_OK) {
-    fclose(data);
-    remove(tmp);
-  } else {
-    snprintf(script, sizeof script, "%s/%s", dir, vars->script);
-    rc = draw(data, tmp, dir, vars->script[0] && stat(script, &sb) == 0 ? vars->script : pk->script,
-              vars, out, formats[fmt]);
-  }
-  free(out), free(vars);
-  return rc;
+  struct plot_job job = {
+      .file = pos[0],
+      .req = {.var = opts[O_VAR].value,
+              .x = opts[O_X].value,
+              .y = opts[O_Y].value,
+              .at = opts[O_AT].value,
+              .point = opts[O_POINT].value ? opts[O_POINT].count : -1,
+              .view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1,
+              .out = opts[O_OUT].value,
+              .fmt = formats[fmt],
+              .gpdir = dir,
+              .input = pos[0]},
+      .fmt = fmt,
+      .has_sweep_opts = opts[O_VIEW].value || opts[O_POINT].value || opts[O_AT].value ||
+                        opts[O_X].value || opts[O_Y].value,
+      .has_var = opts[O_VAR].value != NULL,
+  };
+  /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
+  return cli_guard_run(cmd, job.file, plot_file, &job);
 }

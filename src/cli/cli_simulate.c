@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "integrate/integrate.h"
@@ -66,8 +67,10 @@ static const char simulate_help[] =
     "  -o, --output OUT.h5\n"
     "                   result file (default: [output] file if given, else\n"
     "                   output/<FILE without .ini>.h5, relative to the current\n"
-    "                   directory); missing directories are created, an existing\n"
-    "                   file is replaced\n"
+    "                   directory); missing directories are created; the file is\n"
+    "                   written as OUT.h5.partial and renamed to OUT.h5 when\n"
+    "                   complete, replacing an earlier result file (never the\n"
+    "                   parameter file or a file that is not HDF5: exit 2)\n"
     "  -q, --quiet      no progress line (it is drawn on stderr only when stderr\n"
     "                   is a terminal and the run lasts more than about 2 s)\n"
     "  -h, --help       this text\n"
@@ -105,7 +108,8 @@ static const char simulate_help[] =
     "                wall_time_s\n"
     "\n"
     "exit status: 0 success; 1 integration failure (the rows computed so far are\n"
-    "kept, with status = \"failed\" and message in the file) or an I/O error;\n"
+    "kept, with status = \"failed\" and message in the file) or an I/O error such\n"
+    "as a full disk (the rows flushed before it stay in OUT.h5.partial);\n"
     "2 bad arguments or a bad parameter file (unreadable or missing file, unknown\n"
     "key, bad number, value out of range, missing t_end ...), with a one-line\n"
     "message naming the file and line (or the --set) and the key.\n";
@@ -238,6 +242,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   };
   const char *sets[MAX_SETS], *file;
   size_t nset;
+  cli_output_signals();
   int prc = cli_parse_run(cmd, simulate_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
   if (prc >= 0)
     return prc;
@@ -278,13 +283,20 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     snprintf(out, sizeof out, "%s", cfg.output);
   else
     snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  if ((rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
+    cs_config_free(&cfg);
+    return rc;
+  }
   int err = cs_make_parent_dirs(out);
   if (err != 0) {
     cs_config_free(&cfg);
     return cli_fail(cmd, "cannot create the directory of '%s': %s", out, strerror(err));
   }
+  /* OUT.partial under a lock, renamed over OUT when complete: a failed or
+   * killed run never leaves a truncated OUT (a leftover partial file of an
+   * earlier run is replaced) */
   struct cs_writer w = {.st = CS_OK};
-  st = cs_h5_create(out, &w.f);
+  st = cs_h5_output_create(out, 1, &w.f);
   if (st != CS_OK) {
     rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
     cs_config_free(&cfg);
@@ -397,12 +409,20 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   cs_w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
   if (table && cs_h5_table_close(table) != CS_OK)
     cs_w_check(&w, CS_ERR_HDF5);
-  if (w.f)
-    cs_w_check(&w, cs_h5_close(w.f));
+  char partial[4200];
+  snprintf(partial, sizeof partial, "%s", cs_h5_partial_path(w.f) ? cs_h5_partial_path(w.f) : out);
+  if (w.st == CS_OK)
+    cs_w_check(&w, cs_h5_output_commit(w.f));
+  else
+    cs_h5_abandon(w.f); /* the partial file as of its last flush */
+  w.f = NULL;
 
   /* ---- report */
   if (w.st != CS_OK) {
-    rc = cli_fail(cmd, "cannot write '%s': %s", out, w.err);
+    rc = cli_fail(cmd,
+                  "cannot write '%s': %s; the rows flushed before the failure (at most %zu, up to "
+                  "t = %.10g) are in %s",
+                  out, w.err, rows, rows ? grid_time(&g, rows - 1) : 0.0, partial);
   } else {
     print_string("output", out);
     print_string("model", m->name);

@@ -66,7 +66,8 @@ static void error_norms(const struct fit_data *d, double b, double m, double *rm
 
 /* Nodes and integral-model values; the caller frees *buf. */
 static enum cs_status prepare(enum cs_law law, const struct cs_contact *contact, size_t npoints,
-                              struct fit_data *d, double **buf)
+                              struct fit_data *d, double **buf, cs_fit_progress_fn progress,
+                              void *ctx)
 {
   if ((law != CS_LAW_I00 && law != CS_LAW_I11) || !contact || npoints < 3)
     return CS_ERR_ARG;
@@ -85,6 +86,8 @@ static enum cs_status prepare(enum cs_law law, const struct cs_contact *contact,
     st = cs_friction_integral(contact, cos(theta[k]), 0.0, sin(theta[k]), ws, &L);
     T[k] = L.Tsx;
     M[k] = L.Ms;
+    if (progress)
+      progress(ctx, k + 1, npoints);
   }
   cs_integral_ws_free(ws);
   if (st != CS_OK) {
@@ -104,11 +107,19 @@ enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *c
                                      size_t npoints, double b, double m, double *rms,
                                      double *max_error)
 {
+  return cs_friction_fit_error_monitored(law, contact, npoints, b, m, rms, max_error, NULL, NULL);
+}
+
+enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_contact *contact,
+                                               size_t npoints, double b, double m, double *rms,
+                                               double *max_error, cs_fit_progress_fn progress,
+                                               void *ctx)
+{
   if (!(b > 0) || !(m > 0))
     return CS_ERR_RANGE;
   struct fit_data d;
   double *buf;
-  enum cs_status st = prepare(law, contact, npoints, &d, &buf);
+  enum cs_status st = prepare(law, contact, npoints, &d, &buf, progress, ctx);
   if (st != CS_OK)
     return st;
   error_norms(&d, b, m, rms, max_error);
@@ -119,11 +130,19 @@ enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *c
 enum cs_status cs_friction_fit(enum cs_law law, const struct cs_contact *contact, size_t npoints,
                                double b0, double m0, struct cs_fit_result *out)
 {
+  return cs_friction_fit_monitored(law, contact, npoints, b0, m0, out, NULL, NULL);
+}
+
+enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contact *contact,
+                                         size_t npoints, double b0, double m0,
+                                         struct cs_fit_result *out, cs_fit_progress_fn progress,
+                                         void *ctx)
+{
   if (!(b0 > 0) || !(m0 > 0) || !out)
     return CS_ERR_RANGE;
   struct fit_data d;
   double *buf;
-  enum cs_status st = prepare(law, contact, npoints, &d, &buf);
+  enum cs_status st = prepare(law, contact, npoints, &d, &buf, progress, ctx);
   if (st != CS_OK)
     return st;
 

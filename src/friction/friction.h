@@ -167,7 +167,13 @@ enum cs_status cs_law_from_name(const char *name, enum cs_law *law);
  * and the static-to-kinetic ratio is eta = sup_u g(u) (MODELS.md §1). */
 double cs_eta_g(double eta_prime, double u);
 
-/* eta = sup g for a given eta' >= 0, by root finding on g'(u) = 0 (GSL).
+/* The largest eta and eta' accepted (eta' ~ 3.08 eta for large eta, so every
+ * eta has its eta'); much beyond these the answers would overflow. */
+#define CS_ETA_MAX 1e300
+#define CS_ETA_PRIME_MAX 1e301
+
+/* eta = sup g for a given eta' in [0, CS_ETA_PRIME_MAX] (CS_ERR_RANGE outside), by
+ * root finding on g'(u) = 0 (GSL), relative accuracy ~1e-15 for any eta'.
  * eta = 1 for every eta' up to cs_eta_prime_critical(); *u_max (may be NULL)
  * receives the maximizer (INFINITY when the supremum is the limit u -> inf). */
 enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_max);
@@ -176,8 +182,9 @@ enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_ma
  * regularization adds no static friction peak. */
 double cs_eta_prime_critical(void);
 
-/* eta' for a given eta >= 1, exact to ~1e-13 by root finding on
- * cs_eta_from_eta_prime. eta = 1 gives eta' = 0 (no peak). CS_ERR_RANGE for eta < 1. */
+/* eta' for a given eta in [1, CS_ETA_MAX], to ~1e-15 relative by root finding
+ * on the maximizer's curve. eta = 1 gives eta' = 0 (no peak). CS_ERR_RANGE
+ * outside [1, CS_ETA_MAX]. */
 enum cs_status cs_eta_prime_from_eta(double eta, double *eta_prime);
 
 /* The papers' cubic fits (JTAM §4, Acta Mech. §2): defined on [1, 1.3] and
@@ -234,5 +241,18 @@ enum cs_status cs_friction_fit(enum cs_law law, const struct cs_contact *contact
 enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *contact,
                                      size_t npoints, double b, double m, double *rms,
                                      double *max_error);
+
+/* The same two with a report of the integral model's evaluations on the
+ * nodes, most of the time of a fine grid: progress(ctx, done, npoints) after
+ * each node (progress may be NULL). */
+typedef void (*cs_fit_progress_fn)(void *ctx, size_t done, size_t npoints);
+enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contact *contact,
+                                         size_t npoints, double b0, double m0,
+                                         struct cs_fit_result *out, cs_fit_progress_fn progress,
+                                         void *ctx);
+enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_contact *contact,
+                                               size_t npoints, double b, double m, double *rms,
+                                               double *max_error, cs_fit_progress_fn progress,
+                                               void *ctx);
 
 #endif

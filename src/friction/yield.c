@@ -175,6 +175,30 @@ static int newton(struct cs_yield_ws *ws, struct yield_problem *p, const double 
   return 0;
 }
 
+/* Why loads are scaled. xi is homogeneous of degree 1 in u and the direction
+ * of degree 0 (N(z) has degree k = 1 or 3 in z, D the same), but N, dN and
+ * D(z) = (v^(km) + b^m |ws|^(km))^(1/m) overflow or underflow long before xi
+ * does: a load of 1e300 made D infinite, one of 1e-300 made it 0. Outside
+ * [2^-60, 2^60] the load is divided by 2^(k j), which divides z by the exact
+ * power 2^j, and xi is multiplied back; inside, nothing changes. */
+static int yield_scale(enum cs_law law, const double u[3], double us[3])
+{
+  double big = fmax(fmax(fabs(u[0]), fabs(u[1])), fabs(u[2]));
+  if (big == 0 || (big >= 0x1p-60 && big <= 0x1p60)) {
+    us[0] = u[0], us[1] = u[1], us[2] = u[2];
+    return 0;
+  }
+  int k = law == CS_LAW_I00 ? 1 : 3, e = ilogb(big);
+  int j = e >= 0 ? e / k : -((-e + k - 1) / k); /* floor(e / k) */
+  for (int i = 0; i < 3; i++)
+    us[i] = ldexp(u[i], -k * j);
+  return k * j;
+}
+
+static enum cs_status yield_solve(enum cs_law law, const struct cs_approx *a, const double u[3],
+                                  const double *guess, struct cs_yield_ws *ws,
+                                  struct cs_yield *out);
+
 enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, const double u[3],
                                 const double *guess, struct cs_yield_ws *ws, struct cs_yield *out)
 {
@@ -182,6 +206,17 @@ enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, cons
     return CS_ERR_ARG;
   if (!isfinite(u[0]) || !isfinite(u[1]) || !isfinite(u[2]))
     return CS_ERR_ARG;
+  double us[3];
+  int e = yield_scale(law, u, us);
+  enum cs_status st = yield_solve(law, a, us, guess, ws, out);
+  if (st == CS_OK)
+    out->xi = ldexp(out->xi, e);
+  return st;
+}
+
+static enum cs_status yield_solve(enum cs_law law, const struct cs_approx *a, const double u[3],
+                                  const double *guess, struct cs_yield_ws *ws, struct cs_yield *out)
+{
   struct yield_problem p = {.law = law, .a = a, .u = u};
   double z[3] = {0, 0, 0};
   if (u[0] == 0 && u[1] == 0 && u[2] == 0) {
@@ -226,10 +261,14 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
     return CS_ERR_ARG;
   if (a->m != 2.0)
     return CS_ERR_ARG;
+  if (!isfinite(u[0]) || !isfinite(u[1]) || !isfinite(u[2]))
+    return CS_ERR_ARG;
   const double b = a->b;
   double A[9] = {1.0,           0.0,        -b * a->c.c011, 0.0,           1.0,
                  b * a->c.c101, -a->c.c010, a->c.c100,      b * a->c.c00m1};
-  double rhs[3] = {-u[0], -u[1], -u[2]}, z[3];
+  double us[3];
+  int e = yield_scale(CS_LAW_I00, u, us); /* linear: xi scales like u */
+  double rhs[3] = {-us[0], -us[1], -us[2]}, z[3];
   gsl_matrix_view Am = gsl_matrix_view_array(A, 3, 3);
   gsl_vector_view bv = gsl_vector_view_array(rhs, 3);
   gsl_vector_view zv = gsl_vector_view_array(z, 3);
@@ -247,7 +286,7 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
   if (st != CS_OK)
     return st;
   /* the ellipsoid: xi = |S z| with z = -A^-1 u and S = diag(1, 1, b) */
-  out->xi = sqrt(z[0] * z[0] + z[1] * z[1] + b * b * z[2] * z[2]);
+  out->xi = ldexp(sqrt(z[0] * z[0] + z[1] * z[1] + b * b * z[2] * z[2]), e);
   double n = sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
   for (int i = 0; i < 3; i++)
     out->dir[i] = n > 0 ? z[i] / n : 0.0;

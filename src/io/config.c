@@ -2,7 +2,22 @@
 /* INI parameter files: libinih tokenizes, this file validates. libinih (as
  * Debian builds it) does not report line numbers, so the file is fed through
  * ini_parse_stream with a reader that counts the lines it hands out: when the
- * handler runs, the count is the line of the key. */
+ * handler runs, the count is the line of the key.
+ *
+ * What libinih would read unfaithfully is refused first, with the line:
+ * - a NUL byte (the reader, like fgets, would end the file there: whatever
+ *   follows would be neither applied nor checked);
+ * - a line longer than libinih's buffer (ini_max_line - 3 characters):
+ *   libinih cuts it and parses the rest as a new line, so a long comment
+ *   ending in "omega0_amp = 5" set omega0_amp. A long comment line is handed
+ *   over empty instead (a comment carries nothing to parse), any other long
+ *   line is an error;
+ * - bytes that are not UTF-8 in a section name or key (names are matched
+ *   byte for byte and printed back in messages);
+ * - an indented line after a key, which libinih's multi-line mode appends to
+ *   that key's value ("  atol = 1e-10" under "rtol = 1e-8" set rtol to
+ *   "atol = 1e-10");
+ * - a key given twice in the file (only --set may override a key). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -52,11 +67,24 @@ int cs_parse_bool(const char *s, int *out)
   return 0;
 }
 
+/* A key of the file, to refuse it a second time. */
+struct seen_key {
+  char section[32];
+  char key[64];
+  int line;
+};
+
 struct loader {
   struct cs_config *cfg;
   const char *where; /* "file:line" prefix being processed */
   char whereb[1100];
   int line;
+  int line_indented;                   /* the line handed out last starts with a blank */
+  char last_section[32], last_key[64]; /* the key handled last (libinih's prev_name) */
+  struct seen_key *seen;               /* keys of the file so far */
+  size_t n_seen, cap_seen;
+  /* where the keys that are checked against each other were set */
+  char at_t_end[1100], at_h_init[1100], at_variable[1100], at_kind[1100];
   char model_name[64];
   int model_line;
   const char *text; /* reader position */
@@ -83,24 +111,74 @@ static int failf(struct loader *L, enum cs_status st, const char *fmt, ...)
   return 0;
 }
 
+/* 1 if the first non-blank character of line[0..len) starts a comment for
+ * libinih (INI_START_COMMENT_PREFIXES, ";#"). */
+static int comment_line(const char *line, size_t len)
+{
+  size_t i = 0;
+  while (i < len && (line[i] == ' ' || line[i] == '\t'))
+    i++;
+  return i < len && (line[i] == ';' || line[i] == '#');
+}
+
 static char *reader(char *str, int num, void *stream)
 {
   struct loader *L = stream;
   const char *p = L->text;
-  if (!p || !*p)
+  if (!p || !*p || L->st != CS_OK)
     return NULL;
-  int i = 0;
-  while (i < num - 1 && p[i] && p[i] != '\n')
-    i++;
-  if (p[i] == '\n' && i < num - 1)
-    i++;
-  memcpy(str, p, (size_t)i);
-  str[i] = '\0';
-  L->text = p + i;
+  size_t len = strcspn(p, "\n"), next = len + (p[len] == '\n');
+  size_t content = len > 0 && p[len - 1] == '\r' ? len - 1 : len;
   L->line++;
   snprintf(L->whereb, sizeof L->whereb, "%s:%d", L->cfg->path, L->line);
   L->where = L->whereb;
+  L->text = p + next;
+  L->line_indented = len > 0 && (p[0] == ' ' || p[0] == '\t');
+  /* libinih's buffer holds num - 1 bytes: the line, '\r', '\n' */
+  size_t limit = num > 3 ? (size_t)num - 3 : 0;
+  if (content > limit) {
+    if (!comment_line(p, content)) {
+      failf(L, CS_ERR_PARSE,
+            "line of %zu characters, longer than the INI parser's limit of %zu (accepted: "
+            "shorter lines; a comment may be longer)",
+            content, limit);
+      return NULL;
+    }
+    snprintf(str, (size_t)num, "\n");
+    return str;
+  }
+  memcpy(str, p, next);
+  str[next] = '\0';
   return str;
+}
+
+/* The first byte of s that does not belong to a well-formed UTF-8 sequence,
+ * or NULL (overlong forms, surrogates and code points above U+10FFFF are
+ * refused as RFC 3629 says). */
+static const unsigned char *utf8_invalid(const char *s, size_t len)
+{
+  const unsigned char *u = (const unsigned char *)s, *end = u + len;
+  while (u < end) {
+    unsigned c = *u;
+    size_t n = c < 0x80             ? 0
+               : (c & 0xE0) == 0xC0 ? 1
+               : (c & 0xF0) == 0xE0 ? 2
+               : (c & 0xF8) == 0xF0 ? 3
+                                    : 4;
+    if (n == 4 || (size_t)(end - u) <= n)
+      return u; /* a stray continuation byte, 0xF8..0xFF, or a sequence cut short */
+    unsigned cp = n == 0 ? c : n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
+    for (size_t i = 1; i <= n; i++) {
+      if ((u[i] & 0xC0) != 0x80)
+        return u;
+      cp = (cp << 6) | (u[i] & 0x3F);
+    }
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return u;
+    u += n + 1;
+  }
+  return NULL;
 }
 
 static int number(struct loader *L, const char *key, const char *value, double lo, double hi,
@@ -118,6 +196,8 @@ static int number(struct loader *L, const char *key, const char *value, double l
 static int solver_key(struct loader *L, const char *key, const char *value)
 {
   struct cs_integrator_opts *o = &L->cfg->solver;
+  if (strcmp(key, "h_init") == 0 || strcmp(key, "h_max") == 0)
+    snprintf(L->at_h_init, sizeof L->at_h_init, "%s", L->where);
   if (strcmp(key, "stepper") == 0) {
     if (strcmp(value, "erk") == 0)
       o->stepper = CS_STEPPER_ERK;
@@ -132,16 +212,20 @@ static int solver_key(struct loader *L, const char *key, const char *value)
   }
   if (strcmp(key, "rtol") == 0)
     return number(L, key, value, 1e-15, 1e-1, "a number in [1e-15, 0.1]", &o->rtol);
+  /* atol = 0 makes ARKODE refuse any state with a zero component (its error
+   * weight would be infinite); below 1e-30 the absolute test asks more than
+   * double precision holds for the states of these models */
   if (strcmp(key, "atol") == 0)
-    return number(L, key, value, 0.0, 1.0, "a number in [0, 1]", &o->atol);
+    return number(L, key, value, 1e-30, 1.0,
+                  "a number in [1e-30, 1], in the unit of each state variable", &o->atol);
   if (strcmp(key, "h_max") == 0)
     return number(L, key, value, 0.0, 1e12, "a number >= 0, 0 = unbounded", &o->h_max);
   if (strcmp(key, "h_init") == 0)
     return number(L, key, value, 0.0, 1e12, "a number >= 0, 0 = automatic", &o->h_init);
   if (strcmp(key, "max_steps") == 0) {
     long v;
-    if (!cs_parse_long(value, &v) || v < 1)
-      return failf(L, CS_ERR_RANGE, "max_steps: '%s' (accepted: an integer >= 1)", value);
+    if (!cs_parse_long(value, &v) || v < 1 || v > 1000000000000L)
+      return failf(L, CS_ERR_RANGE, "max_steps: '%s' (accepted: an integer in [1, 1e12])", value);
     o->max_steps = v;
     return 1;
   }
@@ -163,10 +247,13 @@ static int output_key(struct loader *L, const char *key, const char *value)
   struct cs_config *c = L->cfg;
   if (strcmp(key, "t_end") == 0) {
     L->seen_t_end = 1;
-    return number(L, key, value, -1e12, 1e12, "a finite number (model time unit)", &c->t_end);
+    snprintf(L->at_t_end, sizeof L->at_t_end, "%s", L->where);
+    return number(L, key, value, -1e12, 1e12, "a number in (t_start, 1e12] (model time unit)",
+                  &c->t_end);
   }
+  /* every run starts at t = 0: t_start only opens the recorded window */
   if (strcmp(key, "t_start") == 0)
-    return number(L, key, value, -1e12, 1e12, "a finite number (model time unit)", &c->t_start);
+    return number(L, key, value, 0, 1e12, "a number in [0, 1e12] (model time unit)", &c->t_start);
   if (strcmp(key, "dt") == 0)
     return number(L, key, value, 0.0, 1e12, "a number >= 0 (model time unit), 0 = automatic",
                   &c->dt);
@@ -185,6 +272,7 @@ static int section_key(struct loader *L, const char *key, const char *value)
   struct cs_config *c = L->cfg;
   c->section_given = 1;
   if (strcmp(key, "kind") == 0) {
+    snprintf(L->at_kind, sizeof L->at_kind, "%s", L->where);
     if (strcmp(value, "hyperplane") == 0)
       c->section.kind = CS_SECTION_HYPERPLANE;
     else if (strcmp(value, "stroboscopic") == 0)
@@ -195,6 +283,7 @@ static int section_key(struct loader *L, const char *key, const char *value)
   }
   if (strcmp(key, "variable") == 0) {
     /* checked against the model once it is known */
+    snprintf(L->at_variable, sizeof L->at_variable, "%s", L->where);
     if (strlen(value) >= sizeof c->section_variable)
       return failf(L, CS_ERR_RANGE, "variable: name too long");
     strcpy(c->section_variable, value);
@@ -258,15 +347,54 @@ static int remember(struct loader *L, struct cs_config_raw *r, const char *secti
   return 1;
 }
 
-/* Keys may come twice only through --set (an override); within the file it is an error. */
+/* Refuses what a line of the file may not be: a name that is not UTF-8, a
+ * continuation line, a key given before. Records the key. */
+static int check_file_key(struct loader *L, const char *section, const char *key)
+{
+  const unsigned char *bad = utf8_invalid(section, strlen(section));
+  if (bad)
+    return failf(L, CS_ERR_PARSE,
+                 "[%s]: byte 0x%02X of the section name is not UTF-8 (accepted: "
+                 "UTF-8 text)",
+                 section, *bad);
+  if ((bad = utf8_invalid(key, strlen(key))))
+    return failf(L, CS_ERR_PARSE, "%s: byte 0x%02X of the key is not UTF-8 (accepted: UTF-8 text)",
+                 key, *bad);
+  if (L->line_indented && strcmp(section, L->last_section) == 0 && strcmp(key, L->last_key) == 0)
+    return failf(L, CS_ERR_PARSE,
+                 "%s: this indented line would continue the value of %s (accepted: one line per "
+                 "key, not indented)",
+                 key, key);
+  snprintf(L->last_section, sizeof L->last_section, "%s", section);
+  snprintf(L->last_key, sizeof L->last_key, "%s", key);
+  for (size_t i = 0; i < L->n_seen; i++)
+    if (strcmp(L->seen[i].key, key) == 0 && strcmp(L->seen[i].section, section) == 0)
+      return failf(L, CS_ERR_PARSE, "%s: given twice (first at %s:%d)", key, L->cfg->path,
+                   L->seen[i].line);
+  if (L->n_seen == L->cap_seen) {
+    size_t cap = L->cap_seen ? 2 * L->cap_seen : 64;
+    struct seen_key *g = realloc(L->seen, cap * sizeof *g);
+    if (!g)
+      return failf(L, CS_ERR_NOMEM, "%s", cs_strerror(CS_ERR_NOMEM));
+    L->seen = g, L->cap_seen = cap;
+  }
+  struct seen_key *k = &L->seen[L->n_seen++];
+  snprintf(k->section, sizeof k->section, "%s", section);
+  snprintf(k->key, sizeof k->key, "%s", key);
+  k->line = L->line;
+  return 1;
+}
+
+/* Keys may come twice only through --set (an override); within the file
+ * check_file_key has refused a repeat already. */
 static int handle(struct loader *L, const char *section, const char *key, const char *value,
                   int override)
 {
   struct cs_config *c = L->cfg;
+  if (!override && !check_file_key(L, section, key))
+    return 0;
   if (strcmp(section, "model") == 0) {
     if (strcmp(key, "name") == 0) {
-      if (L->model_name[0] && !override)
-        return failf(L, CS_ERR_PARSE, "name: given twice (first at line %d)", L->model_line);
       snprintf(L->model_name, sizeof L->model_name, "%s", value);
       L->model_line = L->line;
       return 1;
@@ -293,11 +421,8 @@ static int handle(struct loader *L, const char *section, const char *key, const 
                    "multipliers)",
                    key);
     for (size_t i = 0; i < c->n_raw; i++)
-      if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0) {
-        if (!override)
-          return failf(L, CS_ERR_PARSE, "%s: given twice (first at %s)", key, c->raw[i].where);
+      if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0)
         return remember(L, &c->raw[i], section, key, value);
-      }
     if (c->n_raw >= CS_CONFIG_MAX_RAW)
       return failf(L, CS_ERR_RANGE, "%s: too many [%s] keys", key, section);
     return remember(L, &c->raw[c->n_raw++], section, key, value);
@@ -309,11 +434,8 @@ static int handle(struct loader *L, const char *section, const char *key, const 
   }
   /* model choices, parameters and initial values wait for the model */
   for (size_t i = 0; i < L->n_pending; i++)
-    if (strcmp(L->pending[i].key, key) == 0 && strcmp(L->pending[i].section, section) == 0) {
-      if (!override)
-        return failf(L, CS_ERR_PARSE, "%s: given twice (first at %s)", key, L->pending[i].where);
+    if (strcmp(L->pending[i].key, key) == 0 && strcmp(L->pending[i].section, section) == 0)
       return remember(L, &L->pending[i], section, key, value);
-    }
   if (L->n_pending >= sizeof L->pending / sizeof *L->pending)
     return failf(L, CS_ERR_RANGE, "%s: too many keys", key);
   return remember(L, &L->pending[L->n_pending++], section, key, value);
@@ -395,6 +517,9 @@ static int apply_set(struct loader *L, const char *set)
 {
   snprintf(L->whereb, sizeof L->whereb, "--set %s", set);
   L->where = L->whereb;
+  const unsigned char *bad = utf8_invalid(set, strlen(set));
+  if (bad)
+    return failf(L, CS_ERR_PARSE, "byte 0x%02X is not UTF-8 (accepted: UTF-8 text)", *bad);
   const char *dot = strchr(set, '.'), *eq = strchr(set, '=');
   if (!dot || !eq || dot > eq || dot == set || eq == dot + 1)
     return failf(L, CS_ERR_PARSE, "expected section.key=value (e.g. parameters.omega0=40)");
@@ -407,29 +532,93 @@ static int apply_set(struct loader *L, const char *set)
   return handle(L, section, key, eq + 1, 1);
 }
 
-static enum cs_status read_file(const char *path, char **text)
+/* Parameter files are a few kB; a larger "parameter file" is a mistake
+ * (a result file, /dev/zero) and is not read into memory whole. */
+#define MAX_FILE_BYTES (1 << 20)
+
+/* Reads the whole file into *text (NUL-terminated, *len bytes without the
+ * terminator). The reason of a failure goes to msg. */
+static enum cs_status read_file(const char *path, char **text, size_t *len, char *msg,
+                                size_t msglen)
 {
   FILE *f = fopen(path, "rb");
-  if (!f)
+  if (!f) {
+    snprintf(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(errno));
     return CS_ERR_IO;
-  size_t cap = 4096, len = 0;
+  }
+  size_t cap = 4096, n = 0, k;
   char *buf = malloc(cap);
-  size_t k;
-  while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-    len += k;
-    if (len + 1 >= cap) {
+  while (buf && n <= MAX_FILE_BYTES && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += k;
+    if (n + 1 >= cap) {
       char *nb = realloc(buf, cap *= 2);
       if (!nb)
         free(buf);
       buf = nb;
     }
   }
+  int err = ferror(f) ? errno : 0;
   fclose(f);
-  if (!buf)
-    return CS_ERR_NOMEM;
-  buf[len] = '\0';
+  enum cs_status st = CS_OK;
+  if (!buf) {
+    snprintf(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+    st = CS_ERR_NOMEM;
+  } else if (err) {
+    snprintf(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(err));
+    st = CS_ERR_IO;
+  } else if (n > MAX_FILE_BYTES) {
+    snprintf(msg, msglen,
+             "%s: larger than %d bytes: not a parameter file (accepted: an INI text "
+             "file)",
+             path, MAX_FILE_BYTES);
+    st = CS_ERR_PARSE;
+  }
+  if (st != CS_OK) {
+    free(buf);
+    return st;
+  }
+  buf[n] = '\0';
   *text = buf;
+  *len = n;
   return CS_OK;
+}
+
+/* A NUL byte in text[0..len): the line and column it is on, for the message. */
+static int find_nul(const char *text, size_t len, int *line, size_t *col)
+{
+  const char *z = memchr(text, '\0', len);
+  if (!z)
+    return 0;
+  *line = 1;
+  const char *start = text;
+  for (const char *p = text; p < z; p++)
+    if (*p == '\n')
+      (*line)++, start = p + 1;
+  *col = (size_t)(z - start) + 1;
+  return 1;
+}
+
+/* Messages quote what the user wrote: control characters and bytes of broken
+ * UTF-8 are shown as '?', so that a message stays one printable line. */
+static void sanitize(char *msg)
+{
+  size_t len = strlen(msg);
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)msg[i];
+    if (c < 0x20 || c == 0x7F) {
+      msg[i++] = '?';
+      continue;
+    }
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const unsigned char *bad = utf8_invalid(msg + i, len - i);
+    size_t good = bad ? (size_t)((const char *)bad - (msg + i)) : len - i;
+    i += good;
+    if (bad)
+      msg[i++] = '?';
+  }
 }
 
 void cs_config_free(struct cs_config *cfg)
@@ -480,13 +669,33 @@ static enum cs_status load(const char *path, const char *text, const char *const
   cfg->solver = cs_integrator_opts_default();
   cfg->t_end = NAN;
 
+  size_t len = 0;
+  int nul_line;
+  size_t nul_col;
   enum cs_status st = CS_OK;
-  if (text)
-    st = (cfg->text = strdup(text)) ? CS_OK : CS_ERR_NOMEM;
-  else
-    st = read_file(path, &cfg->text);
+  if (text) { /* e.g. the copy stored in a result file: checked like a file */
+    len = strlen(text);
+    if (len > MAX_FILE_BYTES) {
+      snprintf(msg, msglen, "%s: larger than %d bytes: not a parameter file", path, MAX_FILE_BYTES);
+      st = CS_ERR_PARSE;
+    } else if (!(cfg->text = strdup(text))) {
+      snprintf(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+      st = CS_ERR_NOMEM;
+    }
+  } else {
+    st = read_file(path, &cfg->text, &len, msg, msglen);
+  }
+  if (st == CS_OK && find_nul(cfg->text, len, &nul_line, &nul_col)) {
+    snprintf(msg, msglen,
+             "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: a "
+             "text file without NUL bytes)",
+             path, nul_line, nul_col);
+    st = CS_ERR_PARSE;
+    free(cfg->text);
+  }
   if (st != CS_OK) {
-    snprintf(msg, msglen, "%s: cannot read the parameter file", path);
+    sanitize(msg);
+    cfg->text = NULL;
     free(L);
     return st;
   }
@@ -540,7 +749,7 @@ static enum cs_status load(const char *path, const char *text, const char *const
   }
   if (L->st == CS_OK) {
     const struct cs_model *m = cfg->model;
-    L->where = path;
+    L->where = L->at_variable[0] ? L->at_variable : path;
     if (cfg->section.kind == CS_SECTION_HYPERPLANE &&
         cs_model_state_index(m, cfg->section_variable) < 0 &&
         cs_model_derived_index(m, cfg->section_variable) < 0)
@@ -548,10 +757,29 @@ static enum cs_status load(const char *path, const char *text, const char *const
             "variable: '%s' is neither a state variable nor a derived output "
             "of %s (see 'contensou info --model %s')",
             cfg->section_variable, m->name, m->name);
-    else if (!L->seen_t_end && cfg->n_raw == 0)
-      failf(L, CS_ERR_PARSE, "t_end: missing in [output] (accepted: a number > t_start)");
-    else if (L->seen_t_end && !(cfg->t_end > cfg->t_start))
-      failf(L, CS_ERR_RANGE, "t_end: %g is not after t_start = %g", cfg->t_end, cfg->t_start);
+    /* a model whose forcing can be periodic refuses points without it one by
+     * one; one that is never forced would fail at every point */
+    if (cfg->section.kind == CS_SECTION_STROBOSCOPIC && !m->forcing_period) {
+      L->where = L->at_kind[0] ? L->at_kind : path;
+      failf(L, CS_ERR_RANGE,
+            "kind: stroboscopic needs a periodic forcing and %s has none (accepted: hyperplane)",
+            m->name);
+    }
+  }
+  if (L->st == CS_OK && !L->seen_t_end && cfg->n_raw == 0) {
+    L->where = path;
+    failf(L, CS_ERR_PARSE, "t_end: missing in [output] (accepted: a number > t_start)");
+  }
+  if (L->st == CS_OK && L->seen_t_end && !(cfg->t_end > cfg->t_start)) {
+    L->where = L->at_t_end;
+    failf(L, CS_ERR_RANGE, "t_end: %g is not after t_start = %g (accepted: t_start < t_end)",
+          cfg->t_end, cfg->t_start);
+  }
+  if (L->st == CS_OK && cfg->solver.h_max > 0 && cfg->solver.h_init > cfg->solver.h_max) {
+    L->where = L->at_h_init;
+    failf(L, CS_ERR_RANGE,
+          "h_init: %g exceeds h_max = %g (accepted: h_init <= h_max, or h_max = 0)",
+          cfg->solver.h_init, cfg->solver.h_max);
   }
   if (L->st == CS_OK) {
     cfg->params_unprepared = malloc(cfg->model->params_size);
@@ -572,7 +800,9 @@ static enum cs_status load(const char *path, const char *text, const char *const
     }
   }
   st = L->st;
+  free(L->seen);
   free(L);
+  sanitize(msg);
   if (st != CS_OK) {
     free(cfg->params), free(cfg->params_unprepared), free(cfg->y0), free(cfg->text);
     memset(cfg, 0, sizeof *cfg);

@@ -13,9 +13,15 @@
  *                 analysis/continuation_config.c)
  *
  * Every key is checked: unknown key, duplicate, bad number, value outside the
- * accepted range and missing required key each give CS_ERR_PARSE or
- * CS_ERR_RANGE with a one-line message "file:line: key: what is wrong
- * (accepted: ...)". Overrides from the command line (--set section.key=value)
+ * accepted range (including values a later layer would refuse: atol > 0,
+ * h_init <= h_max, t_start >= 0, stroboscopic sections only for forced
+ * models) and missing required key each give CS_ERR_PARSE or CS_ERR_RANGE
+ * with a one-line message "file:line: key: what is wrong (accepted: ...)".
+ * Text libinih would read unfaithfully is refused with its line: NUL bytes,
+ * lines longer than libinih's buffer (long comment lines are fine), keys and
+ * section names that are not UTF-8, indented continuation lines. Files over
+ * 1 MiB are refused unread. Messages show control characters and broken
+ * UTF-8 as '?'. Overrides from the command line (--set section.key=value)
  * go through the same checks, with "--set section.key=value" in place of
  * file:line. Files are loaded, overrides applied, then everything is
  * cross-checked and the model's prepare() run. */

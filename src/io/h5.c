@@ -5,8 +5,9 @@
 
 #include <errno.h>
 #include <hdf5.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,22 @@ __attribute__((constructor)) static void no_hdf5_atexit(void)
 }
 
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
+/* At exit: shuts HDF5 down unless a file is still open. HDF5's own exit
+ * handler closes every open file; after a failed H5Fclose (a full disk)
+ * HDF5 1.10 keeps the half-closed file and that handler crashed on it
+ * (friction fit -o on a full disk: exit 139 after the error message), and a
+ * file let go with cs_h5_abandon is to stay as it was at its last flush. */
+static void term(void)
+{
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) == 0)
+    H5close();
+}
+
 void begin(void)
 {
+  /* H5dont_atexit succeeds once, before HDF5 starts: this handler instead */
+  if (H5dont_atexit() >= 0)
+    atexit(term);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   cs_h5_err[0] = '\0';
 }
@@ -59,6 +74,11 @@ enum cs_status fail(enum cs_status status, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(cs_h5_err, sizeof cs_h5_err, fmt, ap);
   va_end(ap);
+  /* one line: HDF5's own messages carry newlines (the time of a failed
+   * write), names from a file may carry control characters */
+  for (char *c = cs_h5_err; *c; c++)
+    if ((unsigned char)*c < 0x20 || *c == 0x7F)
+      *c = ' ';
   return status;
 }
 
@@ -121,6 +141,43 @@ hid_t vlen_string_type(void)
   return t;
 }
 
+/* Readers treat the file as untrusted: an object they read must be reached
+ * through hard links only (a soft link can point anywhere in the file, an
+ * external link into another file, which a reader of this file has no
+ * business opening). CS_OK, CS_ERR_NOT_FOUND (a component is missing), or
+ * CS_ERR_UNSUPPORTED/CS_ERR_HDF5 with the message set when report is 1. */
+static enum cs_status read_path(hid_t file, const char *path, int report)
+{
+  size_t n = strlen(path);
+  if (strcmp(path, "/") == 0)
+    return CS_OK;
+  if (n == 0 || n >= 1024 || path[0] != '/')
+    return report ? fail(CS_ERR_ARG, "bad object path '%.64s'", path) : CS_ERR_ARG;
+  char buf[1024];
+  memcpy(buf, path, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] != '/' && buf[i] != '\0')
+      continue;
+    char c = buf[i];
+    buf[i] = '\0';
+    htri_t e = H5Lexists(file, buf, H5P_DEFAULT);
+    H5L_info_t li;
+    enum cs_status st = CS_OK;
+    if (e == 0)
+      st = report ? fail(CS_ERR_NOT_FOUND, "no object '%s'", buf) : CS_ERR_NOT_FOUND;
+    else if (e < 0 || H5Lget_info(file, buf, &li, H5P_DEFAULT) < 0)
+      st = report ? fail_h5("cannot look up", buf) : CS_ERR_HDF5;
+    else if (li.type != H5L_TYPE_HARD)
+      st = report ? fail(CS_ERR_UNSUPPORTED, "'%s' is a %s link (accepted: a group or dataset)",
+                         buf, li.type == H5L_TYPE_SOFT ? "soft" : "external")
+                  : CS_ERR_UNSUPPORTED;
+    buf[i] = c;
+    if (st != CS_OK)
+      return st;
+  }
+  return CS_OK;
+}
+
 int path_exists(hid_t file, const char *path)
 {
   size_t n = strlen(path);
@@ -149,7 +206,7 @@ int path_exists(hid_t file, const char *path)
 int cs_h5_exists(struct cs_h5 *f, const char *path)
 {
   begin();
-  return f && path && path_exists(f->file, path);
+  return f && path && read_path(f->file, path, 0) == CS_OK;
 }
 
 /* ------------------------------------------------------------------ files */
@@ -177,6 +234,9 @@ enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)
   return CS_OK;
 }
 
+/* Metadata read attempts of a SWMR reader (HDF5's default: 100). */
+#define SWMR_READ_ATTEMPTS 8
+
 enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
 {
   struct cs_h5 *f;
@@ -199,21 +259,47 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out)
   f = calloc(1, sizeof *f);
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
-  f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+  /* read-only: closing the file closes whatever a failed read left open */
+  hid_t fapl = writable ? H5P_DEFAULT : H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl < 0 || (!writable && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)) {
+    enum cs_status st = fail_h5("cannot open", path);
+    if (fapl >= 0)
+      H5Pclose(fapl);
+    free(f);
+    return st;
+  }
+  f->file = H5Fopen(path, writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
   if (f->file < 0 && !writable) {
     /* A sweep being written (or killed while written) is in SWMR mode: its
      * superblock says "open for write" and only a SWMR reader may open it. */
-    hid_t fapl = cs_h5_i_fapl_latest();
-    if (fapl >= 0) {
+    hid_t swmr = cs_h5_i_fapl_latest();
+    /* A SWMR reader retries a metadata read whose checksum fails (the writer
+     * may be half-way through it): 100 times by default, with sleeps that
+     * grow, which on a damaged block never ends in practice (a flipped bit
+     * held a reader for more than 10 min). A live writer needs few retries. */
+    if (swmr >= 0 && H5Pset_fclose_degree(swmr, H5F_CLOSE_STRONG) >= 0 &&
+        H5Pset_metadata_read_attempts(swmr, SWMR_READ_ATTEMPTS) >= 0) {
       H5Eclear2(H5E_DEFAULT);
-      f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
-      H5Pclose(fapl);
+      f->file = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr);
+    }
+    if (swmr >= 0)
+      H5Pclose(swmr);
+    if (f->file < 0) {
+      /* A file whose writer died without closing it (a run killed, a disk
+       * that filled) keeps its "open for write" marks: read it as it was at
+       * the last flush, without changing it (h5clear -s would). */
+      hbool_t clear = 1;
+      H5Eclear2(H5E_DEFAULT);
+      if (H5Pset(fapl, "clear_status_flags", &clear) >= 0)
+        f->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
     }
     if (f->file < 0) {
       H5Eclear2(H5E_DEFAULT);
       f->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* for the error message */
     }
   }
+  if (!writable)
+    H5Pclose(fapl);
   if (f->file < 0) {
     free(f);
     return fail_h5("cannot open", path);
@@ -240,6 +326,13 @@ enum cs_status cs_h5_close(struct cs_h5 *f)
     st = fail_h5("cannot close", "file");
   cs_h5_i_release(f);
   return st;
+}
+
+void cs_h5_abandon(struct cs_h5 *f)
+{
+  begin();
+  if (f)
+    cs_h5_i_release(f);
 }
 
 /* ------------------------------------------------------------- attributes */
@@ -373,98 +466,32 @@ enum cs_status cs_h5_attr_write_int(struct cs_h5 *f, const char *obj, const char
   return write_attr(f, obj, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, &value);
 }
 
-/* Reads the string attribute name of the object id: *count strings (1 for a
- * scalar), each allocated with malloc, into a malloc'ed array. */
-static enum cs_status read_string_attr(hid_t id, const char *name, char ***values, size_t *count)
+/* Elements of a simple dataspace, refusing more than max (and any product
+ * that would overflow): the count comes from the file. -1 after setting the
+ * message. */
+static hssize_t space_count(hid_t space, size_t max, const char *what, const char *name)
 {
-  hid_t attr, ftype = -1, space = -1, mtype = -1;
-  enum cs_status st = CS_OK;
-  hssize_t n = 0;
-  char **out = NULL;
-  *values = NULL;
-  *count = 0;
-  if (H5Aexists(id, name) <= 0)
-    return fail(CS_ERR_NOT_FOUND, "no attribute '%s'", name);
-  attr = H5Aopen(id, name, H5P_DEFAULT);
-  if (attr < 0)
-    return fail_h5("cannot open attribute", name);
-  ftype = H5Aget_type(attr);
-  space = H5Aget_space(attr);
-  if (ftype < 0 || space < 0 || (n = H5Sget_simple_extent_npoints(space)) < 0) {
-    st = fail_h5("cannot read attribute", name);
-    goto done;
+  hsize_t dims[H5S_MAX_RANK];
+  H5S_class_t cls = H5Sget_simple_extent_type(space);
+  if (cls == H5S_SCALAR)
+    return 1;
+  if (cls == H5S_NULL)
+    return 0;
+  int rank = H5Sget_simple_extent_ndims(space);
+  if (cls != H5S_SIMPLE || rank < 0 || rank > H5S_MAX_RANK ||
+      H5Sget_simple_extent_dims(space, dims, NULL) < 0) {
+    fail_h5(what, name);
+    return -1;
   }
-  if (H5Tget_class(ftype) != H5T_STRING) {
-    st = fail(CS_ERR_HDF5, "attribute '%s' is not a string", name);
-    goto done;
-  }
-  out = calloc(n > 0 ? (size_t)n : 1, sizeof *out);
-  if (!out) {
-    st = fail(CS_ERR_NOMEM, "out of memory");
-    goto done;
-  }
-  mtype = H5Tcopy(H5T_C_S1);
-  /* HDF5 converts no string between character sets: read in the file's one. */
-  if (mtype >= 0 && H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0) {
-    H5Tclose(mtype);
-    mtype = -1;
-  }
-  if (H5Tis_variable_str(ftype) > 0) {
-    char **raw = calloc(n > 0 ? (size_t)n : 1, sizeof *raw);
-    if (!raw) {
-      st = fail(CS_ERR_NOMEM, "out of memory");
-      goto done;
+  size_t n = 1;
+  for (int i = 0; i < rank; i++) {
+    if (dims[i] > max || (dims[i] > 0 && n > max / dims[i])) {
+      fail(CS_ERR_RANGE, "%s '%s': more than %zu elements", what, name, max);
+      return -1;
     }
-    if (mtype < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Aread(attr, mtype, raw) < 0) {
-      st = fail_h5("cannot read attribute", name);
-    } else {
-      for (hssize_t i = 0; i < n; i++) {
-        out[i] = dup_string(raw[i] ? raw[i] : "");
-        if (!out[i])
-          st = fail(CS_ERR_NOMEM, "out of memory");
-      }
-      for (hssize_t i = 0; i < n; i++)
-        H5free_memory(raw[i]);
-    }
-    free(raw);
-  } else {
-    size_t len = H5Tget_size(ftype) + 1; /* room for a terminator */
-    char *raw = calloc(n > 0 ? (size_t)n : 1, len);
-    if (!raw) {
-      st = fail(CS_ERR_NOMEM, "out of memory");
-      goto done;
-    }
-    if (mtype < 0 || H5Tset_size(mtype, len) < 0 || H5Tset_strpad(mtype, H5T_STR_NULLTERM) < 0 ||
-        H5Aread(attr, mtype, raw) < 0) {
-      st = fail_h5("cannot read attribute", name);
-    } else {
-      for (hssize_t i = 0; i < n; i++) {
-        out[i] = dup_string(raw + (size_t)i * len);
-        if (!out[i])
-          st = fail(CS_ERR_NOMEM, "out of memory");
-      }
-    }
-    free(raw);
+    n *= (size_t)dims[i];
   }
-done:
-  if (st != CS_OK && out) {
-    for (hssize_t i = 0; i < n; i++)
-      free(out[i]);
-    free(out);
-    out = NULL;
-  }
-  if (mtype >= 0)
-    H5Tclose(mtype);
-  if (space >= 0)
-    H5Sclose(space);
-  if (ftype >= 0)
-    H5Tclose(ftype);
-  H5Aclose(attr);
-  if (st == CS_OK) {
-    *values = out;
-    *count = (size_t)n;
-  }
-  return st;
+  return (hssize_t)n;
 }
 
 static void free_strings(char **s, size_t n)
@@ -476,47 +503,205 @@ static void free_strings(char **s, size_t n)
   free(s);
 }
 
+/* Reads the strings of attribute name of id (or, name NULL, of the dataset
+ * id itself, called path in messages): *count strings (1 for a scalar), each
+ * malloc'ed and NUL-terminated, into a malloc'ed array. At most
+ * CS_H5_MAX_STRINGS strings and CS_H5_MAX_TEXT bytes in all; a string holding
+ * a NUL byte ends there. */
+static enum cs_status read_strings(hid_t id, const char *name, const char *path, char ***values,
+                                   size_t *count)
+{
+  hid_t obj = -1, ftype = -1, space = -1, mtype = -1;
+  enum cs_status st = CS_OK;
+  hssize_t n = 0;
+  char **out = NULL;
+  const char *what = name ? "attribute" : "dataset", *label = name ? name : path;
+  *values = NULL;
+  *count = 0;
+  if (name) {
+    htri_t e = H5Aexists(id, name);
+    if (e == 0)
+      return fail(CS_ERR_NOT_FOUND, "no attribute '%s' on '%s'", name, path);
+    if (e < 0 || (obj = H5Aopen(id, name, H5P_DEFAULT)) < 0)
+      return fail_h5("cannot open attribute", name);
+    ftype = H5Aget_type(obj);
+    space = H5Aget_space(obj);
+  } else {
+    ftype = H5Dget_type(id);
+    space = H5Dget_space(id);
+  }
+  if (ftype < 0 || space < 0) {
+    st = fail_h5(name ? "cannot read attribute" : "cannot read dataset", label);
+    goto done;
+  }
+  if (H5Tget_class(ftype) != H5T_STRING) {
+    st = fail(CS_ERR_HDF5, "%s '%s' of '%s' is not a string", what, label, path);
+    goto done;
+  }
+  if ((n = space_count(space, CS_H5_MAX_STRINGS, what, label)) < 0) {
+    st = CS_ERR_RANGE;
+    goto done;
+  }
+  out = calloc(n > 0 ? (size_t)n : 1, sizeof *out);
+  if (!out) {
+    st = fail(CS_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  mtype = H5Tcopy(H5T_C_S1);
+  /* HDF5 converts no string between character sets: read in the file's one. */
+  H5T_cset_t cset = H5Tget_cset(ftype);
+  if (mtype >= 0 && (cset < 0 || H5Tset_cset(mtype, cset) < 0)) {
+    H5Tclose(mtype);
+    mtype = -1;
+  }
+  htri_t vlen = H5Tis_variable_str(ftype);
+  size_t total = 0;
+  if (vlen < 0) {
+    st = fail_h5(name ? "cannot read attribute" : "cannot read dataset", label);
+  } else if (vlen > 0) {
+    char **raw = calloc(n > 0 ? (size_t)n : 1, sizeof *raw);
+    if (!raw) {
+      st = fail(CS_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    herr_t rs = -1;
+    if (mtype >= 0 && H5Tset_size(mtype, H5T_VARIABLE) >= 0)
+      rs = name ? H5Aread(obj, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
+    if (rs < 0) {
+      st = fail_h5(name ? "cannot read attribute" : "cannot read dataset", label);
+    } else {
+      for (hssize_t i = 0; i < n && st == CS_OK; i++) {
+        size_t len = raw[i] ? strnlen(raw[i], CS_H5_MAX_TEXT + 1) : 0;
+        if ((total += len + 1) > CS_H5_MAX_TEXT)
+          st = fail(CS_ERR_RANGE, "%s '%s' of '%s': more than %zu bytes of text", what, label, path,
+                    (size_t)CS_H5_MAX_TEXT);
+        else if (!(out[i] = dup_string(raw[i] ? raw[i] : "")))
+          st = fail(CS_ERR_NOMEM, "out of memory");
+      }
+      for (hssize_t i = 0; i < n; i++)
+        H5free_memory(raw[i]);
+    }
+    free(raw);
+  } else {
+    size_t size = H5Tget_size(ftype);
+    if (size == 0 || size >= CS_H5_MAX_TEXT || (size_t)n > CS_H5_MAX_TEXT / (size + 1)) {
+      st = fail(CS_ERR_RANGE,
+                "%s '%s' of '%s': %zu strings of %zu bytes (accepted: at most %zu "
+                "bytes in all)",
+                what, label, path, (size_t)n, size, (size_t)CS_H5_MAX_TEXT);
+      goto done;
+    }
+    size_t len = size + 1; /* room for a terminator */
+    char *raw = calloc(n > 0 ? (size_t)n : 1, len);
+    if (!raw) {
+      st = fail(CS_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    herr_t rs = -1;
+    if (mtype >= 0 && H5Tset_size(mtype, len) >= 0 && H5Tset_strpad(mtype, H5T_STR_NULLTERM) >= 0)
+      rs = name ? H5Aread(obj, mtype, raw) : H5Dread(id, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
+    if (rs < 0) {
+      st = fail_h5(name ? "cannot read attribute" : "cannot read dataset", label);
+    } else {
+      for (hssize_t i = 0; i < n && st == CS_OK; i++) {
+        raw[(size_t)i * len + size] = '\0';
+        if (!(out[i] = dup_string(raw + (size_t)i * len)))
+          st = fail(CS_ERR_NOMEM, "out of memory");
+      }
+    }
+    free(raw);
+  }
+done:
+  if (st != CS_OK && out) {
+    free_strings(out, (size_t)n);
+    out = NULL;
+  }
+  if (mtype >= 0)
+    H5Tclose(mtype);
+  if (space >= 0)
+    H5Sclose(space);
+  if (ftype >= 0)
+    H5Tclose(ftype);
+  if (obj >= 0)
+    H5Aclose(obj);
+  if (st == CS_OK) {
+    *values = out;
+    *count = (size_t)n;
+  }
+  return st;
+}
+
+/* Opens the object at path for reading its attributes (hard links only). */
+static enum cs_status open_object(struct cs_h5 *f, const char *path, hid_t *id)
+{
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  *id = H5Oopen(f->file, path, H5P_DEFAULT);
+  return *id < 0 ? fail_h5("cannot open object", path) : CS_OK;
+}
+
 enum cs_status cs_h5_attr_read_string(struct cs_h5 *f, const char *obj, const char *name,
                                       char **value)
 {
   hid_t id;
   char **v;
   size_t n;
-  enum cs_status st;
   begin();
   *value = NULL;
-  if (!path_exists(f->file, obj))
-    return fail(CS_ERR_NOT_FOUND, "no object '%s'", obj);
-  id = H5Oopen(f->file, obj, H5P_DEFAULT);
-  if (id < 0)
-    return fail_h5("cannot open object", obj);
-  st = read_string_attr(id, name, &v, &n);
+  enum cs_status st = open_object(f, obj, &id);
+  if (st != CS_OK)
+    return st;
+  st = read_strings(id, name, obj, &v, &n);
   H5Oclose(id);
   if (st != CS_OK)
     return st;
   if (n != 1) {
     free_strings(v, n);
-    return fail(CS_ERR_HDF5, "attribute '%s' holds %zu strings, expected one", name, n);
+    return fail(CS_ERR_HDF5, "attribute '%s' of '%s' holds %zu strings, expected one", name, obj,
+                n);
   }
   *value = v[0];
   free(v);
   return CS_OK;
 }
 
+enum cs_status cs_h5_read_strings(struct cs_h5 *f, const char *obj, const char *name,
+                                  char ***values, size_t *count)
+{
+  hid_t id;
+  begin();
+  *values = NULL;
+  *count = 0;
+  enum cs_status st = open_object(f, obj, &id);
+  if (st != CS_OK)
+    return st;
+  if (!name && H5Iget_type(id) != H5I_DATASET)
+    st = fail(CS_ERR_UNSUPPORTED, "'%s' is not a dataset", obj);
+  else
+    st = read_strings(id, name, obj, values, count);
+  H5Oclose(id);
+  return st;
+}
+
+void cs_h5_strings_free(char **values, size_t count)
+{
+  free_strings(values, count);
+}
+
 enum cs_status cs_h5_attr_read_double(struct cs_h5 *f, const char *obj, const char *name,
                                       double *value)
 {
   hid_t id, attr = -1, ftype = -1, space = -1;
-  enum cs_status st = CS_OK;
   begin();
-  if (!path_exists(f->file, obj))
-    return fail(CS_ERR_NOT_FOUND, "no object '%s'", obj);
-  id = H5Oopen(f->file, obj, H5P_DEFAULT);
-  if (id < 0)
-    return fail_h5("cannot open object", obj);
-  if (H5Aexists(id, name) <= 0) {
+  enum cs_status st = open_object(f, obj, &id);
+  if (st != CS_OK)
+    return st;
+  htri_t e = H5Aexists(id, name);
+  if (e <= 0) {
     H5Oclose(id);
-    return fail(CS_ERR_NOT_FOUND, "no attribute '%s' on '%s'", name, obj);
+    return e == 0 ? fail(CS_ERR_NOT_FOUND, "no attribute '%s' on '%s'", name, obj)
+                  : fail_h5("cannot open attribute", name);
   }
   attr = H5Aopen(id, name, H5P_DEFAULT);
   if (attr >= 0) {
@@ -527,8 +712,11 @@ enum cs_status cs_h5_attr_read_double(struct cs_h5 *f, const char *obj, const ch
     st = fail_h5("cannot read attribute", name);
   } else {
     H5T_class_t c = H5Tget_class(ftype);
-    if ((c != H5T_FLOAT && c != H5T_INTEGER) || H5Sget_simple_extent_npoints(space) != 1)
-      st = fail(CS_ERR_HDF5, "attribute '%s' is not a numeric scalar", name);
+    hssize_t n = space_count(space, 1, "attribute", name);
+    if (n < 0)
+      st = fail(CS_ERR_HDF5, "attribute '%s' of '%s' is not a numeric scalar", name, obj);
+    else if ((c != H5T_FLOAT && c != H5T_INTEGER) || n != 1)
+      st = fail(CS_ERR_HDF5, "attribute '%s' of '%s' is not a numeric scalar", name, obj);
     else if (H5Aread(attr, H5T_NATIVE_DOUBLE, value) < 0)
       st = fail_h5("cannot read attribute", name);
   }
@@ -540,6 +728,20 @@ enum cs_status cs_h5_attr_read_double(struct cs_h5 *f, const char *obj, const ch
     H5Aclose(attr);
   H5Oclose(id);
   return st;
+}
+
+enum cs_status cs_h5_attr_read_count(struct cs_h5 *f, const char *obj, const char *name, size_t max,
+                                     size_t *value)
+{
+  double v;
+  enum cs_status st = cs_h5_attr_read_double(f, obj, name, &v);
+  if (st != CS_OK)
+    return st;
+  if (!(v >= 0 && v <= (double)max && v == floor(v)))
+    return fail(CS_ERR_RANGE, "attribute '%s' of '%s' is %.17g (accepted: an integer in [0, %zu])",
+                name, obj, v, max);
+  *value = (size_t)v;
+  return CS_OK;
 }
 
 /* A shell word, quoted only when it needs to be. Appends to buf (size cap). */
@@ -713,13 +915,15 @@ long cs_h5_data_column(const struct cs_h5_data *d, const char *name)
 }
 
 /* Fills labels[0..ncols) from the string attribute name of dset: missing gives
- * "", a scalar is accepted for a single column. */
+ * "", a scalar is accepted for a single column. A label is at most
+ * CS_H5_MAX_LABEL - 1 bytes; control characters in it read as '?' (labels go
+ * into messages, text files and gnuplot commands, one line each). */
 static enum cs_status read_labels(hid_t dset, const char *path, const char *name, size_t ncols,
                                   char **labels)
 {
   char **v = NULL;
   size_t n = 0;
-  enum cs_status st = read_string_attr(dset, name, &v, &n);
+  enum cs_status st = read_strings(dset, name, path, &v, &n);
   if (st == CS_ERR_NOT_FOUND) {
     cs_h5_err[0] = '\0';
     for (size_t i = 0; i < ncols; i++)
@@ -734,60 +938,143 @@ static enum cs_status read_labels(hid_t dset, const char *path, const char *name
     return fail(CS_ERR_HDF5, "dataset '%s': attribute '%s' has %zu entries for %zu columns", path,
                 name, n, ncols);
   }
+  for (size_t i = 0; i < ncols; i++) {
+    size_t len = strlen(v[i]);
+    if (len >= CS_H5_MAX_LABEL) {
+      free_strings(v, n);
+      return fail(CS_ERR_RANGE,
+                  "dataset '%s': entry %zu of attribute '%s' has %zu bytes (accepted: "
+                  "at most %d)",
+                  path, i, name, len, CS_H5_MAX_LABEL - 1);
+    }
+    for (char *c = v[i]; *c; c++)
+      if ((unsigned char)*c < 0x20 || *c == 0x7F)
+        *c = '?';
+  }
   for (size_t i = 0; i < ncols; i++)
     labels[i] = v[i];
   free(v);
   return CS_OK;
 }
 
-static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out);
-
-enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
+/* Opens the numeric dataset at path of rank 1 or 2 and gets its shape: rows,
+ * columns (1 for rank 1), the row count at most CS_H5_MAX_ELEMENTS / cols. */
+static enum cs_status open_table(struct cs_h5 *f, const char *path, hid_t *dset, int *rank,
+                                 size_t *nrows, size_t *ncols)
 {
-  hid_t dset, space = -1, type = -1;
-  hsize_t dims[2] = {0, 1};
+  hsize_t dims[H5S_MAX_RANK] = {0};
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  *dset = H5Dopen2(f->file, path, H5P_DEFAULT);
+  if (*dset < 0)
+    return fail_h5("cannot open dataset", path);
+  hid_t space = H5Dget_space(*dset), type = H5Dget_type(*dset);
+  int r = -1;
+  if (space < 0 || type < 0 || (r = H5Sget_simple_extent_ndims(space)) < 0 ||
+      (r <= H5S_MAX_RANK && H5Sget_simple_extent_dims(space, dims, NULL) < 0))
+    st = fail_h5("cannot read dataset", path);
+  else if (r < 1 || r > 2)
+    st = fail(CS_ERR_UNSUPPORTED, "dataset '%s' has rank %d, expected 1 or 2", path, r);
+  else if (H5Tget_class(type) != H5T_FLOAT && H5Tget_class(type) != H5T_INTEGER)
+    st = fail(CS_ERR_UNSUPPORTED, "dataset '%s' is not numeric", path);
+  else if (r == 2 && dims[1] == 0)
+    st = fail(CS_ERR_UNSUPPORTED, "dataset '%s' has no columns", path);
+  else if ((r == 2 && dims[1] > CS_H5_MAX_ELEMENTS) ||
+           dims[0] > CS_H5_MAX_ELEMENTS / (r == 2 ? dims[1] : 1))
+    st = fail(CS_ERR_RANGE,
+              "dataset '%s' has %llu x %llu elements (accepted: at most %zu to read in memory)",
+              path, (unsigned long long)dims[0], (unsigned long long)(r == 2 ? dims[1] : 1),
+              (size_t)CS_H5_MAX_ELEMENTS);
+  if (type >= 0)
+    H5Tclose(type);
+  if (space >= 0)
+    H5Sclose(space);
+  if (st != CS_OK) {
+    H5Dclose(*dset);
+    return st;
+  }
+  *rank = r;
+  *nrows = (size_t)dims[0];
+  *ncols = r == 2 ? (size_t)dims[1] : 1;
+  return CS_OK;
+}
+
+static int is_group(struct cs_h5 *f, const char *path);
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                                   struct cs_h5_data *out);
+
+enum cs_status cs_h5_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
+                           size_t *ncols)
+{
+  hid_t dset;
+  begin();
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  if (is_group(f, path)) { /* a table stored by columns: the first row tells the shape */
+    struct cs_h5_data d;
+    if ((st = read_columns(f, path, 0, 1, &d)) == CS_ERR_RANGE) /* no row */
+      st = read_columns(f, path, 0, 0, &d);
+    if (st != CS_OK)
+      return st;
+    char sub[1024];
+    snprintf(sub, sizeof sub, "%s/%s", path, d.names[0]);
+    size_t n = d.ncols;
+    cs_h5_data_free(&d);
+    st = cs_h5_shape(f, sub, rank, nrows, ncols);
+    *rank = 2, *ncols = n;
+    return st;
+  }
+  st = open_table(f, path, &dset, rank, nrows, ncols);
+  if (st == CS_OK)
+    H5Dclose(dset);
+  return st;
+}
+
+enum cs_status cs_h5_read_rows(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                               struct cs_h5_data *out)
+{
+  hid_t dset, fspace = -1, mspace = -1;
   int rank;
-  enum cs_status st = CS_OK;
+  size_t nrows, ncols;
   begin();
   memset(out, 0, sizeof *out);
-  if (!path_exists(f->file, path))
-    return fail(CS_ERR_NOT_FOUND, "no dataset '%s'", path);
-  H5O_info_t oi;
-  if (H5Oget_info_by_name2(f->file, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0 &&
-      oi.type == H5O_TYPE_GROUP)
-    return read_columns(f, path, out);
-  dset = H5Dopen2(f->file, path, H5P_DEFAULT);
-  if (dset < 0)
-    return fail_h5("cannot open dataset", path);
-  space = H5Dget_space(dset);
-  type = H5Dget_type(dset);
-  if (space < 0 || type < 0 || (rank = H5Sget_simple_extent_ndims(space)) < 0) {
-    st = fail_h5("cannot read dataset", path);
-    goto done;
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  if (is_group(f, path))
+    return read_columns(f, path, first, count, out);
+  st = open_table(f, path, &dset, &rank, &nrows, &ncols);
+  if (st != CS_OK)
+    return st;
+  if (count == SIZE_MAX && first <= nrows)
+    count = nrows - first;
+  if (first > nrows || count > nrows - first) {
+    H5Dclose(dset);
+    return fail(CS_ERR_RANGE, "dataset '%s' has %zu rows, not rows %zu to %zu", path, nrows, first,
+                first + count);
   }
-  if (rank < 1 || rank > 2) {
-    st = fail(CS_ERR_UNSUPPORTED, "dataset '%s' has rank %d, expected 1 or 2", path, rank);
-    goto done;
-  }
-  if (H5Tget_class(type) != H5T_FLOAT && H5Tget_class(type) != H5T_INTEGER) {
-    st = fail(CS_ERR_UNSUPPORTED, "dataset '%s' is not numeric", path);
-    goto done;
-  }
-  H5Sget_simple_extent_dims(space, dims, NULL);
   out->rank = rank;
-  out->nrows = dims[0];
-  out->ncols = rank == 2 ? dims[1] : 1;
-  out->data = malloc((out->nrows * out->ncols > 0 ? out->nrows * out->ncols : 1) * sizeof(double));
-  out->names = calloc(out->ncols > 0 ? out->ncols : 1, sizeof(char *));
-  out->units = calloc(out->ncols > 0 ? out->ncols : 1, sizeof(char *));
+  out->nrows = count;
+  out->ncols = ncols;
+  out->data = malloc((count * ncols > 0 ? count * ncols : 1) * sizeof(double));
+  out->names = calloc(ncols, sizeof(char *));
+  out->units = calloc(ncols, sizeof(char *));
   if (!out->data || !out->names || !out->units) {
     st = fail(CS_ERR_NOMEM, "out of memory");
     goto done;
   }
-  if (out->nrows * out->ncols > 0 &&
-      H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->data) < 0) {
-    st = fail_h5("cannot read dataset", path);
-    goto done;
+  if (count > 0) {
+    hsize_t start[2] = {first, 0}, cnt[2] = {count, ncols};
+    fspace = H5Dget_space(dset);
+    mspace = H5Screate_simple(rank, cnt, NULL);
+    if (fspace < 0 || mspace < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
+        H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, out->data) < 0) {
+      st = fail_h5("cannot read dataset", path);
+      goto done;
+    }
   }
   if (rank == 1) {
     const char *base = strrchr(path, '/');
@@ -800,26 +1087,40 @@ enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *
   if (st == CS_OK)
     st = read_labels(dset, path, "units", out->ncols, out->units);
 done:
-  if (type >= 0)
-    H5Tclose(type);
-  if (space >= 0)
-    H5Sclose(space);
+  if (mspace >= 0)
+    H5Sclose(mspace);
+  if (fspace >= 0)
+    H5Sclose(fspace);
   H5Dclose(dset);
   if (st != CS_OK)
     cs_h5_data_free(out);
   return st;
 }
 
+/* 1 if path (checked by read_path) is a group. */
+static int is_group(struct cs_h5 *f, const char *path)
+{
+  H5O_info_t oi;
+  return H5Oget_info_by_name2(f->file, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0 &&
+         oi.type == H5O_TYPE_GROUP;
+}
+
+/* Columns of a table stored as a group at most. */
+#define MAX_GROUP_COLUMNS 4096
+
 /* A group of 1-D datasets of equal length named by its `columns` attribute
- * (sweep points, the change table) read as one table of doubles. */
-static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
+ * (sweep points, the change table), rows first .. first + count - 1 read as
+ * one table of doubles. The column names come from the file: each is a path
+ * component below the group, checked like any path. */
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                                   struct cs_h5_data *out)
 {
   hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
   char **cols = NULL;
   size_t ncols = 0;
   enum cs_status st = g < 0 ? fail_h5("cannot open group", path) : CS_OK;
   if (st == CS_OK) {
-    st = read_string_attr(g, "columns", &cols, &ncols);
+    st = read_strings(g, "columns", path, &cols, &ncols);
     if (st == CS_ERR_NOT_FOUND)
       st = fail(CS_ERR_UNSUPPORTED, "'%s' is a group without a columns attribute", path);
   }
@@ -827,9 +1128,10 @@ static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_
     H5Oclose(g);
   if (st != CS_OK)
     return st;
-  if (ncols == 0 || ncols > 4096) {
+  if (ncols == 0 || ncols > MAX_GROUP_COLUMNS) {
     free_strings(cols, ncols);
-    return fail(CS_ERR_HDF5, "'%s': %zu columns", path, ncols);
+    return fail(CS_ERR_HDF5, "'%s': %zu columns (accepted: 1 to %d)", path, ncols,
+                MAX_GROUP_COLUMNS);
   }
   out->rank = 2;
   out->ncols = ncols;
@@ -841,28 +1143,31 @@ static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_
     return fail(CS_ERR_NOMEM, "out of memory");
   }
   for (size_t c = 0; c < ncols && st == CS_OK; c++) {
-    size_t n = strlen(path) + strlen(cols[c]) + 2;
-    char *sub = malloc(n);
+    char sub[1024];
     struct cs_h5_data col;
-    if (!sub) {
-      st = fail(CS_ERR_NOMEM, "out of memory");
+    if (!cols[c][0] || strchr(cols[c], '/') || strlen(cols[c]) >= CS_H5_MAX_LABEL ||
+        (size_t)snprintf(sub, sizeof sub, "%s/%s", path, cols[c]) >= sizeof sub) {
+      st = fail(CS_ERR_HDF5, "'%s': column %zu has a bad name (attribute 'columns')", path, c);
       break;
     }
-    snprintf(sub, n, "%s/%s", path, cols[c]);
-    st = cs_h5_read(f, sub, &col);
+    st = is_group(f, sub) ? fail(CS_ERR_HDF5, "'%s' is a group, not a column", sub)
+                          : cs_h5_read_rows(f, sub, first, c == 0 ? count : out->nrows, &col);
     if (st == CS_OK && (col.rank != 1 || (c > 0 && col.nrows != out->nrows)))
       st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", sub, out->nrows);
-    free(sub);
     if (st != CS_OK) {
       cs_h5_data_free(&col);
       break;
     }
     if (c == 0) {
       out->nrows = col.nrows;
-      out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double));
-      if (!out->data) {
-        cs_h5_data_free(&col);
+      if (col.nrows > CS_H5_MAX_ELEMENTS / ncols)
+        st = fail(CS_ERR_RANGE,
+                  "'%s' has %zu x %zu elements (accepted: at most %zu to read in memory)", path,
+                  col.nrows, ncols, (size_t)CS_H5_MAX_ELEMENTS);
+      else if (!(out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double))))
         st = fail(CS_ERR_NOMEM, "out of memory");
+      if (st != CS_OK) {
+        cs_h5_data_free(&col);
         break;
       }
     }
@@ -873,8 +1178,84 @@ static enum cs_status read_columns(struct cs_h5 *f, const char *path, struct cs_
     cs_h5_data_free(&col);
     if (!out->names[c] || !out->units[c])
       st = fail(CS_ERR_NOMEM, "out of memory");
+    for (char *p = out->names[c]; st == CS_OK && *p; p++)
+      if ((unsigned char)*p < 0x20 || *p == 0x7F)
+        *p = '?';
   }
   free_strings(cols, ncols);
+  if (st != CS_OK)
+    cs_h5_data_free(out);
+  return st;
+}
+
+enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
+{
+  return cs_h5_read_rows(f, path, 0, SIZE_MAX, out);
+}
+
+enum cs_status cs_h5_read_column(struct cs_h5 *f, const char *path, const char *name,
+                                 struct cs_h5_data *out)
+{
+  hid_t dset, fspace = -1, mspace = -1;
+  int rank;
+  size_t nrows, ncols;
+  char **names = NULL, **units = NULL;
+  begin();
+  memset(out, 0, sizeof *out);
+  enum cs_status st = open_table(f, path, &dset, &rank, &nrows, &ncols);
+  if (st != CS_OK)
+    return st;
+  names = calloc(ncols, sizeof *names);
+  units = calloc(ncols, sizeof *units);
+  if (!names || !units) {
+    st = fail(CS_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  if (rank == 1) {
+    const char *base = strrchr(path, '/');
+    names[0] = dup_string(base ? base + 1 : path);
+    st = names[0] ? CS_OK : fail(CS_ERR_NOMEM, "out of memory");
+  } else {
+    st = read_labels(dset, path, "names", ncols, names);
+  }
+  if (st == CS_OK)
+    st = read_labels(dset, path, "units", ncols, units);
+  size_t j = 0;
+  while (st == CS_OK && j < ncols && strcmp(names[j], name) != 0)
+    j++;
+  if (st == CS_OK && j == ncols)
+    st = fail(CS_ERR_NOT_FOUND, "dataset '%s' has no column '%s'", path, name);
+  if (st != CS_OK)
+    goto done;
+  out->rank = rank;
+  out->nrows = nrows;
+  out->ncols = 1;
+  out->data = malloc((nrows > 0 ? nrows : 1) * sizeof(double));
+  out->names = calloc(1, sizeof(char *));
+  out->units = calloc(1, sizeof(char *));
+  if (!out->data || !out->names || !out->units) {
+    st = fail(CS_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  out->names[0] = names[j], names[j] = NULL;
+  out->units[0] = units[j], units[j] = NULL;
+  if (nrows > 0) {
+    hsize_t start[2] = {0, j}, cnt[2] = {nrows, 1};
+    fspace = H5Dget_space(dset);
+    mspace = H5Screate_simple(1, cnt, NULL);
+    if (fspace < 0 || mspace < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
+        H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, out->data) < 0)
+      st = fail_h5("cannot read dataset", path);
+  }
+done:
+  free_strings(names, ncols);
+  free_strings(units, ncols);
+  if (mspace >= 0)
+    H5Sclose(mspace);
+  if (fspace >= 0)
+    H5Sclose(fspace);
+  H5Dclose(dset);
   if (st != CS_OK)
     cs_h5_data_free(out);
   return st;

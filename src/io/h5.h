@@ -42,12 +42,39 @@ enum cs_status cs_h5_open(const char *path, int writable, struct cs_h5 **out);
 /* Flushes and closes the file (f may be NULL). Returns the first failure. */
 enum cs_status cs_h5_close(struct cs_h5 *f);
 
+/* After a write failure (a full disk): lets go of f (its lock, its memory)
+ * without closing the HDF5 file, which stays as it was at the last flush
+ * (cs_h5_flush). Closing would write the metadata once more; with the space
+ * gone that left a superblock pointing past the end of the file, which no
+ * reader opens (h5clear --increment repairs it). Use it only on the way to
+ * the process's exit: the file stays open in HDF5 until then. */
+void cs_h5_abandon(struct cs_h5 *f);
+
 /* Writes every buffer of the file to disk (H5Fflush): rows appended before a
  * flush survive a killed process. */
 enum cs_status cs_h5_flush(struct cs_h5 *f);
 
-/* 1 if the group or dataset path exists, 0 if not (or on error). */
+/* 1 if the group or dataset path exists (reached through hard links), 0 if
+ * not (or on error). */
 int cs_h5_exists(struct cs_h5 *f, const char *path);
+
+/* ------------------------------------------------------------- reading
+ *
+ * The readers treat a file as untrusted (it may be damaged, truncated or
+ * made by another program): sizes and counts are checked before anything is
+ * allocated, strings are bounded, every HDF5 call is checked, objects are
+ * reached through hard links only, and a failure names the object. What they
+ * accept at most: */
+#ifndef CS_H5_MAX_ELEMENTS                   /* a fuzzing build sets less */
+#define CS_H5_MAX_ELEMENTS ((size_t)1 << 28) /* numbers of one dataset read (2 GiB) */
+#endif
+#define CS_H5_MAX_STRINGS ((size_t)1 << 20) /* strings of one attribute or dataset */
+#define CS_H5_MAX_TEXT ((size_t)1 << 26)    /* bytes of those strings together (64 MiB) */
+#define CS_H5_MAX_LABEL 256                 /* bytes of a column name or unit, with its NUL */
+/* A file read this way is opened with H5F_CLOSE_STRONG: closing it closes
+ * every object a failed read may have left open. What libhdf5 does with
+ * corrupt metadata is its own: some damaged files crash or hang it (the
+ * command line contains that in a child process, cli_guard.h). */
 
 /* ------------------------------------------------- result files, written safely */
 
@@ -202,6 +229,18 @@ enum cs_status cs_h5_attr_read_string(struct cs_h5 *f, const char *obj, const ch
 enum cs_status cs_h5_attr_read_double(struct cs_h5 *f, const char *obj, const char *name,
                                       double *value);
 
+/* Reads a numeric scalar attribute that must be an integer in [0, max] (a
+ * count): CS_ERR_RANGE otherwise (NaN, negative, 1e300 ...). */
+enum cs_status cs_h5_attr_read_count(struct cs_h5 *f, const char *obj, const char *name, size_t max,
+                                     size_t *value);
+
+/* Reads the strings of the attribute name of obj, or (name NULL) of the
+ * string dataset obj: *count strings (a scalar is one), malloc'ed, freed with
+ * cs_h5_strings_free. Fixed- or variable-length, any rank. */
+enum cs_status cs_h5_read_strings(struct cs_h5 *f, const char *obj, const char *name,
+                                  char ***values, size_t *count);
+void cs_h5_strings_free(char **values, size_t count);
+
 /* Root attributes of a run: program = "contensou", version (CS_VERSION),
  * git_describe (CS_GIT_DESCRIBE), hdf5_version, command_line (argv joined by
  * spaces, arguments quoted for a POSIX shell where needed) and date (UTC, ISO
@@ -234,9 +273,27 @@ struct cs_h5_data {
 };
 
 /* Reads a 1-D or 2-D numeric dataset as doubles with its names and units.
- * CS_ERR_NOT_FOUND if path is missing, CS_ERR_UNSUPPORTED for other ranks.
- * On failure *out is left empty (safe to cs_h5_data_free). */
+ * CS_ERR_NOT_FOUND if path is missing, CS_ERR_UNSUPPORTED for other ranks, a
+ * table without columns or a type that is not numeric, CS_ERR_RANGE above
+ * CS_H5_MAX_ELEMENTS numbers or for a name or unit of CS_H5_MAX_LABEL bytes
+ * or more. On failure *out is left empty (safe to cs_h5_data_free). */
 enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out);
+
+/* The same for rows first .. first + count - 1 only (count SIZE_MAX: to the
+ * end); CS_ERR_RANGE if the dataset has fewer rows. */
+enum cs_status cs_h5_read_rows(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                               struct cs_h5_data *out);
+
+/* The column called name of a 1-D or 2-D numeric dataset (a 1-D dataset has
+ * one, named after the last component of its path): out gets nrows x 1.
+ * CS_ERR_NOT_FOUND if there is no such column. */
+enum cs_status cs_h5_read_column(struct cs_h5 *f, const char *path, const char *name,
+                                 struct cs_h5_data *out);
+
+/* The shape of a 1-D or 2-D numeric dataset without reading it (checked
+ * like cs_h5_read): rank, rows, columns (1 for rank 1). */
+enum cs_status cs_h5_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
+                           size_t *ncols);
 
 /* Frees what cs_h5_read allocated and zeroes d (d may be NULL). */
 void cs_h5_data_free(struct cs_h5_data *d);

@@ -119,22 +119,37 @@ near Ms 0.458333333333333 1e-14
 ok friction eval --law I00-reg --b 1 --m 2 --vsx 0.6 --ws 0.8 --eps 1e-6 --eta 2.5
 near Tsx 0.6 1e-9
 value eta_prime >/dev/null && pass "$last prints eta_prime"
+# Huge and tiny velocities: the limits (Tsx = 1 in pure slip), not 0 or nan.
+for law in I00 I11 I00-reg I11-reg integral; do
+  for v in 1e100 1e150 1e300; do
+    ok friction eval --law "$law" --vsx "$v"
+    near Tsx 1 1e-14
+  done
+done
+ok friction eval --law I11 --vsx 1e-300 --ws 1e-300 # degree 0: any scale gives one answer
+tiny_ms=$(value Ms)
+ok friction eval --law I11 --vsx 1 --ws 1
+near Ms "$tiny_ms" 1e-14
+# eta <-> eta' for a huge static peak: eta' / eta -> 2 (4/3)^(3/2) = 3.07920143568
+ok friction eta --eta 1e300
+near eta_prime 3.07920143568e+300 1e+289
 
 # ------------------------------------------------------- bad arguments
-usage_error "--eta: expected a number >= 1, got 'abc'" friction eta --eta abc
-usage_error "--eta: expected a number >= 1, got '0.99'" friction eta --eta 0.99
-usage_error "--eta-prime: expected a number >= 0" friction eta --eta-prime -1
+usage_error "--eta: expected a number in [1, 1e+300], got 'abc'" friction eta --eta abc
+usage_error "--eta: expected a number in [1, 1e+300], got '0.99'" friction eta --eta 0.99
+usage_error "--eta: expected a number in [1, 1e+300], got '1e301'" friction eta --eta 1e301
+usage_error "--eta-prime: expected a number in [0, 1e+301]" friction eta --eta-prime -1
 usage_error "--eta: missing value" friction eta --eta
 usage_error "unknown option '--etaa'" friction eta --etaa 2
 usage_error "--eta" friction eta
-usage_error "--eta: expected a number >= 1, got 'nan'" friction eta --eta nan
+usage_error "--eta: expected a number in [1, 1e+300], got 'nan'" friction eta --eta nan
 usage_error "--vsx: expected a number, got '1.5x'" friction eval --law integral --vsx 1.5x
 usage_error "--vsx: expected a number, got 'inf'" friction eval --law integral --vsx inf
 usage_error "--law: expected one of integral, I00, I11, I00-reg, I11-reg, got 'I22'" friction eval --law I22 --vsx 1
 usage_error "--law: required" friction eval --vsx 1
 usage_error "--contact: expected one of disk, disk-hertz, ellipse, got 'square'" friction eval --law integral --contact square
 usage_error "--b: expected a number > 0" friction eval --law I00 --b 0
-usage_error "--eta: expected a number >= 1" friction eval --law I11-reg --eta 0.5
+usage_error "--eta: expected a number in [1, 1e+300]" friction eval --law I11-reg --eta 0.5
 usage_error "--semi-axes" friction eval --law integral --contact ellipse --semi-axes 1
 usage_error "--semi-axes: only with --contact ellipse" friction eval --law integral --semi-axes 1,2
 usage_error "--contact" friction eval --law I11 --contact ellipse

@@ -277,7 +277,19 @@ bad "--set nonsense: expected section.key=value" simulate "$params/pendulum_fig6
 bad "--set output.t_end=abc: t_end: 'abc' is not a number" simulate "$params/pendulum_fig6b.ini" --set output.t_end=abc
 bad "--set initial.psi=1: psi: unknown state variable of pendulum" simulate "$params/pendulum_fig6b.ini" --set initial.psi=1
 bad "$scratch/missing.ini: cannot read the parameter file" simulate "$scratch/missing.ini"
-bad "t_start: -1 is before t = 0" simulate "$params/pendulum_fig6b.ini" --set output.t_start=-1
+bad "--set output.t_start=-1: t_start: -1 is out of range (accepted: a number in [0, 1e12]" simulate "$params/pendulum_fig6b.ini" --set output.t_start=-1
+# what the INI parser would read unfaithfully, and values ARKODE would refuse
+f="$scratch/nul.ini"
+printf '[model]\nname = pendulum\n[output]\nt_end = 1\n\0\n[solver]\nrtol = 5\n' >"$f"
+bad "$f:5: NUL byte at column 1" simulate "$f"
+f="$scratch/long.ini"
+{
+  printf '[model]\nname = pendulum\n[parameters]\nomega0 = 40'
+  printf '%0.s ' $(seq 300)
+  printf 'omega0_amp = 5\n[output]\nt_end = 1\n'
+} >"$f"
+bad "$f:4: line of 325 characters, longer than the INI parser's limit of 197" simulate "$f"
+bad "--set solver.atol=0: atol: 0 is out of range (accepted: a number in [1e-30, 1]" simulate "$params/pendulum_fig6b.ini" --set solver.atol=0
 bad "dt: 1e-12 gives more than" simulate "$params/pendulum_fig6b.ini" --set output.dt=1e-12
 bad "--set: missing value" simulate "$params/pendulum_fig6b.ini" --set
 bad "unknown option '--frobnicate'" simulate "$params/pendulum_fig6b.ini" --frobnicate
