@@ -237,7 +237,7 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
   choice(&p, "direction", directions, &dir);
   c->spec.direction = dir ? 1 : -1;
   num(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit", &c->transient);
-  long v;
+  long v = 0;
   if (count(&p, "returns", 1, 1024, &v))
     c->spec.orbit.returns = (int)v;
   if (count(&p, "points", 2, 10000000, &v))

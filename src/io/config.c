@@ -184,7 +184,7 @@ static const unsigned char *utf8_invalid(const char *s, size_t len)
 static int number(struct loader *L, const char *key, const char *value, double lo, double hi,
                   const char *accepted, double *out)
 {
-  double v;
+  double v = 0;
   if (!cs_parse_double(value, &v))
     return failf(L, CS_ERR_PARSE, "%s: '%s' is not a number (accepted: %s)", key, value, accepted);
   if (v < lo || v > hi)
@@ -294,7 +294,7 @@ static int section_key(struct loader *L, const char *key, const char *value)
     return number(L, key, value, -1e12, 1e12, "a finite number in the variable's unit",
                   &c->section.level);
   if (strcmp(key, "direction") == 0) {
-    double d;
+    double d = 0;
     if (!number(L, key, value, -1, 1, "-1, 0 or 1", &d))
       return 0;
     if (d != -1 && d != 0 && d != 1)
@@ -480,7 +480,7 @@ static int apply_pending(struct loader *L)
       const struct cs_param_desc *d = &m->param[k];
       char acc[160];
       snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
-      double v;
+      double v = 0;
       if (!number(L, r->key, r->value, d->min, d->max, acc, &v))
         return 0;
       if (d->alt) {
@@ -504,7 +504,7 @@ static int apply_pending(struct loader *L)
         return failf(L, CS_ERR_PARSE, "%s: unknown state variable of %s (accepted: %s)", r->key,
                      m->name, acc);
       }
-      double v;
+      double v = 0;
       if (!number(L, r->key, r->value, -1e12, 1e12, "a finite number", &v))
         return 0;
       c->y0[k] = v;

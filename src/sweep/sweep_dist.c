@@ -163,7 +163,7 @@ static void *serve_main(void *arg)
   struct state *s = arg;
   long wait = 20;
   while (!__atomic_load_n(&s->quit, __ATOMIC_ACQUIRE)) {
-    int tag, source, len;
+    int tag = 0, source = 0, len = 0;
     void *buf = NULL;
     if (poll_one(s, &tag, &source, &buf, &len)) {
       handle(s, tag, source, buf, len);
@@ -210,7 +210,7 @@ static void c_serve_end(void *ctx, int abort)
   struct timespec t0, t;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   while (s->byes < size - 1) {
-    int tag, source, len;
+    int tag = 0, source = 0, len = 0;
     void *buf = NULL;
     if (poll_one(s, &tag, &source, &buf, &len)) {
       handle(s, tag, source, buf, len);
