@@ -69,6 +69,8 @@ struct cs_point_spec {
                                  fails with CS_ERR_INTERRUPTED; NULL: never */
   int lyapunov_full; /* 1: always the whole lyapunov_time; 0 (default): stop once the largest
                         exponent's sign is decided statistically (lyapunov.c) */
+  int record_full;   /* 1: always the whole recording window; 0 (default): a window ends once
+                        its periodic orbit is confirmed and converged (point.c) */
 };
 
 struct cs_point_spec cs_point_spec_default(void);
