@@ -69,7 +69,13 @@ struct cs_lyap_ws {
   double *J;    /* n_max x n_max */
   struct aug_ctx ctx;
   const volatile int *cancel; /* abandon the run when nonzero */
+  double tangent_atol;        /* > 0: the tangents' absolute tolerance */
 };
+
+void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol)
+{
+  w->tangent_atol = atol > 0 ? atol : 0.0;
+}
 
 void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel)
 {
@@ -248,7 +254,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   for (size_t i = 0; i < n; i++)
     w->atol[i] = shrink * (opts->atol_vec ? opts->atol_vec[i] : opts->atol);
   for (size_t i = n; i < N; i++)
-    w->atol[i] = 1e3 * opts->rtol;
+    w->atol[i] = w->tangent_atol > 0 ? w->tangent_atol : 1e3 * opts->rtol;
   struct cs_integrator_opts o = *opts;
   o.rtol = shrink * opts->rtol;
   o.atol_vec = w->atol;

@@ -20,6 +20,10 @@ void cs_lyap_ws_free(struct cs_lyap_ws *w);
 /* A flag (set by another thread) that abandons the runs of w: they then
  * return CS_ERR_INTERRUPTED. NULL: never. */
 void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel);
+/* The absolute tolerance of the tangent vectors in the following runs
+ * (> 0), or 0 (default): 1e3 times the run's rtol. A caller that loosens the
+ * orbit's tolerance keeps the tangents' from its own rtol this way. */
+void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol);
 
 /* What one run computed. */
 struct cs_lyap_result {

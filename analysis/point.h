@@ -67,10 +67,12 @@ struct cs_point_spec {
   int lyapunov_always;        /* 1: exponents also for equilibria and periodic orbits */
   const volatile int *cancel; /* nonzero (set by another thread): abandon the point, which then
                                  fails with CS_ERR_INTERRUPTED; NULL: never */
-  int lyapunov_full; /* 1: always the whole lyapunov_time; 0 (default): stop once the largest
-                        exponent's sign is decided statistically (lyapunov.c) */
-  int record_full;   /* 1: always the whole recording window; 0 (default): a window ends once
-                        its periodic orbit is confirmed and converged (point.c) */
+  int lyapunov_full;    /* 1: always the whole lyapunov_time; 0 (default): stop once the largest
+                           exponent's sign is decided statistically (lyapunov.c) */
+  double lyapunov_rtol; /* relative tolerance of the Lyapunov run, absolute ones scaled alike;
+                          0 (default): the solver's */
+  int record_full;      /* 1: always the whole recording window; 0 (default): a window ends once
+                           its periodic orbit is confirmed and converged (point.c) */
 };
 
 struct cs_point_spec cs_point_spec_default(void);

@@ -44,7 +44,8 @@ static const char info_help[] =
     "                    from2, to2, points2], direction, continuation,\n"
     "                    seam_overlap, transient, adaptive_transient,\n"
     "                    transient_max, record, record_crossings, max_period,\n"
-    "                    lyapunov, refine, refine_tol, section, section_doc\n"
+    "                    lyapunov, lyapunov_rtol, refine, refine_tol, section,\n"
+    "                    section_doc\n"
     "  status            complete | running | interrupted\n"
     "  wall_time_s, rhs_evals, failed\n"
     "  <pass>.points_done, <pass>.class_<name> = N   per pass (forward, backward)\n"
@@ -268,8 +269,8 @@ static void show_sweep_settings(struct cs_h5 *f)
 {
   static const char *const strs[] = {"spacing",  "direction", "continuation", "adaptive_transient",
                                      "lyapunov", "refine"};
-  static const char *const nums[] = {"seam_overlap", "transient",        "transient_max",
-                                     "record",       "record_crossings", "max_period"};
+  static const char *const nums[] = {"seam_overlap",     "transient",  "transient_max", "record",
+                                     "record_crossings", "max_period", "lyapunov_rtol"};
   char *p1 = str_attr(f, "/sweep", "parameter");
   char *p2 = str_attr(f, "/sweep", "parameter2");
   if (p1)

@@ -79,6 +79,8 @@ static const char sweep_help[] =
     "  multipliers   true (default) | false: Floquet multipliers of every periodic point,\n"
     "                by shooting (stored per point; a one-point sweep prints them)\n"
     "  lyapunov_time length of the exponent's run (default 5 x record)\n"
+    "  lyapunov_rtol relative tolerance of the exponent's run, absolute ones scaled\n"
+    "                alike (default 0: the solver's rtol)\n"
     "  period_tol    relative tolerance of the periodicity test (default 1e3 rtol)\n"
     "  chunk, overlap  continuation chunk size (default 32 points; 0: one per thread,\n"
     "                which makes results depend on the thread count) and seam overlap\n"

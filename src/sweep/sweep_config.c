@@ -211,6 +211,8 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   num(&p, "lyapunov_time", 1e-9, 1e12, "a time > 0 in the model's time unit",
       &spec->point.lyapunov_time);
   spec->point.lyapunov_renorm = spec->point.lyapunov_time / 200.0;
+  num(&p, "lyapunov_rtol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: the solver's rtol",
+      &spec->point.lyapunov_rtol);
   num(&p, "period_tol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: 1e3 rtol",
       &spec->point.period_tol);
   spec->chunk = 32;

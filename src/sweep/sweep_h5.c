@@ -461,6 +461,7 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
   keep(w, cs_h5_attr_write_int(w->f, "/sweep", "max_period", ps->max_period));
   const char *ly[] = {"none", "largest", "spectrum"};
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "lyapunov", ly[ps->lyapunov % 3]));
+  keep(w, cs_h5_attr_write_double(w->f, "/sweep", "lyapunov_rtol", ps->lyapunov_rtol, NULL));
   const struct cs_section_spec *sec = &ps->section;
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "section_kind",
                                   sec->kind == CS_SECTION_STROBOSCOPIC ? "stroboscopic"
