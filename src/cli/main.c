@@ -21,6 +21,7 @@ static const struct cli_verb verbs[] = {
     {"eps-study", cli_eps_study, "accuracy in eps: runs at several eps minus a reference (.h5)"},
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
     {"info", cli_info, "summarise a result file (.h5) or describe a model (--model NAME)"},
+    {"keys", cli_keys, NULL},
     {"orbit", cli_orbit, "periodic orbit by shooting: period, Floquet multipliers (.h5)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
     {"simulate", cli_simulate, "integrate one run of a parameter file, write its trajectory (.h5)"},
