@@ -26,6 +26,8 @@ static const char keys_help[] =
     "  --model NAME  one model (contensou info --models lists them)\n"
     "  -h, --help    this text\n"
     "\n"
+    "output: the keys on stdout, one per line, [model] name first.\n"
+    "\n"
     "exit status: 0 success; 2 bad arguments (an unknown model), with a one-line\n"
     "message.\n";
 
