@@ -442,7 +442,8 @@ static int handle(struct loader *L, const char *section, const char *key, const 
                    "points, step, spacing, direction, continuation, transient, "
                    "record, record_crossings, parameter2, from2, to2, points2, "
                    "adaptive_transient, transient_max, max_period, lyapunov, "
-                   "refine, refine_tol, equilibria, lyapunov_time, chunk, overlap, period_tol, "
+                   "refine, refine_tol, equilibria, lyapunov_time, lyapunov_rtol, chunk, overlap, "
+                   "period_tol, "
                    "multipliers)",
                    key);
     for (size_t i = 0; i < c->n_raw; i++)
