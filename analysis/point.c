@@ -108,24 +108,33 @@
  * another; a window that is neither settled nor periodic, or periodic but
  * not converged, becomes transient and the next one starts, until one is
  * settled or converged, or until the next would start after transient_max;
- * the last window is the recording.
- *
- * Early end of a window (unless record_full): after EARLY_FIRST crossings
- * and every EARLY_EVERY more, the window is judged; once it is periodic and
- * converged (over at least EARLY_CYCLES cycles) it ends there: more
- * crossings of a converged orbit repeat the same points, and the verdict
- * (class, k, period) is the one the whole window would give. Figure 5a: 131
- * periodic points, 15 % fewer evaluations over the job, the same periods. Converged: the change of
- * the section points still to come, extrapolated from the geometric contraction measured over the
- * window (cs_sect_converge), is within the periodicity tolerance; passing the periodicity test
- * alone stopped the belt's stick-slip orbit (contraction 0.805 per cycle) 20 cycles early, with the
- * period off by 1.5e-5. Once a period is known the windows last whole periods. transient_used is
- * its start, drift the change of the section points' statistics between the last two windows (mean
- * and deviation of each state column over its range plus s_i; NAN if either has no crossings).
- * Non-periodic windows never stop the extension early: a chaotic transient has statistics as
- * stationary as a chaotic attractor's, so only time tells them apart, and a chaotic point whose
- * transient_used is within one window of transient_max says that its chaos outlived transient_max.
+ * the last window is the recording. Converged: the change of the section
+ * points still to come, extrapolated from the geometric contraction
+ * measured over the window (cs_sect_converge), is within the periodicity
+ * tolerance; passing the periodicity test alone stopped the belt's
+ * stick-slip orbit (contraction 0.805 per cycle) 20 cycles early, with the
+ * period off by 1.5e-5. Once a period is known the windows last whole
+ * periods. transient_used is its start, drift the change of the section
+ * points' statistics between the last two windows (mean and deviation of
+ * each state column over its range plus s_i; NAN if either has no
+ * crossings). Non-periodic windows never stop the extension early: a
+ * chaotic transient has statistics as stationary as a chaotic attractor's,
+ * so only time tells them apart (figure 5a: the period-16 point at 76.23
+ * rad/s is found only in its window 60..80, its drift at 60, 0.031, within
+ * the 0.006..0.07 of settled chaotic points), and a chaotic point whose
+ * transient_used is within one window of transient_max says that its chaos
+ * outlived transient_max.
  * Without adaptive transients, transient_used = transient and drift = NAN.
+ *
+ * Early end of a window (record_early; off by default): after EARLY_FIRST
+ * crossings and every EARLY_EVERY more, the window is judged; once it is
+ * periodic and converged to EARLY_REMAINING tolerances (over at least
+ * EARLY_CYCLES cycles) it ends there, with the verdict (class, k, period)
+ * of the whole window. Figure 5a: 15 % fewer evaluations, the same periods;
+ * but the section points of the last half of a shortened window are less
+ * converged: tests/bench/bench_xppaut.sh measured the section error at rtol
+ * 1e-8 against an rtol 1e-11 reference 4.5e-5 with it, 3.7e-6 without,
+ * hence not the default.
  *
  * final_state: the state at the window's end, carried on to the next
  * multiple of the forcing period for forced models (t_final), so that a
@@ -149,6 +158,11 @@
 #define EARLY_FIRST 24 /* crossings before a window is first judged for an early end */
 #define EARLY_EVERY 8  /* crossings between those judgements */
 #define EARLY_CYCLES 8 /* cycles the convergence of an early end is measured over */
+/* change still to come at an early end, in periodicity tolerances: the
+ * points then carry the integration's accuracy, not the tolerance's (with
+ * 1, figure 5a's section error at rtol 1e-8 grew from 3.7e-6 to 7.2e-5
+ * against an rtol 1e-11 reference, tests/bench/bench_xppaut.sh) */
+#define EARLY_REMAINING 1e-2
 
 static const char *const class_names[] = {
 #define CS_CLASS_NAME(id, name) name,
@@ -422,7 +436,7 @@ static int confirmed(struct run *r)
   size_t first;
   struct cs_sect_conv conv;
   return judge(r, &k, &pt, &first, &conv) == CS_CLASS_PERIODIC && conv.cycles >= EARLY_CYCLES &&
-         conv.remaining <= 1.0;
+         conv.remaining <= EARLY_REMAINING;
 }
 
 static enum outcome record(struct run *r)
@@ -549,7 +563,7 @@ static enum outcome run_window(struct run *r, double len)
   r->js = r->s_taken = r->s_ones = r->s_trans = 0;
   r->s_prev = -1;
   r->jc = 0;
-  r->next_judge = r->spec->record_full ? 0 : EARLY_FIRST;
+  r->next_judge = r->spec->record_early ? EARLY_FIRST : 0;
   enum outcome o = advance_to(r, r->w0 + len);
   r->rec = 0;
   return o;

@@ -71,8 +71,8 @@ struct cs_point_spec {
                            exponent's sign is decided statistically (lyapunov.c) */
   double lyapunov_rtol; /* relative tolerance of the Lyapunov run, absolute ones scaled alike;
                           0 (default): the solver's */
-  int record_full;      /* 1: always the whole recording window; 0 (default): a window ends once
-                           its periodic orbit is confirmed and converged (point.c) */
+  int record_early;     /* 1: a window ends once its periodic orbit is confirmed and converged
+                           (point.c); 0 (default): always the whole recording window */
 };
 
 struct cs_point_spec cs_point_spec_default(void);
