@@ -12,7 +12,7 @@
  * keeps the rows up to the failure; a killed one keeps what was flushed and
  * says "running".
  *
- * The run goes through cs_flow (src/models/flow.h), so event-driven models
+ * The run goes through cs_flow (src/integrate/flow.h), so event-driven models
  * (e.g. belt with law = event-driven) switch modes on the way; every switch
  * is appended to the table /switches as it happens. */
 #include <errno.h>
@@ -30,7 +30,7 @@
 #include "io/config.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 #include "models/model.h"
 
 static const char *const cmd = "contensou simulate";
