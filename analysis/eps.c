@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analysis/eps.h"
+#include "integrate/record.h"
 
-#define GRID_TOL 1e-9       /* relative to dt: a grid time this close to t_end is t_end */
 #define MAX_SWITCHES 200000 /* default switch log of the reference */
 #define STICK_LEVEL 0.5     /* the stick indicator is 0 or 1 */
 
@@ -23,25 +23,16 @@ const char *cs_eps_norm_name(enum cs_eps_norm k)
 
 double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n)
 {
+  struct cs_record_grid g;
   *n = 0;
-  if (!(t_start >= 0) || !(t_end > t_start) || !isfinite(t_end) || !(dt >= 0))
+  if (cs_record_grid_make(t_start, t_end, dt, CS_EPS_MAX_ROWS, &g) != CS_OK)
     return NULL;
-  if (dt == 0)
-    dt = (t_end - t_start) / 1000.0;
-  double q = (t_end - t_start) / dt;
-  if (!(q < CS_EPS_MAX_ROWS))
-    return NULL;
-  double k = floor(q + GRID_TOL);
-  size_t rows = (size_t)k + 1;
-  if (t_start + k * dt < t_end - GRID_TOL * dt)
-    rows++;
-  double *t = malloc(rows * sizeof *t);
+  double *t = malloc(g.rows * sizeof *t);
   if (!t)
     return NULL;
-  for (size_t i = 0; i + 1 < rows; i++)
-    t[i] = t_start + (double)i * dt;
-  t[rows - 1] = t_end;
-  *n = rows;
+  for (size_t i = 0; i < g.rows; i++)
+    t[i] = cs_record_grid_time(&g, i);
+  *n = g.rows;
   return t;
 }
 
@@ -81,80 +72,82 @@ static double wrap_angle(double x)
   return x - 2 * M_PI * ceil((x - M_PI) / (2 * M_PI));
 }
 
-/* Records one run on the grid. params: prepared, not attached. */
+/* Where one run's rows and switches go. */
+struct run_sink {
+  struct cs_eps_run *r;
+  size_t cols, max_log;
+  const struct cs_eps_spec *spec;
+};
+
+static int sink_rows(void *ctx, size_t first_row, size_t n, const double *rows)
+{
+  struct run_sink *s = ctx;
+  memcpy(s->r->data + first_row * s->cols, rows, n * s->cols * sizeof *rows);
+  s->r->rows = first_row + n;
+  return 0;
+}
+
+static void sink_switch(void *ctx, const struct cs_flow_switch *sw)
+{
+  struct run_sink *s = ctx;
+  if (s->r->switches && s->r->n_switches < s->max_log)
+    s->r->switches[s->r->n_switches++] = *sw;
+}
+
+static void sink_progress(void *ctx, double t)
+{
+  struct run_sink *s = ctx;
+  s->spec->progress(s->spec->progress_ctx, t);
+}
+
+/* Records one run on the grid (integrate/record.h, as contensou simulate
+ * does). params: prepared, not attached. */
 static void run_one(const struct cs_model *m, void *params, const double *y0,
                     const struct cs_eps_spec *spec, struct cs_eps_run *r, size_t cols, int is_ref)
 {
-  const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0;
   double t0 = omp_get_wtime();
   size_t max_log =
       m->n_switch && is_ref ? (spec->max_switches ? spec->max_switches : MAX_SWITCHES) : 0;
-  struct cs_flow *flow = cs_flow_create(ns, max_log);
-  int attached = 0;
-  double y[CS_FLOW_MAX_N], t = 0;
-  r->status = CS_OK;
-  if (!flow) {
+  struct run_sink sink = {.r = r, .cols = cols, .max_log = max_log, .spec = spec};
+  struct cs_record_spec rs = {.solver = &spec->solver,
+                              .max_switches = max_log,
+                              .on_rows = sink_rows,
+                              .on_switch = sink_switch,
+                              .progress = is_ref && spec->progress ? sink_progress : NULL,
+                              .ctx = &sink};
+  r->status = cs_record_grid_times(spec->t, spec->n_t, &rs.grid);
+  if (r->status != CS_OK) {
+    snprintf(r->message, sizeof r->message, "bad time grid");
+    goto end;
+  }
+  if (max_log && !(r->switches = malloc(max_log * sizeof *r->switches))) {
     r->status = CS_ERR_NOMEM;
     snprintf(r->message, sizeof r->message, "%s", cs_strerror(CS_ERR_NOMEM));
-    goto done;
+    goto end;
   }
   if (m->attach) {
     r->status = m->attach(params);
     if (r->status != CS_OK) {
       snprintf(r->message, sizeof r->message, "cannot attach the model: %s",
                cs_strerror(r->status));
-      goto done;
+      goto end;
     }
   }
-  attached = 1;
-  memcpy(y, y0, ns * sizeof *y);
-  r->status = cs_flow_reset(flow, m, params, &spec->solver, 0.0, y0, 0, NULL, NULL, NULL);
-  if (r->status != CS_OK) {
-    snprintf(r->message, sizeof r->message, "cannot start the integrator: %s: %s",
-             cs_strerror(r->status), cs_flow_last_error(flow));
-    goto done;
-  }
-  /* the transient before the first grid time, in steps of the grid step */
-  double dt = spec->n_t > 1 ? spec->t[1] - spec->t[0] : spec->t[0];
-  for (double j = 1; dt > 0 && j * dt < spec->t[0] - GRID_TOL * dt && r->status == CS_OK; j++)
-    r->status = cs_flow_advance(flow, j * dt, &t, y, NULL, NULL);
-  for (size_t k = 0; k < spec->n_t && r->status == CS_OK; k++) {
-    double tk = spec->t[k];
-    if (tk != t)
-      r->status = cs_flow_advance(flow, tk, &t, y, NULL, NULL);
-    if (r->status != CS_OK)
-      break;
-    double *row = r->data + k * cols;
-    row[0] = tk;
-    memcpy(row + 1, y, ns * sizeof *row);
-    int drc = nd ? m->derived_fn(tk, y, row + 1 + ns, params) : 0;
-    if (drc != 0) {
-      r->status = drc < 0 && -drc < CS_STATUS_COUNT ? (enum cs_status)(-drc) : CS_ERR_SOLVER;
-      snprintf(r->message, sizeof r->message, "derived outputs at t = %.17g: %s", tk,
-               cs_strerror(r->status));
-      for (size_t j = 0; j < cols; j++)
-        row[j] = NAN;
-      break;
-    }
-    r->rows = k + 1;
-    if (is_ref && spec->progress)
-      spec->progress(spec->progress_ctx, tk);
-  }
-  if (r->status != CS_OK && !r->message[0])
-    snprintf(r->message, sizeof r->message, "integration failed at t = %.10g: %s: %s", t,
-             cs_strerror(r->status), cs_flow_last_error(flow));
-  cs_flow_stats(flow, &r->stats);
-  if (is_ref && m->n_switch) {
-    size_t n = cs_flow_switch_count(flow);
-    r->switches = n ? malloc(n * sizeof *r->switches) : NULL;
-    for (size_t i = 0; r->switches && i < n; i++)
-      r->switches[i] = *cs_flow_switch_get(flow, i);
-    r->n_switches = r->switches ? n : 0;
-  }
-done:
-  if (attached && m->detach)
+  struct cs_record_result res;
+  r->status = cs_record_run(m, params, y0, &rs, &res);
+  if (r->status != CS_OK && res.stop == CS_RECORD_IN_RUN)
+    snprintf(r->message, sizeof r->message, "integration failed at t = %.10g: %.440s", res.t,
+             res.message);
+  else
+    snprintf(r->message, sizeof r->message, "%.500s", res.message);
+  r->stats = res.stats;
+  if (m->detach)
     m->detach(params);
-  cs_flow_free(flow);
+end:
+  if (r->switches && r->n_switches == 0) {
+    free(r->switches);
+    r->switches = NULL;
+  }
   r->wall_time = omp_get_wtime() - t0;
 }
 

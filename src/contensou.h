@@ -13,6 +13,7 @@
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   models/model.h         mechanical models: descriptors, parameters by name
  *   integrate/flow.h       a model run through its modes (event-driven laws)
+ *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
  *   io/config.h            parameter files (INI) with strict validation
  *   analysis/point.h       one parameter point: sections, class, period,
@@ -36,6 +37,7 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 #include "integrate/flow.h"
+#include "integrate/record.h"
 #include "io/h5.h"
 #include "io/config.h"
 #include "io/run_h5.h"
