@@ -130,6 +130,11 @@ static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct c
   c->start = CS_CONT_FROM_SWEEP;
 }
 
+const char *const *cs_cont_config_keys(void)
+{
+  return keys;
+}
+
 enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
                                    struct cs_cont_config *c, char *msg, size_t len)
 {

@@ -58,6 +58,9 @@ struct cs_cont_config {
   struct cs_cont_spec spec;
 };
 
+/* The keys [continuation] accepts, NULL-terminated (for `contensou keys`). */
+const char *const *cs_cont_config_keys(void);
+
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the
  * parameter and its range are required (continue), else optional (orbit).
  * CS_ERR_PARSE or CS_ERR_RANGE with the message in msg. */

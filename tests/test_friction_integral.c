@@ -119,7 +119,7 @@ static void uniform_disk_exact(double p, double *T, double *M)
 }
 
 /* Brute force in Cartesian coordinates: nested GSL quadrature of the
- * integrands of MODELS.md §1 over x, then y, with breakpoints at the ICR
+ * integrands of src/friction/README.md over x, then y, with breakpoints at the ICR
  * where the integrand jumps. Shares nothing with the polar method. */
 struct brute {
   const struct cs_contact *c;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* contensou friction eta|eval|fit: the friction laws of MODELS.md §1 from the
- * command line. Every quantity is dimensionless (friction.h): forces in units
+/* contensou friction eta|eval|fit: the friction laws of src/friction/README.md
+ * from the command line. Every quantity is dimensionless (friction.h): forces in units
  * of mu N, moments in units of mu N a, lengths in units of the contact size a. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +27,10 @@ static const char eta_help[] =
     "       contensou friction eta --eta-prime H'\n"
     "\n"
     "Converts between the static-to-kinetic friction ratio eta and the parameter\n"
-    "eta' of the regularized laws (MODELS.md §1): eta = max_u g(u) with\n"
-    "g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2. Both are dimensionless.\n"
+    "eta' of the regularized laws: eta = max_u g(u) with\n"
+    "g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2. Both are dimensionless. The laws are\n"
+    "written out in friction.md (share/doc/contensou/ where contensou is installed,\n"
+    "src/friction/README.md in its source).\n"
     "\n"
     "options:\n"
     "  --eta H         static/kinetic friction ratio, dimensionless, in [1, 1e300];\n"
@@ -42,7 +44,11 @@ static const char eta_help[] =
     "  u_max                 maximizer of g, dimensionless (u = lambda/eps for p = 1,\n"
     "                        (lambda/eps)^3 for p = 3); inf when eta = 1\n"
     "  eta_prime_cubic_fit   the papers' cubic fit eta'(eta), only for eta in [1, 2.7]\n"
-    "  eta_prime_critical    the largest eta' that still gives eta = 1\n";
+    "  eta_prime_critical    the largest eta' that still gives eta = 1\n"
+    "\n"
+    "exit status: 0 success; 1 the root finder failed (not expected for accepted\n"
+    "values); 2 bad arguments (both or neither of --eta and --eta-prime, a value\n"
+    "out of range), with a one-line message.\n";
 
 static int friction_eta(int argc, char **argv)
 {
@@ -130,10 +136,11 @@ static const char eval_help[] =
     "           [--b B] [--m M] [--eps E] [--eta H | --eta-prime H'] [--semi-axes A,B]\n"
     "           [--pressure P]\n"
     "\n"
-    "Friction load (Tsx, Tsy, Ms) of a plane contact in sliding (MODELS.md §1). All\n"
-    "quantities are dimensionless: lengths in units of the contact size a, forces\n"
-    "in units of mu N, moments in units of mu N a; the velocities share any one\n"
-    "time unit.\n"
+    "Friction load (Tsx, Tsy, Ms) of a plane contact in sliding (the laws are\n"
+    "written out in friction.md: share/doc/contensou/ where contensou is installed,\n"
+    "src/friction/README.md in its source). All quantities are dimensionless:\n"
+    "lengths in units of the contact size a, forces in units of mu N, moments in\n"
+    "units of mu N a; the velocities share any one time unit.\n"
     "\n"
     "options:\n"
     "  --law LAW        integral (exact Coulomb-Contensou model), I00, I11 (the\n"
@@ -166,7 +173,11 @@ static const char eval_help[] =
     "moments c_{i,j,k} are computed by quadrature.\n"
     "\n"
     "output (name = value): Tsx, Tsy, Ms (dimensionless), then the parameters used:\n"
-    "b, m for the approximations, eps and eta_prime for the regularized laws.\n";
+    "b, m for the approximations, eps and eta_prime for the regularized laws.\n"
+    "\n"
+    "exit status: 0 success; 1 the quadrature of the integral model or the moments\n"
+    "of the contact failed; 2 bad arguments (unknown law, an option that does not\n"
+    "apply to the contact, a value out of range), with a one-line message.\n";
 
 static int friction_eval(int argc, char **argv)
 {
@@ -317,7 +328,7 @@ static const char fit_help[] =
     "\n"
     "Least-squares fit of the parameters (b, m) of an approximation to the integral\n"
     "model over theta_s in [0, pi/2] rad, phi_s = 0, residuals of Tsx and Ms\n"
-    "together (Acta Mech. 2016 §2, Fig. 2). All quantities are dimensionless.\n"
+    "together (Acta Mech. 2016 sec. 2, Fig. 2). All quantities are dimensionless.\n"
     "\n"
     "options:\n"
     "  --law L       I00 or I11; required\n"
@@ -340,8 +351,12 @@ static const char fit_help[] =
     "output (name = value, all dimensionless): b, m, rms, max_error (of the fit),\n"
     "iterations, then the same errors for the paper's pair on the same nodes:\n"
     "paper_b, paper_m, paper_rms, paper_max_error (I00: b = %g, m = %g;\n"
-    "I11: b = %g, m = %g from §2) and, for I11, paper4_b, paper4_m, paper4_rms,\n"
-    "paper4_max_error (the swapped pair b = %g, m = %g used in §4).\n";
+    "I11: b = %g, m = %g from sec. 2) and, for I11, paper4_b, paper4_m,\n"
+    "paper4_rms, paper4_max_error (the swapped pair b = %g, m = %g used in sec. 4).\n"
+    "\n"
+    "exit status: 0 success; 1 the least-squares fit or the integral model failed,\n"
+    "or FILE.h5 could not be written; 2 bad arguments (including an existing -o file\n"
+    "that is not HDF5), with a one-line message.\n";
 
 /* The fit's progress line: the integral model on the nodes, once for the
  * fit and once for each paper's pair. */
@@ -587,7 +602,9 @@ static const char friction_help[] =
     "  eval   evaluate a law: friction force (Tsx, Tsy) and moment Ms\n"
     "  fit    fit (b, m) of I00 or I11 to the integral model, compare with the papers\n"
     "\n"
-    "contensou friction <sub-command> --help describes its options.\n";
+    "contensou friction <sub-command> --help describes its options, its output\n"
+    "('name = value' lines on stdout) and its exit status: 0 success, 1 a numerical\n"
+    "failure or an I/O error, 2 bad arguments.\n";
 
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv)
 {

@@ -13,6 +13,9 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv); /* cli_eps_
 int cli_friction(const struct cli_ctx *ctx, int argc, char **argv);
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv); /* contensou info (cli_info.c) */
 
+/* contensou keys [--model NAME], hidden: the --set keys (cli_keys.c) */
+int cli_keys(const struct cli_ctx *ctx, int argc, char **argv);
+
 /* contensou orbit FILE.ini (cli_orbit.c) */
 int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv);
 

@@ -13,7 +13,7 @@
 struct cli_verb {
   const char *name;    /* as typed on the command line */
   cli_verb_fn run;     /* the verb; argv[0] is its name */
-  const char *summary; /* one line for --help */
+  const char *summary; /* one line for --help; NULL: a hidden verb (tools' use) */
 };
 
 static const struct cli_verb verbs[] = {
@@ -21,6 +21,7 @@ static const struct cli_verb verbs[] = {
     {"eps-study", cli_eps_study, "accuracy in eps: runs at several eps minus a reference (.h5)"},
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},
     {"info", cli_info, "summarise a result file (.h5) or describe a model (--model NAME)"},
+    {"keys", cli_keys, NULL},
     {"orbit", cli_orbit, "periodic orbit by shooting: period, Floquet multipliers (.h5)"},
     {"plot", cli_plot, "draw a result file (.h5) with gnuplot"},
     {"simulate", cli_simulate, "integrate one run of a parameter file, write its trajectory (.h5)"},
@@ -38,10 +39,19 @@ static void usage(FILE *out)
                "\n"
                "commands:\n");
   for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-    fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+    if (verbs[i].summary)
+      fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
   fprintf(out, "\n"
-               "Results are printed as 'name = value' lines or written to HDF5 files.\n"
-               "Exit status: 0 success, 1 numerical or I/O failure, 2 bad arguments.\n");
+               "Results are printed as 'name = value' lines on stdout or written to HDF5\n"
+               "files; errors are one line on stderr. 'contensou <command> --help' describes\n"
+               "each command's options with their units, its output and its exit status.\n"
+               "\n"
+               "exit status: 0 success, 1 numerical or I/O failure, 2 bad arguments (the\n"
+               "message names the option, or the file, line and key, and what is accepted).\n"
+               "\n"
+               "environment: CONTENSOU_GNUPLOT_DIR, the directory of the gnuplot scripts of\n"
+               "'contensou plot' (default: share/contensou/gnuplot beside the installed\n"
+               "program). OMP_NUM_THREADS, the default of 'sweep --threads'.\n");
 }
 
 int main(int argc, char **argv)

@@ -20,7 +20,7 @@
 #define CS_EPS_DEFAULT 1e-3
 #define CS_ETA_DEFAULT 1.0
 
-/* The papers' pairs, fixed (MODELS.md §3): Acta Mech. §2 gives b = 1.744,
+/* The papers' pairs, fixed (src/friction/README.md, errata): Acta Mech. §2 gives b = 1.744,
  * m = 0.674 for I(0,0) and b = 0.765, m = 0.452 for I(1,1); its §4 uses the
  * swapped pair b = 0.452, m = 0.765 for I(1,1). */
 #define CS_I00_B_PAPER 1.744

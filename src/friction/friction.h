@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Coulomb–Contensou friction on a plane contact (../shared/MODELS.md §1).
+/* Coulomb–Contensou friction on a plane contact (src/friction/README.md).
  *
  * Everything here is dimensionless (JTAM 2016 §2): lengths in units of the
  * contact's characteristic size a, the pressure sigma normalised so that its
@@ -81,7 +81,7 @@ struct cs_integral_ws;
 struct cs_integral_ws *cs_integral_ws_create(double epsrel);
 void cs_integral_ws_free(struct cs_integral_ws *ws);
 
-/* Exact Coulomb–Contensou load (MODELS.md §1, JTAM eq. 2.2) of a contact in
+/* Exact Coulomb–Contensou load (src/friction/README.md, JTAM eq. 2.2) of a contact in
  * full sliding with relative motion (vsx, vsy, ws). The jump of the integrand
  * at the instantaneous centre of rotation is removed by integrating in polar
  * coordinates about that centre. At lambda = 0 the law is set-valued: the
@@ -164,7 +164,7 @@ enum cs_status cs_law_from_name(const char *name, enum cs_law *law);
 
 /* In pure translation the regularized force magnitude is
  *   g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2,  u = lambda/eps (p = 1) or (lambda/eps)^3 (p = 3),
- * and the static-to-kinetic ratio is eta = sup_u g(u) (MODELS.md §1). */
+ * and the static-to-kinetic ratio is eta = sup_u g(u) (src/friction/README.md). */
 double cs_eta_g(double eta_prime, double u);
 
 /* The largest eta and eta' accepted (eta' ~ 3.08 eta for large eta, so every

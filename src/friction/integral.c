@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Contacts and the integral Coulomb–Contensou model (MODELS.md §1, JTAM 2016
+/* Contacts and the integral Coulomb–Contensou model (src/friction/README.md, JTAM 2016
  * eq. 2.2): exact friction load of an elliptic contact in full sliding.
  *
  *   Tsx = iint_F sigma (vsx - ws y) / |w| dA

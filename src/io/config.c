@@ -306,6 +306,15 @@ static int section_key(struct loader *L, const char *key, const char *value)
                "%s: unknown key in [section] (accepted: kind, variable, level, direction)", key);
 }
 
+/* The fixed keys of each section (what `contensou keys` and the shell
+ * completion offer; [parameters], [initial] and the [model] choices come from
+ * the model's description). The handlers below accept exactly these: the
+ * test tests/cli/completion.sh gives each one through --set. */
+static const char *const model_keys[] = {"name", NULL};
+static const char *const solver_keys[] = {"stepper",         "rtol",  "atol",   "max_steps",
+                                          "max_steps_total", "h_max", "h_init", NULL};
+static const char *const output_keys[] = {"t_start", "t_end", "dt", "file", NULL};
+static const char *const section_keys[] = {"kind", "variable", "level", "direction", NULL};
 static const char *const sweep_keys[] = {"parameter",
                                          "from",
                                          "to",
@@ -334,6 +343,21 @@ static const char *const sweep_keys[] = {"parameter",
                                          "period_tol",
                                          "multipliers",
                                          NULL};
+
+const char *const *cs_config_section_keys(const char *section)
+{
+  if (strcmp(section, "model") == 0)
+    return model_keys;
+  if (strcmp(section, "solver") == 0)
+    return solver_keys;
+  if (strcmp(section, "output") == 0)
+    return output_keys;
+  if (strcmp(section, "section") == 0)
+    return section_keys;
+  if (strcmp(section, "sweep") == 0)
+    return sweep_keys;
+  return NULL;
+}
 
 static int remember(struct loader *L, struct cs_config_raw *r, const char *section, const char *key,
                     const char *value)

@@ -85,6 +85,12 @@ enum cs_status cs_config_load_text(const char *path, const char *text, const cha
 const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, const char *section,
                                                const char *key);
 
+/* The fixed keys of a section ("model": name only, "solver", "output",
+ * "section", "sweep"), NULL-terminated; NULL for any other section (the keys
+ * of [parameters], [initial] and the model's choices in [model] are in its
+ * struct cs_model, those of [continuation] in cs_cont_config_keys()). */
+const char *const *cs_config_section_keys(const char *section);
+
 /* Strict number parsing: the whole string is a finite number. */
 int cs_parse_double(const char *s, double *out);
 int cs_parse_long(const char *s, long *out);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Disk on a moving belt, held by four elastic-damped cords (Kudra & Awrejcewicz,
- * JTAM 54(3) 2016, §5, eqs. (5.1)-(5.2); MODELS.md §2). Dimensionless.
+ * JTAM 54(3) 2016, §5, eqs. (5.1)-(5.2); src/models/README.md). Dimensionless.
  *
  *   x''     + c x' + c12 phi' + x + k12 phi = Gamma
  *   m phi'' + c12 x' + c phi' + k12 x + phi = Omega                          (5.1)

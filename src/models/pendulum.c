@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Pendulum driven by a rotating disk through a circular friction contact
- * (Kudra & Awrejcewicz, Acta Mech. 2016, eqs. (7)-(9); MODELS.md §3). SI units.
+ * (Kudra & Awrejcewicz, Acta Mech. 2016, eqs. (7)-(9); src/models/README.md). SI units.
  *
  *   M XC'' + kX (XC - e cos phi) + cX (XC' + e phi' sin phi) + mu N Tsx = 0
  *   M YC'' + kY (YC - e sin phi) + cY (YC' - e phi' cos phi) + mu N Tsy = 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Two blocks, three dry-friction contacts (Zardecki, static friction
  * indeterminacy and stick-slip in discrete dynamic systems, J. Theor. Appl.
- * Mech., sec. 2-4, eqs. (4.1)-(4.10); MODELS.md sec. 4). SI units, seconds.
+ * Mech., sec. 2-4, eqs. (4.1)-(4.10); src/models/README.md). SI units, seconds.
  *
  * Block M1 (top) rubs on block M2 (bottom) and on the fixed base; M2 rubs on
  * the base. Contact 12 between the blocks (FT012, C12), 10 between M1 and the

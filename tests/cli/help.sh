@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every --help text (the program's, each command's and each sub-command's,
+# the lists read from the texts themselves, as the man pages are made):
+# exit 0, a usage line, its outputs and its exit statuses stated, and no
+# reference to a file outside the repository.
+# Usage (CTest): bash help.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: help.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+: "$src"
+
+# commands ARGS...: the names listed under commands: / sub-commands:
+commands() {
+  "$exe" "$@" --help | awk '/^(sub-)?commands:$/ { on = 1; next }
+                           on && /^$/ { exit }
+                           on && /^  [a-z]/ { print $1 }'
+}
+
+# check ARGS...: the help of contensou ARGS...
+check() {
+  last="contensou $* --help"
+  run "$@" --help
+  [ "$rc" -eq 0 ] || die "$last: exit $rc"
+  [ -z "$err" ] || die "$last: wrote on stderr"
+  printf '%s\n' "$out" | head -1 | grep -q '^usage: contensou' || die "$last: no usage line first"
+  printf '%s\n' "$out" | grep -qi 'exit status' || die "$last: no exit status"
+  printf '%s\n' "$out" | grep -qi 'output' || die "$last: does not say what it outputs"
+  printf '%s\n' "$out" | grep -q 'shared/\|MODELS\.md' && die "$last: cites a file outside the repository"
+  printf '%s\n' "$out" | LC_ALL=C grep -q '[^ -~]' && die "$last: not ASCII (help2man and terminals)"
+  n=$((n + 1))
+}
+
+n=0
+check
+for v in $(commands); do
+  check "$v"
+  for s in $(commands "$v"); do check "$v" "$s"; done
+done
+check keys
+[ "$n" -ge 12 ] || die "only $n help texts"
+pass "$n help texts: usage, outputs, exit statuses, nothing outside the repository"
+echo "1..$checks"

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The installed suite, as a lab uses it: `cmake --install` into a temporary
+# prefix; a program outside the tree (tests/cli/install/consumer.c, the
+# README's example of using the library) built against the installed package
+# with CMake (find_package(contensou)) and with pkg-config, run against a
+# closed form; the prefix then moved elsewhere (an installation is
+# relocatable), and its `contensou sweep` and `plot` run from a directory far
+# from the source and build trees with CONTENSOU_GNUPLOT_DIR unset; the man
+# pages, the bash completion and the documentation in place.
+# Usage (CTest): bash install.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: install.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+build=$(cd "$(dirname "$exe")" && pwd)
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+scratch=$(cd "$scratch" && pwd)
+unset CONTENSOU_GNUPLOT_DIR
+
+# step NAME COMMAND...: runs COMMAND with its output in $scratch/NAME.log
+step() {
+  local name=$1
+  shift
+  last="$*"
+  "$@" >"$scratch/$name.log" 2>&1 || {
+    out=$(tail -40 "$scratch/$name.log")
+    die "$name failed: $*"
+  }
+}
+
+prefix=$scratch/prefix
+step install cmake --install "$build" --prefix "$prefix"
+[ -x "$prefix/bin/contensou" ] || die "no bin/contensou in the prefix"
+for f in include/contensou/contensou.h include/contensou/cs_version.h \
+  share/contensou/gnuplot share/contensou/params/pendulum_fig5a.ini \
+  share/bash-completion/completions/contensou share/doc/contensou/README.md \
+  share/doc/contensou/models.md share/doc/contensou/friction.md; do
+  [ -e "$prefix/$f" ] || die "not installed: $f"
+done
+libdir=$(find "$prefix" -name 'contensouConfig.cmake' -path '*/cmake/contensou/*' | head -1)
+[ -n "$libdir" ] || die "no contensouConfig.cmake in the prefix"
+libdir=${libdir%/cmake/contensou/contensouConfig.cmake}
+[ -e "$libdir/libcontensou.so" ] && [ -e "$libdir/libcontensou.a" ] ||
+  die "shared and static libraries not both in $libdir"
+if grep -q '^HELP2MAN_EXECUTABLE:FILEPATH=/' "$build/CMakeCache.txt"; then
+  for v in "" -sweep -simulate -plot -info -friction -friction-eta; do
+    page=$prefix/share/man/man1/contensou$v.1
+    [ -f "$page" ] || die "no man page $page"
+    # rendered, with the command's own help text in it
+    txt=$(MANWIDTH=100 man -l "$page" 2>/dev/null | tr -s ' \n' '  ') || die "man -l $page failed"
+    printf '%s\n' "$txt" | grep -q 'SYNOPSIS' || die "$page: no SYNOPSIS"
+    printf '%s\n' "$txt" | grep -qi 'exit status' || die "$page: no exit status"
+  done
+  man -l "$prefix/share/man/man1/contensou-sweep.1" 2>/dev/null | grep -q -- '--resume' ||
+    die "contensou-sweep(1) does not describe --resume"
+  pass "installed: program, libraries, headers, data, completion, docs, man pages"
+else
+  pass "installed: program, libraries, headers, data, completion, docs (no help2man: no man pages)"
+fi
+
+# a closed-form check for the consumer: undamped oscillator, 3 values of w
+cat >"$scratch/oscillator.ini" <<'EOF'
+[model]
+name = oscillator
+[parameters]
+w = 1
+zeta = 0
+[initial]
+x = 1
+v = 0
+[solver]
+rtol = 1e-10
+atol = 1e-12
+[output]
+t_end = 10
+[sweep]
+parameter = w
+from = 1
+to = 3
+points = 3
+transient = 5
+record = 20
+lyapunov = none
+multipliers = false
+EOF
+
+# a sanitizer build's library needs the sanitizers' runtime in the program too
+san=()
+if grep -q '^CONTENSOU_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+  san=(-fsanitize=address,undefined)
+fi
+
+# the consumer with CMake, configured from outside both trees
+step cmake_configure cmake -S "$src/tests/cli/install" -B "$scratch/consumer-cmake" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS="${san[*]}"
+step cmake_build cmake --build "$scratch/consumer-cmake"
+step consumer_cmake "$scratch/consumer-cmake/consumer" "$scratch/oscillator.ini"
+grep -q 'all checks hold' "$scratch/consumer_cmake.log" || die "consumer (CMake) did not finish"
+pass "a program built with find_package(contensou) runs a sweep: period 2 pi/w within 1e-8"
+
+# the same with pkg-config (shared library; and static, with --static)
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+read -r -a cflags <<<"$(pkg-config --cflags contensou)" || die "pkg-config --cflags contensou failed"
+read -r -a libs <<<"$(pkg-config --libs contensou)" || die "pkg-config --libs contensou failed"
+step pc_build cc "${san[@]}" -std=c17 -Wall -Wextra -Werror "${cflags[@]}" "$src/tests/cli/install/consumer.c" \
+  -o "$scratch/consumer-pc" "${libs[@]}" -lm -Wl,-rpath,"$libdir"
+step consumer_pc "$scratch/consumer-pc" "$scratch/oscillator.ini"
+grep -q 'all checks hold' "$scratch/consumer_pc.log" || die "consumer (pkg-config) did not finish"
+pass "the same program built with pkg-config (shared library)"
+read -r -a slibs <<<"$(pkg-config --static --libs contensou)" || die "pkg-config --static failed"
+# -lcontensou would pick the shared library: name the archive instead
+static=()
+for l in "${slibs[@]}"; do
+  if [ "$l" = -lcontensou ]; then static+=("$libdir/libcontensou.a"); else static+=("$l"); fi
+done
+step pc_static cc "${san[@]}" -std=c17 "${cflags[@]}" "$src/tests/cli/install/consumer.c" \
+  -o "$scratch/consumer-static" "${static[@]}" -lm
+ldd "$scratch/consumer-static" | grep -q libcontensou && die "consumer-static links libcontensou.so"
+step consumer_static "$scratch/consumer-static" "$scratch/oscillator.ini"
+pass "the same program linked statically with pkg-config --static"
+
+# relocated: the whole prefix moved, then the program run from far away
+moved=$scratch/moved/opt
+mkdir -p "$scratch/moved" && mv "$prefix" "$moved" || die "cannot move the prefix"
+far=$(mktemp -d /tmp/contensou-install-XXXXXX) || die "mktemp failed"
+trap 'rm -rf "$far"' EXIT
+cp "$moved/share/contensou/params/pendulum_fig5a.ini" "$far/" || die "no params installed"
+cd "$far" || die "cd $far"
+[ "$(PKG_CONFIG_PATH=${libdir/$prefix/$moved}/pkgconfig pkg-config --variable=prefix contensou)" \
+  -ef "$moved" ] || die "pkg-config's prefix does not follow the moved installation"
+pass "pkg-config's prefix follows a moved installation"
+step sweep "$moved/bin/contensou" sweep pendulum_fig5a.ini --quiet -o fig5a.h5 \
+  --set sweep.points=3 --set sweep.from=30 --set sweep.to=40 --set sweep.transient=2 \
+  --set sweep.record=2 --set sweep.lyapunov=none --set sweep.multipliers=false
+[ -s fig5a.h5 ] || die "the installed sweep wrote no fig5a.h5"
+pass "the installed, moved program runs a sweep from $far"
+if command -v gnuplot >/dev/null 2>&1; then
+  step plot "$moved/bin/contensou" plot fig5a.h5
+  ls ./*.png >/dev/null 2>&1 || die "the installed plot wrote no PNG in $far"
+  # the scripts it ran are the installed ones, not the source tree's (which
+  # still exists here): with the installed ones broken, plot must fail
+  gp=$moved/share/contensou/gnuplot
+  mv "$gp" "$gp.good" && mkdir "$gp" || die "cannot set the scripts aside"
+  for f in "$gp.good"/*; do
+    printf 'this is not gnuplot\n' >"$gp/$(basename "$f")"
+  done
+  rm -f ./*.png
+  last="plot with the installed scripts broken"
+  if "$moved/bin/contensou" plot fig5a.h5 >"$scratch/plot_broken.log" 2>&1; then
+    # until cli_plot.c looks its scripts up with cli_data_dir (issue 11's
+    # plot work), it reads them from the source tree: reported, not failed
+    grep -q cli_data_dir "$src/src/cli/cli_plot.c" &&
+      die "plot succeeded with the installed scripts broken: it does not use them"
+    echo "not ok - plot reads the source tree's scripts, not the installed ones # TODO cli_plot.c: cli_data_dir"
+  else
+    pass "its plot uses the installed gnuplot scripts (CONTENSOU_GNUPLOT_DIR unset)"
+  fi
+  rm -rf "$gp" && mv "$gp.good" "$gp" || die "cannot restore the scripts"
+fi
+
+# the installed completion offers a model key from the installed program
+# shellcheck disable=SC1091
+source "$moved/share/bash-completion/completions/contensou"
+COMP_WORDS=("$moved/bin/contensou" sweep pendulum_fig5a.ini --set parameters.omega0_f)
+COMP_CWORD=4
+_contensou
+[ "${COMPREPLY[*]}" = "parameters.omega0_freq=" ] || die "installed completion offered '${COMPREPLY[*]}'"
+pass "the installed bash completion"
+echo "1..$checks"

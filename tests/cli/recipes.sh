@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The README's Python recipe for the bifurcation diagram, run as printed
+# (taken from the README, with the plotting line left out: matplotlib is not
+# a dependency) on a small figure-5a sweep, and its (parameter, coordinate)
+# pairs checked against the file read another way: the parameter of each row
+# is the grid value of its grid index, every section row is there, and the
+# wrapped angle is the stored angle modulo 2 pi.
+# Usage (CTest): bash recipes.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: recipes.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+mkdir -p "$scratch" || exit 1
+exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
+src=$(cd "$src" && pwd)
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+
+if ! /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+  echo "ok - SKIP: no h5py (Debian package python3-h5py)"
+  exit 0
+fi
+
+cd "$scratch" || die "cd $scratch"
+mkdir -p output
+last="sweep pendulum_fig5a.ini (8 points)"
+run sweep "$src/params/pendulum_fig5a.ini" --quiet -o output/pendulum_fig5a_sweep.h5 \
+  --set sweep.points=8 --set sweep.record=3 --set sweep.multipliers=false
+[ "$rc" -eq 0 ] || die "$last: exit $rc"
+
+# the first ```python block after the heading of the recipes
+awk '/^\*\*Reading a sweep from Python/ { on = 1 }
+     on && /^```python$/ { code = 1; next }
+     code && /^```$/ { exit }
+     code && !/matplotlib/ { print }' "$src/README.md" >recipe.py
+grep -q 'forward/section/values' recipe.py || die "no Python recipe found in README.md"
+grep -q 'output/pendulum_fig5a_sweep.h5' recipe.py || die "the recipe reads another file"
+pass "the README's Python recipe extracted ($(wc -l <recipe.py) lines)"
+
+cat recipe.py - >check.py <<'PY'
+
+# --- checks, reading the file another way ---
+import math
+with h5py.File("output/pendulum_fig5a_sweep.h5", "r") as g:
+    grid = g["sweep/grid"][:, 0]
+    index = g["forward/section/index"][:]
+    counts = g["forward/section/counts"][:]
+    phi = g["forward/section/values"][:, 4]
+    assert g["sweep"].attrs["parameter"] == "omega0"
+    assert list(g["forward/section/values"].attrs["names"][:5]) == ["omega0", "t", "XC", "YC", "phi"]
+assert index.dtype.kind == "i" and counts.dtype.kind == "i", "integer columns stored as integers"
+assert len(p) == len(x) == counts.sum() > 8, (len(p), counts.sum())
+assert np.array_equal(p, grid[index]), "parameter column differs from the grid value of the row's index"
+assert np.all(x >= -math.pi) and np.all(x < math.pi)
+k = np.round((phi - x) / (2 * math.pi))
+assert np.allclose(phi - 2 * math.pi * k, x, rtol=0, atol=1e-9)
+assert len(np.unique(p)) == 8
+print("recipe: %d section points over %d parameter values" % (len(p), len(np.unique(p))))
+PY
+out=$(/usr/bin/python3 check.py 2>&1) || die "the README's Python recipe failed"
+pass "the recipe's (omega0, phi) pairs agree with the file read by grid index ($out)"
+echo "1..$checks"
