@@ -17,7 +17,7 @@
 
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 #define N_MAX CS_EQ_MAX_N
 #define STOP_TOL 1e-13  /* iterate until the scaled residual or step is below this */

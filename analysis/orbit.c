@@ -4,7 +4,7 @@
  * integrated by ARKODE through src/integrate; event-driven models switch
  * modes here (the switching functions are the integrator's root functions)
  * with the saltation matrices of analysis/saltation.h, because the plain flow
- * (src/models/flow.h) knows nothing of variational equations. Plain runs
+ * (src/integrate/flow.h) knows nothing of variational equations. Plain runs
  * (guesses, samples, crossings) go through the flow. */
 #include <float.h>
 #include <math.h>
@@ -18,7 +18,7 @@
 #include "analysis/orbit.h"
 #include "analysis/saltation.h"
 #include "core/gsl_quiet.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 #define N_MAX CS_ORBIT_MAX_N
 #define DP_REL 1e-6        /* parameter difference step, relative to max(|p|, DP_FLOOR) */

@@ -151,7 +151,7 @@
 
 #include "analysis/classify.h"
 #include "analysis/lyapunov.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
 #define NVEC 10        /* state-sized vectors in the workspace */

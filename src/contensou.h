@@ -12,7 +12,8 @@
  *                          regularization, eta <-> eta', yield measure, fits
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   models/model.h         mechanical models: descriptors, parameters by name
- *   models/flow.h          a model run through its modes (event-driven laws)
+ *   integrate/flow.h       a model run through its modes (event-driven laws)
+ *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
  *   io/config.h            parameter files (INI) with strict validation
  *   analysis/point.h       one parameter point: sections, class, period,
@@ -20,8 +21,12 @@
  *   analysis/equilibrium.h equilibria and their stability
  *   analysis/orbit.h       periodic orbits by shooting, Floquet multipliers
  *   analysis/continuation.h  branches of equilibria and cycles
+ *   analysis/eps.h         the eps study of one trajectory against a reference
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file
+ *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
+ * tests/cli/layers.sh checks the order (core < friction < integrate/models <
+ * io < analysis < sweep < study < cli) on every include.
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -31,7 +36,8 @@
 #include "friction/friction.h"
 #include "integrate/integrate.h"
 #include "models/model.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
+#include "integrate/record.h"
 #include "io/h5.h"
 #include "io/config.h"
 #include "io/run_h5.h"
@@ -40,8 +46,10 @@
 #include "analysis/lyapunov.h"
 #include "analysis/orbit.h"
 #include "analysis/continuation.h"
+#include "analysis/eps.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
+#include "study/eps_sweep.h"
 
 #endif

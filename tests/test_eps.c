@@ -13,7 +13,7 @@
 
 #include "testutil.h"
 
-#include "analysis/eps.h"
+#include "study/eps_sweep.h"
 #include "io/config.h"
 #include "models/model.h"
 #include "sweep/sweep.h"

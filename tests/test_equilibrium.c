@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis/equilibrium.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 #include "models/model.h"
 
 /* Brusselator: x' = a - (b + 1) x + x^2 y, y' = b x - x^2 y; equilibrium

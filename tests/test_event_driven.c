@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/flow.h"
+#include "integrate/flow.h"
 #include "models/model.h"
 
 static int quick(void)

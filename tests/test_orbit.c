@@ -31,7 +31,7 @@
 
 #include "analysis/orbit.h"
 #include "io/config.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 #define FIG8A CONTENSOU_SOURCE_DIR "/params/pendulum_fig8a.ini"
 #define FIG4A CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini"

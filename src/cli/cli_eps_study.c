@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/eps.h"
+#include "study/eps_sweep.h"
 #include "cli/cli_common.h"
 #include "cli/cli_output.h"
 #include "cli/cli_progress.h"

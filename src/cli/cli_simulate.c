@@ -7,12 +7,12 @@
  * mean the same thing everywhere) but not stored.
  *
  * The file is written as the run goes: metadata first with status =
- * "running", rows appended every BUF_ROWS and flushed at most every
+ * "running", rows appended in blocks (integrate/record.h) and flushed at most every
  * FLUSH_EVERY seconds, statistics and the final status last. A failed run
  * keeps the rows up to the failure; a killed one keeps what was flushed and
  * says "running".
  *
- * The run goes through cs_flow (src/models/flow.h), so event-driven models
+ * The run goes through cs_flow (src/integrate/flow.h), so event-driven models
  * (e.g. belt with law = event-driven) switch modes on the way; every switch
  * is appended to the table /switches as it happens. */
 #include <errno.h>
@@ -30,18 +30,16 @@
 #include "io/config.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
+#include "integrate/record.h"
 #include "models/model.h"
 
 static const char *const cmd = "contensou simulate";
 
-#define MAX_ROWS 1e8    /* refuse grids longer than this: dt is surely a mistake */
 #define MAX_SETS 256    /* --set options */
-#define BUF_ROWS 512    /* rows kept in memory between two appends */
 #define FLUSH_EVERY 1.0 /* s of wall time between two flushes of the file */
-#define GRID_TOL 1e-9   /* relative to dt: a grid time this close to t_end is t_end */
 #define ATOL_UNITS "unit of each state variable"
-#define MAX_SWITCHES 200000 /* switches kept in memory by the flow; later ones are counted only */
+#define MAX_SWITCHES 200000 /* switches written; later ones are counted only */
 
 static const char simulate_help[] =
     "usage: contensou simulate FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
@@ -114,34 +112,6 @@ static const char simulate_help[] =
     "key, bad number, value out of range, missing t_end ...), with a one-line\n"
     "message naming the file and line (or the --set) and the key.\n";
 
-/* ------------------------------------------------------------ the output grid */
-
-struct grid {
-  double t_start, t_end, dt; /* model time unit */
-  size_t rows;               /* recorded rows, the last at t_end */
-};
-
-/* Rows t_start + k dt while below t_end, then t_end (which replaces a grid
- * time within GRID_TOL dt of it). 0 if the grid is too long. */
-static int grid_make(double t_start, double t_end, double dt, struct grid *g)
-{
-  g->t_start = t_start, g->t_end = t_end;
-  g->dt = dt > 0 ? dt : (t_end - t_start) / 1000.0;
-  double q = (t_end - t_start) / g->dt;
-  if (!(q < MAX_ROWS))
-    return 0;
-  double k = floor(q + GRID_TOL);
-  g->rows = (size_t)k + 1;
-  if (t_start + k * g->dt < t_end - GRID_TOL * g->dt)
-    g->rows++;
-  return 1;
-}
-
-static double grid_time(const struct grid *g, size_t k)
-{
-  return k + 1 == g->rows ? g->t_end : g->t_start + (double)k * g->dt;
-}
-
 /* ------------------------------------------------------------- writing */
 
 /* Everything known before the run: the common header of result files. */
@@ -183,48 +153,49 @@ static void create_switch_table(struct cs_writer *w, const struct cs_model *m,
 
 /* ------------------------------------------------------------- the command */
 
-/* The state of one run. */
-struct run {
-  struct cs_flow *flow;
+/* Where the recorded rows and switches go: the result file, as they come. */
+struct sink {
+  struct cs_writer *w;
+  struct cs_h5_table *table;    /* /trajectory */
+  struct cs_h5_table *switches; /* /switches, or NULL (no mode switches) */
   struct cli_progress prog;
-  double t;                      /* time reached */
-  double *y;                     /* state at t */
-  enum cs_status st;             /* CS_OK, or why the run stopped */
-  char msg[1024];                /* the failure in words */
-  struct cs_writer *w;           /* the result file */
-  struct cs_h5_table *switches;  /* /switches, or NULL (no mode switches) */
   size_t ns;                     /* state dimension */
-  size_t logged;                 /* switches of the flow's log already written */
+  size_t rows;                   /* rows written */
+  double last_flush;             /* cli_clock() of the last flush */
   double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
 };
 
-/* Appends the switches logged since the last call to /switches. */
-static void write_switches(struct run *r)
+/* Appends a block of rows; flushes at most every FLUSH_EVERY s. Nonzero (stop
+ * the run) once the file cannot be written. */
+static int sink_rows(void *ctx, size_t first_row, size_t n, const double *rows)
 {
-  size_t n = cs_flow_switch_count(r->flow);
-  for (; r->logged < n && r->switches && r->w->st == CS_OK; r->logged++) {
-    const struct cs_flow_switch *s = cs_flow_switch_get(r->flow, r->logged);
-    r->row[0] = s->t, r->row[1] = s->kind, r->row[2] = s->mode;
-    memcpy(r->row + 3, s->y, r->ns * sizeof *r->row);
-    cs_w_check(r->w, cs_h5_table_append(r->switches, 1, r->row));
+  (void)first_row;
+  struct sink *s = ctx;
+  if (s->w->st == CS_OK)
+    cs_w_check(s->w, cs_h5_table_append(s->table, n, rows));
+  if (s->w->st == CS_OK)
+    s->rows += n;
+  if (s->w->st == CS_OK && cli_clock() - s->last_flush > FLUSH_EVERY) {
+    cs_w_check(s->w, cs_h5_flush(s->w->f));
+    s->last_flush = cli_clock();
   }
+  return s->w->st != CS_OK;
 }
 
-/* Advances the run to tout (nothing to do at the start time). */
-static int run_to(struct run *r, double tout)
+/* Appends one switch to /switches. */
+static void sink_switch(void *ctx, const struct cs_flow_switch *sw)
 {
-  if (tout == r->t)
-    return 1;
-  double reached = r->t;
-  r->st = cs_flow_advance(r->flow, tout, &reached, r->y, NULL, NULL);
-  r->t = reached;
-  write_switches(r);
-  cli_progress_update(&r->prog, reached);
-  if (r->st != CS_OK) {
-    snprintf(r->msg, sizeof r->msg, "%s: %s", cs_strerror(r->st), cs_flow_last_error(r->flow));
-    return 0;
-  }
-  return 1;
+  struct sink *s = ctx;
+  if (!s->switches || s->w->st != CS_OK)
+    return;
+  s->row[0] = sw->t, s->row[1] = sw->kind, s->row[2] = sw->mode;
+  memcpy(s->row + 3, sw->y, s->ns * sizeof *s->row);
+  cs_w_check(s->w, cs_h5_table_append(s->switches, 1, s->row));
+}
+
+static void sink_progress(void *ctx, double t)
+{
+  cli_progress_update(&((struct sink *)ctx)->prog, t);
 }
 
 static void print_string(const char *name, const char *value)
@@ -258,7 +229,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     return cli_usage(cmd, "%s", msg);
   const struct cs_model *m = cfg.model;
   const char *time_unit = m->time_unit_si ? "s" : "1";
-  struct grid g = {0};
+  struct cs_record_grid g = {0};
   if (!isfinite(cfg.t_end))
     rc = cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)", cfg.path);
   else if (cfg.t_start < 0)
@@ -266,10 +237,10 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                    "%s: t_start: %g is before t = 0, where every run starts (accepted: 0 <= "
                    "t_start < t_end)",
                    cfg.path, cfg.t_start);
-  else if (!grid_make(cfg.t_start, cfg.t_end, cfg.dt, &g))
+  else if (cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, CS_RECORD_MAX_ROWS, &g) != CS_OK)
     rc =
         cli_usage(cmd, "%s: dt: %g gives more than %.0g rows over [%g, %g] (accepted: a larger dt)",
-                  cfg.path, cfg.dt, MAX_ROWS, cfg.t_start, cfg.t_end);
+                  cfg.path, cfg.dt, (double)CS_RECORD_MAX_ROWS, cfg.t_start, cfg.t_end);
   if (rc != 0) {
     cs_config_free(&cfg);
     return rc;
@@ -304,10 +275,8 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   }
   const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
   const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
-  double *buf = malloc(BUF_ROWS * ncols * sizeof *buf);
-  struct run r = {.st = CS_OK, .y = malloc(ns * sizeof(double)), .w = &w, .ns = ns};
-  struct cs_h5_table *table = NULL;
-  if (!names || !units || !buf || !r.y) {
+  struct sink sk = {.w = &w, .ns = ns};
+  if (!names || !units) {
     w.st = CS_ERR_NOMEM;
     snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
   } else {
@@ -318,70 +287,38 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
     write_header(&w, ctx, &cfg, sets, nset);
     if (w.st == CS_OK)
-      cs_w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &table));
+      cs_w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &sk.table));
     cs_w_double(&w, "/trajectory", "t0", 0.0, time_unit);
     cs_w_double(&w, "/trajectory", "t_start", g.t_start, time_unit);
     cs_w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
     cs_w_double(&w, "/trajectory", "dt", g.dt, time_unit);
     cs_w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
     if (cs_model_switches(m, cfg.params))
-      create_switch_table(&w, m, &r.switches);
+      create_switch_table(&w, m, &sk.switches);
     if (w.st == CS_OK)
       cs_w_check(&w, cs_h5_flush(w.f));
   }
 
   /* ---- the run */
-  struct cs_flow_stats fstats = {0};
-  struct cs_integrator_stats stats = {0};
+  struct cs_record_result r = {.status = CS_OK};
+  memcpy(r.y, cfg.y0, ns * sizeof *r.y);
   double t_wall = cli_clock();
-  size_t rows = 0, nbuf = 0;
   if (w.st == CS_OK) {
-    r.flow = cs_flow_create(ns, cs_model_switches(m, cfg.params) ? MAX_SWITCHES : 0);
-    memcpy(r.y, cfg.y0, ns * sizeof *r.y);
-    r.st = r.flow
-               ? cs_flow_reset(r.flow, m, cfg.params, &cfg.solver, 0.0, cfg.y0, 0, NULL, NULL, NULL)
-               : CS_ERR_NOMEM;
-    if (r.st != CS_OK)
-      snprintf(r.msg, sizeof r.msg, "cannot start the integrator: %s%s%s", cs_strerror(r.st),
-               r.flow ? ": " : "", r.flow ? cs_flow_last_error(r.flow) : "");
-    cli_progress_start(&r.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
+    struct cs_record_spec rs = {.grid = g,
+                                .solver = &cfg.solver,
+                                .max_switches = cs_model_switches(m, cfg.params) ? MAX_SWITCHES : 0,
+                                .on_rows = sink_rows,
+                                .on_switch = sink_switch,
+                                .progress = sink_progress,
+                                .ctx = &sk};
+    sk.last_flush = t_wall;
+    cli_progress_start(&sk.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
                        opts[O_QUIET].value != NULL);
-    double last_flush = t_wall;
-    /* the transient, in steps of dt */
-    for (double j = 1; r.st == CS_OK && j * g.dt < g.t_start - GRID_TOL * g.dt; j++)
-      run_to(&r, j * g.dt);
-    for (size_t k = 0; k < g.rows && r.st == CS_OK && w.st == CS_OK; k++) {
-      double tk = grid_time(&g, k);
-      if (!run_to(&r, tk))
-        break;
-      double *row = buf + nbuf * ncols;
-      row[0] = tk;
-      memcpy(row + 1, r.y, ns * sizeof *row);
-      int drc = nd ? m->derived_fn(tk, r.y, row + 1 + ns, cfg.params) : 0;
-      if (drc != 0) {
-        r.st = drc < 0 && -drc < CS_STATUS_COUNT ? (enum cs_status)(-drc) : CS_ERR_SOLVER;
-        snprintf(r.msg, sizeof r.msg, "derived outputs at t = %.17g: %s", tk, cs_strerror(r.st));
-        break;
-      }
-      if (++nbuf == BUF_ROWS) {
-        cs_w_check(&w, cs_h5_table_append(table, nbuf, buf));
-        rows += nbuf, nbuf = 0;
-        if (w.st == CS_OK && cli_clock() - last_flush > FLUSH_EVERY) {
-          cs_w_check(&w, cs_h5_flush(w.f));
-          last_flush = cli_clock();
-        }
-      }
-    }
-    cli_progress_end(&r.prog);
-    if (w.st == CS_OK && nbuf > 0) {
-      cs_w_check(&w, cs_h5_table_append(table, nbuf, buf));
-      rows += nbuf;
-    }
-    if (r.flow) {
-      cs_flow_stats(r.flow, &fstats);
-      stats = fstats.integ;
-    }
+    cs_record_run(m, cfg.params, cfg.y0, &rs, &r);
+    cli_progress_end(&sk.prog);
   }
+  const struct cs_integrator_stats stats = r.stats.integ;
+  const size_t rows = sk.rows;
   double wall = cli_clock() - t_wall;
 
   /* ---- statistics and status */
@@ -393,21 +330,21 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       {"nonlin_iters", "1", (double)stats.nonlin_iters, 1},
       {"err_test_fails", "1", (double)stats.err_test_fails, 1},
       {"conv_fails", "1", (double)stats.conv_fails, 1},
-      {"switches", "1", (double)fstats.switches, 1},
+      {"switches", "1", (double)r.stats.switches, 1},
       {"rows", "1", (double)rows, 1},
       {"t_reached", time_unit, r.t, 0},
       {"wall_time_s", "s", wall, 0},
   };
   cs_w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
-  if (r.switches) {
-    cs_w_int(&w, "/switches", "count", fstats.switches);
-    cs_w_int(&w, "/switches", "dropped", fstats.switches - (long)r.logged);
-    if (cs_h5_table_close(r.switches) != CS_OK)
+  if (sk.switches) {
+    cs_w_int(&w, "/switches", "count", r.stats.switches);
+    cs_w_int(&w, "/switches", "dropped", r.stats.switches - (long)r.switches_logged);
+    if (cs_h5_table_close(sk.switches) != CS_OK)
       cs_w_check(&w, CS_ERR_HDF5);
   }
-  cs_w_string(&w, "/", "status", r.st == CS_OK ? "ok" : "failed");
-  cs_w_string(&w, "/", "message", r.st == CS_OK ? "" : r.msg);
-  if (table && cs_h5_table_close(table) != CS_OK)
+  cs_w_string(&w, "/", "status", r.status == CS_OK ? "ok" : "failed");
+  cs_w_string(&w, "/", "message", r.status == CS_OK ? "" : r.message);
+  if (sk.table && cs_h5_table_close(sk.table) != CS_OK)
     cs_w_check(&w, CS_ERR_HDF5);
   char partial[4200];
   snprintf(partial, sizeof partial, "%s", cs_h5_partial_path(w.f) ? cs_h5_partial_path(w.f) : out);
@@ -422,7 +359,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     rc = cli_fail(cmd,
                   "cannot write '%s': %s; the rows flushed before the failure (at most %zu, up to "
                   "t = %.10g) are in %s",
-                  out, w.err, rows, rows ? grid_time(&g, rows - 1) : 0.0, partial);
+                  out, w.err, rows, rows ? cs_record_grid_time(&g, rows - 1) : 0.0, partial);
   } else {
     print_string("output", out);
     print_string("model", m->name);
@@ -434,13 +371,13 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       if (k >= 0)
         cli_print(shown[i], cs_model_get_param(m, cfg.params, k));
     }
-    print_string("status", r.st == CS_OK ? "ok" : "failed");
+    print_string("status", r.status == CS_OK ? "ok" : "failed");
     printf("rows = %zu\n", rows);
     cli_print("t_reached", r.t);
     printf("steps = %ld\nrhs_evals = %ld\njac_evals = %ld\nerr_test_fails = %ld\n"
            "conv_fails = %ld\nswitches = %ld\n",
            stats.steps, stats.rhs_evals, stats.jac_evals, stats.err_test_fails, stats.conv_fails,
-           fstats.switches);
+           r.stats.switches);
     cli_print_digits("wall_time_s", wall, 4);
     for (size_t i = 0; i < ns; i++) {
       char name[128];
@@ -448,13 +385,12 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       cli_print(name, r.y[i]);
     }
     fflush(stdout);
-    if (r.st != CS_OK)
+    if (r.status != CS_OK)
       rc = cli_fail(cmd, "integration failed at t = %.10g%s%s (%s); %zu of %zu rows written to %s",
-                    r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.msg, rows,
+                    r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.message, rows,
                     g.rows, out);
   }
-  cs_flow_free(r.flow);
-  free(r.y), free(buf), free(names), free(units);
+  free(names), free(units);
   cs_config_free(&cfg);
   return rc;
 }

@@ -15,7 +15,7 @@
  *
  * law = event-driven: the non-smooth model of JTAM §5 (the paper's reference
  * for figure 4), integrated in modes whose switches ARKODE's root finding
- * locates (src/models/flow.h). Write u = (Gamma_req, Omega_req) for the
+ * locates (src/integrate/flow.h). Write u = (Gamma_req, Omega_req) for the
  * friction load that keeps the disk on the belt, from (5.1) with x'' = phi'' = 0:
  *   Gamma_req = c x' + c12 phi' + x + k12 phi,  Omega_req = c12 x' + c phi' + k12 x + phi.
  * - slip: (5.1) with the unregularized law, Ts = vs/D, Ms = b c0 ws/D,

@@ -96,7 +96,7 @@ struct cs_model {
   /* Event-driven (hybrid) models, optional: 0 switching functions means a
    * plain ODE. A mode (kept in params, e.g. slip or stick) selects the
    * right-hand side; the switching functions' zero crossings (found by ARKODE
-   * root finding, see src/models/flow.h) end it, and switch_apply sets the
+   * root finding, see src/integrate/flow.h) end it, and switch_apply sets the
    * next mode and may change the state. The params of a hybrid model are
    * therefore mutable: every run needs its own copy. */
   size_t n_switch;

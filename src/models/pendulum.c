@@ -28,7 +28,7 @@
  *
  * law = event-driven: the non-smooth model, the eps -> 0 limit of the
  * regularized I(1,1) (figure 9's reference), integrated in modes whose
- * switches ARKODE's root finding locates (src/models/flow.h):
+ * switches ARKODE's root finding locates (src/integrate/flow.h):
  * - slip: (7) with the unregularized I(1,1) (b, m of the pendulum);
  *   switching function g = lambda_s - lambda_event (plus the arming term of
  *   belt.c after a restart). When it falls through 0 the velocities are set

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "analysis/orbit.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 #include "sweep/sweep.h"
 
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec)

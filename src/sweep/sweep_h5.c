@@ -112,6 +112,16 @@ struct cs_sweep_h5 {
   size_t written, flushed; /* points in the file (including earlier runs'), on disk */
   double pending;          /* bytes written since the last flush */
   double last_flush;
+  /* classes of points written but not yet on disk: a point counts as done
+   * by its class, so its class goes to the file only after everything else
+   * of it is on disk (one H5Fflush writes the datasets' chunks in HDF5's own
+   * order: a kill during it left classes on disk without their points) */
+  struct class_entry {
+    int pass;
+    size_t k;
+    double cls;
+  } * cls_q;
+  size_t cls_n, cls_cap;
   enum cs_status st;
   char err[600];
 };
@@ -216,6 +226,7 @@ static void writer_free(struct cs_sweep_h5 *w)
   cs_h5_lock_release(w->lock);
   free(w->path), free(w->partial), free(w->tmp), free(w->source);
   free(w->srow), free(w->sidx);
+  free(w->cls_q);
   free(w);
 }
 
@@ -501,8 +512,11 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
     writer_free(w);
     return CS_ERR_EXISTS;
   }
-  unlink(w->tmp); /* left by a run killed while writing its final file; we hold the lock */
-  keep(w, cs_h5_create_excl(w->partial, &w->f));
+  unlink(w->tmp); /* left by a killed run; we hold the lock */
+  /* made under the temporary name and renamed once it is in SWMR mode: a
+   * kill before that (a loaded machine) left a partial file that SWMR
+   * readers refuse, with no point in it */
+  keep(w, cs_h5_create_excl(w->tmp, &w->f));
   if (w->st == CS_OK) {
     keep(w, cs_run_h5_write_header(w->f, "sweep", cfg, sets, n_set, argc, argv));
     keep(w, cs_h5_attr_write_int(w->f, "/", "layout_version", CS_SWEEP_H5_LAYOUT));
@@ -515,12 +529,18 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
   }
   if (w->st == CS_OK)
     keep(w, cs_h5_start_swmr(w->f));
+  if (w->st == CS_OK && rename(w->tmp, w->partial) != 0) {
+    w->st = CS_ERR_IO;
+    snprintf(w->err, sizeof w->err, "cannot rename %s to %s: %s", w->tmp, w->partial,
+             strerror(errno));
+  }
   if (w->st != CS_OK) {
     snprintf(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
     st = w->st;
     close_datasets(w);
     cs_h5_close(w->f), w->f = NULL;
-    unlink(w->partial); /* nothing computed yet */
+    unlink(w->tmp); /* nothing computed yet */
+    unlink(w->partial);
     writer_free(w);
     return st;
   }
@@ -546,6 +566,27 @@ static int room_for(struct cs_sweep_h5 *w, double bytes)
            "No space left on device (%.3g MB left for %s, %.3g MB needed to go on safely)",
            left / 1e6, w->partial, need / 1e6);
   return 0;
+}
+
+/* x into element k of a per-point column, in the column's type (integers:
+ * -1 for a non-finite value) */
+static void write_value(struct cs_sweep_h5 *w, struct cs_h5_dset *d, size_t k, double x)
+{
+  switch (cs_h5_dset_type(d)) {
+  case CS_H5_DOUBLE:
+    keep(w, cs_h5_dset_write(d, k, 1, &x));
+    break;
+  case CS_H5_INT64: {
+    int64_t y = isfinite(x) ? (int64_t)x : -1;
+    keep(w, cs_h5_dset_write(d, k, 1, &y));
+    break;
+  }
+  default: {
+    int32_t y = isfinite(x) ? (int32_t)x : -1;
+    keep(w, cs_h5_dset_write(d, k, 1, &y));
+    break;
+  }
+  }
 }
 
 int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
@@ -649,33 +690,44 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
       [C_FLOQ_UNSTABLE] = r->n_mult ? r->mult_unstable : -1,
   };
   memcpy(v + c, fixed, sizeof fixed);
-  /* class last: a reader (or a resume) counts a point as done by its class */
+  /* every column but the class, which marks the point as done: it is queued
+   * and written once the rest is on disk (commit_classes) */
   size_t cls = 1 + w->nparam + C_CLASS;
-  for (size_t i = 0; i <= w->ncols; i++) {
-    size_t col = i < w->ncols ? i : cls;
-    if (i == cls)
-      continue;
-    struct cs_h5_dset *d = po->col[col];
-    double x = v[col];
-    switch (cs_h5_dset_type(d)) {
-    case CS_H5_DOUBLE:
-      keep(w, cs_h5_dset_write(d, k, 1, &x));
-      break;
-    case CS_H5_INT64: {
-      int64_t y = isfinite(x) ? (int64_t)x : -1;
-      keep(w, cs_h5_dset_write(d, k, 1, &y));
-      break;
+  for (size_t col = 0; col < w->ncols; col++)
+    if (col != cls)
+      write_value(w, po->col[col], k, v[col]);
+  if (w->cls_n == w->cls_cap) {
+    size_t cap = w->cls_cap ? 2 * w->cls_cap : 64;
+    struct class_entry *q = realloc(w->cls_q, cap * sizeof *q);
+    if (!q) {
+      w->st = CS_ERR_NOMEM;
+      snprintf(w->err, sizeof w->err, "out of memory");
+      return 1;
     }
-    default: {
-      int32_t y = isfinite(x) ? (int32_t)x : -1;
-      keep(w, cs_h5_dset_write(d, k, 1, &y));
-      break;
-    }
-    }
+    w->cls_q = q, w->cls_cap = cap;
   }
+  w->cls_q[w->cls_n++] = (struct class_entry){pt->pass, k, v[cls]};
   if (w->st == CS_OK)
     w->written++;
   return w->st != CS_OK;
+}
+
+/* Flushes everything written, then writes the queued classes (the points are
+ * then complete in the file, flushed by the caller or by closing it). */
+static void commit_classes(struct cs_sweep_h5 *w)
+{
+  if (!w->cls_n || !w->f)
+    return;
+  /* also after the space guard stopped the writer: the queued points were
+   * written whole before it */
+  enum cs_status st = cs_h5_flush(w->f);
+  keep(w, st);
+  if (st != CS_OK)
+    return;
+  size_t cls = 1 + w->nparam + C_CLASS;
+  for (size_t i = 0; i < w->cls_n; i++)
+    write_value(w, w->pass[w->cls_q[i].pass].col[cls], w->cls_q[i].k, w->cls_q[i].cls);
+  w->cls_n = 0;
 }
 
 void cs_sweep_h5_tick(void *ctx)
@@ -686,6 +738,7 @@ void cs_sweep_h5_tick(void *ctx)
   double t = now();
   if (t - w->last_flush < CS_SWEEP_H5_FLUSH)
     return;
+  commit_classes(w);
   keep(w, cs_h5_flush(w->f));
   w->last_flush = t;
   if (w->st == CS_OK)
@@ -951,6 +1004,7 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
                                   char *msg, size_t msglen)
 {
   /* end SWMR: closing writes everything and leaves a consistent file */
+  commit_classes(w);
   close_datasets(w);
   if (w->f) {
     keep(w, cs_h5_close(w->f));

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "models/flow.h"
+#include "integrate/flow.h"
 #include "models/model.h"
 
 static double now(void)

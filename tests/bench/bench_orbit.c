@@ -28,7 +28,7 @@
 #include "analysis/continuation.h"
 #include "io/config.h"
 #include "io/h5.h"
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 #define FILE_5A "params/pendulum_fig5a_cycles.ini"
 #define REPEATS 3

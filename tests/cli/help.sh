@@ -13,7 +13,6 @@ scratch=${3:?missing scratch dir}
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
 source "$(dirname "$0")/common.bash"
-: "$src"
 
 # commands ARGS...: the names listed under commands: / sub-commands:
 commands() {
@@ -45,4 +44,12 @@ done
 check keys
 [ "$n" -ge 12 ] || die "only $n help texts"
 pass "$n help texts: usage, outputs, exit statuses, nothing outside the repository"
+
+# nor does anything else in the repository (this file names the pattern)
+last="grep for references outside the repository"
+pattern='\.\./shared\|MODELS\.md'
+hits=$(cd "$src" && grep -rn "$pattern" README.md CHANGELOG.md CMakeLists.txt src analysis params \
+  tests .ci 2>/dev/null | grep -v '^tests/cli/help\.sh:')
+[ -z "$hits" ] || { out=$hits; die "references to files outside the repository"; }
+pass "no file of the repository refers to ../shared or MODELS.md"
 echo "1..$checks"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/flow.h"
+#include "integrate/flow.h"
 
 struct cs_flow {
   struct cs_integrator *integ;
