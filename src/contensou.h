@@ -22,6 +22,7 @@
  *   analysis/continuation.h  branches of equilibria and cycles
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file
+ *   plot/plot_data.h       what the pictures of result files are made of
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -43,5 +44,6 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
+#include "plot/plot_data.h"
 
 #endif
