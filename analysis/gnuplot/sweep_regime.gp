@@ -50,7 +50,8 @@ set xrange [*:*]
 set yrange [*:*]
 unset grid
 set key outside right top vertical reverse Left samplen 1.5 spacing 1.2 box opaque title 'regime'
-set style fill solid 1.0 noborder
+# a border of the cell's own colour closes the antialiasing seams between cells
+set style fill solid 1.0 border
 set tics out
 set title title_head . "\n" . sprintf('regime map, %s pass: %d of %d grid points computed', \
   pass, rows, points * points2) . "\n" . title_how font ',12'
