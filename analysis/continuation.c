@@ -492,6 +492,7 @@ static void to_point(const struct cont *c, const struct sol *s, double ds,
   pt->iterations = s->iterations;
   pt->ds = ds;
   pt->n_unstable = s->n_unstable;
+  pt->n_marginal = c->kind == CS_BRANCH_EQUILIBRIUM ? 0 : s->orb.n_marginal;
   pt->graze = NAN;
   if (c->kind == CS_BRANCH_EQUILIBRIUM) {
     pt->period = NAN;

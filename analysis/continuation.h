@@ -140,7 +140,8 @@ struct cs_branch_point {
   double re[CS_BRANCH_MAX_N]; /* multipliers (by modulus) or eigenvalues (by real part, */
   double im[CS_BRANCH_MAX_N]; /* 1/time unit), largest first */
   double trivial_err;         /* autonomous cycles: |trivial multiplier - 1|, else NAN */
-  int n_unstable;             /* |m| > 1, or Re l > 0 */
+  int n_unstable;             /* |m| > 1 (beyond the accuracy of the moduli), or Re l > 0 */
+  int n_marginal;             /* cycles: |m| within that accuracy of 1: no side (stable = 0) */
   double tangent_p;           /* parameter component of the unit tangent (scaled) */
   size_t switches;            /* event-driven cycles: mode switches per period */
   double graze;   /* event-driven cycles: how close a switch not made comes (cs_orbit_graze's

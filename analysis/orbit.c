@@ -47,6 +47,7 @@ struct cs_orbit_ws {
   /* state of the current shooting, read by the callbacks */
   int with_param;
   int hybrid;
+  double rtol;  /* of the last shooting: the accuracy of the multipliers */
   int full_jac; /* implicit stepper: second-derivative terms in the Jacobian */
   double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
@@ -437,6 +438,7 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
     msg[0] = '\0';
   out->steps = 0;
   out->switches = 0;
+  w->rtol = o->solver.rtol;
   if (!(T > 0) || !isfinite(T))
     return failed(msg, len, CS_ERR_ARG, "shooting", "the period is not positive");
   if (with_param && w->param < 0)
@@ -811,6 +813,11 @@ enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *w, const double *M, stru
   }
   out->n_mult = 0;
   out->n_unstable = 0;
+  out->n_marginal = 0;
+  /* the monodromy matrix is known to about the solver's tolerance, and the
+   * trivial multiplier's distance from 1 measures it: a modulus closer to 1
+   * than that has no side (the first cycles from a Hopf point flicker) */
+  out->mult_tol = fmax(100 * w->rtol, out->autonomous ? 10 * out->trivial_err : 0);
   for (size_t a = 0; a < n; a++) {
     size_t i = order[a];
     if ((int)i == triv)
@@ -818,8 +825,11 @@ enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *w, const double *M, stru
     out->mult_re[out->n_mult] = re[i];
     out->mult_im[out->n_mult] = im[i];
     out->n_mult++;
-    if (hypot(re[i], im[i]) > 1.0)
+    double mod = hypot(re[i], im[i]);
+    if (mod > 1.0 + out->mult_tol)
       out->n_unstable++;
+    else if (mod >= 1.0 - out->mult_tol)
+      out->n_marginal++;
   }
   if (vec) {
     double best = INFINITY;

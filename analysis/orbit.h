@@ -100,11 +100,14 @@ struct cs_orbit {
   double mult_im[CS_ORBIT_MAX_N]; /* imaginary parts (a pair: +, then -) */
   double trivial_re, trivial_im;  /* autonomous: the multiplier identified with 1, else NAN */
   double trivial_err;             /* |trivial - 1|, NAN for forced models */
-  int n_unstable;                 /* nontrivial multipliers of modulus > 1 */
-  int iterations;                 /* Newton iterations (shootings) */
-  double correction;              /* last Newton correction, solver tolerance units */
-  double residual;                /* |phi_T(y0) - y0| at the last shooting, same units */
-  size_t switches;                /* mode switches per period (event-driven models) */
+  int n_unstable;                 /* nontrivial multipliers of modulus > 1 + mult_tol */
+  int n_marginal;    /* nontrivial multipliers within mult_tol of the unit circle: their side is
+                      * below the monodromy matrix's accuracy (next to a Hopf point, a fold...) */
+  double mult_tol;   /* max(100 rtol, 10 trivial_err): the accuracy of the moduli */
+  int iterations;    /* Newton iterations (shootings) */
+  double correction; /* last Newton correction, solver tolerance units */
+  double residual;   /* |phi_T(y0) - y0| at the last shooting, same units */
+  size_t switches;   /* mode switches per period (event-driven models) */
   int switch_kind[CS_ORBIT_MAX_SWITCHES]; /* their kinds in order (first CS_ORBIT_MAX_SWITCHES) */
   double winding[CS_ORBIT_MAX_N];         /* full turns per period of each angle state (else 0) */
   long steps;                             /* integrator steps of all shootings */

@@ -119,7 +119,8 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
       {"period", tu, orb->period, 0},
       {"t0", tu, orb->t0, 0},
       {"n_unstable", "1", orb->n_unstable, 1},
-      {"stable", "1", orb->converged && orb->n_unstable == 0, 1},
+      {"stable", "1", orb->converged && orb->n_unstable == 0 && orb->n_marginal == 0, 1},
+      {"n_marginal", "1", orb->n_marginal, 1},
       {"trivial_re", "1", orb->trivial_re, 0},
       {"trivial_im", "1", orb->trivial_im, 0},
       {"trivial_err", "1", orb->trivial_err, 0},
@@ -131,13 +132,16 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
   cs_w_record(&w, "/orbit", sizeof fl / sizeof *fl, fl);
   cs_w_string(&w, "/orbit", "doc",
               "the periodic orbit: period, start time t0 (a multiple of the forcing period for "
-              "forced models), nontrivial multipliers outside the unit circle, stable (1/0), the "
+              "forced models), nontrivial multipliers outside the unit circle, stable (1: "
+              "every one inside it by more than the moduli's accuracy max(100 rtol, 10 "
+              "trivial_err); 0 otherwise), those within that accuracy of it (n_marginal), the "
               "multiplier identified with 1 (autonomous models) and its distance from 1, Newton "
               "iterations, last correction and residual in units of the solver tolerance, mode "
               "switches per period");
   cs_w_string(&w, "/orbit", "stability",
               !orb->converged   ? "unknown"
               : orb->n_unstable ? "unstable"
+              : orb->n_marginal ? "marginal"
                                 : "stable");
   cs_w_string(&w, "/orbit", "note", orb->note);
   struct cs_run_field sp[CS_ORBIT_MAX_N];
@@ -232,7 +236,7 @@ static void branch_row(const struct cs_branch_point *q, size_t n, size_t n_eig, 
   row[k++] = q->period;
   row[k++] = q->returns;
   row[k++] = q->n_unstable;
-  row[k++] = q->n_unstable == 0;
+  row[k++] = q->n_unstable == 0 && q->n_marginal == 0;
   row[k++] = q->trivial_err;
   row[k++] = q->tangent_p;
   row[k++] = q->iterations;
@@ -269,7 +273,11 @@ static void write_branch(struct cs_writer *w, const char *path, const struct cs_
               b->kind == CS_BRANCH_CYCLE
                   ? "one row per cycle of the branch: segment (0, then +1 after each switch to a "
                     "doubled cycle), the parameter, period, section returns or forcing periods "
-                    "per period, nontrivial multipliers outside the unit circle, stable (1/0), "
+                    "per period, nontrivial multipliers outside the unit circle, stable (1: "
+                    "none outside it and none within the moduli's accuracy max(100 rtol, 10 "
+                    "trivial_err) of it; 0 otherwise), "
+                    "outside and none within the moduli's accuracy max(100 rtol, 10 trivial_err) "
+                    "of it; 0 otherwise), "
                     "|trivial multiplier - 1|, the parameter component of the scaled unit "
                     "tangent, corrector iterations, scaled step, mode switches per period, the "
                     "margin to a switch not made (graze, event-driven laws: tending to 0 at a "

@@ -130,7 +130,10 @@ static void print_special(const struct cs_model *m, const struct cs_param_desc *
     cli_orbit_complex(q->re[e], q->im[e], z, sizeof z);
     k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %s", e ? "," : "", z);
   }
-  printf("%s; %d unstable)\n", buf, q->n_unstable);
+  if (q->n_marginal)
+    printf("%s; %d unstable, %d on the unit circle)\n", buf, q->n_unstable, q->n_marginal);
+  else
+    printf("%s; %d unstable)\n", buf, q->n_unstable);
 }
 
 /* stable = [p1, p2] for every stretch of at least two stable points of b,
@@ -141,13 +144,13 @@ static void print_stable(const struct cs_branch *b, const struct cs_param_desc *
 {
   size_t i = 0;
   while (i < b->n_points) {
-    while (i < b->n_points && b->points[i].n_unstable != 0)
+    while (i < b->n_points && (b->points[i].n_unstable != 0 || b->points[i].n_marginal != 0))
       i++;
     if (i >= b->n_points)
       break;
     size_t j = i;
     while (j + 1 < b->n_points && b->points[j + 1].n_unstable == 0 &&
-           b->points[j + 1].segment == b->points[i].segment)
+           b->points[j + 1].n_marginal == 0 && b->points[j + 1].segment == b->points[i].segment)
       j++;
     if (j == i) {
       i++;

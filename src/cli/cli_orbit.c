@@ -201,7 +201,7 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
     cli_print("multiplier_trivial", orb.trivial_re);
     cli_print_digits("trivial_error", orb.trivial_err, 3);
   }
-  printf("stability = %s\n", orb.n_unstable ? "unstable" : "stable");
+  printf("stability = %s\n", orb.n_unstable ? "unstable" : orb.n_marginal ? "marginal" : "stable");
   printf("unstable = %d\n", orb.n_unstable);
   if (cs_model_switches(m, cfg.params) > 0)
     printf("switches = %zu\n", orb.switches);

@@ -599,7 +599,8 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
   if (r->final_state) {
     keep(w, cs_h5_dset_write(po->final, k, 1, r->final_state));
   }
-  char text[CS_H5_TEXT_LEN];
+  /* zeroed: the bytes after the text's end go to the file too */
+  char text[CS_H5_TEXT_LEN] = {0};
   snprintf(text, sizeof text, "%s", r->message);
   keep(w, cs_h5_dset_write(po->messages, k, 1, text));
   double fmax_mod = NAN;
@@ -615,6 +616,7 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
     keep(w, cs_h5_dset_write(po->mim, k, 1, im));
   }
   if (r->mult_note[0]) {
+    memset(text, 0, sizeof text);
     snprintf(text, sizeof text, "%s", r->mult_note);
     keep(w, cs_h5_dset_write(po->mnote, k, 1, text));
   }

@@ -91,7 +91,7 @@ pass "$last: period, the multiplier, the trivial one, stability, the section poi
 h5check "$h5" "
 assert s(f.attrs['kind']) == 'orbit' and s(f.attrs['status']) == 'ok'
 o = f['orbit']
-assert names(o) == ['period', 't0', 'n_unstable', 'stable', 'trivial_re', 'trivial_im',
+assert names(o) == ['period', 't0', 'n_unstable', 'stable', 'n_marginal', 'trivial_re', 'trivial_im',
                     'trivial_err', 'iterations', 'correction', 'residual', 'switches'], names(o)
 assert abs(o[0, 0] - 6.6632868593231) < 1e-8 and o.attrs['stable'] == 1
 assert s(o.attrs['stability']) == 'stable' and len(s(o.attrs['doc'])) > 20

@@ -33,6 +33,7 @@ else
 fi
 export CONTENSOU_GNUPLOT_DIR="$here/../../analysis/gnuplot"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1
+export LSAN_OPTIONS="suppressions=$here/lsan_hdf5.supp:print_suppressions=0"
 log="$work/log-$target"
 if [ "$target" = config ]; then
   "$exe" "$corpus" -max_total_time="$secs" -max_len=$max_len -timeout=10 -rss_limit_mb=2048 \
