@@ -3,12 +3,16 @@
 # --point K or --at VALUE): two section columns against each other, the
 # section points recorded at that point by each pass (forward: filled dots,
 # backward: open circles), coloured by the attractor class found there.
+# With return_map = 1 (--view return) the return map of one section column
+# instead: x_j against x_{j+1} over consecutive section points, with the
+# diagonal x_{j+1} = x_j (a period-k orbit: k points, fixed points on it).
 #
 # Run by `contensou plot FILE.h5` (kind "sweep") with the variables of
 # sweep_common.gp and
 #   infile     columns: pass (0 forward, 1 backward), x, y
 #   xvar, xvar_unit, xwrapped, yvar, yvar_unit, ywrapped   the columns
 #                (wrapped: an angle wrapped to (-pi, pi])
+#   return_map 1: a return map (xvar = yvar, the column)
 #   k, pval [, pval2]   the grid index and its parameter value(s)
 #   n_f, n_b   section points per pass; info_f, info_b: class, period,
 #              largest Lyapunov exponent found by each pass
@@ -31,18 +35,37 @@ if (!exists("n_f")) n_f = 0
 if (!exists("n_b")) n_b = 0
 if (!exists("info_f")) info_f = ''
 if (!exists("info_b")) info_b = ''
+if (!exists("return_map")) return_map = 0
 
 unset logscale x
 set autoscale x
-set xlabel lab(xvar, xvar_unit) . (xwrapped ? ' (wrapped)' : '')
-set ylabel lab(yvar, yvar_unit) . (ywrapped ? ' (wrapped)' : '')
-if (xwrapped) {
+if (return_map) {
+  # subscripts on the variable's symbol: x_j and x_{j+1}
+  set xlabel sprintf('%s_{ j} [%s]', sym(xvar), ushow(xvar_unit)) . (xwrapped ? ' (wrapped)' : '')
+  set ylabel sprintf('%s_{ j+1} [%s]', sym(yvar), ushow(yvar_unit)) . (ywrapped ? ' (wrapped)' : '')
+  set size ratio -1
+} else {
+  set xlabel lab(xvar, xvar_unit) . (xwrapped ? ' (wrapped)' : '')
+  set ylabel lab(yvar, yvar_unit) . (ywrapped ? ' (wrapped)' : '')
+}
+if (xwrapped && !return_map) {
   set xrange [-pi:pi]
   set xtics ('-π' -pi, '-π/2' -pi/2, '0' 0, 'π/2' pi/2, 'π' pi)
 }
-if (ywrapped) {
+if (ywrapped && !return_map) {
   set yrange [-pi:pi]
   set ytics ('-π' -pi, '-π/2' -pi/2, '0' 0, 'π/2' pi/2, 'π' pi)
+}
+if (return_map) {
+  # the diagonal x_{j+1} = x_j over the data's extent
+  stats infile u 2:3 nooutput
+  dlo = STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y
+  dhi = STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y
+  dpad = dhi > dlo ? 0.05 * (dhi - dlo) : 0.05 * (abs(dhi) + 1e-12)
+  set xrange [dlo - dpad : dhi + dpad]
+  set yrange [dlo - dpad : dhi + dpad]
+  set arrow 9 from dlo - dpad, dlo - dpad to dhi + dpad, dhi + dpad nohead back \
+    lc rgb '#9a9a9a' dt (6, 6) lw 1
 }
 set offsets graph 0.03, graph 0.03, graph 0.03, graph 0.03
 set key outside top center horizontal reverse Left samplen 0.5 spacing 1.2 width 2
@@ -57,7 +80,8 @@ pshow = sprintf('%s = %g', sym(par), pval) . (ushow(par_unit) eq '-' ? '' : ' ' 
   (par2 eq '' ? '' : sprintf(', %s = %g', sym(par2), pval2) . \
    (ushow(par2_unit) eq '-' ? '' : ' ' . par2_unit))
 set multiplot layout 1,1 title title_head . "\n" . \
-  sprintf('Poincaré section at %s (grid index %d)', pshow, k) . "\n" . title_how font ',12'
+  (return_map ? 'return map of ' . sym(xvar) . ' on the Poincaré section' : 'Poincaré section') . \
+  sprintf(' at %s (grid index %d)', pshow, k) . "\n" . title_how font ',12'
 
 if (n_f > 0 && n_b > 0) {
   plot infile u ($1 == 0 ? $2 : NaN):3 w p pt 7 ps ps_of(n_f) lc rgb ccolor(icode(info_f)) \

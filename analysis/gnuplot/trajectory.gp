@@ -21,7 +21,7 @@ do for [i = 1:nst] {
   s = word(states, i)
   set title s noenhanced
   set ylabel lab(s, s) noenhanced
-  plot infile u (column(col('t'))):(column(col(s))) w l ls 1 notitle
+  plot infile index 0 u (column(col('t'))):(column(col(s))) w l ls 1 notitle
 }
 unset multiplot
 set output

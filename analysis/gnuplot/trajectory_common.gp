@@ -12,6 +12,11 @@
 #   c_<name>   column number (from 1) of the column <name>, u_<name> its unit
 #   p_<name>   value of the parameter <name>, pu_<name> its unit
 #   states     the state variables' names, separated by spaces
+#   infile blocks: index 0 the time window as stored (time histories), index 1
+#              the phase-portrait window (after the transient) with angles
+#              wrapped to (-pi, pi]
+#   t_lo, t_hi     the time window; ph_lo, ph_hi the phase-portrait window
+#   any_stick  1 if the stick column is 1 somewhere in the time window
 # A script may set tw, th (size in pixels; pdf: the same at 100 px per inch)
 # and lay out a multiplot after loading this file.
 
@@ -24,6 +29,10 @@ if (!exists("law")) law = ''
 if (!exists("status")) status = 'ok'
 if (!exists("tw")) tw = 1400
 if (!exists("th")) th = 1000
+if (!exists("any_stick")) any_stick = 0
+if (!exists("ph_lo")) ph_lo = NaN
+if (!exists("ph_hi")) ph_hi = NaN
+if (!exists("time_unit")) time_unit = ''
 
 set encoding utf8
 if (fmt eq 'png') {
@@ -69,6 +78,11 @@ esc(s) = (strstrt(s, '_') == 0) ? s : \
 title_head = (model eq '' ? 'trajectory' : model) . ': ' . esc(file) . \
   (law eq '' ? '' : ', law ' . law) . \
   (status eq 'ok' ? '' : ' (run ' . status . ': partial trajectory)')
+
+# the time unit after a number (" s", or nothing when dimensionless)
+tu = (time_unit eq '1' || time_unit eq '') ? '' : ' ' . time_unit
+# what the phase portraits show: the part after the transient
+phase_note = (ph_lo == ph_lo) ? sprintf(', t = %g ... %g%s', ph_lo, ph_hi, tu) : ''
 
 set grid lc rgb '#dddddd'
 # a panel with several curves sets its key, e.g. with @key2 (above the panel's right end)

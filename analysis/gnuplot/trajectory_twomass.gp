@@ -22,36 +22,48 @@ set xlabel lab('t', 't')
 set title '(a) positions'
 set ylabel sprintf('z_1, z_2 [%s]', ushow(unit('z1')))
 @key2
-plot infile u (column(col('t'))):(column(col('z1'))) w l ls 1 t 'z_1', \
-     '' u (column(col('t'))):(column(col('z2'))) w l ls 2 t 'z_2'
+plot infile index 0 u (column(col('t'))):(column(col('z1'))) w l ls 1 t 'z_1', \
+     '' index 0 u (column(col('t'))):(column(col('z2'))) w l ls 2 t 'z_2'
 
 set title '(b) velocities'
 @key2
 set ylabel sprintf('dz_1/dt, dz_2/dt [%s]', ushow(unit('dz1')))
-plot infile u (column(col('t'))):(column(col('dz1'))) w l ls 1 t 'dz_1/dt', \
-     '' u (column(col('t'))):(column(col('dz2'))) w l ls 2 t 'dz_2/dt'
+plot infile index 0 u (column(col('t'))):(column(col('dz1'))) w l ls 1 t 'dz_1/dt', \
+     '' index 0 u (column(col('t'))):(column(col('dz2'))) w l ls 2 t 'dz_2/dt'
 
-set title '(c) contact states'
-@key2
-set ylabel lab('stick', 'stick')
-set yrange [-0.1:1.1]
-set ytics 0, 1, 1
-set y2label lab('velocity case', 'vcase')
-set y2range [0.5:5.5]
-set y2tics 1, 1, 5
-plot infile u (column(col('t'))):(column(col('stick'))) w steps ls 1 t 'stick', \
-     '' u (column(col('t'))):(column(col('vcase'))) axes x1y2 w steps ls 2 t 'velocity case'
-unset y2label
-unset y2tics
-set ytics autofreq
-set autoscale y
+if (any_stick) {
+  set title '(c) contact states'
+  @key2
+  set ylabel lab('stick', 'stick')
+  set yrange [-0.1:1.1]
+  set ytics 0, 1, 1
+  set y2label lab('velocity case', 'vcase')
+  set y2range [0.5:5.5]
+  set y2tics 1, 1, 5
+  plot infile index 0 u (column(col('t'))):(column(col('stick'))) w steps ls 1 t 'stick', \
+       '' index 0 u (column(col('t'))):(column(col('vcase'))) axes x1y2 w steps ls 2 t 'velocity case'
+  unset y2label
+  unset y2tics
+  set ytics autofreq
+  set autoscale y
+} else {
+  # nothing sticks: no empty stick curve
+  set title '(c) velocity case (no contact sticks)'
+  unset key
+  set ylabel lab('velocity case', 'vcase')
+  set yrange [0.5:5.5]
+  set ytics 1, 1, 5
+  plot infile index 0 u (column(col('t'))):(column(col('vcase'))) w steps ls 2 notitle
+  set ytics autofreq
+  set autoscale y
+}
 
-set title '(d) phase portraits'
+set title '(d) phase portraits' . phase_note
 @key2
 set xlabel sprintf('z_i [%s]', ushow(unit('z1')))
 set ylabel sprintf('dz_i/dt [%s]', ushow(unit('dz1')))
-plot infile u (column(col('z1'))):(column(col('dz1'))) w l ls 1 t 'block 1', \
-     '' u (column(col('z2'))):(column(col('dz2'))) w l ls 2 t 'block 2'
+plot infile index 1 u (column(col('z1'))):(column(col('dz1'))) w l ls 1 t 'block 1', \
+     '' index 1 u (column(col('z2'))):(column(col('dz2'))) w l ls 2 t 'block 2'
 
 unset multiplot
 set output

@@ -29,6 +29,7 @@
 #include "analysis/point.h"
 #include "io/h5.h"
 #include "models/model.h"
+#include "plot/plot_data.h"
 
 static const char *const cmd = "contensou plot";
 
@@ -75,15 +76,24 @@ static void root_string(struct cs_h5 *f, struct gp_vars *v, const char *name)
   free(s);
 }
 
+/* What the command line asks of a one-picture file. */
+struct plot_opts {
+  const char *var; /* --var: the variable of an eps study or a branch */
+  const char *x;   /* --x, --y: the columns of a trajectory picture (NULL: the model's layout) */
+  const char *y;
+  double t0, t1;    /* --from, --to / --window: the time window (NaN: open) */
+  int window_given; /* one of them was given */
+};
+
 /* An exporter writes the data for its script to out and adds the script's
  * variables; it returns an exit code, having printed the reason. */
 typedef int (*plot_export_fn)(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
-                              const char *var);
+                              const struct plot_opts *o);
 
 static int export_friction_fit(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
-                               const char *plot_var)
+                               const struct plot_opts *o)
 {
-  (void)plot_var;
+  (void)o;
   static const char *const required[] = {"theta",  "Tsx_integral", "Ms_integral", "Tsx_fit",
                                          "Ms_fit", "Tsx_paper",    "Ms_paper"};
   static const char *const optional[] = {"Tsx_paper4", "Ms_paper4"};
@@ -157,85 +167,185 @@ static void gp_columns(struct gp_vars *v, const struct cs_h5_data *d)
   }
 }
 
-/* kind "trajectory" (contensou simulate): every column of /trajectory, by
- * name (c_<name>, u_<name>), the parameters of /params as p_<name> with
- * their units pu_<name>, the state variables (the names of /initial) in
- * states, and the model's own script trajectory_<model>.gp (else the generic
- * trajectory.gp). */
-static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
-                             const char *plot_var)
+/* The column of a trajectory table called name, for option opt; -1 after a
+ * usage message listing the columns. */
+static long traj_column(const char *file, const struct cs_h5_data *d, const char *opt,
+                        const char *name)
 {
-  (void)plot_var;
+  long c = cs_h5_data_column(d, name);
+  if (c >= 0)
+    return c;
+  char acc[2048] = "";
+  for (size_t j = 0; j < d->ncols; j++)
+    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", j ? ", " : "", d->names[j]);
+  cli_usage(cmd, "%s: %s: '%s' is not a column of /trajectory (accepted: %s)", file, opt, name,
+            acc);
+  return -1;
+}
+
+/* kind "trajectory" (contensou simulate, orbit). Without --x/--y: the
+ * model's own script trajectory_<model>.gp (else the generic trajectory.gp)
+ * on two blocks of every column: block 0 the time window (--from/--to, else
+ * the whole record) as stored, block 1 the phase-portrait window (the time
+ * window when given, else after /trajectory's transient attribute, else the
+ * second half: the transient is not an attractor) with angles wrapped. The
+ * columns by name (c_<name>, u_<name>), the parameters of /params as
+ * p_<name> with their units pu_<name>, the state variables in states,
+ * any_stick when the stick column is 1 somewhere in the time window. With
+ * --x/--y: trajectory_xy.gp on one block of those two columns (x = t: the
+ * time window, unwrapped; else the phase window, angles wrapped). */
+static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
+                             const struct plot_opts *o)
+{
   struct cs_h5_data d, p;
   enum cs_status st = cs_h5_read(f, "/trajectory", &d);
   char id[128], var[160], *model = NULL;
   const char *base = strrchr(file, '/');
   if (st != CS_OK)
     return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
-  if (d.rank != 2 || d.nrows < 2) {
+  long ct = cs_h5_data_column(&d, "t");
+  if (d.rank != 2 || d.nrows < 2 || ct < 0) {
     size_t n = d.nrows;
     cs_h5_data_free(&d);
-    return cli_fail(cmd, "%s: /trajectory has %zu row%s: nothing to draw", file, n,
-                    n == 1 ? "" : "s");
+    return cli_fail(cmd, "%s: /trajectory has %zu row%s%s: nothing to draw", file, n,
+                    n == 1 ? "" : "s", ct < 0 ? " and no column t" : "");
   }
-  fputs("#", out);
-  for (size_t j = 0; j < d.ncols; j++)
-    fprintf(out, " %s", d.names[j]);
-  fputc('\n', out);
+  char *model_name = NULL;
+  cs_h5_attr_read_string(f, "/", "model", &model_name);
+  const struct cs_model *m = model_name ? cs_model_find(model_name) : NULL;
+  free(model_name);
+  /* the times, in their own array: the window functions want them contiguous */
+  double *t = malloc(d.nrows * sizeof *t), transient = NAN;
+  long *cols = malloc(d.ncols * sizeof *cols);
+  int *wrap = calloc(d.ncols, sizeof *wrap), rc = CLI_EXIT_OK;
+  if (!t || !cols || !wrap) {
+    free(t), free(cols), free(wrap), cs_h5_data_free(&d);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
   for (size_t i = 0; i < d.nrows; i++) {
+    t[i] = d.data[i * d.ncols + (size_t)ct];
+    if (!isfinite(t[i]) || (i > 0 && !(t[i] >= t[i - 1])))
+      rc = cli_fail(cmd, "%s: /trajectory row %zu: t = %g does not increase", file, i, t[i]);
+    if (rc != CLI_EXIT_OK)
+      break;
+  }
+  size_t a0 = 0, a1 = d.nrows, b0 = 0, b1 = d.nrows;
+  if (rc == CLI_EXIT_OK && o->window_given &&
+      cs_plot_window(t, d.nrows, o->t0, o->t1, &a0, &a1) != CS_OK)
+    rc = cli_usage(cmd,
+                   "%s: the window [%g, %g] holds fewer than two rows (accepted: within t = %g "
+                   "... %g)",
+                   file, o->t0, o->t1, t[0], t[d.nrows - 1]);
+  if (rc == CLI_EXIT_OK) {
+    cs_h5_attr_read_double(f, "/trajectory", "transient", &transient);
+    if (o->window_given)
+      b0 = a0, b1 = a1;
+    else
+      cs_plot_settled_window(t, d.nrows, transient, &b0, &b1);
+  }
+  long cx = -1, cy = -1;
+  if (rc == CLI_EXIT_OK && (o->x || o->y)) {
+    cx = traj_column(file, &d, "--x", o->x ? o->x : "t");
+    cy = cx < 0 ? -1 : traj_column(file, &d, "--y", o->y ? o->y : "t");
+    if (cx < 0 || cy < 0)
+      rc = CLI_EXIT_USAGE;
+  }
+  if (rc == CLI_EXIT_OK && cx >= 0) {
+    /* one picture of y against x */
+    int time_axis = cx == ct || cy == ct;
+    long two[2] = {cx, cy};
+    int w[2] = {!time_axis && cs_plot_is_angle(m, &d, cx),
+                !time_axis && cs_plot_is_angle(m, &d, cy)};
+    size_t i0 = time_axis ? a0 : b0, i1 = time_axis ? a1 : b1;
+    cs_plot_write_rows(&d, two, w, 2, i0, i1, out);
+    gp_string(v, "xvar", d.names[cx]);
+    gp_string(v, "xvar_unit", d.units[cx]);
+    gp_number(v, "xwrapped", w[0]);
+    gp_string(v, "yvar", d.names[cy]);
+    gp_string(v, "yvar_unit", d.units[cy]);
+    gp_number(v, "ywrapped", w[1]);
+    gp_number(v, "w_lo", t[i0]);
+    gp_number(v, "w_hi", t[i1 - 1]);
+    gp_number(v, "t_first", t[0]);
+    gp_number(v, "t_last", t[d.nrows - 1]);
+    gp_number(v, "window_given", o->window_given);
+    snprintf(v->script, sizeof v->script, "trajectory_xy.gp");
+  } else if (rc == CLI_EXIT_OK) {
     for (size_t j = 0; j < d.ncols; j++)
-      fprintf(out, "%s%.12g", j ? " " : "", d.data[i * d.ncols + j]);
-    fputc('\n', out);
+      cols[j] = (long)j, wrap[j] = 0;
+    cs_plot_write_rows(&d, cols, wrap, d.ncols, a0, a1, out);
+    fputs("\n\n", out);
+    for (size_t j = 0; j < d.ncols; j++)
+      wrap[j] = cs_plot_is_angle(m, &d, (long)j);
+    cs_plot_write_rows(&d, cols, wrap, d.ncols, b0, b1, out);
+    gp_columns(v, &d);
+    long cs = cs_h5_data_column(&d, "stick");
+    int any_stick = 0;
+    for (size_t i = a0; cs >= 0 && i < a1; i++)
+      any_stick |= d.data[i * d.ncols + (size_t)cs] == 1;
+    gp_number(v, "any_stick", any_stick);
+    gp_number(v, "t_lo", t[a0]);
+    gp_number(v, "t_hi", t[a1 - 1]);
+    gp_number(v, "ph_lo", t[b0]);
+    gp_number(v, "ph_hi", t[b1 - 1]);
+    gp_number(v, "window_given", o->window_given);
+    if (cs_h5_attr_read_string(f, "/", "model", &model) == CS_OK) {
+      gp_ident(model, id, sizeof id);
+      snprintf(v->script, sizeof v->script, "trajectory_%s.gp", id);
+    }
+    free(model);
+    model = NULL;
   }
-  gp_columns(v, &d);
-  gp_number(v, "rows", (double)d.nrows);
+  if (rc == CLI_EXIT_OK) {
+    gp_number(v, "rows", (double)d.nrows);
+    if (cs_h5_read(f, "/params", &p) == CS_OK && p.nrows == 1) {
+      for (size_t j = 0; j < p.ncols; j++) {
+        gp_ident(p.names[j], id, sizeof id);
+        snprintf(var, sizeof var, "p_%s", id);
+        gp_number(v, var, p.data[j]);
+        snprintf(var, sizeof var, "pu_%s", id);
+        gp_string(v, var, p.units[j]);
+      }
+    }
+    cs_h5_data_free(&p);
+    if (cs_h5_read(f, "/initial", &p) == CS_OK) {
+      char states[2048] = "";
+      for (size_t j = 0; j < p.ncols; j++) {
+        gp_ident(p.names[j], id, sizeof id);
+        snprintf(states + strlen(states), sizeof states - strlen(states), "%s%s", j ? " " : "", id);
+      }
+      gp_string(v, "states", states);
+    }
+    cs_h5_data_free(&p);
+    cs_h5_attr_read_string(f, "/", "model", &model);
+    gp_string(v, "model", model ? model : "");
+    free(model);
+    gp_string(v, "file", base ? base + 1 : file);
+    root_string(f, v, "law");
+    root_string(f, v, "time_unit");
+    root_string(f, v, "status");
+    root_string(f, v, "params_name");
+  }
+  free(t), free(cols), free(wrap);
   cs_h5_data_free(&d);
-  if (cs_h5_read(f, "/params", &p) == CS_OK && p.nrows == 1) {
-    for (size_t j = 0; j < p.ncols; j++) {
-      gp_ident(p.names[j], id, sizeof id);
-      snprintf(var, sizeof var, "p_%s", id);
-      gp_number(v, var, p.data[j]);
-      snprintf(var, sizeof var, "pu_%s", id);
-      gp_string(v, var, p.units[j]);
-    }
-  }
-  cs_h5_data_free(&p);
-  if (cs_h5_read(f, "/initial", &p) == CS_OK) {
-    char states[2048] = "";
-    for (size_t j = 0; j < p.ncols; j++) {
-      gp_ident(p.names[j], id, sizeof id);
-      snprintf(states + strlen(states), sizeof states - strlen(states), "%s%s", j ? " " : "", id);
-    }
-    gp_string(v, "states", states);
-  }
-  cs_h5_data_free(&p);
-  if (cs_h5_attr_read_string(f, "/", "model", &model) == CS_OK) {
-    gp_ident(model, id, sizeof id);
-    snprintf(v->script, sizeof v->script, "trajectory_%s.gp", id);
-  }
-  gp_string(v, "model", model ? model : "");
-  free(model);
-  gp_string(v, "file", base ? base + 1 : file);
-  root_string(f, v, "law");
-  root_string(f, v, "time_unit");
-  root_string(f, v, "status");
-  root_string(f, v, "params_name");
-  return CLI_EXIT_OK;
+  return rc;
 }
 
 /* ------------------------------------------------------------------ sweeps */
 
 /* kind "sweep" (contensou sweep) draws several pictures, one gnuplot run
- * each (sweep_<view>.gp): the bifurcation diagram, the largest Lyapunov
- * exponent and the stick fraction against the parameter (1-D), the regime
- * map (2-D), and the Poincare section of one grid point (--point / --at). */
+ * each (sweep_<view>.gp) from the rows plot/plot_data.h extracts: the
+ * bifurcation diagram, the largest Lyapunov exponent and the stick fraction
+ * against the parameter (1-D), the regime map (2-D), and for one grid point
+ * (--point / --at) its Poincare section or its return map. */
 
-enum sweep_view { V_BIFURCATION, V_LYAPUNOV, V_STICK, V_REGIME, V_COUNT };
-static const char *const view_names[] = {"bifurcation", "lyapunov", "stick", "regime", NULL};
+enum sweep_view { V_BIFURCATION, V_LYAPUNOV, V_STICK, V_REGIME, V_SECTION, V_RETURN, V_COUNT };
+static const char *const view_names[] = {"bifurcation", "lyapunov", "stick", "regime",
+                                         "section",     "return",   NULL};
 
 /* What the command line asks of a sweep file. */
 struct sweep_req {
-  const char *var;   /* --var: the section column of the bifurcation diagram */
+  const char *var;   /* --var: the section column of the bifurcation diagram / return map */
   const char *x, *y; /* --x, --y: the columns of the section plot */
   const char *at;    /* --at: "V" or "V1,V2" */
   long point;        /* --point, -1 when absent */
@@ -246,21 +356,12 @@ struct sweep_req {
   const char *input; /* the result file (never to be overwritten) */
 };
 
-/* A sweep file in memory: everything the views need is read by sweep_load,
- * so that the file is closed before gnuplot runs. */
+/* A sweep file in memory (read by sweep_load, so that the file is closed
+ * before gnuplot runs) and the variables every view passes to gnuplot. */
 struct sweep {
   const char *file;
-  const struct cs_model *m; /* from the registry, NULL for an unknown model */
-  char *par, *par_unit, *par2, *par2_unit;
-  int two, logx; /* 2-D sweep; log spacing */
-  size_t n1, n2, npoints;
-  double *p1, *p2; /* grid values by grid index (/sweep/grid) */
-  int has[2];      /* the pass exists */
-  struct cs_h5_data pts[2], sec[2];
-  long c_cls[2], c_per[2], c_lyap[2], c_lerr[2], c_stick[2];
-  size_t n_state;       /* state columns of the section rows, after index and t */
-  char time_unit[16];   /* "s", or "" when time is dimensionless */
-  struct gp_vars *base; /* the variables every view passes to gnuplot */
+  struct cs_plot_sweep d;
+  struct gp_vars *base;
 };
 
 static const char *const pass_name[2] = {"forward", "backward"};
@@ -271,197 +372,39 @@ static char *attr_string(struct cs_h5 *f, const char *obj, const char *name)
   return cs_h5_attr_read_string(f, obj, name, &s) == CS_OK ? s : NULL;
 }
 
-/* The section rows as (index, t, states, derived): the grid index from
- * path, in place of the nparam parameter columns the file stores first. */
-static int section_with_index(const char *file, struct cs_h5 *f, const char *path, size_t nparam,
-                              struct cs_h5_data *sec)
-{
-  struct cs_h5_data idx;
-  if (cs_h5_read(f, path, &idx) != CS_OK)
-    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
-  if (idx.rank != 1 || idx.nrows != sec->nrows || sec->ncols <= nparam + 1) {
-    size_t n = idx.nrows;
-    cs_h5_data_free(&idx);
-    return cli_fail(cmd, "%s: %s has %zu rows, the section values %zu rows of %zu columns", file,
-                    path, n, sec->nrows, sec->ncols);
-  }
-  size_t nc = sec->ncols - nparam + 1;
-  for (size_t i = 0; i < sec->nrows; i++) {
-    double *src = sec->data + i * sec->ncols, *dst = sec->data + i * nc;
-    double k = idx.data[i];
-    memmove(dst + 1, src + nparam, (nc - 1) * sizeof *dst);
-    dst[0] = k;
-  }
-  free(sec->names[0]), free(sec->units[0]);
-  sec->names[0] = strdup("index"), sec->units[0] = strdup("1");
-  for (size_t j = 1; j < nparam; j++)
-    free(sec->names[j]), free(sec->units[j]);
-  memmove(sec->names + 1, sec->names + nparam, (nc - 1) * sizeof *sec->names);
-  memmove(sec->units + 1, sec->units + nparam, (nc - 1) * sizeof *sec->units);
-  sec->ncols = nc;
-  cs_h5_data_free(&idx);
-  return sec->names[0] && sec->units[0] ? CLI_EXIT_OK
-                                        : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-}
-
-/* Value of column col at grid index k of pass p, NaN when missing. */
-static double pt(const struct sweep *s, int p, size_t k, long col)
-{
-  const struct cs_h5_data *d = &s->pts[p];
-  if (col < 0 || k >= d->nrows)
-    return NAN;
-  return d->data[k * d->ncols + (size_t)col];
-}
-
 static void sweep_free(struct sweep *s)
 {
-  free(s->par), free(s->par_unit), free(s->par2), free(s->par2_unit);
-  free(s->p1), free(s->p2), free(s->base);
-  for (int p = 0; p < 2; p++)
-    cs_h5_data_free(&s->pts[p]), cs_h5_data_free(&s->sec[p]);
+  cs_plot_sweep_free(&s->d);
+  free(s->base);
 }
 
 static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v);
 static void bif_marks(struct cs_h5 *f, struct gp_vars *v);
 
-/* Reads what the views draw, checking every count and index the file holds
- * against the others before using it. Returns an exit code. */
+/* Reads what the views draw (plot_data.h checks every count and index the
+ * file holds). Returns an exit code: 2 for a file that is not a sweep's. */
 static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
 {
-  struct cs_h5_data g;
-  char path[64], *model = attr_string(f, "/", "model"), *spacing;
+  char msg[1024];
   s->file = file;
-  s->m = model ? cs_model_find(model) : NULL;
-  free(model);
-  char *tu = attr_string(f, "/", "time_unit");
-  snprintf(s->time_unit, sizeof s->time_unit, "%s", tu && strcmp(tu, "1") != 0 ? tu : "");
-  free(tu);
-  s->par = attr_string(f, "/sweep", "parameter");
-  s->par_unit = attr_string(f, "/sweep", "parameter_unit");
-  s->par2 = attr_string(f, "/sweep", "parameter2");
-  s->par2_unit = attr_string(f, "/sweep", "parameter2_unit");
-  spacing = attr_string(f, "/sweep", "spacing");
-  s->logx = spacing && strcmp(spacing, "log") == 0;
-  free(spacing);
-  s->two = s->par2 != NULL;
-  if (!s->par)
-    return cli_usage(cmd, "%s: no /sweep parameter: not a sweep file", file);
-  /* the grid sizes are checked against /sweep/grid before anything is sized by them */
-  s->n2 = 1;
-  if (cs_h5_attr_read_count(f, "/sweep", "points", CS_H5_MAX_ELEMENTS, &s->n1) != CS_OK ||
-      (s->two &&
-       cs_h5_attr_read_count(f, "/sweep", "points2", CS_H5_MAX_ELEMENTS, &s->n2) != CS_OK))
-    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
-  if (s->n1 < 1 || s->n2 < 1 || s->n1 > CS_H5_MAX_ELEMENTS / s->n2)
-    return cli_fail(cmd, "%s: /sweep: %zu x %zu grid points (accepted: 1 to %zu in all)", file,
-                    s->n1, s->n2, (size_t)CS_H5_MAX_ELEMENTS);
-  s->npoints = s->n1 * s->n2;
-  if (cs_h5_read(f, "/sweep/grid", &g) != CS_OK)
-    return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
-  long c1 = cs_h5_data_column(&g, s->par), c2 = s->two ? cs_h5_data_column(&g, s->par2) : -1;
-  if (c1 < 0 || g.nrows != s->npoints || (s->two && c2 < 0)) {
-    size_t n = g.nrows;
-    cs_h5_data_free(&g);
-    return cli_fail(cmd,
-                    "%s: /sweep/grid (%zu rows) does not match the /sweep attributes (%zu points "
-                    "of %s%s%s)",
-                    file, n, s->npoints, s->par, s->two ? ", " : "", s->two ? s->par2 : "");
-  }
-  s->p1 = calloc(s->npoints, sizeof *s->p1);
-  s->p2 = calloc(s->npoints, sizeof *s->p2);
+  enum cs_status st = cs_plot_sweep_load(f, &s->d, msg, sizeof msg);
+  if (st == CS_ERR_NOT_FOUND)
+    return cli_usage(cmd, "%s: %s", file, msg);
+  if (st != CS_OK)
+    return cli_fail(cmd, "%s: %s", file, msg);
   s->base = calloc(1, sizeof *s->base);
-  if (!s->p1 || !s->p2 || !s->base) {
-    cs_h5_data_free(&g);
+  if (!s->base)
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  for (size_t k = 0; k < s->npoints; k++) {
-    s->p1[k] = g.data[k * g.ncols + (size_t)c1];
-    s->p2[k] = c2 >= 0 ? g.data[k * g.ncols + (size_t)c2] : NAN;
-    /* ranges and cells are made of these: a NaN, an inf or, on a log axis, a
-     * value <= 0 would hand gnuplot a range it cannot draw */
-    if (!isfinite(s->p1[k]) || (s->two && !isfinite(s->p2[k])) ||
-        (s->logx && (s->p1[k] <= 0 || (s->two && s->p2[k] <= 0)))) {
-      cs_h5_data_free(&g);
-      return cli_fail(cmd, "%s: /sweep/grid row %zu holds %g%s (accepted: finite values%s)", file,
-                      k, s->p1[k], s->two ? " and more" : "", s->logx ? " > 0 (log spacing)" : "");
-    }
-  }
-  cs_h5_data_free(&g);
-  for (int p = 0; p < 2; p++) {
-    snprintf(path, sizeof path, "/%s/points", pass_name[p]);
-    if (!cs_h5_exists(f, path))
-      continue;
-    if (cs_h5_read(f, path, &s->pts[p]) != CS_OK)
-      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
-    snprintf(path, sizeof path, "/%s/section/values", pass_name[p]);
-    if (cs_h5_read(f, path, &s->sec[p]) != CS_OK)
-      return cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
-    snprintf(path, sizeof path, "/%s/section/index", pass_name[p]);
-    int rc = section_with_index(file, f, path, s->two ? 2 : 1, &s->sec[p]);
-    if (rc != CLI_EXIT_OK)
-      return rc;
-    s->has[p] = 1;
-    s->c_cls[p] = cs_h5_data_column(&s->pts[p], "class");
-    s->c_per[p] = cs_h5_data_column(&s->pts[p], "period");
-    s->c_lyap[p] = cs_h5_data_column(&s->pts[p], "lyapunov");
-    s->c_lerr[p] = cs_h5_data_column(&s->pts[p], "lyapunov_err");
-    s->c_stick[p] = cs_h5_data_column(&s->pts[p], "stick_fraction");
-  }
-  if (!s->has[0] && !s->has[1])
-    return cli_usage(cmd, "%s: no /forward or /backward pass: not a sweep file", file);
-  const struct cs_h5_data *sec = &s->sec[s->has[0] ? 0 : 1];
-  if (sec->ncols < 3 || strcmp(sec->names[0], "index") != 0 || strcmp(sec->names[1], "t") != 0)
-    return cli_fail(cmd, "%s: the section table has no columns index, t, states", file);
-  /* the views index both passes' rows with the columns of the first */
-  if (s->has[0] && s->has[1] && s->sec[0].ncols != s->sec[1].ncols)
-    return cli_fail(cmd, "%s: the section tables of the passes have %zu and %zu columns", file,
-                    s->sec[0].ncols, s->sec[1].ncols);
-  if (s->m) {
-    s->n_state = s->m->n_state;
-  } else {
-    int rank;
-    size_t nrows, ncols;
-    s->n_state =
-        cs_h5_shape(f, "/initial", &rank, &nrows, &ncols) == CS_OK ? ncols : sec->ncols - 2;
-  }
-  if (s->n_state > sec->ncols - 2)
-    s->n_state = sec->ncols - 2;
   sweep_vars(s, f, s->base);
   bif_marks(f, s->base);
   return CLI_EXIT_OK;
 }
 
-/* The section table of the first pass present (every pass has the same columns). */
-static const struct cs_h5_data *sec_cols(const struct sweep *s)
-{
-  return &s->sec[s->has[0] ? 0 : 1];
-}
-
-/* 1 if the section column col is an angle (drawn wrapped to (-pi, pi]). */
-static int column_is_angle(const struct sweep *s, long col)
-{
-  const struct cs_h5_data *d = sec_cols(s);
-  const char *name = d->names[col];
-  if (s->m) {
-    int i = cs_model_state_index(s->m, name);
-    if (i >= 0)
-      return s->m->state[i].angle;
-    i = cs_model_derived_index(s->m, name);
-    return i >= 0 && s->m->derived[i].angle;
-  }
-  return col >= 2 && (size_t)col < 2 + s->n_state && strcmp(d->units[col], "rad") == 0;
-}
-
-static double wrap_angle(double x)
-{
-  return x - 2 * M_PI * ceil((x - M_PI) / (2 * M_PI));
-}
-
 /* The section column called name; -1 after a usage message. */
 static long section_column(const struct sweep *s, const char *opt, const char *name)
 {
-  const struct cs_h5_data *d = sec_cols(s);
-  long c = cs_h5_data_column(d, name);
+  const struct cs_h5_data *d = cs_plot_sweep_columns(&s->d);
+  long c = cs_plot_sweep_column(&s->d, name);
   if (c >= 1)
     return c;
   char acc[2048] = "";
@@ -473,11 +416,12 @@ static long section_column(const struct sweep *s, const char *opt, const char *n
 
 /* Variables every sweep script gets: the file, the model and its choices,
  * the parameter(s), the passes, the class names and counts, the section. */
-static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v)
+static void sweep_vars(const struct sweep *sw, struct cs_h5 *f, struct gp_vars *v)
 {
-  const char *base = strrchr(s->file, '/');
+  const struct cs_plot_sweep *s = &sw->d;
+  const char *base = strrchr(sw->file, '/');
   char buf[4096] = "", name[64];
-  gp_string(v, "file", base ? base + 1 : s->file);
+  gp_string(v, "file", base ? base + 1 : sw->file);
   root_string(f, v, "model");
   root_string(f, v, "status");
   root_string(f, v, "time_unit");
@@ -515,7 +459,7 @@ static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v
   for (int p = 0; p < 2; p++) {
     size_t counts[CS_CLASS_COUNT] = {0}, done = 0;
     for (size_t k = 0; s->has[p] && k < s->npoints; k++) {
-      double c = pt(s, p, k, s->c_cls[p]);
+      double c = cs_plot_sweep_value(s, p, k, s->c_cls[p]);
       if (isfinite(c) && c >= 0 && c < CS_CLASS_COUNT)
         counts[(int)c]++, done += c != CS_CLASS_PENDING;
     }
@@ -526,20 +470,16 @@ static void sweep_vars(const struct sweep *s, struct cs_h5 *f, struct gp_vars *v
     snprintf(name, sizeof name, "counts_%c", pass_name[p][0]);
     gp_string(v, name, buf);
   }
-  char *kind = attr_string(f, "/sweep", "section_kind");
-  char *var = attr_string(f, "/sweep", "section_variable");
-  double level = 0, dir = 0;
-  cs_h5_attr_read_double(f, "/sweep", "section_level", &level);
-  cs_h5_attr_read_double(f, "/sweep", "section_direction", &dir);
-  if (kind && strcmp(kind, "hyperplane") == 0)
-    snprintf(buf, sizeof buf, "section %s = %g%s", var ? var : "?", level == 0 ? 0.0 : level,
+  double level = s->section_level, dir = s->section_dir;
+  if (strcmp(s->section_kind, "hyperplane") == 0)
+    snprintf(buf, sizeof buf, "section %s = %g%s", s->section_var[0] ? s->section_var : "?",
+             !isfinite(level) || level == 0 ? 0.0 : level,
              dir > 0   ? " (increasing)"
              : dir < 0 ? " (decreasing)"
                        : "");
   else
     snprintf(buf, sizeof buf, "stroboscopic section");
   gp_string(v, "section", buf);
-  free(kind), free(var);
   buf[0] = '\0';
   static const char *const times[] = {"transient", "record"};
   for (int i = 0; i < 2; i++)
@@ -634,6 +574,45 @@ static int picture_complete(const char *path, const char *fmt)
   return 0;
 }
 
+/* CONTENSOU_PLOT_KEEP=DIR keeps what gnuplot is given, for a researcher to
+ * restyle a picture or a test to read its labels: DIR/<picture>.dat (the
+ * data) and DIR/<picture>.gp (the variables, then `load` of the script:
+ * `gnuplot DIR/<picture>.gp` draws the picture again). Failures to keep are
+ * reported and do not stop the picture. */
+static void keep_inputs(const char *tmp, const char *vars, const char *script, const char *out)
+{
+  const char *dir = getenv("CONTENSOU_PLOT_KEEP");
+  if (!dir || !*dir)
+    return;
+  const char *base = strrchr(out, '/');
+  char path[4096], data[4096];
+  base = base ? base + 1 : out;
+  snprintf(data, sizeof data, "%s/%s.dat", dir, base);
+  snprintf(path, sizeof path, "%s/%s.gp", dir, base);
+  FILE *in = fopen(tmp, "rb"), *o = fopen(data, "wb"), *g = fopen(path, "w");
+  int ok = in && o && g;
+  char buf[65536];
+  size_t n;
+  while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+    ok = fwrite(buf, 1, n, o) == n;
+  if (ok) {
+    struct gp_vars *v = calloc(1, sizeof *v);
+    ok = v != NULL;
+    if (v) {
+      gp_string(v, "infile", data);
+      fprintf(g, "# contensou plot: the gnuplot input of %s\n%s\n%s\nload '%s'\n", out, vars,
+              v->text, script);
+      free(v);
+    }
+  }
+  if (in)
+    fclose(in);
+  ok &= !(o && fclose(o) != 0) && !(g && fclose(g) != 0);
+  if (!ok)
+    fprintf(stderr, "%s: CONTENSOU_PLOT_KEEP: cannot write '%s' and '%s': %s\n", cmd, data, path,
+            strerror(errno));
+}
+
 /* Closes data (written by the caller), runs script on it and checks that out
  * was written completely; prints "output = out". Returns an exit code. */
 static int draw(FILE *data, const char *tmp, const char *gpdir, const char *script,
@@ -659,6 +638,7 @@ static int draw(FILE *data, const char *tmp, const char *gpdir, const char *scri
     remove(out); /* so that an empty result cannot pass for a new one */
     struct stat st_tmp;
     double mib = stat(tmp, &st_tmp) == 0 ? (double)st_tmp.st_size / 1048576.0 : 0.0;
+    keep_inputs(tmp, v->text, path, out);
     rc = run_gnuplot(v->text, path, mib);
   }
   remove(tmp);
@@ -710,59 +690,46 @@ static void gp_present(struct gp_vars *v, int seen[2][CS_CLASS_COUNT])
   }
 }
 
+/* A fresh copy of the sweep's variables; NULL after a message. */
+static struct gp_vars *view_vars(const struct sweep *s)
+{
+  struct gp_vars *v = calloc(1, sizeof *v);
+  if (!v)
+    cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  else
+    memcpy(v, s->base, sizeof *v);
+  return v;
+}
+
+/* Closes and removes an unused data file; returns rc. */
+static int drop(FILE *data, const char *tmp, int rc)
+{
+  fclose(data);
+  remove(tmp);
+  return rc;
+}
+
 /* The bifurcation diagram: one section variable against the parameter,
  * every section point of every computed grid point, by pass and class. */
 static int view_bifurcation(const struct sweep *s, const struct sweep_req *r, const char *out)
 {
-  const struct cs_h5_data *d = sec_cols(s);
-  long col = -1;
-  if (r->var) {
-    col = section_column(s, "--var", r->var);
-    if (col < 0)
-      return CLI_EXIT_USAGE;
-  } else {
-    for (size_t i = 0; i < s->n_state && col < 0; i++)
-      if (column_is_angle(s, (long)(2 + i)))
-        col = (long)(2 + i);
-    if (col < 0)
-      col = 2;
-  }
-  int wrap = column_is_angle(s, col);
+  const struct cs_h5_data *d = cs_plot_sweep_columns(&s->d);
+  long col = r->var ? section_column(s, "--var", r->var) : cs_plot_sweep_default_column(&s->d);
+  if (col < 0)
+    return CLI_EXIT_USAGE;
+  int wrap = cs_plot_sweep_is_angle(&s->d, col);
   char tmp[4096];
   FILE *data = temp_open(tmp, sizeof tmp);
   if (!data)
     return CLI_EXIT_FAILURE;
-  size_t rows = 0, prows[2] = {0, 0};
+  size_t prows[2] = {0, 0};
   int seen[2][CS_CLASS_COUNT] = {{0}};
-  fprintf(data, "# pass %s %s class\n", s->par, d->names[col]);
-  for (int p = 0; p < 2; p++) {
-    const struct cs_h5_data *sp = &s->sec[p];
-    for (size_t i = 0; s->has[p] && i < sp->nrows; i++) {
-      double idx = sp->data[i * sp->ncols], y = sp->data[i * sp->ncols + (size_t)col];
-      if (!(idx >= 0 && idx < (double)s->npoints) || !isfinite(y))
-        continue;
-      size_t k = (size_t)idx;
-      double c = pt(s, p, k, s->c_cls[p]);
-      if (!(c > CS_CLASS_PENDING && c < CS_CLASS_COUNT))
-        continue;
-      fprintf(data, "%d %.10g %.10g %d\n", p, s->p1[k], wrap ? wrap_angle(y) : y, (int)c);
-      seen[p][(int)c] = 1;
-      prows[p]++;
-      rows++;
-    }
-  }
-  if (rows == 0) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s: no section points (yet): nothing to draw", s->file);
-  }
-  struct gp_vars *v = calloc(1, sizeof *v);
-  if (!v) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  memcpy(v, s->base, sizeof *v);
+  size_t rows = cs_plot_sweep_write_bifurcation(&s->d, col, data, seen, prows);
+  if (rows == 0)
+    return drop(data, tmp, cli_fail(cmd, "%s: no section points (yet): nothing to draw", s->file));
+  struct gp_vars *v = view_vars(s);
+  if (!v)
+    return drop(data, tmp, CLI_EXIT_FAILURE);
   gp_string(v, "var", d->names[col]);
   gp_string(v, "var_unit", d->units[col]);
   gp_number(v, "wrapped", wrap);
@@ -776,45 +743,25 @@ static int view_bifurcation(const struct sweep *s, const struct sweep_req *r, co
 }
 
 /* A quantity of the points table against the parameter (lyapunov with its
- * error, or stick_fraction); 0 rows: nothing written, returns -1. */
+ * error, or stick_fraction). Returns -1, writing nothing, when there is
+ * nothing to show: no values, or (stick) no point where anything sticks. */
 static int view_points(const struct sweep *s, const struct sweep_req *r, const char *out, int lyap)
 {
   char tmp[4096];
-  size_t rows = 0;
   int seen[2][CS_CLASS_COUNT] = {{0}};
-  for (int p = 0; p < 2; p++)
-    for (size_t k = 0; s->has[p] && k < s->npoints; k++)
-      rows += isfinite(pt(s, p, k, lyap ? s->c_lyap[p] : s->c_stick[p]));
-  if (rows == 0)
-    return -1;
+  double ymax;
   FILE *data = temp_open(tmp, sizeof tmp);
   if (!data)
     return CLI_EXIT_FAILURE;
-  fprintf(data, "# pass %s %s class\n", s->par, lyap ? "lyapunov lyapunov_err" : "stick_fraction");
-  for (int p = 0; p < 2; p++)
-    for (size_t k = 0; s->has[p] && k < s->npoints; k++) {
-      double y = pt(s, p, k, lyap ? s->c_lyap[p] : s->c_stick[p]);
-      double c = pt(s, p, k, s->c_cls[p]);
-      if (!isfinite(y) || !(c > CS_CLASS_PENDING && c < CS_CLASS_COUNT))
-        continue;
-      seen[p][(int)c] = 1;
-      fprintf(data, "%d %.10g %.10g", p, s->p1[k], y);
-      if (lyap) {
-        double e = pt(s, p, k, s->c_lerr[p]);
-        fprintf(data, " %.10g", isfinite(e) ? e : 0.0);
-      }
-      fprintf(data, " %d\n", (int)c);
-    }
-  struct gp_vars *v = calloc(1, sizeof *v);
-  if (!v) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  memcpy(v, s->base, sizeof *v);
-  const struct cs_h5_data *pd = &s->pts[s->has[0] ? 0 : 1];
-  long c = lyap ? s->c_lyap[s->has[0] ? 0 : 1] : s->c_stick[s->has[0] ? 0 : 1];
-  gp_string(v, "y_unit", c >= 0 ? pd->units[c] : "");
+  size_t rows = cs_plot_sweep_write_points(&s->d, lyap, data, seen, &ymax);
+  if (rows == 0 || (!lyap && ymax == 0))
+    return drop(data, tmp, -1);
+  struct gp_vars *v = view_vars(s);
+  if (!v)
+    return drop(data, tmp, CLI_EXIT_FAILURE);
+  int p = s->d.has[0] ? 0 : 1;
+  long c = lyap ? s->d.c_lyap[p] : s->d.c_stick[p];
+  gp_string(v, "y_unit", c >= 0 ? s->d.pts[p].units[c] : "");
   gp_number(v, "rows", (double)rows);
   gp_present(v, seen);
   int rc = draw(data, tmp, r->gpdir, lyap ? "sweep_lyapunov.gp" : "sweep_stick.gp", v, out, r->fmt,
@@ -823,85 +770,33 @@ static int view_points(const struct sweep *s, const struct sweep_req *r, const c
   return rc;
 }
 
-/* Cell edges of a grid axis: midpoints between neighbours (geometric for
- * log spacing), half a step beyond the ends. */
-static void cell_edges(const double *g, size_t n, int logsp, size_t i, double *lo, double *hi)
-{
-  if (n < 2) {
-    *lo = g[0] - 0.5, *hi = g[0] + 0.5;
-    return;
-  }
-  double a = i > 0 ? g[i - 1] : NAN, b = g[i], c = i + 1 < n ? g[i + 1] : NAN;
-  if (logsp && b > 0) {
-    if (i == 0)
-      a = b * b / c;
-    if (i + 1 == n)
-      c = b * b / a;
-    *lo = sqrt(a * b), *hi = sqrt(b * c);
-  } else {
-    if (i == 0)
-      a = 2 * b - c;
-    if (i + 1 == n)
-      c = 2 * b - a;
-    *lo = 0.5 * (a + b), *hi = 0.5 * (b + c);
-  }
-}
-
-/* The regime map of a 2-D sweep: class and period of every grid point as
- * coloured cells over the two parameters. */
+/* The regime map of a 2-D sweep: the regime category (class, period,
+ * rotation) of every grid point as coloured cells over the two parameters,
+ * a discrete palette with a key of the categories present. */
 static int view_regime(const struct sweep *s, const struct sweep_req *r, const char *out)
 {
-  int p = s->has[0] ? 0 : 1;
+  int p = s->d.has[0] ? 0 : 1;
   char tmp[4096];
-  double *g1 = malloc(s->n1 * sizeof *g1), *g2 = malloc(s->n2 * sizeof *g2);
-  int seen[CS_CLASS_COUNT][10] = {{0}}; /* class x period (0..8, 9: 9 or longer) */
-  FILE *data = g1 && g2 ? temp_open(tmp, sizeof tmp) : NULL;
-  if (!data) {
-    free(g1), free(g2);
-    return g1 && g2 ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  int seen[CS_PLOT_REGIME_COUNT] = {0};
+  FILE *data = temp_open(tmp, sizeof tmp);
+  if (!data)
+    return CLI_EXIT_FAILURE;
+  size_t rows = cs_plot_sweep_write_regime(&s->d, p, data, seen);
+  if (rows == 0)
+    return drop(data, tmp, cli_fail(cmd, "%s: no computed points (yet): nothing to draw", s->file));
+  struct gp_vars *v = view_vars(s);
+  if (!v)
+    return drop(data, tmp, CLI_EXIT_FAILURE);
+  char present[256] = "", names[2048] = "";
+  for (int c = 0; c < CS_PLOT_REGIME_COUNT; c++) {
+    if (seen[c])
+      snprintf(present + strlen(present), sizeof present - strlen(present), "%s%d",
+               present[0] ? " " : "", c);
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? ";" : "",
+             cs_plot_regime_name((enum cs_plot_regime)c));
   }
-  for (size_t i = 0; i < s->n1; i++)
-    g1[i] = s->p1[i];
-  for (size_t j = 0; j < s->n2; j++)
-    g2[j] = s->p2[j * s->n1];
-  size_t rows = 0;
-  fprintf(data, "# %s %s %s_lo %s_hi %s_lo %s_hi class period\n", s->par, s->par2, s->par, s->par,
-          s->par2, s->par2);
-  for (size_t k = 0; k < s->npoints; k++) {
-    double c = pt(s, p, k, s->c_cls[p]), per = pt(s, p, k, s->c_per[p]);
-    if (!isfinite(c) || c == CS_CLASS_PENDING || c < 0 || c >= CS_CLASS_COUNT)
-      continue;
-    int ip = c == CS_CLASS_PERIODIC && isfinite(per) && per > 0 ? (per > 9 ? 9 : (int)per) : 0;
-    double x0, x1, y0, y1;
-    cell_edges(g1, s->n1, s->logx, k % s->n1, &x0, &x1);
-    cell_edges(g2, s->n2, s->logx, k / s->n1, &y0, &y1);
-    fprintf(data, "%.10g %.10g %.10g %.10g %.10g %.10g %d %d\n", s->p1[k], s->p2[k], x0, x1, y0, y1,
-            (int)c, ip);
-    seen[(int)c][ip] = 1;
-    rows++;
-  }
-  free(g1), free(g2);
-  if (rows == 0) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s: no computed points (yet): nothing to draw", s->file);
-  }
-  struct gp_vars *v = calloc(1, sizeof *v);
-  if (!v) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  memcpy(v, s->base, sizeof *v);
-  char cc[1024] = "", cp[1024] = "";
-  for (int c = 0; c < CS_CLASS_COUNT; c++)
-    for (int ip = 0; ip < 10; ip++)
-      if (seen[c][ip] && strlen(cc) + 8 < sizeof cc) {
-        snprintf(cc + strlen(cc), sizeof cc - strlen(cc), "%s%d", cc[0] ? " " : "", c);
-        snprintf(cp + strlen(cp), sizeof cp - strlen(cp), "%s%d", cp[0] ? " " : "", ip);
-      }
-  gp_string(v, "cat_cls", cc);
-  gp_string(v, "cat_per", cp);
+  gp_string(v, "cat_present", present);
+  gp_string(v, "cat_names", names);
   gp_number(v, "rows", (double)rows);
   gp_string(v, "pass", pass_name[p]);
   int rc = draw(data, tmp, r->gpdir, "sweep_regime.gp", v, out, r->fmt, r->input);
@@ -912,97 +807,90 @@ static int view_regime(const struct sweep *s, const struct sweep_req *r, const c
 /* The grid index nearest to --at "V" or "V1,V2" (distances in grid steps). */
 static int nearest_index(const struct sweep *s, const char *at, long *k)
 {
-  double a[2];
+  double a[2] = {0, 0};
   char buf[256], *comma;
   snprintf(buf, sizeof buf, "%s", at);
   comma = strchr(buf, ',');
   if (comma)
     *comma = '\0';
   if (!cli_parse_number(buf, &a[0]) || (comma && !cli_parse_number(comma + 1, &a[1])))
-    return cli_usage(cmd, "--at: expected %s, got '%s'", s->two ? "two numbers V1,V2" : "a number",
-                     at);
-  if (s->two != (comma != NULL))
+    return cli_usage(cmd, "--at: expected %s, got '%s'",
+                     s->d.two ? "two numbers V1,V2" : "a number", at);
+  if (s->d.two != (comma != NULL))
     return cli_usage(cmd, "--at: expected %s for this %s sweep, got '%s'",
-                     s->two ? "two values V1,V2" : "one value", s->two ? "2-D" : "1-D", at);
-  double s1 = fabs(s->p1[s->n1 - 1] - s->p1[0]) / (double)(s->n1 - 1 ? s->n1 - 1 : 1);
-  double s2 =
-      s->two ? fabs(s->p2[s->npoints - 1] - s->p2[0]) / (double)(s->n2 - 1 ? s->n2 - 1 : 1) : 1;
-  double best = INFINITY;
-  for (size_t i = 0; i < s->npoints; i++) {
-    double d1 = (s->p1[i] - a[0]) / (s1 > 0 ? s1 : 1);
-    double d2 = s->two ? (s->p2[i] - a[1]) / (s2 > 0 ? s2 : 1) : 0;
-    if (d1 * d1 + d2 * d2 < best)
-      best = d1 * d1 + d2 * d2, *k = (long)i;
-  }
+                     s->d.two ? "two values V1,V2" : "one value", s->d.two ? "2-D" : "1-D", at);
+  *k = (long)cs_plot_sweep_nearest(&s->d, a);
   return CLI_EXIT_OK;
 }
 
-/* The Poincare section of grid point k: two section columns against each
- * other, every pass. */
-static int view_section(const struct sweep *s, const struct sweep_req *r, long k, const char *out)
+/* "class, period K, λ_1 = L" of grid index k in pass p. */
+static void point_info(const struct sweep *s, int p, long k, char *buf, size_t cap)
 {
-  const struct cs_h5_data *d = sec_cols(s);
-  long cx = r->x ? section_column(s, "--x", r->x) : 2;
-  long cy = cx < 0 ? -1 : r->y ? section_column(s, "--y", r->y) : (d->ncols > 3 ? 3 : 2);
+  const struct cs_plot_sweep *d = &s->d;
+  double c = cs_plot_sweep_value(d, p, (size_t)k, d->c_cls[p]);
+  double per = cs_plot_sweep_value(d, p, (size_t)k, d->c_per[p]);
+  double ly = cs_plot_sweep_value(d, p, (size_t)k, d->c_lyap[p]);
+  int ic = isfinite(c) && c >= 0 && c < CS_CLASS_COUNT ? (int)c : CS_CLASS_PENDING;
+  int len = snprintf(buf, cap, "%s", cs_class_name((enum cs_class)ic));
+  if (ic == CS_CLASS_PERIODIC && isfinite(per) && len > 0)
+    len += snprintf(buf + len, cap - (size_t)len, ", period %d", (int)per);
+  if (isfinite(ly) && len > 0)
+    snprintf(buf + len, cap - (size_t)len, ", λ_1 = %.3g", ly);
+}
+
+/* One grid point k: its Poincare section (two section columns against each
+ * other) or, ret, its return map (a column's x_j against x_{j+1}), every
+ * pass. */
+static int view_point(const struct sweep *s, const struct sweep_req *r, long k, int ret,
+                      const char *out)
+{
+  const struct cs_h5_data *d = cs_plot_sweep_columns(&s->d);
+  long cx, cy;
+  if (ret) {
+    cx = cy = r->var ? section_column(s, "--var", r->var) : cs_plot_sweep_default_column(&s->d);
+  } else {
+    cx = r->x ? section_column(s, "--x", r->x) : 2;
+    cy = cx < 0 ? -1 : r->y ? section_column(s, "--y", r->y) : (d->ncols > 3 ? 3 : 2);
+  }
   if (cx < 0 || cy < 0)
     return CLI_EXIT_USAGE;
-  int wx = column_is_angle(s, cx), wy = column_is_angle(s, cy);
+  int wx = cs_plot_sweep_is_angle(&s->d, cx), wy = cs_plot_sweep_is_angle(&s->d, cy);
   char tmp[4096], info[2][512], name[32];
   size_t n[2] = {0, 0};
   FILE *data = temp_open(tmp, sizeof tmp);
   if (!data)
     return CLI_EXIT_FAILURE;
-  fprintf(data, "# pass %s %s\n", d->names[cx], d->names[cy]);
-  for (int p = 0; p < 2; p++) {
-    const struct cs_h5_data *sp = &s->sec[p];
-    for (size_t i = 0; s->has[p] && i < sp->nrows; i++) {
-      if (sp->data[i * sp->ncols] != (double)k)
-        continue;
-      double x = sp->data[i * sp->ncols + (size_t)cx], y = sp->data[i * sp->ncols + (size_t)cy];
-      if (!isfinite(x) || !isfinite(y))
-        continue;
-      fprintf(data, "%d %.12g %.12g\n", p, wx ? wrap_angle(x) : x, wy ? wrap_angle(y) : y);
-      n[p]++;
-    }
-    double c = pt(s, p, (size_t)k, s->c_cls[p]), per = pt(s, p, (size_t)k, s->c_per[p]);
-    double ly = pt(s, p, (size_t)k, s->c_lyap[p]);
-    int ic = isfinite(c) && c >= 0 && c < CS_CLASS_COUNT ? (int)c : CS_CLASS_PENDING;
-    int len = snprintf(info[p], sizeof info[p], "%s", cs_class_name((enum cs_class)ic));
-    if (ic == CS_CLASS_PERIODIC && isfinite(per) && len > 0)
-      len += snprintf(info[p] + len, sizeof info[p] - (size_t)len, ", period %d", (int)per);
-    if (isfinite(ly) && len > 0)
-      snprintf(info[p] + len, sizeof info[p] - (size_t)len, ", λ_1 = %.3g", ly);
-  }
-  if (n[0] + n[1] == 0) {
-    fclose(data);
-    remove(tmp);
+  size_t rows = ret ? cs_plot_sweep_write_return(&s->d, (size_t)k, cx, data, n)
+                    : cs_plot_sweep_write_section(&s->d, (size_t)k, cx, cy, data, n);
+  for (int p = 0; p < 2; p++)
+    point_info(s, p, k, info[p], sizeof info[p]);
+  if (rows == 0) {
     char where[600] = ""; /* " (" + a message of up to 512 bytes + ")" */
-    if (s->has[0] || s->has[1])
-      snprintf(where, sizeof where, " (%s)", info[s->has[0] ? 0 : 1]);
-    return cli_fail(cmd, "%s: grid point %ld has no section points%s: nothing to draw", s->file, k,
-                    where);
+    if (s->d.has[0] || s->d.has[1])
+      snprintf(where, sizeof where, " (%s)", info[s->d.has[0] ? 0 : 1]);
+    return drop(data, tmp,
+                cli_fail(cmd, "%s: grid point %ld has %s%s: nothing to draw", s->file, k,
+                         ret ? "fewer than two consecutive section points" : "no section points",
+                         where));
   }
-  struct gp_vars *v = calloc(1, sizeof *v);
-  if (!v) {
-    fclose(data);
-    remove(tmp);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  memcpy(v, s->base, sizeof *v);
+  struct gp_vars *v = view_vars(s);
+  if (!v)
+    return drop(data, tmp, CLI_EXIT_FAILURE);
   gp_string(v, "xvar", d->names[cx]);
   gp_string(v, "xvar_unit", d->units[cx]);
   gp_number(v, "xwrapped", wx);
   gp_string(v, "yvar", d->names[cy]);
   gp_string(v, "yvar_unit", d->units[cy]);
   gp_number(v, "ywrapped", wy);
+  gp_number(v, "return_map", ret);
   gp_number(v, "k", (double)k);
-  gp_number(v, "pval", s->p1[k]);
-  gp_number(v, "pval2", s->two ? s->p2[k] : NAN);
+  gp_number(v, "pval", s->d.p1[k]);
+  gp_number(v, "pval2", s->d.two ? s->d.p2[k] : NAN);
   for (int p = 0; p < 2; p++) {
     snprintf(name, sizeof name, "n_%c", pass_name[p][0]);
     gp_number(v, name, (double)n[p]);
     snprintf(name, sizeof name, "info_%c", pass_name[p][0]);
-    gp_string(v, name, s->has[p] ? info[p] : "");
+    gp_string(v, name, s->d.has[p] ? info[p] : "");
   }
   int rc = draw(data, tmp, r->gpdir, "sweep_section.gp", v, out, r->fmt, r->input);
   free(v);
@@ -1022,10 +910,9 @@ static char *out_name(const char *stem, const char *what, const char *fmt)
 static char *replace_extension(const char *path, const char *ext);
 
 /* The pictures of a sweep loaded by sweep_load (the file is closed). */
-static int plot_sweep(const struct sweep *sw, const struct sweep_req *r)
+static int plot_sweep(const struct sweep *s, const struct sweep_req *r)
 {
-  const struct sweep s = *sw;
-  const char *file = s.file;
+  const char *file = s->file;
   int rc = CLI_EXIT_OK, any = 0;
   char *stem = NULL, *out = NULL;
   stem = replace_extension(r->out ? r->out : file, "");
@@ -1035,37 +922,47 @@ static int plot_sweep(const struct sweep *sw, const struct sweep_req *r)
     rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
     goto done;
   }
+  if ((r->x || r->y) && r->point < 0 && !r->at) {
+    rc = cli_usage(cmd, "%s: only with --point or --at (on a sweep file)", r->x ? "--x" : "--y");
+    goto done;
+  }
   if (r->point >= 0 || r->at) {
     long k = r->point;
+    int ret = r->view == V_RETURN;
     if (r->at) {
-      rc = nearest_index(&s, r->at, &k);
+      rc = nearest_index(s, r->at, &k);
       if (rc != CLI_EXIT_OK)
         goto done;
-    } else if (k >= (long)s.npoints) {
+    } else if (k >= (long)s->d.npoints) {
       rc = cli_usage(cmd, "--point: %ld is not a grid index of %s (accepted: 0 to %zu)", k, file,
-                     s.npoints - 1);
+                     s->d.npoints - 1);
       goto done;
     }
     char what[64];
-    snprintf(what, sizeof what, "section_%ld", k);
+    snprintf(what, sizeof what, "%s_%ld", ret ? "return" : "section", k);
     out = r->out ? replace_extension(r->out, NULL) : out_name(stem, what, r->fmt);
-    rc = out ? view_section(&s, r, k, out) : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+    rc = out ? view_point(s, r, k, ret, out) : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
     goto done;
   }
-  if (r->view == V_REGIME && !s.two) {
+  if (r->view == V_SECTION || r->view == V_RETURN) {
+    rc = cli_usage(cmd, "--view %s: needs --point K or --at VALUE (the grid point drawn)",
+                   view_names[r->view]);
+    goto done;
+  }
+  if (r->view == V_REGIME && !s->d.two) {
     rc = cli_usage(cmd,
                    "--view regime: %s is a 1-D sweep (accepted: bifurcation, lyapunov, "
-                   "stick)",
+                   "stick; section, return with --point K)",
                    file);
     goto done;
   }
-  if (s.two && r->view >= 0 && r->view != V_REGIME) {
+  if (s->d.two && r->view >= 0 && r->view != V_REGIME) {
     rc = cli_usage(cmd, "--view %s: %s is a 2-D sweep (accepted: regime; or --point K)",
                    view_names[r->view], file);
     goto done;
   }
-  for (int vw = 0; vw < V_COUNT && rc == CLI_EXIT_OK; vw++) {
-    if ((r->view >= 0 && vw != r->view) || (vw == V_REGIME) != s.two)
+  for (int vw = 0; vw <= V_REGIME && rc == CLI_EXIT_OK; vw++) {
+    if ((r->view >= 0 && vw != r->view) || (vw == V_REGIME) != s->d.two)
       continue;
     free(out);
     out = r->out && r->view >= 0 ? replace_extension(r->out, NULL)
@@ -1074,14 +971,14 @@ static int plot_sweep(const struct sweep *sw, const struct sweep_req *r)
       rc = cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
       break;
     }
-    int vrc = vw == V_BIFURCATION ? view_bifurcation(&s, r, out)
-              : vw == V_REGIME    ? view_regime(&s, r, out)
-                                  : view_points(&s, r, out, vw == V_LYAPUNOV);
+    int vrc = vw == V_BIFURCATION ? view_bifurcation(s, r, out)
+              : vw == V_REGIME    ? view_regime(s, r, out)
+                                  : view_points(s, r, out, vw == V_LYAPUNOV);
     if (vrc < 0 && r->view >= 0)
-      rc = cli_fail(cmd, "%s: no %s values in the file%s", file,
-                    vw == V_LYAPUNOV ? "Lyapunov exponent" : "stick fraction",
+      rc = cli_fail(cmd, "%s: no %s in the file%s", file,
+                    vw == V_LYAPUNOV ? "Lyapunov exponent values" : "point where anything sticks",
                     vw == V_LYAPUNOV ? " (sweep computed with lyapunov = none?)"
-                                     : " (the model has no stick indicator?)");
+                                     : " (stick fraction 0 everywhere, or no stick indicator)");
     else if (vrc > 0)
       rc = vrc;
     any += vrc == 0;
@@ -1221,8 +1118,9 @@ static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct
  * eps_study.gp. Only the columns drawn are read. Files of --sweep:
  * export_eps_sweep. */
 static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
-                            const char *var)
+                            const struct plot_opts *o)
 {
+  const char *var = o->var;
   const char *base = strrchr(file, '/');
   char *study = attr_string(f, "/", "study"), *model = attr_string(f, "/", "model");
   char *reference = attr_string(f, "/", "reference");
@@ -1369,88 +1267,13 @@ static const char *branch_var(const char *file, const struct cs_model *m, const 
   return m->state[0].name;
 }
 
-/* A located special point of a branch: after its row, at (p, value). */
-struct branch_mark {
-  size_t row;
-  double p, v;
-};
-
-/* One branch table as a data block: p, value if stable, value if unstable,
- * largest |multiplier| (cycles) or real part (equilibria) if stable, if
- * unstable. The located special points (marks, by row) are inserted where
- * they lie and belong to both columns, so the solid and the dashed lines
- * meet there; without one, the last point before a change of stability goes
- * to both. A new segment or a wrap of the angle breaks the lines. */
-static void branch_block(FILE *out, const struct cs_h5_data *d, long cp, long cv, int wrap,
-                         const struct branch_mark *mk, size_t nmk)
-{
-  long cs = cs_h5_data_column(d, "stable"), cg = cs_h5_data_column(d, "segment");
-  long mr = cs_h5_data_column(d, "mu1_re"), mi = cs_h5_data_column(d, "mu1_im");
-  long er = cs_h5_data_column(d, "eig1_re");
-  double prev_v = NAN, prev_e = NAN, prev_p = NAN;
-  int prev_s = -1;
-  for (size_t i = 0; i < d->nrows; i++) {
-    const double *r = d->data + i * d->ncols, *nx = r + d->ncols;
-    double v = wrap ? wrap_angle(r[cv]) : r[cv];
-    int s = cs >= 0 && r[cs] == 1;
-    double e = mr >= 0 ? hypot(r[mr], mi >= 0 ? r[mi] : 0) : er >= 0 ? r[er] : NAN;
-    if (i > 0 &&
-        ((cg >= 0 && r[cg] != d->data[(i - 1) * d->ncols + cg]) || fabs(v - prev_v) > M_PI)) {
-      fputc('\n', out);
-      prev_s = -1;
-    }
-    int marked = 0;
-    for (size_t k = 0; i > 0 && prev_s >= 0 && k < nmk; k++)
-      if (mk[k].row + 1 == i && fabs((wrap ? wrap_angle(mk[k].v) : mk[k].v) - v) < M_PI) {
-        double f = r[cp] != prev_p ? (mk[k].p - prev_p) / (r[cp] - prev_p) : 0.5;
-        double em = prev_e + f * (e - prev_e), vm = wrap ? wrap_angle(mk[k].v) : mk[k].v;
-        fprintf(out, "%.12g %.12g %.12g %.12g %.12g\n", mk[k].p, vm, vm, em, em);
-        marked = 1;
-      }
-    int same_next = i + 1 < d->nrows && (cg < 0 || nx[cg] == r[cg]);
-    int next_u = same_next && cs >= 0 && nx[cs] != 1;
-    int in_u = !s || (!marked && prev_s == 0);
-    int next_marked = 0;
-    for (size_t k = 0; k < nmk; k++)
-      next_marked |= mk[k].row == i;
-    in_u |= next_u && !next_marked;
-    int in_s = s;
-    fprintf(out, "%.12g %.12g %.12g %.12g %.12g\n", r[cp], in_s ? v : NAN, in_u ? v : NAN,
-            in_s ? e : NAN, in_u ? e : NAN);
-    prev_s = s, prev_v = v, prev_e = e, prev_p = r[cp];
-  }
-}
-
-/* The special points of branch `which` (0 /branch, 1 /equilibria) where the
- * stability may change, from /special (at most max). */
-static size_t branch_marks(const struct cs_h5_data *sp, int which, const char *par, const char *var,
-                           struct branch_mark *mk, size_t max)
-{
-  long cb = cs_h5_data_column(sp, "branch"), ck = cs_h5_data_column(sp, "kind");
-  long cr = cs_h5_data_column(sp, "row"), cp = cs_h5_data_column(sp, par);
-  long cv = cs_h5_data_column(sp, var);
-  size_t n = 0;
-  for (size_t i = 0; cb >= 0 && ck >= 0 && cr >= 0 && cp >= 0 && cv >= 0 && i < sp->nrows; i++) {
-    const double *r = sp->data + i * sp->ncols;
-    /* codes and rows from the file: checked before any cast */
-    long k = code_of(r[ck], 1024), b = code_of(r[cb], 2), row = code_of(r[cr], (size_t)1 << 40);
-    if (k < 0 || b != which || row < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH ||
-        n >= max)
-      continue;
-    /* a Hopf point that ends a cycle branch is an equilibrium's, not on it */
-    if (which == 0 && k == CS_SPECIAL_HOPF)
-      continue;
-    mk[n++] = (struct branch_mark){(size_t)row, r[cp], r[cv]};
-  }
-  return n;
-}
-
 /* kind "continuation" (contensou continue): block 0 the branch, block 1 the
  * equilibria that led to its Hopf point (if any), block 2 the special
  * points (p, value, kind); the state drawn in var. */
 static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp_vars *v,
-                         const char *plot_var)
+                         const struct plot_opts *o)
 {
+  const char *plot_var = o->var;
   struct cs_h5_data b = {0}, e = {0}, sp = {0};
   char *model = NULL, *par = NULL, *kind = NULL;
   int rc = CLI_EXIT_OK;
@@ -1474,12 +1297,12 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
   int vi = m && var ? cs_model_state_index(m, var) : -1;
   int wrap = vi >= 0 && m->state[vi].angle;
   if (rc == CLI_EXIT_OK) {
-    struct branch_mark mk[64];
+    struct cs_plot_mark mk[64];
     size_t nmk = 0;
     int has_sp = cs_h5_read(f, "/special", &sp) == CS_OK;
     if (has_sp)
-      nmk = branch_marks(&sp, 0, par, var, mk, 64);
-    branch_block(out, &b, cp, cv, wrap, mk, nmk);
+      nmk = cs_plot_branch_marks(&sp, 0, par, var, mk, 64);
+    cs_plot_branch_block(&b, cp, cv, wrap, mk, nmk, out);
     fputs("\n\n", out);
     double xmin = INFINITY, xmax = -INFINITY;
     for (size_t i = 0; i < b.nrows; i++)
@@ -1488,8 +1311,8 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
     int has_eq = cs_h5_read(f, "/equilibria", &e) == CS_OK && e.nrows > 0 &&
                  (ep = cs_h5_data_column(&e, par)) >= 0 && (ev = cs_h5_data_column(&e, var)) >= 0;
     if (has_eq) {
-      nmk = has_sp ? branch_marks(&sp, 1, par, var, mk, 64) : 0;
-      branch_block(out, &e, ep, ev, wrap, mk, nmk);
+      nmk = has_sp ? cs_plot_branch_marks(&sp, 1, par, var, mk, 64) : 0;
+      cs_plot_branch_block(&e, ep, ev, wrap, mk, nmk, out);
       for (size_t i = 0; ep >= 0 && i < e.nrows; i++)
         xmin = fmin(xmin, e.data[i * e.ncols + ep]), xmax = fmax(xmax, e.data[i * e.ncols + ep]);
     } else
@@ -1508,7 +1331,7 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
       long k = code_of(r[sk], CS_SPECIAL_COUNT);
       if (k < 0 || k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH)
         continue;
-      fprintf(out, "%.12g %.12g %ld\n", r[sp_p], wrap ? wrap_angle(r[sv]) : r[sv], k);
+      fprintf(out, "%.12g %.12g %ld\n", r[sp_p], wrap ? cs_plot_wrap_angle(r[sv]) : r[sv], k);
       char code[24];
       snprintf(code, sizeof code, " %ld ", k);
       if (!strstr(present, code))
@@ -1547,6 +1370,166 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
   return rc;
 }
 
+/* ------------------------------------------------- a branch over a sweep */
+
+/* The parameters of /params of both files that differ (other than the
+ * continued one), listed in buf; 0 when they agree. Relative 1e-12: both
+ * files store the values of one parameter file as doubles. */
+static int params_differ(struct cs_h5 *fb, struct cs_h5 *fs, const char *par, char *buf, size_t cap)
+{
+  struct cs_h5_data pb = {0}, ps = {0};
+  int n = 0;
+  buf[0] = '\0';
+  if (cs_h5_read(fb, "/params", &pb) == CS_OK && cs_h5_read(fs, "/params", &ps) == CS_OK &&
+      pb.nrows == 1 && ps.nrows == 1)
+    for (size_t j = 0; j < pb.ncols; j++) {
+      long c = cs_h5_data_column(&ps, pb.names[j]);
+      if (strcmp(pb.names[j], par) == 0 || c < 0)
+        continue;
+      double a = pb.data[j], b = ps.data[c];
+      if (a == b || fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b)))
+        continue;
+      snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s = %g against %g", n ? ", " : "",
+               pb.names[j], a, b);
+      n++;
+    }
+  cs_h5_data_free(&pb), cs_h5_data_free(&ps);
+  return n;
+}
+
+/* A continuation branch (fb, from bfile) over the bifurcation diagram of a
+ * 1-D sweep (s, from sfile) of the same model, law, parameter, parameters
+ * and section: block 0 the sweep's section points (pass, p, value, class),
+ * block 1 the cycles, block 2 the equilibria (p, value stable, value
+ * unstable, measure stable, unstable), block 3 the special points (p,
+ * value, kind); script branch_sweep.gp. Anything that does not match is
+ * refused (exit 2) with what differs. */
+static int export_branch_over_sweep(const char *bfile, struct cs_h5 *fb, const char *sfile,
+                                    struct cs_h5 *fs, const struct sweep *s, FILE *out,
+                                    struct gp_vars *v, const struct plot_opts *o)
+{
+  const struct cs_plot_sweep *d = &s->d;
+  struct cs_h5_data b = {0}, e = {0}, sp = {0};
+  char *model = attr_string(fb, "/", "model"), *par = attr_string(fb, "/branch", "parameter");
+  char *blaw = attr_string(fb, "/", "law"), *slaw = attr_string(fs, "/", "law");
+  char *kind = attr_string(fb, "/branch", "kind"),
+       *svar = attr_string(fb, "/branch", "section_variable");
+  char diff[1024];
+  double slevel = NAN, sdir = NAN;
+  int rc = CLI_EXIT_OK;
+  cs_h5_attr_read_double(fb, "/branch", "section_level", &slevel);
+  cs_h5_attr_read_double(fb, "/branch", "section_direction", &sdir);
+  const struct cs_h5_data *sc = cs_plot_sweep_columns(d);
+  long col = o->var ? cs_plot_sweep_column(d, o->var) : cs_plot_sweep_default_column(d);
+  if (cs_h5_read(fb, "/branch", &b) != CS_OK)
+    rc = cli_usage(cmd, "%s: %s", bfile, cs_h5_errmsg());
+  else if (d->two)
+    rc = cli_usage(cmd, "%s: a 2-D sweep (accepted: a 1-D sweep of %s)", sfile, par ? par : "?");
+  else if (!model || strcmp(model, d->model) != 0)
+    rc = cli_usage(cmd, "%s is of model '%s', %s of model '%s': they do not match", bfile,
+                   model ? model : "?", sfile, d->model);
+  else if ((blaw || slaw) && (!blaw || !slaw || strcmp(blaw, slaw) != 0))
+    rc = cli_usage(cmd, "%s has law '%s', %s law '%s': they do not match", bfile, blaw ? blaw : "?",
+                   sfile, slaw ? slaw : "?");
+  else if (!par || strcmp(par, d->par) != 0)
+    rc = cli_usage(cmd, "%s continues '%s', %s sweeps '%s': they do not match", bfile,
+                   par ? par : "?", sfile, d->par);
+  else if (params_differ(fb, fs, par, diff, sizeof diff))
+    rc = cli_usage(cmd, "%s and %s differ in parameters: %s", bfile, sfile, diff);
+  else if (o->var && col < 0)
+    rc = cli_usage(cmd, "--var: '%s' is not a section column of %s", o->var, sfile);
+  else if (cs_h5_data_column(&b, sc->names[col]) < 0 || (col >= 2 && (size_t)col >= 2 + d->n_state))
+    rc = cli_usage(cmd, "--var: '%s' is not a state stored by %s (accepted: a state variable)",
+                   sc->names[col], bfile);
+  else if (kind && strcmp(kind, "cycles") == 0 &&
+           (strcmp(d->section_kind, "hyperplane") != 0 || !svar ||
+            strcmp(svar, d->section_var) != 0 || !(slevel == d->section_level) ||
+            !(sdir == d->section_dir)))
+    rc = cli_usage(cmd,
+                   "%s: its cycles are on the section %s = %g (direction %g), %s's points on "
+                   "%s %s = %g (direction %g): they do not match",
+                   bfile, svar ? svar : "?", slevel, sdir, sfile, d->section_kind, d->section_var,
+                   d->section_level, d->section_dir);
+  if (rc == CLI_EXIT_OK) {
+    const char *var = sc->names[col];
+    int wrap = cs_plot_sweep_is_angle(d, col);
+    int seen[2][CS_CLASS_COUNT] = {{0}};
+    size_t prows[2];
+    cs_plot_sweep_write_bifurcation(d, col, out, seen, prows);
+    fputs("\n\n", out);
+    long cp = cs_h5_data_column(&b, par), cv = cs_h5_data_column(&b, var);
+    struct cs_plot_mark mk[64];
+    int has_sp = cs_h5_read(fb, "/special", &sp) == CS_OK;
+    size_t nmk = has_sp ? cs_plot_branch_marks(&sp, 0, par, var, mk, 64) : 0;
+    if (cp >= 0 && b.nrows > 0)
+      cs_plot_branch_block(&b, cp, cv, wrap, mk, nmk, out);
+    else
+      fputs("NaN NaN NaN NaN NaN\n", out);
+    fputs("\n\n", out);
+    long ep = -1, ev = -1;
+    int has_eq = cs_h5_read(fb, "/equilibria", &e) == CS_OK && e.nrows > 0 &&
+                 (ep = cs_h5_data_column(&e, par)) >= 0 && (ev = cs_h5_data_column(&e, var)) >= 0;
+    if (has_eq) {
+      nmk = has_sp ? cs_plot_branch_marks(&sp, 1, par, var, mk, 64) : 0;
+      cs_plot_branch_block(&e, ep, ev, wrap, mk, nmk, out);
+    } else
+      fputs("NaN NaN NaN NaN NaN\n", out);
+    fputs("\n\n", out);
+    long sk = has_sp ? cs_h5_data_column(&sp, "kind") : -1;
+    long spp = has_sp ? cs_h5_data_column(&sp, par) : -1,
+         sv = has_sp ? cs_h5_data_column(&sp, var) : -1;
+    size_t nsp = 0;
+    char present[128] = " ";
+    for (size_t i = 0; sk >= 0 && spp >= 0 && sv >= 0 && i < sp.nrows; i++) {
+      const double *r = sp.data + i * sp.ncols;
+      double kc = r[sk];
+      if (!(kc >= 0 && kc < CS_SPECIAL_COUNT && kc == floor(kc)))
+        continue;
+      long k = (long)kc;
+      if (k == CS_SPECIAL_END || k == CS_SPECIAL_BRANCH_SWITCH)
+        continue;
+      fprintf(out, "%.12g %.12g %ld\n", r[spp], wrap ? cs_plot_wrap_angle(r[sv]) : r[sv], k);
+      char code[24];
+      snprintf(code, sizeof code, " %ld ", k);
+      if (!strstr(present, code))
+        snprintf(present + strlen(present), sizeof present - strlen(present), "%ld ", k);
+      nsp++;
+    }
+    if (!nsp)
+      fputs("NaN NaN -1\n", out);
+    char names[512] = "";
+    for (int k = 0; k < CS_SPECIAL_COUNT; k++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+               cs_special_name((enum cs_special_kind)k));
+    gp_string(v, "special_names", names);
+    gp_string(v, "special_present", present);
+    /* the picture spans the sweep and the branch (its equilibria too) */
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; cp >= 0 && i < b.nrows; i++)
+      lo = fmin(lo, b.data[i * b.ncols + cp]), hi = fmax(hi, b.data[i * b.ncols + cp]);
+    for (size_t i = 0; has_eq && i < e.nrows; i++)
+      lo = fmin(lo, e.data[i * e.ncols + ep]), hi = fmax(hi, e.data[i * e.ncols + ep]);
+    for (size_t k = 0; k < d->npoints; k++)
+      lo = fmin(lo, d->p1[k]), hi = fmax(hi, d->p1[k]);
+    gp_number(v, "xmin", lo);
+    gp_number(v, "xmax", hi);
+    gp_number(v, "has_eq", has_eq);
+    gp_number(v, "wrapped", wrap);
+    gp_string(v, "var", var);
+    gp_string(v, "var_unit", sc->units[col]);
+    gp_string(v, "branch", kind ? kind : "cycles");
+    gp_present(v, seen);
+    gp_number(v, "rows_f", (double)prows[0]);
+    gp_number(v, "rows_b", (double)prows[1]);
+    const char *base = strrchr(bfile, '/');
+    gp_string(v, "bfile", base ? base + 1 : bfile);
+    gp_string(v, "law", blaw ? blaw : "");
+  }
+  cs_h5_data_free(&b), cs_h5_data_free(&e), cs_h5_data_free(&sp);
+  free(model), free(par), free(blaw), free(slaw), free(kind), free(svar);
+  return rc;
+}
+
 /* -------------------------------------------------------- the kinds and the verb */
 
 struct plot_kind {
@@ -1566,8 +1549,11 @@ static const struct plot_kind kinds[] = {
 
 static const char plot_help[] =
     "usage: contensou plot FILE.h5 [--format png|svg|pdf] [-o OUT]\n"
+    "       contensou plot TRAJ.h5 [--x NAME] [--y NAME] [--from T] [--to T | --window T0,T1]\n"
     "       contensou plot SWEEP.h5 [--view V] [--var NAME] [--format F] [-o OUT]\n"
-    "       contensou plot SWEEP.h5 --point K | --at VALUE [--x NAME] [--y NAME] [-o OUT]\n"
+    "       contensou plot SWEEP.h5 --point K | --at VALUE [--view section|return]\n"
+    "                      [--x NAME] [--y NAME] [--var NAME] [-o OUT]\n"
+    "       contensou plot BRANCH.h5 SWEEP.h5 [--var NAME] [-o OUT]   (either order)\n"
     "\n"
     "Draws a result file with the gnuplot scripts of analysis/gnuplot/ that match\n"
     "its root attribute 'kind':\n"
@@ -1578,12 +1564,22 @@ static const char plot_help[] =
     "                increasing eps); --sweep files: eps_sweep.gp, the shift of\n"
     "                each reference bifurcation and the class mismatches against\n"
     "                eps (log scale)\n"
-    "  trajectory    (contensou simulate) trajectory_<model>.gp: time histories and\n"
-    "                phase portraits (pendulum: phi, X_A, Y_A against t, phi' against\n"
-    "                phi, the path of the joint A; belt: x, phi against t, x' against\n"
-    "                x, phi' against phi; twomass: z1, z2, velocities and the stick\n"
-    "                indicator against t, phase portraits), or trajectory.gp (every\n"
-    "                state variable against t) for a model without its own script\n"
+    "  trajectory    (contensou simulate, orbit) trajectory_<model>.gp: time\n"
+    "                histories over the time window (default: the whole record)\n"
+    "                and phase portraits without the transient (after the file's\n"
+    "                transient, else the second half; angles wrapped): pendulum:\n"
+    "                phi (shaded where the contact sticks, only when it does),\n"
+    "                X_A, Y_A against t, phi' against phi, the path of the joint\n"
+    "                A; belt: x, phi against t, x' against x, phi' against phi;\n"
+    "                twomass: z1, z2, velocities, the stick indicator (only when\n"
+    "                something sticks) and the velocity case against t, phase\n"
+    "                portraits; trajectory.gp (every state against t) for a model\n"
+    "                without its own script. --x/--y: one picture, trajectory_xy.gp,\n"
+    "                of any two columns (states, derived outputs, t; default t):\n"
+    "                with t a time history, else a phase portrait without the\n"
+    "                transient; OUT default FILE_<y>_<x>.png\n"
+    "  continuation  (contensou continue) branch.gp: the branch, stable solid,\n"
+    "                unstable dashed, special points marked, and its multipliers\n"
     "  sweep         (contensou sweep) one picture per view, sweep_<view>.gp:\n"
     "    bifurcation   1-D: a section variable against the control parameter, every\n"
     "                  section point of every grid point, coloured by attractor class;\n"
@@ -1591,10 +1587,21 @@ static const char plot_help[] =
     "                  in two panels; thin dashed lines at the detected bifurcations\n"
     "    lyapunov      1-D: the largest Lyapunov exponent with its error bars (when\n"
     "                  the sweep computed it)\n"
-    "    stick         1-D: the stick fraction (when the model has a stick indicator)\n"
-    "    regime        2-D: class and period of every grid point as a colour map\n"
+    "    stick         1-D: the stick fraction (only when something sticks somewhere)\n"
+    "    regime        2-D: the regime of every grid point as a map with a discrete\n"
+    "                  palette and its key: equilibrium, period 1 ... 6, 7 or more,\n"
+    "                  rotating (net turns of the first angle) by period,\n"
+    "                  quasiperiodic, chaotic, aperiodic, failed ...\n"
     "    section       --point K or --at VALUE: the Poincare section of one grid\n"
-    "                  point, two section columns against each other, every pass\n"
+    "                  point, two section columns (--x, --y) against each other\n"
+    "    return        --point K or --at VALUE: the return map of one section\n"
+    "                  column (--var): x_j against x_{j+1}, with the diagonal\n"
+    "  BRANCH.h5 SWEEP.h5  branch_sweep.gp: a branch of contensou continue over the\n"
+    "                bifurcation diagram of a 1-D sweep (stable solid, unstable\n"
+    "                dashed, special points marked and labelled); refused (exit 2)\n"
+    "                unless model, law, parameters, control parameter and (cycles)\n"
+    "                the section are the same; --var: a state (default the first\n"
+    "                angle); OUT default BRANCH_over_sweep.png\n"
     "Axes are labelled with the names and units stored in the file; angles (states\n"
     "marked as angles by the model, e.g. the pendulum's phi) are wrapped to\n"
     "(-pi, pi]. Needs gnuplot (Debian package gnuplot-nox).\n"
@@ -1607,30 +1614,42 @@ static const char plot_help[] =
     "               or --at the picture's file; otherwise OUT without extension is\n"
     "               the stem of the pictures (default: FILE without .h5):\n"
     "               STEM_bifurcation.png, STEM_lyapunov.png, STEM_stick.png\n"
-    "               (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point)\n"
+    "               (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point),\n"
+    "               STEM_return_K.png (--view return)\n"
     "  -h, --help   this text\n"
-    "eps-study files: --var NAME, the state or derived output drawn\n"
+    "eps-study and continuation files: --var NAME, the state or derived output drawn\n"
+    "trajectory files only:\n"
+    "  --x NAME, --y NAME   the columns of one picture (t, a state or a derived\n"
+    "               output; the other one defaults to t)\n"
+    "  --from T, --to T     the time window (time unit of the file); alone, or\n"
+    "  --window T0,T1       both at once. Time histories and phase portraits both\n"
+    "               show it (no transient cut then)\n"
     "sweep files only:\n"
-    "  --view V     one picture: bifurcation, lyapunov, stick (1-D) or regime (2-D)\n"
+    "  --view V     one picture: bifurcation, lyapunov, stick (1-D) or regime (2-D);\n"
+    "               with --point/--at: section (default) or return\n"
     "               (default: every one that applies and has data)\n"
-    "  --var NAME   section column of the bifurcation diagram (a state or derived\n"
-    "               output; default: the model's first angle state, else its first\n"
-    "               state)\n"
-    "  --point K    the section of grid index K (0 ... points-1; 2-D: i + n1 j)\n"
-    "  --at V       the section of the grid point nearest to the parameter value V\n"
-    "               (2-D sweeps: V1,V2)\n"
+    "  --var NAME   section column of the bifurcation diagram and of the return\n"
+    "               map (a state or derived output; default: the model's first\n"
+    "               angle state, else its first state)\n"
+    "  --point K    one grid point, by its grid index K (0 ... points-1; 2-D: i + n1 j)\n"
+    "  --at V       the grid point nearest to the parameter value V (2-D sweeps:\n"
+    "               V1,V2)\n"
     "  --x NAME, --y NAME   the section columns of --point/--at (default: the first\n"
     "               two states)\n"
     "\n"
     "environment:\n"
-    "  CONTENSOU_GNUPLOT_DIR   directory of the gnuplot scripts (default: the\n"
-    "                          source tree's analysis/gnuplot)\n"
+    "  CONTENSOU_GNUPLOT_DIR   directory of the gnuplot scripts (default: an\n"
+    "                          installed program's PREFIX/share/contensou/gnuplot,\n"
+    "                          else the source tree's analysis/gnuplot)\n"
     "  CONTENSOU_GNUPLOT_TIMEOUT  seconds gnuplot may take per picture (default\n"
     "                          300 + 1 per MiB of data); it is then killed\n"
     "  CONTENSOU_READ_TIMEOUT  seconds the file may take to read (default 120 + 1\n"
     "                          per 32 MiB): the file is read in a child process,\n"
     "                          so a damaged file on which libhdf5 crashes or\n"
     "                          loops gives exit 1 with a message\n"
+    "  CONTENSOU_PLOT_KEEP=DIR keep what gnuplot is given: DIR/PICTURE.dat (the\n"
+    "                          data) and DIR/PICTURE.gp (`gnuplot DIR/PICTURE.gp`\n"
+    "                          draws the picture again: restyle it there)\n"
     "\n"
     "-o replaces only an earlier picture of the format: the input file or any\n"
     "other existing file (a parameter file ...) is refused with exit 2. A\n"
@@ -1639,7 +1658,8 @@ static const char plot_help[] =
     "output (name = value): output = PATH for each file written.\n"
     "exit status: 0 every picture written; 1 gnuplot failed, was stopped or left\n"
     "an incomplete picture, or the file is damaged; 2 bad arguments, a missing\n"
-    "file or one that is not a contensou result file.\n";
+    "file, one that is not a contensou result file, or (two files) a branch and\n"
+    "a sweep that do not match.\n";
 
 static const char *const formats[] = {"png", "svg", "pdf", NULL};
 
@@ -1769,12 +1789,102 @@ static int run_gnuplot(const char *vars, const char *script, double data_mib)
 
 /* What the command line asks, for the guarded child. */
 struct plot_job {
-  const char *file;     /* the result file */
-  struct sweep_req req; /* sweep options, out, fmt, gpdir */
-  int fmt;              /* index into formats */
-  int has_sweep_opts;   /* --view, --point, --at, --x or --y given */
-  int has_var;          /* --var given */
+  const char *file;      /* the result file */
+  const char *file2;     /* a second one (branch over sweep), or NULL */
+  struct sweep_req req;  /* sweep options, out, fmt, gpdir */
+  struct plot_opts opts; /* --var, --x, --y, the time window */
+  int fmt;               /* index into formats */
+  int has_sweep_opts;    /* --view, --point or --at given */
 };
+
+/* Opens file and reads its kind; NULL after a message. */
+static struct cs_h5 *open_result(const char *file, const struct plot_kind **pk)
+{
+  struct cs_h5 *f;
+  char *kind = NULL;
+  enum cs_status st = cs_h5_open(file, 0, &f);
+  if (st == CS_ERR_NOT_FOUND) {
+    cli_usage(cmd, "no such file '%s'", file);
+    return NULL;
+  }
+  if (st != CS_OK) {
+    cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
+    return NULL;
+  }
+  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK) {
+    cs_h5_close(f);
+    cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
+    return NULL;
+  }
+  *pk = NULL;
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(kind, kinds[i].kind) == 0)
+      *pk = &kinds[i];
+  if (!*pk) {
+    char known[256] = "";
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+      snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+               kinds[i].kind);
+    cli_usage(cmd, "%s: unknown kind '%s' (known: %s)", file, kind, known);
+    free(kind);
+    cs_h5_close(f);
+    return NULL;
+  }
+  free(kind);
+  return f;
+}
+
+/* contensou plot BRANCH.h5 SWEEP.h5 (either order): both files are read
+ * here, closed, then drawn. */
+static int plot_pair(struct cli_guard *g, const struct plot_job *job)
+{
+  const struct plot_kind *k1, *k2;
+  struct cs_h5 *f1 = open_result(job->file, &k1), *f2 = f1 ? open_result(job->file2, &k2) : NULL;
+  int rc = CLI_EXIT_OK;
+  if (!f1 || !f2) {
+    cs_h5_close(f1);
+    return CLI_EXIT_USAGE;
+  }
+  int swap = strcmp(k1->kind, "sweep") == 0;
+  const char *bfile = swap ? job->file2 : job->file, *sfile = swap ? job->file : job->file2;
+  struct cs_h5 *fb = swap ? f2 : f1, *fs = swap ? f1 : f2;
+  const struct plot_kind *kb = swap ? k2 : k1, *ks = swap ? k1 : k2;
+  if (strcmp(kb->kind, "continuation") != 0 || strcmp(ks->kind, "sweep") != 0)
+    rc = cli_usage(cmd,
+                   "two files: %s is a %s file, %s a %s file (accepted: a continuation branch "
+                   "and a sweep, in either order)",
+                   job->file, k1->kind, job->file2, k2->kind);
+  struct sweep s = {0};
+  struct gp_vars *vars = NULL;
+  char *out = NULL, tmp[4096];
+  FILE *data = NULL;
+  if (rc == CLI_EXIT_OK)
+    rc = sweep_load(sfile, fs, &s);
+  if (rc == CLI_EXIT_OK) {
+    vars = view_vars(&s);
+    char *stem = replace_extension(bfile, "");
+    size_t n = stem ? strlen(stem) + 32 : 0;
+    out = job->req.out ? replace_extension(job->req.out, NULL) : stem ? malloc(n) : NULL;
+    if (out && !job->req.out)
+      snprintf(out, n, "%.*s_over_sweep.%s", (int)strlen(stem) - 1, stem, formats[job->fmt]);
+    free(stem);
+    data = out && vars ? temp_open(tmp, sizeof tmp) : NULL;
+    if (!data)
+      rc = out && vars ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  if (rc == CLI_EXIT_OK)
+    rc = export_branch_over_sweep(bfile, fb, sfile, fs, &s, data, vars, &job->opts);
+  cs_h5_close(f1), cs_h5_close(f2);
+  cli_guard_reading_done(g);
+  if (rc == CLI_EXIT_OK)
+    rc =
+        draw(data, tmp, job->req.gpdir, "branch_sweep.gp", vars, out, formats[job->fmt], job->file);
+  else if (data)
+    drop(data, tmp, rc);
+  sweep_free(&s);
+  free(out), free(vars);
+  return rc;
+}
 
 /* Reads the file and draws it; runs in the guard's child (cli_guard.h). The
  * file is closed, and the guard told so, before gnuplot runs. */
@@ -1783,40 +1893,31 @@ static int plot_file(struct cli_guard *g, void *ctx)
   const struct plot_job *job = ctx;
   const char *file = job->file, *dir = job->req.gpdir;
   const struct plot_kind *pk = NULL;
-  char *kind = NULL, *out = NULL, script[4096], tmp[4096];
+  char *out = NULL, script[4096], tmp[4096];
   struct stat sb;
   struct cs_h5 *f;
   int rc;
-  enum cs_status st = cs_h5_open(file, 0, &f);
-  if (st == CS_ERR_NOT_FOUND)
-    return cli_usage(cmd, "no such file '%s'", file);
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
-  st = cs_h5_attr_read_string(f, "/", "kind", &kind);
-  if (st != CS_OK) {
-    cs_h5_close(f);
-    return cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
-  }
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (strcmp(kind, kinds[i].kind) == 0)
-      pk = &kinds[i];
-  if (!pk) {
-    char known[256] = "";
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-      snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
-               kinds[i].kind);
-    rc = cli_usage(cmd, "%s: unknown kind '%s' (known: %s)", file, kind, known);
-    free(kind);
-    cs_h5_close(f);
-    return rc;
-  }
-  free(kind);
+  if (job->file2)
+    return plot_pair(g, job);
+  f = open_result(file, &pk);
+  if (!f)
+    return CLI_EXIT_USAGE;
   int takes_var = pk->export == export_eps_study || pk->export == export_branch;
-  if (pk->export && (job->has_sweep_opts || (job->has_var && !takes_var))) {
+  int traj = pk->export == export_trajectory;
+  const char *bad = NULL;
+  if (pk->export && job->has_sweep_opts)
+    bad = "--view, --point, --at";
+  else if (pk->export && job->opts.var && !takes_var)
+    bad = "--var";
+  else if (!traj && (job->opts.window_given || (pk->export && (job->opts.x || job->opts.y))))
+    bad = job->opts.window_given ? "--from, --to, --window" : "--x, --y";
+  if (bad) {
     cs_h5_close(f);
-    return cli_usage(cmd, "%s: only for sweep files (%s is a %s file)",
-                     job->has_var && !takes_var ? "--var" : "--view, --point, --at, --x, --y", file,
-                     pk->kind);
+    return cli_usage(cmd, "%s: only for %s (%s is a %s file)", bad,
+                     bad[2] == 'v' && bad[3] == 'a' ? "sweep files, eps studies and branches"
+                     : bad[2] == 'v'                ? "sweep files"
+                                     : "trajectories (--x, --y also for a sweep point)",
+                     file, pk->kind);
   }
 
   if (!pk->export) {
@@ -1833,6 +1934,17 @@ static int plot_file(struct cli_guard *g, void *ctx)
   struct gp_vars *vars = calloc(1, sizeof *vars);
   out = job->req.out ? replace_extension(job->req.out, NULL)
                      : replace_extension(file, formats[job->fmt]);
+  if (out && !job->req.out && traj && (job->opts.x || job->opts.y)) {
+    /* FILE_<y>_<x>.png beside the model's picture, not over it */
+    char *stem = replace_extension(file, "");
+    size_t n = stem ? strlen(stem) + 300 : 0;
+    free(out);
+    out = stem ? malloc(n) : NULL;
+    if (out)
+      snprintf(out, n, "%.*s_%.100s_%.100s.%s", (int)strlen(stem) - 1, stem,
+               job->opts.y ? job->opts.y : "t", job->opts.x ? job->opts.x : "t", formats[job->fmt]);
+    free(stem);
+  }
   FILE *data = out && vars ? temp_open(tmp, sizeof tmp) : NULL;
   if (!data) {
     cs_h5_close(f);
@@ -1840,7 +1952,7 @@ static int plot_file(struct cli_guard *g, void *ctx)
     free(out), free(vars);
     return rc;
   }
-  rc = pk->export(file, f, data, vars, job->req.var);
+  rc = pk->export(file, f, data, vars, &job->opts);
   cs_h5_close(f);
   cli_guard_reading_done(g);
   if (rc != CLI_EXIT_OK) {
@@ -1855,9 +1967,21 @@ static int plot_file(struct cli_guard *g, void *ctx)
   return rc;
 }
 
+/* "T0,T1" into t0, t1; 0 when it is not two numbers. */
+static int parse_window(const char *text, double *t0, double *t1)
+{
+  char buf[256], *comma;
+  snprintf(buf, sizeof buf, "%s", text);
+  comma = strchr(buf, ',');
+  if (!comma)
+    return 0;
+  *comma = '\0';
+  return cli_parse_number(buf, t0) && cli_parse_number(comma + 1, t1);
+}
+
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y };
+  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y, O_FROM, O_TO, O_WINDOW };
   struct cli_opt opts[] = {
       [O_FORMAT] = {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
       [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
@@ -1865,56 +1989,86 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
       [O_VAR] = {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
       [O_POINT] = {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
       [O_AT] = {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
-      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a section column name"},
-      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a section column name"},
+      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a column name"},
+      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a column name"},
+      [O_FROM] = {.name = "--from", .kind = CLI_TEXT, .what = "a time"},
+      [O_TO] = {.name = "--to", .kind = CLI_TEXT, .what = "a time"},
+      [O_WINDOW] = {.name = "--window", .kind = CLI_TEXT, .what = "two times T0,T1"},
       {0},
   };
-  const char *pos[1], *dir;
+  const char *pos[2], *dir;
   int npos, fmt, rc;
+  double t0 = NAN, t1 = NAN;
   (void)ctx;
-  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 1, &npos);
+  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 2, &npos);
   if (rc == CLI_HELP) {
     fputs(plot_help, stdout);
     return CLI_EXIT_OK;
   }
   if (rc != 0)
     return rc;
-  if (npos != 1)
+  if (npos < 1)
     return cli_usage(cmd, "missing FILE.h5 (see %s --help)", cmd);
   if (opts[O_POINT].value && opts[O_AT].value)
     return cli_usage(cmd, "--point and --at are alternatives: give one");
-  for (int o = O_VIEW; o <= O_VAR; o++)
-    if (opts[o].value && (opts[O_POINT].value || opts[O_AT].value))
-      return cli_usage(cmd, "%s: not with --point or --at (the section of one point)",
-                       opts[o].name);
-  for (int o = O_X; o <= O_Y; o++)
-    if (opts[o].value && !opts[O_POINT].value && !opts[O_AT].value)
-      return cli_usage(cmd, "%s: only with --point or --at", opts[o].name);
+  int one_point = opts[O_POINT].value || opts[O_AT].value;
+  int view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1;
+  if (one_point && view >= 0 && view != V_SECTION && view != V_RETURN)
+    return cli_usage(cmd, "--view %s: not with --point or --at (accepted there: section, return)",
+                     view_names[view]);
+  if (one_point && opts[O_VAR].value && view != V_RETURN)
+    return cli_usage(cmd, "--var: not with --point or --at (the section of one point; --var "
+                          "with --view return)");
+  if (one_point && view == V_RETURN && (opts[O_X].value || opts[O_Y].value))
+    return cli_usage(cmd, "--x, --y: not with --view return (its column: --var)");
+  if (opts[O_WINDOW].value && (opts[O_FROM].value || opts[O_TO].value))
+    return cli_usage(cmd, "--window and --from/--to are alternatives: give one");
+  if (opts[O_WINDOW].value && !parse_window(opts[O_WINDOW].value, &t0, &t1))
+    return cli_usage(cmd, "--window: expected two times T0,T1, got '%s'", opts[O_WINDOW].value);
+  if (opts[O_FROM].value && !cli_parse_number(opts[O_FROM].value, &t0))
+    return cli_usage(cmd, "--from: expected a time, got '%s'", opts[O_FROM].value);
+  if (opts[O_TO].value && !cli_parse_number(opts[O_TO].value, &t1))
+    return cli_usage(cmd, "--to: expected a time, got '%s'", opts[O_TO].value);
+  if (!isnan(t0) && !isnan(t1) && !(t0 < t1))
+    return cli_usage(cmd, "the time window [%g, %g] is empty (accepted: T0 < T1)", t0, t1);
+  if (npos == 2) {
+    for (int o = O_VIEW; o <= O_WINDOW; o++)
+      if (opts[o].value && o != O_VAR)
+        return cli_usage(cmd, "%s: not with two files (a branch over a sweep takes --var)",
+                         opts[o].name);
+  }
   if (opts[O_FORMAT].value)
     fmt = opts[O_FORMAT].choice;
   else if (opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0)
     fmt = format_of(opts[O_OUT].value);
   else
     fmt = 0;
-  dir = getenv("CONTENSOU_GNUPLOT_DIR");
-  if (!dir || !*dir)
-    dir = CONTENSOU_GNUPLOT_DIR;
+  /* the environment, else an installed program's share/contensou/gnuplot,
+   * else the source tree of the build */
+  char dirbuf[4096];
+  dir = cli_data_dir("CONTENSOU_GNUPLOT_DIR", "gnuplot", CONTENSOU_GNUPLOT_DIR, dirbuf,
+                     sizeof dirbuf);
   struct plot_job job = {
       .file = pos[0],
+      .file2 = npos == 2 ? pos[1] : NULL,
       .req = {.var = opts[O_VAR].value,
               .x = opts[O_X].value,
               .y = opts[O_Y].value,
               .at = opts[O_AT].value,
               .point = opts[O_POINT].value ? opts[O_POINT].count : -1,
-              .view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1,
+              .view = view,
               .out = opts[O_OUT].value,
               .fmt = formats[fmt],
               .gpdir = dir,
               .input = pos[0]},
+      .opts = {.var = opts[O_VAR].value,
+               .x = opts[O_X].value,
+               .y = opts[O_Y].value,
+               .t0 = t0,
+               .t1 = t1,
+               .window_given = opts[O_FROM].value || opts[O_TO].value || opts[O_WINDOW].value},
       .fmt = fmt,
-      .has_sweep_opts = opts[O_VIEW].value || opts[O_POINT].value || opts[O_AT].value ||
-                        opts[O_X].value || opts[O_Y].value,
-      .has_var = opts[O_VAR].value != NULL,
+      .has_sweep_opts = opts[O_VIEW].value || one_point,
   };
   /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
