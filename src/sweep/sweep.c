@@ -196,16 +196,12 @@ static int usable_for_continuation(enum cs_class c)
  * point), or the refinement of one detected change. Plain data, so that it
  * travels as bytes between processes. */
 enum unit_kind { UNIT_SEGMENT, UNIT_REFINE };
-#define ORBIT_TRANSIENT 25.0 /* periods: see run_point */
-
 struct unit {
   int kind;
   int pass;
   size_t row, q0, q1;       /* segment: positions [q0, q1) along the pass (of row) */
   size_t qs;                /* first position still to compute (resume), >= q0 */
   int have_start;           /* segment resumed at qs: start from `start` (else the initial state) */
-  double start_period;      /* > 0: that start is a periodic point's final state, this its
-                               period_time */
   int seam;                 /* segment: run the seam overlap before q0 */
   size_t bif;               /* refinement: index of the change in the outcome's table */
   struct cs_bifurcation bf; /* refinement: the change */
@@ -525,7 +521,7 @@ static void emit_simple(struct exec *e, int kind, size_t bif, const struct cs_bi
 /* Analyses one grid point; delivers it unless `silent` (seam overlap) or
  * abandoned (interrupted). */
 static void run_point(struct exec *e, struct worker *w, int pass, size_t k, const double *start,
-                      double orbit_period, int silent, struct cs_point_result *res)
+                      int silent, struct cs_point_result *res)
 {
   struct run *r = e->r;
   const struct cs_model *m = r->m;
@@ -544,17 +540,7 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
       res->spectrum[j] = NAN;
     res->final_state = NULL;
   } else {
-    /* Started on the neighbour's periodic orbit (period orbit_period), with
-     * adaptive transients: the windows measure the approach to this point's
-     * orbit and go on until it has converged, so the fixed transient need
-     * only let the start leave the neighbour's orbit: ORBIT_TRANSIENT of its
-     * periods, if that is shorter. With none at all, a period-1 orbit
-     * approached along a complex multiplier near a third of a turn passed
-     * the period-3 test first (figure 5a at 49.2 rad/s). */
-    struct cs_point_spec ps = r->spec->point;
-    if (orbit_period > 0 && ps.adaptive_transient)
-      ps.transient = fmin(ps.transient, ORBIT_TRANSIENT * orbit_period);
-    cs_point_analyse(m, w->params, start, &ps, w->ws, res);
+    cs_point_analyse(m, w->params, start, &r->spec->point, w->ws, res);
   }
   if (silent || res->status == CS_ERR_INTERRUPTED)
     return;
@@ -601,11 +587,9 @@ static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
   const struct cs_sweep_spec *spec = e->r->spec;
   struct cs_point_result res;
   int have = 0;
-  double orbit_period = 0.0;
   size_t first = u->qs;
   if (u->qs > u->q0) {
     have = u->have_start;
-    orbit_period = u->start_period;
     if (have)
       memcpy(w->y, u->start, m->n_state * sizeof(double));
   } else if (u->seam) {
@@ -614,9 +598,8 @@ static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
   for (size_t q = first; q < u->q1 && !interrupted(e); q++) {
     size_t k = pass_index(spec, u->pass, q, u->row);
     const double *start = spec->continuation && have ? w->y : e->r->y0;
-    run_point(e, w, u->pass, k, start, have ? orbit_period : 0.0, q < u->q0, &res);
+    run_point(e, w, u->pass, k, start, q < u->q0, &res);
     have = spec->continuation && res.final_state && usable_for_continuation(res.cls);
-    orbit_period = res.cls == CS_CLASS_PERIODIC ? res.period_time : 0.0;
     if (have)
       memcpy(w->y, res.final_state, m->n_state * sizeof(double));
   }
@@ -959,8 +942,6 @@ static size_t plan_points(struct run *r, struct unit *units)
           u.have_start = spec->continuation && r->final_ok[pass][kp];
           if (u.have_start)
             memcpy(u.start, r->final[pass] + kp * ns, ns * sizeof(double));
-          u.start_period =
-              r->rec[pass][kp].cls == CS_CLASS_PERIODIC ? r->rec[pass][kp].period_time : 0.0;
         }
         if (units)
           units[n] = u;
