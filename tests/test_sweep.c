@@ -287,6 +287,99 @@ static void failing_points_recorded(void **state)
   collected_free(c);
 }
 
+/* Per point of the subhopf sweep below: what Newton continuation decided. */
+struct newton_seen {
+  double mu[16], r_err[16], transient[16], mult[16];
+  int cls[16], period[16];
+  long evals[16];
+};
+
+static int newton_sink(void *ctx, const struct cs_sweep_point *pt)
+{
+  struct newton_seen *s = ctx;
+  size_t k = pt->index;
+  const struct cs_point_result *res = pt->res;
+  s->mu[k] = pt->p1;
+  s->cls[k] = res->cls;
+  s->period[k] = res->period;
+  s->transient[k] = res->transient_used;
+  s->evals[k] = res->rhs_evals;
+  s->mult[k] = res->n_mult ? hypot(res->mult_re[0], res->mult_im[0]) : NAN;
+  /* the outer cycle r^2 = (1 + sqrt(1 + 4 mu))/2; section y = 0 increasing: x = r */
+  double r = sqrt(0.5 * (1.0 + sqrt(1.0 + 4.0 * pt->p1)));
+  s->r_err[k] = 0;
+  for (size_t i = 0; i < res->n_section; i++) {
+    double e = fabs(res->section[i * res->section_cols + 1] - r);
+    s->r_err[k] = e > s->r_err[k] ? e : s->r_err[k];
+  }
+  return 0;
+}
+
+/* Newton continuation against the closed form: along the stable outer cycle
+ * of the subcritical Hopf normal form (omega = 100), a point continued from a
+ * periodic neighbour starts its recording on the Newton orbit exactly when
+ * that orbit's multiplier exp(2 pi (mu + 3 r^2 - 5 r^4)/omega) is at most
+ * 0.95 (for mu above -0.18; towards the fold of cycles at -1/4 the
+ * multiplier approaches 1 and the full transient runs); either way the
+ * class, the period, the multiplier and the section points (x = r of the
+ * closed form) are those of the full path, for fewer evaluations. The pass
+ * runs backward, from mu = 0.55 towards the fold. */
+static void newton_continuation_subhopf(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("subhopf");
+  assert_non_null(m);
+  void *p = params_of(m);
+  assert_int_equal(cs_model_set_param(m, p, "omega", 100.0), CS_OK);
+  double y0[2] = {1.0, 0.0};
+  struct newton_seen seen[2];
+  for (int newton = 0; newton < 2; newton++) {
+    struct cs_sweep_spec s = {0};
+    s.param = cs_model_param_index(m, "mu"), s.param2 = -1;
+    s.from = -0.24, s.to = 0.55, s.points = 16;
+    s.continuation = 1, s.direction = CS_SWEEP_BACKWARD, s.threads = 1;
+    s.multipliers = 1, s.newton_continuation = newton;
+    s.point = cs_point_spec_default();
+    s.point.section = m->section;
+    s.point.solver.rtol = 1e-9, s.point.solver.atol = 1e-11;
+    s.point.transient = 30, s.point.record = 5, s.point.adaptive_transient = 1;
+    s.point.transient_max = 60;
+    memset(&seen[newton], 0, sizeof seen[newton]);
+    struct cs_sweep_outcome o;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, newton_sink, &seen[newton], &o), CS_OK);
+    cs_sweep_outcome_free(&o);
+  }
+  long evals[2] = {0, 0};
+  int fast = 0;
+  for (size_t k = 0; k < 16; k++) {
+    double mu = seen[1].mu[k], r2 = 0.5 * (1.0 + sqrt(1.0 + 4.0 * mu));
+    double mult = exp(2.0 * M_PI * (mu + 3.0 * r2 - 5.0 * r2 * r2) / 100.0);
+    print_message("mu %.3f multiplier %.4f (found %.4f) transient %g r error %.2g / %.2g evals "
+                  "%ld / %ld\n",
+                  mu, mult, seen[1].mult[k], seen[1].transient[k], seen[0].r_err[k],
+                  seen[1].r_err[k], seen[0].evals[k], seen[1].evals[k]);
+    for (int n = 0; n < 2; n++) {
+      assert_int_equal(seen[n].cls[k], CS_CLASS_PERIODIC);
+      assert_int_equal(seen[n].period[k], 1);
+      /* the transient leaves (mult)^(transient/period) of the start's distance */
+      assert_true(seen[n].r_err[k] < (mult < 0.95 ? 1e-7 : 1e-5));
+      assert_true(fabs(seen[n].mult[k] - mult) < 1e-4);
+      evals[n] += seen[n].evals[k];
+    }
+    assert_true(seen[0].transient[k] >= 30);
+    if (k == 15)
+      assert_true(seen[1].transient[k] >= 30); /* the first point: no periodic neighbour */
+    else if (mult < 0.945)
+      assert_true(seen[1].transient[k] == 0), fast++, assert_true(seen[1].r_err[k] < 1e-8);
+    else if (mult > 0.955)
+      assert_true(seen[1].transient[k] >= 30);
+  }
+  assert_true(fast >= 10);
+  print_message("evaluations: full %ld, Newton continuation %ld\n", evals[0], evals[1]);
+  assert_true(2 * evals[1] < evals[0]);
+  free(p);
+}
+
 /* Van der Pol x'' - mu (1 - x^2) x' + x = 0: the equilibrium is stable for
  * mu < 0 and a limit cycle exists for mu > 0 (Hopf at mu = 0). The detected
  * equilibrium -> periodic change brackets 0 within one grid step. */
@@ -689,6 +782,7 @@ int main(void)
       cmocka_unit_test(failed_points_give_unknown),
       cmocka_unit_test(transport_independent_of_workers),
       cmocka_unit_test(vanderpol_hopf),
+      cmocka_unit_test(newton_continuation_subhopf),
       cmocka_unit_test(duffing_period_doubling),
       cmocka_unit_test(pendulum_hopf_agreement),
   };

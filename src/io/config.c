@@ -343,6 +343,7 @@ static const char *const sweep_keys[] = {"parameter",
                                          "overlap",
                                          "period_tol",
                                          "multipliers",
+                                         "newton_continuation",
                                          NULL};
 
 const char *const *cs_config_section_keys(const char *section)
@@ -444,7 +445,7 @@ static int handle(struct loader *L, const char *section, const char *key, const 
                    "adaptive_transient, transient_max, max_period, lyapunov, "
                    "refine, refine_tol, equilibria, lyapunov_time, lyapunov_rtol, chunk, overlap, "
                    "period_tol, "
-                   "multipliers)",
+                   "multipliers, newton_continuation)",
                    key);
     for (size_t i = 0; i < c->n_raw; i++)
       if (strcmp(c->raw[i].key, key) == 0 && strcmp(c->raw[i].section, section) == 0)

@@ -118,6 +118,41 @@ static void worker_free(struct worker *w, const struct cs_model *m)
   cs_point_ws_free(w->ws);
 }
 
+/* Newton on the section map at the point's parameters (analysis/orbit.h)
+ * from a section row (t, y...) with k returns and period guess T. */
+static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const void *base,
+                               const struct cs_sweep_spec *spec, double p1, double p2,
+                               const double *row, int k, double T, struct cs_orbit *orb, char *msg,
+                               size_t len)
+{
+  memcpy(w->ubase, base, m->params_size);
+  enum cs_status st = CS_OK;
+  orb->converged = 0;
+  orb->note[0] = '\0';
+  if (spec->param2 >= 0)
+    st = cs_model_set_param(m, w->ubase, m->param[spec->param2].name, p2);
+  if (st == CS_OK && !w->orb) {
+    w->orb = cs_orbit_ws_create(m, w->ubase, spec->param, msg, len);
+    st = w->orb ? CS_OK : CS_ERR_NOMEM;
+  } else if (st == CS_OK && spec->param2 >= 0) {
+    st = cs_orbit_ws_set_base(w->orb, w->ubase, msg, len);
+  }
+  if (st == CS_OK)
+    st = cs_orbit_ws_set_param(w->orb, p1, msg, len);
+  if (st == CS_OK) {
+    struct cs_orbit_opts o = cs_orbit_opts_default();
+    o.solver = spec->point.solver;
+    o.section = spec->point.section;
+    o.returns = k > 0 ? k : 1;
+    st = cs_orbit_find(w->orb, &o, row[0], row + 1, T, orb);
+    if (st == CS_OK && !orb->converged)
+      st = CS_ERR_NOCONV;
+    if (st != CS_OK)
+      snprintf(msg, len, "%s", orb->note[0] ? orb->note : cs_strerror(st));
+  }
+  return st;
+}
+
 /* The Floquet multipliers of a periodic point: Newton on the section map
  * from its last section point, with its period in time and its number of
  * returns, at the point's parameters (analysis/orbit.h). A failure is noted
@@ -133,31 +168,10 @@ static void floquet(struct worker *w, const struct cs_model *m, const void *base
   if (res->cls != CS_CLASS_PERIODIC || res->n_section == 0 || !(res->period_time > 0)) {
     return;
   }
-  memcpy(w->ubase, base, m->params_size);
-  enum cs_status st = CS_OK;
-  if (spec->param2 >= 0)
-    st = cs_model_set_param(m, w->ubase, m->param[spec->param2].name, p2);
-  if (st == CS_OK && !w->orb) {
-    w->orb = cs_orbit_ws_create(m, w->ubase, spec->param, msg, sizeof msg);
-    st = w->orb ? CS_OK : CS_ERR_NOMEM;
-  } else if (st == CS_OK && spec->param2 >= 0) {
-    st = cs_orbit_ws_set_base(w->orb, w->ubase, msg, sizeof msg);
-  }
-  if (st == CS_OK)
-    st = cs_orbit_ws_set_param(w->orb, p1, msg, sizeof msg);
   struct cs_orbit orb;
-  if (st == CS_OK) {
-    struct cs_orbit_opts o = cs_orbit_opts_default();
-    o.solver = spec->point.solver;
-    o.section = spec->point.section;
-    o.returns = res->period > 0 ? res->period : 1;
-    const double *row = res->section + (res->n_section - 1) * res->section_cols;
-    st = cs_orbit_find(w->orb, &o, row[0], row + 1, res->period_time, &orb);
-    if (st == CS_OK && !orb.converged)
-      st = CS_ERR_NOCONV;
-    if (st != CS_OK)
-      snprintf(msg, sizeof msg, "%s", orb.note[0] ? orb.note : cs_strerror(st));
-  }
+  const double *row = res->section + (res->n_section - 1) * res->section_cols;
+  enum cs_status st =
+      orbit_at(w, m, base, spec, p1, p2, row, res->period, res->period_time, &orb, msg, sizeof msg);
   if (st != CS_OK) {
     snprintf(res->mult_note, sizeof res->mult_note, "%s", msg[0] ? msg : cs_strerror(st));
     return;
@@ -202,6 +216,7 @@ struct unit {
   size_t row, q0, q1;       /* segment: positions [q0, q1) along the pass (of row) */
   size_t qs;                /* first position still to compute (resume), >= q0 */
   int have_start;           /* segment resumed at qs: start from `start` (else the initial state) */
+  int start_periodic;       /* ... and the point before qs was periodic (Newton continuation) */
   int seam;                 /* segment: run the seam overlap before q0 */
   size_t bif;               /* refinement: index of the change in the outcome's table */
   struct cs_bifurcation bf; /* refinement: the change */
@@ -518,14 +533,99 @@ static void emit_simple(struct exec *e, int kind, size_t bif, const struct cs_bi
   exec_emit(e, h, sizeof *h);
 }
 
+/* Largest modulus of an orbit's nontrivial multipliers accepted by the
+ * Newton continuation of a periodic point: a distance from the start state
+ * to the orbit shrinks at least 5 % per period, so the orbit attracts its
+ * neighbourhood robustly (folds and period doublings, where a modulus
+ * reaches 1, take the full path). */
+#define NEWTON_CONT_MAX_MULT 0.95
+
+/* Newton continuation of a point whose neighbour was periodic
+ * (spec->newton_continuation): instead of the fixed transient, a short run
+ * from the neighbour's final state (no transient, adaptive windows ending
+ * once a periodic orbit is confirmed and converged, at most `transient` time
+ * units of extensions) must find a periodic orbit; Newton from its last
+ * section point must converge to an orbit with every nontrivial multiplier
+ * of modulus <= NEWTON_CONT_MAX_MULT and none marginal; then the recording
+ * window starts on that orbit (its section points exact to the solver
+ * tolerance, where a transient leaves the remaining contraction) and must
+ * give the same period. Returns 1 with res filled (transient_used = 0),
+ * else 0: the caller runs the full analysis from the same start. *evals
+ * and *steps receive the integrator work spent either way. */
+static int newton_continued(struct exec *e, struct worker *w, double p1, double p2,
+                            const double *start, struct cs_point_result *res, long *steps,
+                            long *evals)
+{
+  const struct cs_sweep_spec *spec = e->r->spec;
+  const struct cs_model *m = e->r->m;
+  struct cs_point_spec ps = spec->point;
+  ps.transient = 0.0;
+  ps.adaptive_transient = 1;
+  ps.transient_max = spec->point.transient;
+  ps.record_early = 1;
+  ps.lyapunov = 0;
+  /* the run only has to bring Newton near the orbit: periodic at 100 times
+   * the periodicity tolerance (max(1e3 rtol, 1e-6) when derived) ends it
+   * some 20 cycles sooner; the recording below checks the period at the
+   * spec's tolerance */
+  double ptol = spec->point.period_tol > 0 ? spec->point.period_tol
+                                           : fmax(1e3 * spec->point.solver.rtol, 1e-6);
+  ps.period_tol = fmin(100.0 * ptol, 1e-2);
+  *steps = *evals = 0;
+  if (cs_point_analyse(m, w->params, start, &ps, w->ws, res) != CS_OK)
+    return 0;
+  *steps += res->steps, *evals += res->rhs_evals;
+  if (res->status != CS_OK || res->cls != CS_CLASS_PERIODIC || res->n_section == 0 ||
+      !(res->period_time > 0) || res->section_cols > 1 + CS_FLOW_MAX_N + 64)
+    return 0;
+  int k = res->period;
+  double row[1 + CS_FLOW_MAX_N + 64];
+  memcpy(row, res->section + (res->n_section - 1) * res->section_cols,
+         res->section_cols * sizeof(double));
+  struct cs_orbit orb;
+  char msg[256];
+  if (orbit_at(w, m, e->r->base, spec, p1, p2, row, k, res->period_time, &orb, msg, sizeof msg) !=
+          CS_OK ||
+      orb.n_unstable > 0 || orb.n_marginal > 0 || orb.n_mult == 0 ||
+      !(hypot(orb.mult_re[0], orb.mult_im[0]) <= NEWTON_CONT_MAX_MULT))
+    return 0;
+  /* the recording from the orbit's point, at the same time (the forcing
+   * phase of a forced model's stroboscopic section) */
+  double y0[CS_FLOW_MAX_N];
+  memcpy(y0, orb.y, m->n_state * sizeof(double));
+  ps.transient = 0.0;
+  ps.period_tol = spec->point.period_tol;
+  /* on the orbit, a few cycles confirm it: the last half of the crossings
+   * holds more than one cycle */
+  ps.record_crossings = 2 * (size_t)k + 16;
+  if (cs_point_analyse(m, w->params, y0, &ps, w->ws, res) != CS_OK)
+    return 0;
+  *steps += res->steps, *evals += res->rhs_evals;
+  if (res->status != CS_OK || res->cls != CS_CLASS_PERIODIC || res->period != k)
+    return 0;
+  res->transient_used = 0.0;
+  res->drift = NAN;
+  res->steps = *steps;
+  res->rhs_evals = *evals;
+  /* the multipliers of the orbit the recording started on */
+  res->n_mult = orb.n_mult;
+  for (size_t i = 0; i < orb.n_mult && i < sizeof res->mult_re / sizeof *res->mult_re; i++)
+    res->mult_re[i] = orb.mult_re[i], res->mult_im[i] = orb.mult_im[i];
+  res->mult_trivial_err = orb.trivial_err;
+  res->mult_unstable = orb.n_unstable;
+  res->mult_note[0] = '\0';
+  return 1;
+}
+
 /* Analyses one grid point; delivers it unless `silent` (seam overlap) or
  * abandoned (interrupted). */
 static void run_point(struct exec *e, struct worker *w, int pass, size_t k, const double *start,
-                      int silent, struct cs_point_result *res)
+                      int silent, int continued_periodic, struct cs_point_result *res)
 {
   struct run *r = e->r;
   const struct cs_model *m = r->m;
   double p1, p2;
+  int done = 0; /* by Newton continuation, with the multipliers */
   cs_sweep_values(r->spec, k, &p1, &p2);
   enum cs_status st = set_point(w, m, r->spec, p1, p2);
   if (st != CS_OK) {
@@ -540,13 +640,19 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
       res->spectrum[j] = NAN;
     res->final_state = NULL;
   } else {
-    cs_point_analyse(m, w->params, start, &r->spec->point, w->ws, res);
+    long steps = 0, evals = 0;
+    done = continued_periodic && r->spec->newton_continuation && !r->spec->point.lyapunov_always &&
+           newton_continued(e, w, p1, p2, start, res, &steps, &evals);
+    if (!done) {
+      cs_point_analyse(m, w->params, start, &r->spec->point, w->ws, res);
+      res->steps += steps, res->rhs_evals += evals; /* the work of a refused attempt */
+    }
   }
   if (silent || res->status == CS_ERR_INTERRUPTED)
     return;
-  if (r->spec->multipliers)
+  if (r->spec->multipliers && !done)
     floquet(w, m, r->base, r->spec, p1, p2, res);
-  else
+  else if (!r->spec->multipliers)
     res->n_mult = 0, res->mult_trivial_err = NAN, res->mult_note[0] = '\0';
   /* an equilibrium has no section points: deliver its settled state as one row */
   struct cs_point_result out = *res;
@@ -586,10 +692,11 @@ static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
   const struct cs_model *m = e->r->m;
   const struct cs_sweep_spec *spec = e->r->spec;
   struct cs_point_result res;
-  int have = 0;
+  int have = 0, periodic = 0; /* a start state, and from a periodic neighbour */
   size_t first = u->qs;
   if (u->qs > u->q0) {
     have = u->have_start;
+    periodic = have && u->start_periodic;
     if (have)
       memcpy(w->y, u->start, m->n_state * sizeof(double));
   } else if (u->seam) {
@@ -598,8 +705,9 @@ static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
   for (size_t q = first; q < u->q1 && !interrupted(e); q++) {
     size_t k = pass_index(spec, u->pass, q, u->row);
     const double *start = spec->continuation && have ? w->y : e->r->y0;
-    run_point(e, w, u->pass, k, start, q < u->q0, &res);
+    run_point(e, w, u->pass, k, start, q < u->q0, spec->continuation && have && periodic, &res);
     have = spec->continuation && res.final_state && usable_for_continuation(res.cls);
+    periodic = res.cls == CS_CLASS_PERIODIC;
     if (have)
       memcpy(w->y, res.final_state, m->n_state * sizeof(double));
   }
@@ -940,6 +1048,7 @@ static size_t plan_points(struct run *r, struct unit *units)
         if (qs > q0) {
           size_t kp = pass_index(spec, pass, qs - 1, row);
           u.have_start = spec->continuation && r->final_ok[pass][kp];
+          u.start_periodic = r->rec[pass][kp].cls == CS_CLASS_PERIODIC;
           if (u.have_start)
             memcpy(u.start, r->final[pass] + kp * ns, ns * sizeof(double));
         }

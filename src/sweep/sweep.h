@@ -60,6 +60,9 @@ struct cs_sweep_spec {
   struct cs_point_spec point; /* what to compute per point */
   int equilibria;             /* 1: equilibria and their stability along the grid */
   int multipliers;            /* 1: Floquet multipliers of every periodic point (shooting) */
+  int newton_continuation;    /* 1: a point continued from a periodic neighbour starts its
+                                 recording on the orbit found by Newton when that orbit is
+                                 robustly stable, instead of after the transient (sweep.c) */
   int refine;                 /* 1: refine bifurcation intervals by bisection */
   double refine_tol;          /* parameter tolerance of the refinement */
   int threads;                /* OpenMP threads (0: OMP default) */

@@ -238,6 +238,8 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   boolean(&p, "equilibria", &spec->equilibria);
   spec->multipliers = 1;
   boolean(&p, "multipliers", &spec->multipliers);
+  spec->newton_continuation = 1;
+  boolean(&p, "newton_continuation", &spec->newton_continuation);
   if (p.st == CS_OK && spec->points2 && spec->direction == CS_SWEEP_BOTH)
     err(&p, get(&p, "direction"), "direction", CS_ERR_RANGE,
         "both is for 1-D sweeps (accepted: forward, backward)");

@@ -66,7 +66,8 @@ static const struct col_desc fixed_cols[N_FIXED] = {
     [C_STICK_PHASES] = {"stick_phases", CS_H5_DOUBLE, 0, NAN,
                         "stick phases per period (periodic orbits), else per time unit"},
     [C_TRANSIENT] = {"transient_used", CS_H5_DOUBLE, 1, NAN,
-                     "transient integrated before recording (adaptive transients)"},
+                     "transient integrated before recording (adaptive transients); 0: "
+                     "recorded from the orbit found by Newton continuation"},
     [C_DRIFT] = {"drift", CS_H5_DOUBLE, 0, NAN,
                  "last measured drift of the section points, scaled (adaptive transients)"},
     [C_N_SECTION] = {"n_section", CS_H5_INT64, 0, 0, "section points recorded"},
@@ -486,6 +487,8 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "refine", spec->refine ? "true" : "false"));
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "multipliers",
                                   spec->multipliers ? "true" : "false"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "newton_continuation",
+                                  spec->newton_continuation ? "true" : "false"));
   keep(w, cs_h5_attr_write_double(w->f, "/sweep", "refine_tol", spec->refine_tol, d1->unit));
 }
 
