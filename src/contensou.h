@@ -16,6 +16,8 @@
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
  *   io/config.h            parameter files (INI) with strict validation
+ *   io/run_h5.h            the header every result file of a run starts with
+ *   io/trajectory_h5.h     the trajectory file (contensou simulate)
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
@@ -42,6 +44,7 @@
 #include "io/h5.h"
 #include "io/config.h"
 #include "io/run_h5.h"
+#include "io/trajectory_h5.h"
 #include "analysis/point.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
