@@ -27,6 +27,7 @@
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
+ *   study/eps_h5.h         the eps-study file (either study)
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
  * io < analysis < sweep < study < plot < cli) on every include.
@@ -55,6 +56,7 @@
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
 #include "study/eps_sweep.h"
+#include "study/eps_h5.h"
 #include "plot/plot_data.h"
 
 #endif
