@@ -9,7 +9,9 @@
 # each dataset needs a non-empty string attribute `doc` and units, either a
 # scalar string attribute `units` or (tables) a list `units` with one entry per
 # column; each group needs a non-empty `doc`. Datasets that hold codes or counts
-# (class, period, status, counts, ...) must have an integer type.
+# (class, period, status, counts, ...) must have an integer type, and the code
+# and count columns of tables of doubles (kind, pass, rows, steps, ...) must
+# hold exact integers.
 # Usage (CTest): bash h5_doc.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -148,6 +150,11 @@ def text(x):
 integer_names = {"class", "period", "status", "counts", "offsets", "index", "kind", "pass",
                  "from_class", "to_class", "from_period", "to_period", "refined",
                  "n_section", "steps", "rhs_evals", "floquet_unstable"}
+table_integer_names = {"kind", "pass", "index", "run", "ok", "rows", "stick_rows", "steps",
+                       "rhs_evals", "jac_evals", "switches", "compared", "class_mismatches",
+                       "matched", "section_compared", "bifurcations_ref", "n_unstable",
+                       "iterations", "max_steps", "max_steps_total", "err_test_fails",
+                       "conv_fails", "mode", "branch", "row", "segment"}
 bad = []
 seen = {}
 for fn in sys.argv[1:]:
@@ -179,6 +186,15 @@ for fn in sys.argv[1:]:
             last = name.rsplit("/", 1)[-1]
             if len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
                 bad.append(f"{where}: codes or counts stored as {o.dtype}")
+            # in tables that mix them with reals, codes and counts hold exact integers
+            if len(o.shape) == 2 and "names" in o.attrs and o.dtype.kind == "f" and o.shape[0]:
+                cols = [text(x) for x in o.attrs["names"]]
+                for j, c in enumerate(cols):
+                    if c in table_integer_names:
+                        col = o[:, j]
+                        col = col[~np.isnan(col)]
+                        if np.any(col != np.round(col)):
+                            bad.append(f"{where}: column {c} holds non-integers")
         f.visititems(visit)
     if seen.get(fn, 0) == 0:
         bad.append(f"{fn}: no dataset")
