@@ -36,8 +36,10 @@
  *
  * Sweep study: study/eps_sweep.h (it runs sweeps, so it sits above them).
  *
- * HDF5 layout of contensou eps-study (kind = "eps-study"; every double
- * attribute x has x_units; tables have names and units attributes):
+ * HDF5 layout of contensou eps-study (kind = "eps-study", written by
+ * study/eps_h5.h; every double attribute x has x_units; tables have names
+ * and units attributes, one entry per column, /eps/values a scalar units;
+ * every dataset and group has a doc attribute saying what it holds):
  *   /                 the common header (io/run_h5.h: kind, model, law, params
  *                     text, overrides, provenance, status, message, /params of
  *                     the file, /initial, /solver) and study = "time-series" |

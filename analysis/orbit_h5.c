@@ -348,8 +348,13 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
       }
     }
     cs_w_table(w, "/special", total, c.n, rows, c.np, c.up);
-    if (w->st == CS_OK && total)
+    if (w->st == CS_OK && total) {
       cs_w_check(w, cs_h5_write_strings(w->f, "/special_notes", total, notes));
+      cs_w_string(w, "/special_notes", "doc",
+                  "one note per row of /special, in the same order: the special point in words "
+                  "(e.g. the critical eigenvalues or multiplier, the switches per period)");
+      cs_w_string(w, "/special_notes", "units", "");
+    }
   }
   cs_w_string(w, "/special", "doc",
               "special points: branch (0: /branch, 1: /equilibria), kind (index into "

@@ -16,6 +16,8 @@
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
  *   io/config.h            parameter files (INI) with strict validation
+ *   io/run_h5.h            the header every result file of a run starts with
+ *   io/trajectory_h5.h     the trajectory file (contensou simulate)
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
@@ -25,6 +27,7 @@
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
+ *   study/eps_h5.h         the eps-study file (either study)
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
  * io < analysis < sweep < study < plot < cli) on every include.
@@ -42,6 +45,7 @@
 #include "io/h5.h"
 #include "io/config.h"
 #include "io/run_h5.h"
+#include "io/trajectory_h5.h"
 #include "analysis/point.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
@@ -52,6 +56,7 @@
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
 #include "study/eps_sweep.h"
+#include "study/eps_h5.h"
 #include "plot/plot_data.h"
 
 #endif

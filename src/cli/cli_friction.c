@@ -442,6 +442,16 @@ static enum cs_status write_fit_file(const struct cli_ctx *ctx, const char *path
     st = cs_h5_write_table(f, "/fit/curves", CURVE_POINTS, ncols, rows, names, units);
   free(rows);
   if (st == CS_OK)
+    st = cs_h5_attr_write_string(
+        f, "/fit/curves", "doc",
+        "one row per node theta_s in [0, pi/2] rad (phi_s = 0): the dimensionless friction force "
+        "Tsx and moment Ms of the integral model, of the fitted approximation (b, m) and of the "
+        "paper's pairs");
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/fit", "doc",
+                                 "the curves of the fit (Acta Mech. 2016, Fig. 2); the fit "
+                                 "itself is in the root attributes");
+  if (st == CS_OK)
     st = cs_h5_write_provenance(f, ctx->argc, ctx->argv);
   if (st == CS_OK)
     st = cs_h5_attr_write_string(f, "/", "kind", "friction-fit");

@@ -6,9 +6,10 @@
  * that is integrated (in steps of dt, so that max_steps and the progress line
  * mean the same thing everywhere) but not stored.
  *
- * The file is written as the run goes: metadata first with status =
- * "running", rows appended in blocks (integrate/record.h) and flushed at most every
- * FLUSH_EVERY seconds, statistics and the final status last. A failed run
+ * The file is written as the run goes, by the library (io/trajectory_h5.h):
+ * metadata first with status = "running", rows appended in blocks
+ * (integrate/record.h) and flushed at most every FLUSH_EVERY seconds,
+ * statistics and the final status last. A failed run
  * keeps the rows up to the failure; a killed one keeps what was flushed and
  * says "running".
  *
@@ -30,6 +31,7 @@
 #include "io/config.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
+#include "io/trajectory_h5.h"
 #include "integrate/flow.h"
 #include "integrate/record.h"
 #include "models/model.h"
@@ -38,8 +40,6 @@ static const char *const cmd = "contensou simulate";
 
 #define MAX_SETS 256    /* --set options */
 #define FLUSH_EVERY 1.0 /* s of wall time between two flushes of the file */
-#define ATOL_UNITS "unit of each state variable"
-#define MAX_SWITCHES 200000 /* switches written; later ones are counted only */
 
 static const char simulate_help[] =
     "usage: contensou simulate FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
@@ -80,7 +80,9 @@ static const char simulate_help[] =
     "0 for the others), wall_time_s, then <name>_end, the state at t_reached, for\n"
     "every state variable.\n"
     "\n"
-    "HDF5 file (every double attribute x has a string attribute x_units):\n"
+    "HDF5 file (written by the library, io/trajectory_h5.h; every dataset has a\n"
+    "string attribute doc saying what it holds and units: a table (names) one per\n"
+    "column, other datasets one string; every double attribute x has x_units):\n"
     "  /             attributes kind = \"trajectory\", model, model_title,\n"
     "                model_reference, time_unit (\"s\" or \"1\"), the model's\n"
     "                choices (law), status (running, ok, failed), message,\n"
@@ -103,7 +105,7 @@ static const char simulate_help[] =
     "                run) and dropped (those beyond the first 200000, not stored)\n"
     "  /stats        steps, rhs_evals, jac_evals, lin_setups, nonlin_iters,\n"
     "                err_test_fails, conv_fails, switches, rows, t_reached,\n"
-    "                wall_time_s\n"
+    "                wall_time_s (one row; the counts also as integer attributes)\n"
     "\n"
     "exit status: 0 success; 1 integration failure (the rows computed so far are\n"
     "kept, with status = \"failed\" and message in the file) or an I/O error such\n"
@@ -112,85 +114,23 @@ static const char simulate_help[] =
     "key, bad number, value out of range, missing t_end ...), with a one-line\n"
     "message naming the file and line (or the --set) and the key.\n";
 
-/* ------------------------------------------------------------- writing */
-
-/* Everything known before the run: the common header of result files. */
-static void write_header(struct cs_writer *w, const struct cli_ctx *ctx,
-                         const struct cs_config *cfg, const char *const *sets, size_t nset)
-{
-  if (w->st == CS_OK)
-    cs_w_check(w,
-               cs_run_h5_write_header(w->f, "trajectory", cfg, sets, nset, ctx->argc, ctx->argv));
-}
-
-/* The empty table /switches: t, kind, mode and the state after each switch. */
-static void create_switch_table(struct cs_writer *w, const struct cs_model *m,
-                                struct cs_h5_table **out)
-{
-  const char *names[3 + CS_FLOW_MAX_N], *units[3 + CS_FLOW_MAX_N];
-  size_t n = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N;
-  names[0] = "t", units[0] = m->time_unit_si ? "s" : "1";
-  names[1] = "kind", units[1] = "1";
-  names[2] = "mode", units[2] = "1";
-  for (size_t i = 0; i < n; i++)
-    names[3 + i] = m->state[i].name, units[3 + i] = m->state[i].unit;
-  if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, out));
-  size_t len = 1;
-  for (size_t i = 0; m->switch_kinds && m->switch_kinds[i]; i++)
-    len += strlen(m->switch_kinds[i]) + 1;
-  char *kinds = calloc(len, 1);
-  for (size_t i = 0; kinds && m->switch_kinds && m->switch_kinds[i]; i++)
-    strcat(strcat(kinds, m->switch_kinds[i]), m->switch_kinds[i + 1] ? "\n" : "");
-  cs_w_string(w, "/switches", "kind_names", kinds ? kinds : "");
-  free(kinds);
-  cs_w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
-  cs_w_string(w, "/switches", "mode_note",
-              "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
-}
-
-/* ------------------------------------------------------------- file system */
-
 /* ------------------------------------------------------------- the command */
 
-/* Where the recorded rows and switches go: the result file, as they come. */
+/* Where the recorded rows and switches go: the result file, as they come
+ * (io/trajectory_h5.h), and the progress line. */
 struct sink {
-  struct cs_writer *w;
-  struct cs_h5_table *table;    /* /trajectory */
-  struct cs_h5_table *switches; /* /switches, or NULL (no mode switches) */
+  struct cs_trajectory_h5 tw;
   struct cli_progress prog;
-  size_t ns;                     /* state dimension */
-  size_t rows;                   /* rows written */
-  double last_flush;             /* cli_clock() of the last flush */
-  double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
 };
 
-/* Appends a block of rows; flushes at most every FLUSH_EVERY s. Nonzero (stop
- * the run) once the file cannot be written. */
 static int sink_rows(void *ctx, size_t first_row, size_t n, const double *rows)
 {
-  (void)first_row;
-  struct sink *s = ctx;
-  if (s->w->st == CS_OK)
-    cs_w_check(s->w, cs_h5_table_append(s->table, n, rows));
-  if (s->w->st == CS_OK)
-    s->rows += n;
-  if (s->w->st == CS_OK && cli_clock() - s->last_flush > FLUSH_EVERY) {
-    cs_w_check(s->w, cs_h5_flush(s->w->f));
-    s->last_flush = cli_clock();
-  }
-  return s->w->st != CS_OK;
+  return cs_trajectory_h5_on_rows(&((struct sink *)ctx)->tw, first_row, n, rows);
 }
 
-/* Appends one switch to /switches. */
 static void sink_switch(void *ctx, const struct cs_flow_switch *sw)
 {
-  struct sink *s = ctx;
-  if (!s->switches || s->w->st != CS_OK)
-    return;
-  s->row[0] = sw->t, s->row[1] = sw->kind, s->row[2] = sw->mode;
-  memcpy(s->row + 3, sw->y, s->ns * sizeof *s->row);
-  cs_w_check(s->w, cs_h5_table_append(s->switches, 1, s->row));
+  cs_trajectory_h5_on_switch(&((struct sink *)ctx)->tw, sw);
 }
 
 static void sink_progress(void *ctx, double t)
@@ -228,7 +168,6 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   if (st != CS_OK)
     return cli_usage(cmd, "%s", msg);
   const struct cs_model *m = cfg.model;
-  const char *time_unit = m->time_unit_si ? "s" : "1";
   struct cs_record_grid g = {0};
   if (!isfinite(cfg.t_end))
     rc = cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)", cfg.path);
@@ -266,100 +205,55 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   /* OUT.partial under a lock, renamed over OUT when complete: a failed or
    * killed run never leaves a truncated OUT (a leftover partial file of an
    * earlier run is replaced) */
-  struct cs_writer w = {.st = CS_OK};
-  st = cs_h5_output_create(out, 1, &w.f);
+  struct cs_h5 *f = NULL;
+  st = cs_h5_output_create(out, 1, &f);
   if (st != CS_OK) {
     rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
     cs_config_free(&cfg);
     return rc;
   }
-  const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
-  const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
-  struct sink sk = {.w = &w, .ns = ns};
-  if (!names || !units) {
-    w.st = CS_ERR_NOMEM;
-    snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
-  } else {
-    names[0] = "t", units[0] = time_unit;
-    for (size_t i = 0; i < ns; i++)
-      names[1 + i] = m->state[i].name, units[1 + i] = m->state[i].unit;
-    for (size_t i = 0; i < nd; i++)
-      names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
-    write_header(&w, ctx, &cfg, sets, nset);
-    if (w.st == CS_OK)
-      cs_w_check(&w, cs_h5_table_create(w.f, "/trajectory", ncols, 0, names, units, &sk.table));
-    cs_w_double(&w, "/trajectory", "t0", 0.0, time_unit);
-    cs_w_double(&w, "/trajectory", "t_start", g.t_start, time_unit);
-    cs_w_double(&w, "/trajectory", "t_end", g.t_end, time_unit);
-    cs_w_double(&w, "/trajectory", "dt", g.dt, time_unit);
-    cs_w_int(&w, "/trajectory", "rows_planned", (long long)g.rows);
-    if (cs_model_switches(m, cfg.params))
-      create_switch_table(&w, m, &sk.switches);
-    if (w.st == CS_OK)
-      cs_w_check(&w, cs_h5_flush(w.f));
-  }
+  const size_t ns = m->n_state;
+  struct sink sk = {.tw = {.flush_every = FLUSH_EVERY}};
+  struct cs_writer *w = &sk.tw.w;
+  cs_trajectory_h5_begin(&sk.tw, f, &cfg, &g, sets, nset, ctx->argc, ctx->argv);
 
   /* ---- the run */
   struct cs_record_result r = {.status = CS_OK};
   memcpy(r.y, cfg.y0, ns * sizeof *r.y);
   double t_wall = cli_clock();
-  if (w.st == CS_OK) {
+  if (w->st == CS_OK) {
     struct cs_record_spec rs = {.grid = g,
                                 .solver = &cfg.solver,
-                                .max_switches = cs_model_switches(m, cfg.params) ? MAX_SWITCHES : 0,
+                                .max_switches = sk.tw.max_switches,
                                 .on_rows = sink_rows,
                                 .on_switch = sink_switch,
                                 .progress = sink_progress,
                                 .ctx = &sk};
-    sk.last_flush = t_wall;
     cli_progress_start(&sk.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
                        opts[O_QUIET].value != NULL);
     cs_record_run(m, cfg.params, cfg.y0, &rs, &r);
     cli_progress_end(&sk.prog);
   }
   const struct cs_integrator_stats stats = r.stats.integ;
-  const size_t rows = sk.rows;
+  const size_t rows = sk.tw.rows;
   double wall = cli_clock() - t_wall;
 
   /* ---- statistics and status */
-  struct cs_run_field fl[] = {
-      {"steps", "1", (double)stats.steps, 1},
-      {"rhs_evals", "1", (double)stats.rhs_evals, 1},
-      {"jac_evals", "1", (double)stats.jac_evals, 1},
-      {"lin_setups", "1", (double)stats.lin_setups, 1},
-      {"nonlin_iters", "1", (double)stats.nonlin_iters, 1},
-      {"err_test_fails", "1", (double)stats.err_test_fails, 1},
-      {"conv_fails", "1", (double)stats.conv_fails, 1},
-      {"switches", "1", (double)r.stats.switches, 1},
-      {"rows", "1", (double)rows, 1},
-      {"t_reached", time_unit, r.t, 0},
-      {"wall_time_s", "s", wall, 0},
-  };
-  cs_w_record(&w, "/stats", sizeof fl / sizeof fl[0], fl);
-  if (sk.switches) {
-    cs_w_int(&w, "/switches", "count", r.stats.switches);
-    cs_w_int(&w, "/switches", "dropped", r.stats.switches - (long)r.switches_logged);
-    if (cs_h5_table_close(sk.switches) != CS_OK)
-      cs_w_check(&w, CS_ERR_HDF5);
-  }
-  cs_w_string(&w, "/", "status", r.status == CS_OK ? "ok" : "failed");
-  cs_w_string(&w, "/", "message", r.status == CS_OK ? "" : r.message);
-  if (sk.table && cs_h5_table_close(sk.table) != CS_OK)
-    cs_w_check(&w, CS_ERR_HDF5);
+  cs_trajectory_h5_end(&sk.tw, &r, wall);
   char partial[4200];
-  snprintf(partial, sizeof partial, "%s", cs_h5_partial_path(w.f) ? cs_h5_partial_path(w.f) : out);
-  if (w.st == CS_OK)
-    cs_w_check(&w, cs_h5_output_commit(w.f));
+  snprintf(partial, sizeof partial, "%s", cs_h5_partial_path(f) ? cs_h5_partial_path(f) : out);
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_output_commit(f));
   else
-    cs_h5_abandon(w.f); /* the partial file as of its last flush */
-  w.f = NULL;
+    cs_h5_abandon(f); /* the partial file as of its last flush */
+  w->f = f = NULL;
 
   /* ---- report */
-  if (w.st != CS_OK) {
+  if (w->st != CS_OK) {
     rc = cli_fail(cmd,
                   "cannot write '%s': %s; the rows flushed before the failure (at most %zu, up to "
                   "t = %.10g) are in %s",
-                  out, w.err, rows, rows ? cs_record_grid_time(&g, rows - 1) : 0.0, partial);
+                  out, w->err, rows, rows ? cs_record_grid_time(&g, rows - 1) : 0.0, partial);
   } else {
     print_string("output", out);
     print_string("model", m->name);
@@ -390,7 +284,6 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                     r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.message, rows,
                     g.rows, out);
   }
-  free(names), free(units);
   cs_config_free(&cfg);
   return rc;
 }

@@ -73,6 +73,13 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
                                   cs_model_get_param(m, cfg->params, (int)i), 0};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/params", m->n_param, fl);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(
+        f, "/params", "doc",
+        "one row: every parameter of the model as resolved for the run (the file's values, the "
+        "model's defaults and the values derived from others, e.g. eta and eta_prime, the law's "
+        "b and m), one column each; the same values as attributes, the choices (law) as string "
+        "attributes");
   for (size_t i = 0; i < m->n_choice && st == CS_OK; i++)
     st = cs_h5_attr_write_string(f, "/params", m->choice[i].name,
                                  cs_model_get_choice(m, cfg->params, (int)i));
@@ -80,6 +87,11 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
     fl[i] = (struct cs_run_field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/initial", m->n_state, fl);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/initial", "doc",
+                                 "one row: the initial state at t = 0, one column per state "
+                                 "variable ([initial], the model's defaults for those not "
+                                 "given); the same values as attributes");
   const struct cs_integrator_opts *o = &cfg->solver;
   long max_steps = o->max_steps > 0 ? o->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
   fl[0] = (struct cs_run_field){"rtol", "1", o->rtol, 0};
@@ -92,6 +104,13 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   fl[5] = (struct cs_run_field){"max_steps_total", "1", (double)max_total, 1};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/solver", 6, fl);
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(
+        f, "/solver", "doc",
+        "one row: the integrator's settings, rtol (relative tolerance), atol (absolute "
+        "tolerance, in the unit of each state variable), max_steps (internal steps allowed "
+        "between two output times), h_init and h_max (first and largest step, 0: estimated, "
+        "unbounded), max_steps_total (steps allowed over the run); also as attributes");
   free(fl);
   int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6;
   const char *sol[][2] = {

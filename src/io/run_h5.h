@@ -4,7 +4,8 @@
  * model, title, reference, time_unit, the model's choices, params_file,
  * params_name, params_text, overrides, status, message, provenance) and the
  * records /params, /initial and /solver (one-row tables with names and
- * units, the same values also as attributes with <name>_units). */
+ * units, the same values also as attributes with <name>_units, and a
+ * string attribute doc saying what the record holds). */
 #ifndef CS_RUN_H5_H
 #define CS_RUN_H5_H
 

@@ -318,6 +318,12 @@ static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct
   snprintf(path, sizeof path, "/%s/section/counts", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(f, path, &cs, &po->counts));
+  snprintf(path, sizeof path, "/%s/section", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(f, path, "doc",
+                                    "the Poincare section points of this pass, all grid points "
+                                    "in one table (values) with its index by grid point (index, "
+                                    "offsets, counts)"));
   free(sn), free(su);
 }
 
@@ -385,6 +391,7 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
   struct cs_h5_dset_spec ms = {.type = CS_H5_TEXT,
                                .rows = w->npoints,
                                .chunk_rows = 256,
+                               .unit = "",
                                .doc = "per grid index: why the point failed, or \"\""};
   snprintf(path, sizeof path, "/%s/messages", pass_name(p));
   if (w->st == CS_OK)
@@ -401,14 +408,36 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
   snprintf(path, sizeof path, "/%s/floquet/im", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(w->f, path, &fq, &po->mim));
+  /* tables without column names: one unit for all (multipliers are numbers) */
+  snprintf(path, sizeof path, "/%s/floquet/re", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(w->f, path, "units", "1"));
+  snprintf(path, sizeof path, "/%s/floquet/im", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(w->f, path, "units", "1"));
   struct cs_h5_dset_spec fn = {.type = CS_H5_TEXT,
                                .rows = w->npoints,
                                .chunk_rows = 256,
+                               .unit = "",
                                .doc = "why the multipliers of a periodic point were not "
                                       "computed, or \"\""};
   snprintf(path, sizeof path, "/%s/floquet/note", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(w->f, path, &fn, &po->mnote));
+  snprintf(path, sizeof path, "/%s/floquet", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(w->f, path, "doc",
+                                    "the Floquet multipliers of the periodic points of this pass "
+                                    "(re, im: one row per grid index) and why they are missing "
+                                    "(note)"));
+  snprintf(path, sizeof path, "/%s", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(
+                w->f, path, "doc",
+                p == 0 ? "the results of the forward pass (grid indices in increasing order, each "
+                         "point continued from the one before when continuation is on)"
+                       : "the results of the backward pass (grid indices in decreasing order, "
+                         "each point continued from the one after when continuation is on)"));
 
   free(sn), free(su);
   if (w->st == CS_OK)
@@ -442,6 +471,9 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
   free(grid);
   keep(w, cs_h5_attr_write_string(w->f, "/sweep/grid", "doc",
                                   "the parameter value(s) of every grid index (row = index)"));
+  keep(w, cs_h5_attr_write_string(w->f, "/sweep", "doc",
+                                  "the sweep's settings as attributes (the [sweep] section as "
+                                  "resolved) and its grid"));
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter", d1->name));
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "parameter_unit", d1->unit));
   keep(w, cs_h5_attr_write_double(w->f, "/sweep", "from", spec->from, d1->unit));
@@ -966,6 +998,9 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
       keep(w, cs_h5_copy_object(src, path, dst));
     }
+    snprintf(path, sizeof path, "/%s", pass_name(p));
+    if (w->st == CS_OK)
+      keep(w, cs_h5_copy_attrs(src, path, dst));
     if (w->st == CS_OK)
       copy_sections(w, src, dst, p);
   }

@@ -33,6 +33,10 @@
  *   /bifurcations/<column>  pass, p_left, p_right, estimate, refined, kind,
  *                           from_class, from_period, to_class, to_period
  *   /equilibria             (when asked) per grid point: found, max_re, ...
+ * Every dataset and group has a string attribute doc (what it holds, its
+ * rows and columns) and every dataset units: tables with names have one unit
+ * per column, 1-D datasets and floquet/re, im one string ("1" dimensionless,
+ * "" for the text datasets messages and floquet/note).
  *
  * Safety. The results are written to "<path>.partial" under a lock on path
  * (a second run on the same output is refused before it touches anything),

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* The trajectory file (see trajectory_h5.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/trajectory_h5.h"
+
+static double monotonic_s(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The empty table /switches: t, kind, mode and the state after each switch. */
+static void create_switch_table(struct cs_trajectory_h5 *tw)
+{
+  struct cs_writer *w = &tw->w;
+  const struct cs_model *m = tw->model;
+  const char *names[3 + CS_FLOW_MAX_N], *units[3 + CS_FLOW_MAX_N];
+  size_t n = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N;
+  names[0] = "t", units[0] = cs_run_time_unit(m);
+  names[1] = "kind", units[1] = "1";
+  names[2] = "mode", units[2] = "1";
+  for (size_t i = 0; i < n; i++)
+    names[3 + i] = m->state[i].name, units[3 + i] = m->state[i].unit;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, &tw->switches));
+  size_t len = 1;
+  for (size_t i = 0; m->switch_kinds && m->switch_kinds[i]; i++)
+    len += strlen(m->switch_kinds[i]) + 1;
+  char *kinds = calloc(len, 1);
+  for (size_t i = 0; kinds && m->switch_kinds && m->switch_kinds[i]; i++)
+    strcat(strcat(kinds, m->switch_kinds[i]), m->switch_kinds[i + 1] ? "\n" : "");
+  cs_w_string(w, "/switches", "kind_names", kinds ? kinds : "");
+  free(kinds);
+  cs_w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
+  cs_w_string(w, "/switches", "mode_note",
+              "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
+  cs_w_string(w, "/switches", "doc",
+              "one row per mode switch of the run, in order: t (the switch time), kind (index "
+              "into kind_names), mode (the model's mode after it) and the state just after it; "
+              "the first 200000 only (count: all switches, dropped: those not stored)");
+}
+
+enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
+                                      const struct cs_config *cfg, const struct cs_record_grid *g,
+                                      const char *const *sets, size_t n_set, int argc,
+                                      char *const *argv)
+{
+  const struct cs_model *m = cfg->model;
+  const char *tu = cs_run_time_unit(m);
+  struct cs_writer *w = &tw->w;
+  w->f = f, w->st = CS_OK, w->err[0] = '\0';
+  tw->model = m, tw->rows = 0, tw->table = tw->switches = NULL;
+  tw->max_switches = cs_model_switches(m, cfg->params) ? CS_TRAJECTORY_H5_MAX_SWITCHES : 0;
+  const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
+  const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
+  if (!names || !units) {
+    cs_w_check(w, CS_ERR_NOMEM);
+    free(names), free(units);
+    return w->st;
+  }
+  names[0] = "t", units[0] = tu;
+  for (size_t i = 0; i < ns; i++)
+    names[1 + i] = m->state[i].name, units[1 + i] = m->state[i].unit;
+  for (size_t i = 0; i < nd; i++)
+    names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
+  cs_w_check(w, cs_run_h5_write_header(f, "trajectory", cfg, sets, n_set, argc, argv));
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_table_create(f, "/trajectory", ncols, 0, names, units, &tw->table));
+  free(names), free(units);
+  cs_w_double(w, "/trajectory", "t0", 0.0, tu);
+  cs_w_double(w, "/trajectory", "t_start", g->t_start, tu);
+  cs_w_double(w, "/trajectory", "t_end", g->t_end, tu);
+  cs_w_double(w, "/trajectory", "dt", g->dt, tu);
+  cs_w_int(w, "/trajectory", "rows_planned", (long long)g->rows);
+  cs_w_string(w, "/trajectory", "doc",
+              "one row per grid time, from t_start every dt to t_end (the last row at t_end "
+              "exactly): t, the state variables, then the model's derived outputs (e.g. the "
+              "stick indicator), from the integrator's dense output; rows_planned rows when the "
+              "run completed, fewer when it failed");
+  if (tw->max_switches)
+    create_switch_table(tw);
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_flush(f));
+  tw->last_flush = monotonic_s();
+  return w->st;
+}
+
+int cs_trajectory_h5_on_rows(void *ctx, size_t first_row, size_t n, const double *rows)
+{
+  (void)first_row;
+  struct cs_trajectory_h5 *tw = ctx;
+  struct cs_writer *w = &tw->w;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_table_append(tw->table, n, rows));
+  if (w->st == CS_OK)
+    tw->rows += n;
+  if (w->st == CS_OK && monotonic_s() - tw->last_flush >= tw->flush_every) {
+    cs_w_check(w, cs_h5_flush(w->f));
+    tw->last_flush = monotonic_s();
+  }
+  return w->st != CS_OK;
+}
+
+void cs_trajectory_h5_on_switch(void *ctx, const struct cs_flow_switch *sw)
+{
+  struct cs_trajectory_h5 *tw = ctx;
+  if (!tw->switches || tw->w.st != CS_OK)
+    return;
+  size_t ns = tw->model->n_state < CS_FLOW_MAX_N ? tw->model->n_state : CS_FLOW_MAX_N;
+  tw->row[0] = sw->t, tw->row[1] = sw->kind, tw->row[2] = sw->mode;
+  memcpy(tw->row + 3, sw->y, ns * sizeof *tw->row);
+  cs_w_check(&tw->w, cs_h5_table_append(tw->switches, 1, tw->row));
+}
+
+enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs_record_result *r,
+                                    double wall_time_s)
+{
+  struct cs_writer *w = &tw->w;
+  const struct cs_integrator_stats *s = &r->stats.integ;
+  struct cs_run_field fl[] = {
+      {"steps", "1", (double)s->steps, 1},
+      {"rhs_evals", "1", (double)s->rhs_evals, 1},
+      {"jac_evals", "1", (double)s->jac_evals, 1},
+      {"lin_setups", "1", (double)s->lin_setups, 1},
+      {"nonlin_iters", "1", (double)s->nonlin_iters, 1},
+      {"err_test_fails", "1", (double)s->err_test_fails, 1},
+      {"conv_fails", "1", (double)s->conv_fails, 1},
+      {"switches", "1", (double)r->stats.switches, 1},
+      {"rows", "1", (double)tw->rows, 1},
+      {"t_reached", cs_run_time_unit(tw->model), r->t, 0},
+      {"wall_time_s", "s", wall_time_s, 0},
+  };
+  cs_w_record(w, "/stats", sizeof fl / sizeof fl[0], fl);
+  cs_w_string(w, "/stats", "doc",
+              "one row of the run's statistics: the integrator's steps, right-hand side and "
+              "Jacobian evaluations, linear setups, nonlinear iterations, error-test and "
+              "convergence failures, mode switches and rows written (counts, exact in these "
+              "doubles and also integer attributes), t_reached (the time reached) and "
+              "wall_time_s");
+  if (tw->switches) {
+    cs_w_int(w, "/switches", "count", r->stats.switches);
+    cs_w_int(w, "/switches", "dropped", r->stats.switches - (long)r->switches_logged);
+    if (cs_h5_table_close(tw->switches) != CS_OK)
+      cs_w_check(w, CS_ERR_HDF5);
+    tw->switches = NULL;
+  }
+  cs_w_string(w, "/", "status", r->status == CS_OK ? "ok" : "failed");
+  cs_w_string(w, "/", "message", r->status == CS_OK ? "" : r->message);
+  if (tw->table && cs_h5_table_close(tw->table) != CS_OK)
+    cs_w_check(w, CS_ERR_HDF5);
+  tw->table = NULL;
+  return w->st;
+}
+
+enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
+                                      const struct cs_config *cfg, const struct cs_record_grid *g,
+                                      const char *const *sets, size_t n_set, int argc,
+                                      char *const *argv, double wall_time_s, char *msg, size_t len)
+{
+  char dummy[8];
+  if (!msg)
+    msg = dummy, len = sizeof dummy;
+  msg[0] = '\0';
+  if (!path || !tr || !cfg || !g || (tr->rows && !tr->data)) {
+    snprintf(msg, len, "cs_trajectory_write_h5: missing argument");
+    return CS_ERR_ARG;
+  }
+  if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0)) {
+    snprintf(msg, len, "cs_trajectory_write_h5: %zu columns, the model '%s' has other", tr->cols,
+             cfg->model->name);
+    return CS_ERR_ARG;
+  }
+  int err = cs_make_parent_dirs(path);
+  if (err != 0) {
+    snprintf(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
+    return CS_ERR_IO;
+  }
+  struct cs_h5 *f = NULL;
+  enum cs_status st = cs_h5_output_create(path, 1, &f);
+  if (st != CS_OK) {
+    snprintf(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    return st;
+  }
+  struct cs_trajectory_h5 tw = {.flush_every = 1e300};
+  cs_trajectory_h5_begin(&tw, f, cfg, g, sets, n_set, argc, argv);
+  if (tr->rows)
+    cs_trajectory_h5_on_rows(&tw, 0, tr->rows, tr->data);
+  for (size_t i = 0; i < tr->n_switches; i++)
+    cs_trajectory_h5_on_switch(&tw, &tr->switches[i]);
+  struct cs_record_result r = tr->result;
+  r.switches_logged = tw.switches ? tr->n_switches : r.switches_logged;
+  cs_trajectory_h5_end(&tw, &r, wall_time_s);
+  if (tw.w.st == CS_OK)
+    cs_w_check(&tw.w, cs_h5_output_commit(f));
+  else
+    cs_h5_close(f); /* the partial file stays, with what was written */
+  if (tw.w.st != CS_OK)
+    snprintf(msg, len, "cannot write '%s': %s", path, tw.w.err);
+  return tw.w.st;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The trajectory file (kind = "trajectory"), the result file of contensou
+ * simulate: one run of a model from a parameter file, recorded on a time
+ * grid (integrate/record.h). Layout (every dataset has a string attribute
+ * `doc`; tables carry `names` and `units`, one entry per column; every
+ * double attribute x has x_units):
+ *   /             the header of io/run_h5.h with kind = "trajectory"
+ *   /params, /initial, /solver   one-row records (io/run_h5.h)
+ *   /trajectory   rows t, state variables, derived outputs; attributes t0,
+ *                 t_start, t_end, dt (model time unit), rows_planned
+ *   /switches     models that switch modes (law = event-driven): t, kind,
+ *                 mode (after the switch), the state after it; attributes
+ *                 kind_names (one per line), count, dropped
+ *   /stats        one row: steps, rhs_evals, jac_evals, lin_setups,
+ *                 nonlin_iters, err_test_fails, conv_fails, switches, rows,
+ *                 t_reached, wall_time_s (also as attributes)
+ * and root attributes status ("running" until the end, then "ok" or
+ * "failed") and message.
+ *
+ * Two ways to write it:
+ * - as the run goes (what contensou simulate does, so that a killed run
+ *   keeps the rows flushed so far): cs_trajectory_h5_begin on a file the
+ *   caller created (cs_h5_output_create), cs_trajectory_h5_on_rows and
+ *   cs_trajectory_h5_on_switch as the callbacks of cs_record_run (directly,
+ *   with ctx = the writer, or from the caller's own callbacks), then
+ *   cs_trajectory_h5_end; the caller commits the file (cs_h5_output_commit);
+ * - in one go from a trajectory recorded in memory (cs_trajectory_record):
+ *   cs_trajectory_write_h5.
+ * Nothing here prints. Errors: the first failure is kept in the writer
+ * (w.st, w.err) and returned. */
+#ifndef CS_IO_TRAJECTORY_H5_H
+#define CS_IO_TRAJECTORY_H5_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+#include "integrate/flow.h"
+#include "integrate/record.h"
+#include "io/config.h"
+#include "io/h5.h"
+#include "io/run_h5.h"
+
+/* Switches stored in /switches at most; later ones are counted only. */
+#define CS_TRAJECTORY_H5_MAX_SWITCHES 200000
+
+/* A trajectory file being written. Zero it, set flush_every if wanted, then
+ * cs_trajectory_h5_begin. */
+struct cs_trajectory_h5 {
+  struct cs_writer w;            /* the file (w.f, the caller's) and the first failure */
+  double flush_every;            /* s of wall time between two flushes (0: every block) */
+  size_t max_switches;           /* set by begin: switches to log (0: the model has none) */
+  size_t rows;                   /* rows written so far */
+  const struct cs_model *model;  /* set by begin */
+  struct cs_h5_table *table;     /* /trajectory */
+  struct cs_h5_table *switches;  /* /switches, or NULL */
+  double last_flush;             /* monotonic clock of the last flush, s */
+  double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
+};
+
+/* Writes the header (cs_run_h5_write_header: cfg, the --set overrides
+ * sets[0 .. n_set - 1], the command line argv, all may be empty), creates
+ * the empty /trajectory for grid g (g from cs_record_grid_make) and, when
+ * the model switches modes with cfg->params, /switches; flushes. f stays
+ * open and the caller's. Returns the first failure (tw->w.err says what). */
+enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
+                                      const struct cs_config *cfg, const struct cs_record_grid *g,
+                                      const char *const *sets, size_t n_set, int argc,
+                                      char *const *argv);
+
+/* Appends n rows of 1 + n_state + n_derived values to /trajectory and
+ * flushes the file when flush_every seconds have passed since the last
+ * flush. The signature of cs_record_spec.on_rows, with ctx the writer:
+ * returns nonzero (stop the run) once the file cannot be written. */
+int cs_trajectory_h5_on_rows(void *tw, size_t first_row, size_t n, const double *rows);
+
+/* Appends one switch to /switches (nothing for a model without). The
+ * signature of cs_record_spec.on_switch, with ctx the writer. */
+void cs_trajectory_h5_on_switch(void *tw, const struct cs_flow_switch *s);
+
+/* Ends the content: /stats from r (the run's result) and wall_time_s, the
+ * count and dropped switches, root status and message; closes /trajectory
+ * and /switches (not the file). Returns the first failure of the whole
+ * writing (tw->w.st). */
+enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs_record_result *r,
+                                    double wall_time_s);
+
+/* The whole file at path, written safely (cs_h5_output_create: a lock,
+ * "<path>.partial" renamed over path when complete; missing directories
+ * created) from tr, recorded by cs_trajectory_record with cfg's model,
+ * parameters and initial state on grid g; sets, argc, argv as for begin;
+ * wall_time_s goes to /stats. tr->rows rows are written. Returns CS_OK or
+ * the first failure, with a message in msg (len bytes; may be NULL). The
+ * run's own failure (tr->result.status) is not an error here: the file
+ * records it (status = "failed", message). */
+enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
+                                      const struct cs_config *cfg, const struct cs_record_grid *g,
+                                      const char *const *sets, size_t n_set, int argc,
+                                      char *const *argv, double wall_time_s, char *msg, size_t len);
+
+#endif

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* The eps-study file (kind = "eps-study"), the result file of contensou
+ * eps-study: the time-series study of analysis/eps.h (cs_eps_study) or the
+ * study over a sweep of study/eps_sweep.h (cs_eps_sweep_study). The layout,
+ * object by object, is in analysis/eps.h; every dataset and group has a
+ * string attribute `doc` (what it holds, its rows and columns), tables have
+ * `names` and `units` (one entry per column), 1-D datasets a scalar `units`,
+ * every double attribute x has x_units.
+ *
+ * Two ways to write it:
+ * - as the study goes (contensou eps-study: the file is claimed before the
+ *   runs, so that a second process writing it is refused at once): create
+ *   the file (cs_h5_output_create), cs_eps_h5_write_header, run the study,
+ *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep, and commit
+ *   (cs_h5_output_commit);
+ * - in one go from a finished study: cs_eps_h5_write_series_file or
+ *   cs_eps_h5_write_sweep_file.
+ * The cs_writer functions do nothing after a failure and return the first
+ * one (w->st, message in w->err). Nothing here prints. */
+#ifndef CS_STUDY_EPS_H5_H
+#define CS_STUDY_EPS_H5_H
+
+#include <stddef.h>
+
+#include "analysis/eps.h"
+#include "analysis/orbit_h5.h"
+#include "io/config.h"
+#include "io/run_h5.h"
+#include "study/eps_sweep.h"
+#include "sweep/sweep.h"
+
+/* The header: the common one of io/run_h5.h (cfg; run: the --set overrides
+ * and the command line, may be NULL) with kind = "eps-study", and study
+ * ("time-series" or "sweep"), reference ("eps" or "event-driven"),
+ * reference_eps (NaN for event-driven, in the unit of eps), eps_unit, the
+ * list /eps/values (eps[0 .. n_eps - 1]); flushes the file. */
+enum cs_status cs_eps_h5_write_header(struct cs_writer *w, const struct cs_config *cfg,
+                                      const struct cs_run_info *run, const char *study,
+                                      const double *eps, size_t n_eps, int ref_event_driven,
+                                      double ref_eps);
+
+/* The results of a time-series study r, run by cs_eps_study with spec (its
+ * time grid spec->t) on cfg's model: /reference, /reference_switches
+ * (event-driven reference), /eps/<k>/difference, /eps/norms, /eps/runs, and
+ * the root attributes status ("ok", or "failed" when a run failed), message
+ * and wall_time_s. dt (an attribute of /reference) is cfg's [output] dt, or
+ * (t_end - t_start) / 1000 when 0. */
+enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_config *cfg,
+                                      const struct cs_eps_spec *spec,
+                                      const struct cs_eps_result *r);
+
+/* The results of a sweep study r, run by cs_eps_sweep_study over the sweep
+ * sw: /sweep_study/grid, classes, periods, summary, shifts, section,
+ * bifurcations, and the root attributes status, message and wall_time_s. */
+enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config *cfg,
+                                     const struct cs_sweep_spec *sw,
+                                     const struct cs_eps_sweep_result *r);
+
+/* The whole file at path, written safely (missing directories created, a
+ * lock, "<path>.partial" renamed over path when complete; after a failure
+ * the partial file stays): header and results of a finished study. Returns
+ * CS_OK or the first failure, with a message in msg (len bytes; may be
+ * NULL). A run of the study that failed is not an error here: the file
+ * records it (status = "failed"). */
+enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_config *cfg,
+                                           const struct cs_run_info *run,
+                                           const struct cs_eps_spec *spec,
+                                           const struct cs_eps_result *r, char *msg, size_t len);
+enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_config *cfg,
+                                          const struct cs_run_info *run,
+                                          const struct cs_eps_sweep_spec *spec,
+                                          const struct cs_eps_sweep_result *r, char *msg,
+                                          size_t len);
+
+#endif

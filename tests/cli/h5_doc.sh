@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Every dataset of every kind of result file says what it is and in which
+# units: one small file of each kind is made with the real program (simulate,
+# with and without mode switches; a 1-D sweep in both directions with
+# bifurcations and equilibria; a 2-D map; eps studies of one trajectory, with
+# an eps and an event-driven reference, and over a sweep; a friction fit; an
+# orbit; branches of cycles and of equilibria) and h5py walks every object:
+# each dataset needs a non-empty string attribute `doc` and units, either a
+# scalar string attribute `units` or (tables) a list `units` with one entry per
+# column; each group needs a non-empty `doc`. Datasets that hold codes or counts
+# (class, period, status, counts, ...) must have an integer type, and the code
+# and count columns of tables of doubles (kind, pass, rows, steps, ...) must
+# hold exact integers.
+# Usage (CTest): bash h5_doc.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: h5_doc.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+params="$src/params"
+cd "$scratch" || exit 1
+
+if [ "$have_h5py" -ne 1 ]; then
+  echo "skip - /usr/bin/python3 with h5py is not installed: nothing checked"
+  exit 0
+fi
+
+files=()
+# make FILE ARGS...: contensou ARGS... -o FILE must succeed.
+make() {
+  local file=$1
+  shift
+  ok "$@" -o "$file"
+  [ -s "$file" ] || die "$last: no file $file"
+  files+=("$file")
+}
+
+# ------------------------------------------------------------ trajectories
+make sim.h5 simulate "$params/pendulum_fig5a.ini" --set output.t_end=0.5 --set output.dt=0.01
+make sim_switches.h5 simulate "$params/belt_fig4a.ini" --set model.law=event-driven \
+  --set output.t_end=5
+
+# ------------------------------------------------------------ sweeps
+short_sweep=(--set sweep.transient=2 --set sweep.adaptive_transient=false --set sweep.record=2
+  --set sweep.lyapunov_time=5)
+make sweep.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.points=8 --set sweep.direction=both \
+  "${short_sweep[@]}" --threads 2
+make map.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=30 --set sweep.to=62 \
+  --set sweep.points=2 --set sweep.parameter2=N --set sweep.from2=15 --set sweep.to2=25 \
+  --set sweep.points2=2 --set sweep.direction=forward --set sweep.lyapunov=none \
+  "${short_sweep[@]}" --threads 2
+
+# ------------------------------------------------------------ eps studies
+make eps.h5 eps-study "$params/pendulum_fig9.ini" --set output.t_end=0.5 --set output.dt=0.01 \
+  --eps 1e-1,1e-2 --reference 1e-3 --threads 2
+make eps_event.h5 eps-study "$params/belt_eps_study.ini" --set output.t_end=2 --eps 1e-1 \
+  --reference event-driven --threads 2
+make eps_sweep.h5 eps-study "$params/pendulum_eps_sweep.ini" --sweep --eps 1e-1,5e-2 \
+  --reference 1e-1 --set sweep.parameter=omega0 --set sweep.from=0.1 --set sweep.to=1.0 \
+  --set sweep.points=3 --set sweep.transient=10 --set sweep.record=10 --set sweep.spacing=linear \
+  --set sweep.adaptive_transient=false --threads 2
+
+# ------------------------------------------------------------ friction fit
+make fit.h5 friction fit --law I11
+
+# ------------------------------------------------------------ orbit, branches
+cat >vdp.ini <<'EOF'
+[model]
+name = vanderpol
+
+[parameters]
+mu = 1
+
+[initial]
+x = 2
+v = 0
+
+[solver]
+rtol = 1e-10
+atol = 1e-12
+
+[output]
+t_end = 50
+EOF
+make orbit.h5 orbit vdp.ini --no-plot
+cat >hopf.ini <<'EOF'
+[model]
+name = subhopf
+
+[parameters]
+mu = -0.5
+
+[initial]
+x = 0.01
+y = 0
+
+[solver]
+rtol = 1e-9
+atol = 1e-11
+
+[continuation]
+parameter = mu
+min = -0.5
+max = 0.3
+start = hopf
+EOF
+make cycles.h5 continue hopf.ini --no-plot
+cat >duffing.ini <<'EOF'
+[model]
+name = duffing
+
+[parameters]
+gamma = 0.22
+omega = 0
+
+[initial]
+x = -0.95
+v = 0
+
+[solver]
+rtol = 1e-10
+atol = 1e-12
+
+[continuation]
+parameter = gamma
+branch = equilibria
+at = 0.1
+min = 0
+max = 1
+EOF
+make equilibria.h5 continue duffing.ini --no-plot
+
+# ------------------------------------------------------------ the walk
+report=$(/usr/bin/python3 - "${files[@]}" <<'PY' 2>&1
+import sys, h5py, numpy as np
+
+def text(x):
+    if isinstance(x, bytes):
+        return x.decode()
+    if isinstance(x, np.ndarray) and x.shape == ():
+        return text(x[()])
+    return x if isinstance(x, str) else None
+
+# datasets (1-D) or table columns that hold codes or counts: integer types
+integer_names = {"class", "period", "status", "counts", "offsets", "index", "kind", "pass",
+                 "from_class", "to_class", "from_period", "to_period", "refined",
+                 "n_section", "steps", "rhs_evals", "floquet_unstable"}
+table_integer_names = {"kind", "pass", "index", "run", "ok", "rows", "stick_rows", "steps",
+                       "rhs_evals", "jac_evals", "switches", "compared", "class_mismatches",
+                       "matched", "section_compared", "bifurcations_ref", "n_unstable",
+                       "iterations", "max_steps", "max_steps_total", "err_test_fails",
+                       "conv_fails", "mode", "branch", "row", "segment"}
+bad = []
+seen = {}
+for fn in sys.argv[1:]:
+    with h5py.File(fn, "r") as f:
+        kind = text(f.attrs.get("kind"))
+        if not kind:
+            bad.append(f"{fn}: /: no string attribute kind")
+        def visit(name, o):
+            where = f"{fn} ({kind}): /{name}"
+            doc = text(o.attrs.get("doc"))
+            if doc is None or not doc.strip():
+                bad.append(f"{where}: doc missing or empty")
+            if isinstance(o, h5py.Group):
+                return
+            seen[fn] = seen.get(fn, 0) + 1
+            if "units" not in o.attrs:
+                bad.append(f"{where}: units missing")
+            else:
+                u = o.attrs["units"]
+                if text(u) is None:
+                    cols = o.shape[1] if len(o.shape) == 2 else None
+                    n = len(u) if hasattr(u, "__len__") else -1
+                    if len(o.shape) != 2:
+                        bad.append(f"{where}: units is a list on a dataset of rank {len(o.shape)}")
+                    elif n != cols:
+                        bad.append(f"{where}: {n} units for {cols} columns")
+                    elif any(text(x) is None for x in u):
+                        bad.append(f"{where}: units not strings")
+            last = name.rsplit("/", 1)[-1]
+            if len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
+                bad.append(f"{where}: codes or counts stored as {o.dtype}")
+            # in tables that mix them with reals, codes and counts hold exact integers
+            if len(o.shape) == 2 and "names" in o.attrs and o.dtype.kind == "f" and o.shape[0]:
+                cols = [text(x) for x in o.attrs["names"]]
+                for j, c in enumerate(cols):
+                    if c in table_integer_names:
+                        col = o[:, j]
+                        col = col[~np.isnan(col)]
+                        if np.any(col != np.round(col)):
+                            bad.append(f"{where}: column {c} holds non-integers")
+        f.visititems(visit)
+    if seen.get(fn, 0) == 0:
+        bad.append(f"{fn}: no dataset")
+for b in bad:
+    print(b)
+print("datasets walked:", sum(seen.values()), "in", len(sys.argv) - 1, "files")
+sys.exit(1 if bad else 0)
+PY
+) || die "datasets without doc or units:
+$report"
+pass "every dataset and group of ${#files[@]} files has doc and units (${report##*walked: })"
+echo "1..$checks"

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* The result files written by the library, as a C program writes them
+ * without the command line: a trajectory recorded in memory and written by
+ * cs_trajectory_write_h5 (io/trajectory_h5.h) reads back as the closed-form
+ * solution of the harmonic oscillator (Duffing with beta = delta = gamma =
+ * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics and doc
+ * attributes, and the same run written as it goes (begin, on_rows, end)
+ * gives the same rows bit for bit; a trajectory of another model is refused.
+ * An eps study written by cs_eps_h5_write_series_file (study/eps_h5.h)
+ * reads back with its eps list, a zero difference at t = 0 (every run starts
+ * from the same state), the norms of the result and the root attributes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "io/config.h"
+#include "io/h5.h"
+#include "io/trajectory_h5.h"
+#include "study/eps_h5.h"
+
+static char dir[256];
+
+static int setup(void **state)
+{
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/cs_test_result_files_XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *in_dir(const char *name)
+{
+  static char path[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+  return path[k];
+}
+
+static const char harmonic_ini[] = "[model]\n"
+                                   "name = duffing\n"
+                                   "[parameters]\n"
+                                   "delta = 0\n"
+                                   "alpha = 1\n"
+                                   "beta = 0\n"
+                                   "gamma = 0\n"
+                                   "[initial]\n"
+                                   "x = 1\n"
+                                   "v = 0\n"
+                                   "[solver]\n"
+                                   "rtol = 1e-11\n"
+                                   "atol = 1e-13\n"
+                                   "[output]\n"
+                                   "t_end = 2\n"
+                                   "dt = 0.1\n";
+
+static void load(const char *name, const char *text, const char *const *sets, size_t n_set,
+                 struct cs_config *cfg)
+{
+  const char *path = in_dir(name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  char msg[CS_CONFIG_MSG];
+  if (cs_config_load(path, sets, n_set, cfg, msg, sizeof msg) != CS_OK)
+    fail_msg("%s", msg);
+}
+
+static char *read_string(struct cs_h5 *f, const char *obj, const char *name)
+{
+  char *s = NULL;
+  assert_int_equal(cs_h5_attr_read_string(f, obj, name, &s), CS_OK);
+  return s;
+}
+
+static void has_doc(struct cs_h5 *f, const char *obj)
+{
+  char *s = read_string(f, obj, "doc");
+  if (strlen(s) < 20)
+    fail_msg("%s: doc '%s' says nothing", obj, s);
+  free(s);
+}
+
+static void trajectory_file(void **state)
+{
+  (void)state;
+  const char *sets[] = {"parameters.omega=1.5"};
+  struct cs_config cfg;
+  load("harmonic.ini", harmonic_ini, sets, 1, &cfg);
+  const struct cs_model *m = cfg.model;
+  struct cs_record_grid g;
+  assert_int_equal(cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, 1000, &g), CS_OK);
+  assert_int_equal(g.rows, 21);
+  struct cs_record_spec rs = {.grid = g, .solver = &cfg.solver};
+  struct cs_trajectory tr;
+  assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
+  char msg[512];
+  const char *path = in_dir("memory.h5");
+  assert_int_equal(
+      cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25, msg, sizeof msg), CS_OK);
+
+  struct cs_h5 *f;
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  struct cs_h5_data d = {0};
+  assert_int_equal(cs_h5_read(f, "/trajectory", &d), CS_OK);
+  assert_int_equal(d.nrows, 21);
+  long ct = cs_h5_data_column(&d, "t"), cx = cs_h5_data_column(&d, "x"),
+       cv = cs_h5_data_column(&d, "v"), ce = cs_h5_data_column(&d, "E");
+  assert_true(ct == 0 && cx > 0 && cv > 0 && ce > 0);
+  for (size_t k = 0; k < d.nrows; k++) {
+    const double *row = d.data + k * d.ncols;
+    assert_close(row[ct], 0.1 * (double)k, 1e-12);
+    assert_close(row[cx], cos(row[ct]), 1e-8);
+    assert_close(row[cv], -sin(row[ct]), 1e-8);
+    assert_close(row[ce], 0.5, 1e-8);
+  }
+  assert_string_equal(d.units[ct], "1");
+  char *s = read_string(f, "/", "kind");
+  assert_string_equal(s, "trajectory");
+  free(s);
+  s = read_string(f, "/", "status");
+  assert_string_equal(s, "ok");
+  free(s);
+  s = read_string(f, "/", "overrides");
+  assert_string_equal(s, "parameters.omega=1.5");
+  free(s);
+  size_t rows;
+  assert_int_equal(cs_h5_attr_read_count(f, "/stats", "rows", 1000, &rows), CS_OK);
+  assert_int_equal(rows, 21);
+  assert_int_equal(cs_h5_attr_read_count(f, "/trajectory", "rows_planned", 1000, &rows), CS_OK);
+  assert_int_equal(rows, 21);
+  double v;
+  assert_int_equal(cs_h5_attr_read_double(f, "/stats", "wall_time_s", &v), CS_OK);
+  assert_true(v == 0.25);
+  assert_int_equal(cs_h5_attr_read_double(f, "/stats", "t_reached", &v), CS_OK);
+  assert_true(v == 2.0);
+  assert_int_equal(cs_h5_attr_read_double(f, "/params", "omega", &v), CS_OK);
+  assert_true(v == 1.5);
+  assert_false(cs_h5_exists(f, "/switches")); /* duffing has no mode switches */
+  const char *objs[] = {"/trajectory", "/stats", "/params", "/initial", "/solver"};
+  for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
+    has_doc(f, objs[i]);
+  cs_h5_close(f);
+
+  /* the same run written as it goes: the same rows, bit for bit */
+  const char *path2 = in_dir("streamed.h5");
+  struct cs_h5 *out;
+  assert_int_equal(cs_h5_output_create(path2, 1, &out), CS_OK);
+  struct cs_trajectory_h5 tw = {.flush_every = 0};
+  assert_int_equal(cs_trajectory_h5_begin(&tw, out, &cfg, &g, sets, 1, 0, NULL), CS_OK);
+  assert_int_equal(tw.max_switches, 0);
+  struct cs_record_spec rs2 = {.grid = g,
+                               .solver = &cfg.solver,
+                               .block_rows = 7,
+                               .on_rows = cs_trajectory_h5_on_rows,
+                               .on_switch = cs_trajectory_h5_on_switch,
+                               .ctx = &tw};
+  struct cs_record_result r;
+  assert_int_equal(cs_record_run(m, cfg.params, cfg.y0, &rs2, &r), CS_OK);
+  assert_int_equal(cs_trajectory_h5_end(&tw, &r, 0.5), CS_OK);
+  assert_int_equal(cs_h5_output_commit(out), CS_OK);
+  assert_int_equal(cs_h5_open(path2, 0, &f), CS_OK);
+  struct cs_h5_data d2 = {0};
+  assert_int_equal(cs_h5_read(f, "/trajectory", &d2), CS_OK);
+  assert_int_equal(d2.nrows, d.nrows);
+  assert_int_equal(d2.ncols, d.ncols);
+  assert_memory_equal(d2.data, d.data, d.nrows * d.ncols * sizeof *d.data);
+  cs_h5_close(f);
+  cs_h5_data_free(&d2);
+  cs_h5_data_free(&d);
+
+  /* a trajectory with other columns than the model's is refused */
+  tr.cols++;
+  assert_int_equal(
+      cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0, msg, sizeof msg),
+      CS_ERR_ARG);
+  assert_true(access(in_dir("bad.h5"), F_OK) != 0);
+  tr.cols--;
+  cs_trajectory_free(&tr);
+  cs_config_free(&cfg);
+}
+
+static void eps_series_file(void **state)
+{
+  (void)state;
+  char ini[512];
+  snprintf(ini, sizeof ini, "%s/params/pendulum_fig9.ini", CONTENSOU_SOURCE_DIR);
+  const char *sets[] = {"output.t_end=0.2", "output.dt=0.01"};
+  struct cs_config cfg;
+  char msg[CS_CONFIG_MSG];
+  if (cs_config_load(ini, sets, 2, &cfg, msg, sizeof msg) != CS_OK)
+    fail_msg("%s", msg);
+  size_t n_t = 0;
+  double *t = cs_eps_grid(cfg.t_start, cfg.t_end, cfg.dt, &n_t);
+  assert_non_null(t);
+  const double eps[] = {1e-1, 1e-2};
+  struct cs_eps_spec spec = {.eps = eps,
+                             .n_eps = 2,
+                             .reference_eps = 1e-3,
+                             .t = t,
+                             .n_t = n_t,
+                             .solver = cfg.solver,
+                             .threads = 1};
+  struct cs_eps_result r;
+  assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_OK);
+  const struct cs_run_info run = {sets, 2, 0, NULL};
+  const char *path = in_dir("eps.h5");
+  assert_int_equal(cs_eps_h5_write_series_file(path, &cfg, &run, &spec, &r, msg, sizeof msg),
+                   CS_OK);
+
+  struct cs_h5 *f;
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  char *s = read_string(f, "/", "kind");
+  assert_string_equal(s, "eps-study");
+  free(s);
+  s = read_string(f, "/", "study");
+  assert_string_equal(s, "time-series");
+  free(s);
+  s = read_string(f, "/", "status");
+  assert_string_equal(s, "ok");
+  free(s);
+  struct cs_h5_data d = {0};
+  assert_int_equal(cs_h5_read(f, "/eps/values", &d), CS_OK);
+  assert_int_equal(d.nrows, 2);
+  assert_true(d.data[0] == 1e-1 && d.data[1] == 1e-2);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read(f, "/reference", &d), CS_OK);
+  assert_int_equal(d.nrows, n_t);
+  cs_h5_data_free(&d);
+  for (size_t k = 0; k < 2; k++) {
+    char p[64];
+    snprintf(p, sizeof p, "/eps/%zu/difference", k);
+    assert_int_equal(cs_h5_read(f, p, &d), CS_OK);
+    assert_int_equal(d.nrows, n_t);
+    assert_true(d.data[0] == 0.0); /* t = 0 */
+    for (size_t j = 1; j <= cfg.model->n_state; j++)
+      assert_true(d.data[j] == 0.0); /* the same initial state */
+    cs_h5_data_free(&d);
+    has_doc(f, p);
+  }
+  assert_int_equal(cs_h5_read(f, "/eps/norms", &d), CS_OK);
+  assert_int_equal(d.nrows, 2);
+  for (size_t v = 0; v < cfg.model->n_state; v++) {
+    char name[160];
+    snprintf(name, sizeof name, "%s_max", cfg.model->state[v].name);
+    long c = cs_h5_data_column(&d, name);
+    assert_true(c > 0);
+    for (size_t k = 0; k < 2; k++)
+      assert_true(d.data[k * d.ncols + (size_t)c] == cs_eps_norm_get(&r, k, v, CS_EPS_MAX));
+  }
+  cs_h5_data_free(&d);
+  const char *objs[] = {"/reference", "/eps/values", "/eps/norms", "/eps/runs", "/eps"};
+  for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
+    has_doc(f, objs[i]);
+  cs_h5_close(f);
+  cs_eps_result_free(&r);
+  free(t);
+  cs_config_free(&cfg);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(trajectory_file),
+      cmocka_unit_test(eps_series_file),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
