@@ -25,9 +25,10 @@
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
+ *   results/read.h         every kind of result file read back into structs
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
- * io < analysis < sweep < study < plot < cli) on every include.
+ * io < analysis < sweep < study < results < plot < cli) on every include.
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -52,6 +53,7 @@
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
 #include "study/eps_sweep.h"
+#include "results/read.h"
 #include "plot/plot_data.h"
 
 #endif
