@@ -51,6 +51,8 @@ static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ..
 static enum cs_status fail_h5(struct rd *r, enum cs_status st, const char *obj)
 {
   const char *why = cs_h5_errmsg();
+  if (st == CS_ERR_NOT_FOUND)
+    return failf(r, CS_ERR_PARSE, "no object '%s' (a required part of the file)", obj);
   if (st == CS_ERR_UNSUPPORTED || st == CS_ERR_NOT_FOUND || st == CS_ERR_ARG)
     st = CS_ERR_PARSE;
   return failf(r, st, "'%s': %s", obj, why[0] ? why : cs_strerror(st));
@@ -516,10 +518,11 @@ enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
     st = fail_h5(&r, st, "/trajectory");
   if (st == CS_OK && rank != 2)
     st = failf(&r, CS_ERR_PARSE, "'/trajectory': a dataset of rank %d, expected a table", rank);
-  if (st == CS_OK &&
-      (first > out->rows_total || (count != SIZE_MAX && count > out->rows_total - first)))
-    st = failf(&r, CS_ERR_RANGE, "'/trajectory': rows %zu + %zu asked, %zu in the file", first,
-               count, out->rows_total);
+  if (st == CS_OK && first > out->rows_total)
+    st = failf(&r, CS_ERR_RANGE, "'/trajectory': row %zu asked, %zu in the file", first,
+               out->rows_total);
+  if (st == CS_OK && count > out->rows_total - first)
+    count = out->rows_total - first;
   out->first_row = first;
   if (st == CS_OK)
     st = read_table(&r, "/trajectory", first, count, 1, &out->table);

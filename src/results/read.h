@@ -170,8 +170,9 @@ struct cs_trajectory_file {
 };
 
 /* Reads the trajectory file at path with rows first .. first + count - 1 of
- * its table (count SIZE_MAX: to the end; count 0: none, rows_total still
- * given). CS_ERR_RANGE if first + count passes the end. */
+ * its table, fewer where the table ends before (count SIZE_MAX: to the end;
+ * count 0: none, rows_total still given). CS_ERR_RANGE if first is past the
+ * last row + 1. A trajectory may hold 1e8 rows: read it in slices. */
 enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
                                   struct cs_trajectory_file *out, char *msg, size_t cap);
 void cs_trajectory_file_free(struct cs_trajectory_file *t);
