@@ -185,6 +185,9 @@ static enum cs_status read_table(struct rd *r, const char *path, size_t first, s
                  rows, ncols, r->budget);
   struct cs_h5_data d;
   st = cs_h5_read_rows(r->f, path, first, count, &d);
+  if (st ==
+      CS_ERR_RANGE) /* within the bounds checked above: columns of unequal rows, a long name */
+    st = CS_ERR_PARSE;
   if (st != CS_OK)
     return fail_h5(r, st, path);
   if (d.ncols != ncols || d.nrows > rows) { /* the shape changed under us */

@@ -44,7 +44,8 @@
 
 /* One scalar attribute of an object: a string (text != NULL) or a number
  * (text == NULL) with the unit of its "<name>_units" companion (NULL when
- * there is none). Attributes that are neither (arrays) are not listed. */
+ * there is none). Attributes that are neither (arrays) are not listed; an
+ * array of one string or number reads as a scalar. */
 struct cs_result_attr {
   char *name;
   char *text;
