@@ -25,6 +25,7 @@ struct rd {
   char *msg;
   size_t cap;
   size_t budget; /* numbers that may still be read (CS_H5_MAX_ELEMENTS per file) */
+  size_t text;   /* bytes of text that may still be kept (CS_H5_MAX_TEXT per file) */
   size_t objects;
 };
 
@@ -56,6 +57,20 @@ static enum cs_status fail_h5(struct rd *r, enum cs_status st, const char *obj)
   if (st == CS_ERR_UNSUPPORTED || st == CS_ERR_NOT_FOUND || st == CS_ERR_ARG)
     st = CS_ERR_PARSE;
   return failf(r, st, "'%s': %s", obj, why[0] ? why : cs_strerror(st));
+}
+
+/* Counts n strings against the file's text bound (one string may be
+ * referenced many times by a hostile file: each reference counts). */
+static enum cs_status take_text(struct rd *r, char *const *v, size_t n, const char *obj)
+{
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(v[i]) + 1;
+    if (len > r->text)
+      return failf(r, CS_ERR_RANGE, "'%s': more than %zu bytes of text in the file", obj,
+                   (size_t)CS_H5_MAX_TEXT);
+    r->text -= len;
+  }
+  return CS_OK;
 }
 
 static char *dup(const char *s)
@@ -121,6 +136,10 @@ static enum cs_status read_attrs(struct rd *r, const char *obj, struct cs_result
     char *text = NULL;
     double v;
     if (cs_h5_attr_read_string(r->f, obj, names[i], &text) == CS_OK) {
+      if ((st = take_text(r, &text, 1, obj)) != CS_OK) {
+        free(text);
+        break;
+      }
       a->text = text;
     } else if (cs_h5_attr_read_double(r->f, obj, names[i], &v) == CS_OK) {
       char uname[CS_H5_MAX_LABEL + 8];
@@ -128,6 +147,11 @@ static enum cs_status read_attrs(struct rd *r, const char *obj, struct cs_result
       a->value = v;
       if (cs_h5_attr_read_string(r->f, obj, uname, &a->unit) != CS_OK)
         a->unit = NULL;
+      else if ((st = take_text(r, &a->unit, 1, obj)) != CS_OK) {
+        free(a->unit);
+        a->unit = NULL;
+        break;
+      }
     } else {
       continue; /* an array, or a type neither string nor number */
     }
@@ -222,7 +246,11 @@ static enum cs_status read_strs(struct rd *r, const char *obj, const char *attr,
   if (st != CS_OK)
     return failf(r, st == CS_ERR_UNSUPPORTED ? CS_ERR_PARSE : st, "'%s'%s%s: %s", obj,
                  attr ? " attribute " : "", attr ? attr : "", cs_h5_errmsg());
-  return CS_OK;
+  if ((st = take_text(r, *v, *n, obj)) != CS_OK) {
+    cs_h5_strings_free(*v, *n);
+    *v = NULL, *n = 0;
+  }
+  return st;
 }
 
 /* ----------------------------------------------------------------- kinds */
@@ -253,7 +281,8 @@ static enum cs_result_kind kind_of(const char *name)
 /* Opens path for reading. */
 static enum cs_status open_file(struct rd *r, const char *path, char *msg, size_t cap)
 {
-  *r = (struct rd){.path = path, .msg = msg, .cap = cap, .budget = CS_H5_MAX_ELEMENTS};
+  *r = (struct rd){
+      .path = path, .msg = msg, .cap = cap, .budget = CS_H5_MAX_ELEMENTS, .text = CS_H5_MAX_TEXT};
   if (msg && cap)
     msg[0] = '\0';
   if (!path)
@@ -404,11 +433,10 @@ static enum cs_status add_object(struct rd *r, struct cs_result_file *f, const c
   size_t n = 0;
   if (cs_h5_read_strings(r->f, path, NULL, &v, &n) != CS_OK)
     return failf(r, CS_ERR_PARSE, "'%s': %s", path, keep);
-  if (n > r->budget) {
+  if ((st = take_text(r, v, n, path)) != CS_OK) {
     cs_h5_strings_free(v, n);
-    return failf(r, CS_ERR_RANGE, "'%s': too many strings", path);
+    return st;
   }
-  r->budget -= n;
   struct cs_result_texts *t = realloc(f->texts, (f->ntexts + 1) * sizeof *t);
   char *p = dup(path);
   if (!t || !p) {
