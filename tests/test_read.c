@@ -511,6 +511,65 @@ static void test_fit_eps_orbit_continuation(void **state)
   assert_non_null(strstr(msg, "friction-fit"));
 }
 
+/* The number of points finished (class not pending) of a pass. */
+static size_t done_points(const struct cs_sweep_pass *ps)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < ps->points.nrows; i++)
+    n += cs_result_value(&ps->points, i, "class") > 0;
+  return n;
+}
+
+/* A sweep being written (SWMR, "<path>.partial") reads at any moment, with
+ * its section rows, and again after it was interrupted (SIGINT). */
+static void test_partial_sweep(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1); /* the writer holds the file */
+  assert_int_equal(sh("cd %s && { %s sweep duffing.ini --set sweep.points=400 --threads 1 "
+                      "-o live.h5 >/dev/null 2>&1 & echo $! >live.pid; }",
+                      dir, CONTENSOU_EXE),
+                   0);
+  const char *p = fpath("live.h5.partial");
+  char msg[512];
+  size_t last = 0, reads = 0;
+  for (int tries = 0; tries < 400 && reads < 5; tries++) {
+    usleep(50000);
+    struct cs_sweep_file s;
+    if (access(p, R_OK) != 0)
+      continue;
+    enum cs_status st = cs_read_sweep(p, 0, &s, msg, sizeof msg);
+    if (st != CS_OK) /* only before the writer switched to SWMR */
+      continue;
+    assert_string_equal(s.h.status, "running");
+    assert_false(s.has_bifurcations);
+    assert_int_equal(s.npoints, 400);
+    size_t done = done_points(&s.pass[0]);
+    assert_true(done >= last);
+    for (size_t i = 0; i < s.pass[0].section.nrows; i++) { /* each row at its grid point */
+      size_t k = s.pass[0].section_point[i];
+      assert_true(k < 400);
+      assert_true(cs_result_value(&s.pass[0].section, i, "gamma") ==
+                  cs_result_value(&s.grid, k, "gamma"));
+    }
+    if (done > 0)
+      reads++, last = done;
+    cs_sweep_file_free(&s);
+  }
+  assert_int_equal(reads, 5);
+  assert_int_equal(sh("cd %s && kill -INT $(cat live.pid) && while kill -0 $(cat live.pid) "
+                      "2>/dev/null; do sleep 0.1; done",
+                      dir),
+                   0);
+  struct cs_sweep_file s;
+  assert_int_equal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_OK);
+  assert_string_equal(s.h.status, "interrupted");
+  assert_true(done_points(&s.pass[0]) >= last);
+  assert_true(done_points(&s.pass[0]) < 400 || done_points(&s.pass[1]) < 400);
+  cs_sweep_file_free(&s);
+}
+
 /* A damaged copy: name, how (dump.py --damage KIND, or "truncate:FRACTION"). */
 static const char *damaged(const char *from, const char *name, const char *how)
 {
@@ -595,9 +654,9 @@ static void test_refusals(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_whole_files), cmocka_unit_test(test_trajectory),
-      cmocka_unit_test(test_sweep),       cmocka_unit_test(test_fit_eps_orbit_continuation),
-      cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_whole_files),   cmocka_unit_test(test_trajectory),
+      cmocka_unit_test(test_sweep),         cmocka_unit_test(test_fit_eps_orbit_continuation),
+      cmocka_unit_test(test_partial_sweep), cmocka_unit_test(test_refusals),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
