@@ -429,6 +429,14 @@ static void test_sweep(void **state)
       assert_true(cs_result_value(&ps->section, i, "gamma") ==
                   cs_result_value(&s.grid, ps->section_point[i], "gamma"));
     }
+    check_table("S", &ps->final_state);
+    check_table("S", &ps->floquet_re);
+    check_table("S", &ps->floquet_im);
+    assert_int_equal(ps->final_state.nrows, 8);
+    assert_int_equal(ps->final_state.ncols, 2); /* duffing: x, v */
+    assert_int_equal(ps->n_floquet_note, 8);
+    for (size_t i = 0; i < ps->n_floquet_note; i++)
+      expect_text(ps->floquet_note[i], get("S:s:/%s/floquet/note:%zu", pn, i), "floquet note");
     total_rows += ps->section.nrows;
   }
   assert_true(s.has_bifurcations);
@@ -436,6 +444,8 @@ static void test_sweep(void **state)
   for (size_t k = 0; k < s.n_kind_names; k++)
     expect_text(s.kind_names[k], get("S:sa:/bifurcations:kind_names:%zu", k), "kind name");
   assert_true(s.n_kind_names > 0 && s.n_bif_class_names > 0);
+  assert_int_equal(s.equilibria.nrows, 0); /* a forced model: none */
+  assert_null(s.equilibria.path);
   cs_sweep_file_free(&s);
   cs_sweep_file_free(&s);
   assert_true(total_rows > 0);

@@ -208,7 +208,7 @@ static enum cs_status read_table(struct rd *r, const char *path, size_t first, s
     return failf(r, CS_ERR_RANGE, "'%s': %zu x %zu numbers (accepted: at most %zu per file)", path,
                  rows, ncols, r->budget);
   struct cs_h5_data d;
-  st = cs_h5_read_rows(r->f, path, first, count, &d);
+  st = cs_h5_read_rows(r->f, path, first, rows, &d); /* a table being written may grow */
   if (st ==
       CS_ERR_RANGE) /* within the bounds checked above: columns of unequal rows, a long name */
     st = CS_ERR_PARSE;
@@ -587,7 +587,10 @@ void cs_sweep_file_free(struct cs_sweep_file *s)
     cs_h5_strings_free(ps->messages, ps->n_messages);
     table_free(&ps->section);
     free(ps->section_point);
+    table_free(&ps->final_state), table_free(&ps->floquet_re), table_free(&ps->floquet_im);
+    cs_h5_strings_free(ps->floquet_note, ps->n_floquet_note);
   }
+  table_free(&s->equilibria);
   table_free(&s->bifurcations);
   cs_h5_strings_free(s->kind_names, s->n_kind_names);
   cs_h5_strings_free(s->bif_class_names, s->n_bif_class_names);
@@ -681,7 +684,26 @@ enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_f
       st = read_strs(&r, msgs, NULL, &ps->messages, &ps->n_messages);
     if (st == CS_OK && !(flags & CS_READ_NO_SECTIONS))
       st = read_section(&r, out, p);
+    const char *per_point[] = {"final_state", "floquet/re", "floquet/im"};
+    struct cs_result_table *tabs[] = {&ps->final_state, &ps->floquet_re, &ps->floquet_im};
+    for (size_t i = 0; i < 3 && st == CS_OK; i++) {
+      char obj[64];
+      snprintf(obj, sizeof obj, "/%s/%s", pass_names[p], per_point[i]);
+      if ((st = read_table(&r, obj, 0, SIZE_MAX, 0, tabs[i])) == CS_ERR_NOT_FOUND)
+        st = CS_OK;
+      else if (st == CS_OK && tabs[i]->nrows != out->npoints)
+        st = failf(&r, CS_ERR_PARSE, "'%s': %zu rows for %zu grid points", obj, tabs[i]->nrows,
+                   out->npoints);
+    }
+    if (st == CS_OK) {
+      char obj[64];
+      snprintf(obj, sizeof obj, "/%s/floquet/note", pass_names[p]);
+      st = read_strs(&r, obj, NULL, &ps->floquet_note, &ps->n_floquet_note);
+    }
   }
+  if (st == CS_OK &&
+      (st = read_table(&r, "/equilibria", 0, SIZE_MAX, 0, &out->equilibria)) == CS_ERR_NOT_FOUND)
+    st = CS_OK;
   if (st == CS_OK) {
     st = read_table(&r, "/bifurcations", 0, SIZE_MAX, 0, &out->bifurcations);
     out->has_bifurcations = st == CS_OK;

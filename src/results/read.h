@@ -3,8 +3,9 @@
  * sweep, eps-study, friction-fit, orbit, continuation) read into structs, by
  * the names the file carries (root attribute `kind`, dataset paths, the
  * `names`/`units` attributes of tables, `<name>_units` companions of numeric
- * attributes), never by position. See README.md, "HDF5 layout", for what the
- * quantities mean; the file's own `doc` attributes say it too.
+ * attributes), never by position. What the quantities mean: README.md ("HDF5
+ * layout of a sweep", "Reading result files from C") and the `doc`
+ * attributes of the file itself.
  *
  * Ownership. Every reader fills a struct the caller provides (zeroed first,
  * also on failure) with memory it allocates; the matching cs_..._free frees
@@ -16,7 +17,8 @@
  * Errors. The file is untrusted: every rank, size, count, string length and
  * code is checked before it is used, and nothing is allocated from a size the
  * file claims without a bound (CS_H5_MAX_ELEMENTS numbers per dataset and per
- * file, io/h5.h). Statuses: CS_ERR_NOT_FOUND (no such file), CS_ERR_HDF5 (not
+ * file, CS_H5_MAX_TEXT bytes of text per file, io/h5.h). Statuses:
+ * CS_ERR_NOT_FOUND (no such file), CS_ERR_IO (unreadable), CS_ERR_HDF5 (not
  * an HDF5 file, or a damaged or truncated one: an object libhdf5 cannot read),
  * CS_ERR_PARSE (an object of the wrong kind, rank, size or type, a required
  * object missing, a file of another kind), CS_ERR_RANGE (more than the bounds
@@ -53,7 +55,7 @@ struct cs_result_attr {
   char *unit;
 };
 
-/* The scalar attributes of one object, in the file's order. */
+/* The scalar attributes of one object, in name order. */
 struct cs_result_attrs {
   size_t n;
   struct cs_result_attr *v;
@@ -196,6 +198,12 @@ struct cs_sweep_pass {
    * points: the parameter(s), t, the states, derived outputs */
   struct cs_result_table section;
   size_t *section_point; /* section.nrows grid indices (< npoints), one per row */
+  /* per grid index (nrows 0 when absent): /<pass>/final_state, the state the
+   * point ended in; /<pass>/floquet/re and im, the nontrivial Floquet
+   * multipliers of a periodic point (NaN elsewhere) */
+  struct cs_result_table final_state, floquet_re, floquet_im;
+  char **floquet_note; /* per grid index: why the multipliers are missing, or "" */
+  size_t n_floquet_note;
 };
 
 struct cs_sweep_file {
@@ -213,6 +221,9 @@ struct cs_sweep_file {
   struct cs_result_table bifurcations;
   char **kind_names, **bif_class_names;
   size_t n_kind_names, n_bif_class_names;
+  /* /equilibria (sweeps with equilibria = true, once complete; nrows 0 when
+   * absent): per grid point, the equilibrium found and its stability */
+  struct cs_result_table equilibria;
 };
 
 #define CS_READ_NO_SECTIONS 1u /* flag: skip the section rows (the bulk of a sweep) */
