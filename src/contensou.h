@@ -28,9 +28,10 @@
  *   sweep/sweep_h5.h       the sweep's result file
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
  *   study/eps_h5.h         the eps-study file (either study)
+ *   results/read.h         every kind of result file read back into structs
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
- * io < analysis < sweep < study < plot < cli) on every include.
+ * io < analysis < sweep < study < results < plot < cli) on every include.
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -57,6 +58,7 @@
 #include "sweep/sweep_dist.h"
 #include "study/eps_sweep.h"
 #include "study/eps_h5.h"
+#include "results/read.h"
 #include "plot/plot_data.h"
 
 #endif

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* contensou info FILE.h5 | --model NAME | --models: what a result file holds
  * (any kind: sweep, trajectory, friction-fit) or what a model offers, as
- * "name = value" lines. Reads files by names and units only (sweep_h5.h,
- * run_h5.h); a sweep still running can be summarised (rows are flushed as
- * points finish). The file is untrusted: every number that becomes an index
- * or a count is checked first, and the reading runs in a child process
- * (cli_guard.h) so that libhdf5 crashing on a damaged file is exit 1. */
+ * "name = value" lines. Reads files through the public readers only
+ * (results/read.h: by names and units); a sweep still running can be
+ * summarised (rows are flushed as points finish). The file is untrusted: every number that becomes
+ * an index or a count is checked first, and the reading runs in a child process (cli_guard.h) so
+ * that libhdf5 crashing on a damaged file is exit 1. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include <math.h>
@@ -18,8 +18,8 @@
 #include "cli/cli_common.h"
 #include "cli/cli_guard.h"
 #include "cli/cli_verbs.h"
-#include "io/h5.h"
 #include "models/model.h"
+#include "results/read.h"
 #include "sweep/sweep.h"
 
 static const char *const cmd = "contensou info";
@@ -126,54 +126,21 @@ static void out_value(const char *name, double v, const char *unit)
 
 /* ------------------------------------------------------------ reading */
 
-/* A string attribute (malloc'ed) or NULL. */
-static char *str_attr(struct cs_h5 *f, const char *obj, const char *name)
+/* Prints a string attribute of a as "label = value" when present. */
+static void show_str(const struct cs_result_attrs *a, const char *name, const char *label)
 {
-  char *s = NULL;
-  return cs_h5_attr_read_string(f, obj, name, &s) == CS_OK ? s : NULL;
-}
-
-/* A numeric attribute; 0 when absent. */
-static int num_attr(struct cs_h5 *f, const char *obj, const char *name, double *v)
-{
-  return cs_h5_attr_read_double(f, obj, name, v) == CS_OK;
-}
-
-/* Prints a string attribute as "label = value" when present. */
-static void show_str(struct cs_h5 *f, const char *obj, const char *name, const char *label)
-{
-  char *s = str_attr(f, obj, name);
+  const char *s = cs_result_attr_text(a, name);
   if (s)
     out_text(label ? label : name, s);
-  free(s);
 }
 
 /* Prints a numeric attribute with its companion <name>_units when present. */
-static void show_num(struct cs_h5 *f, const char *obj, const char *name, const char *label)
+static void show_num(const struct cs_result_attrs *a, const char *name, const char *label)
 {
   double v;
-  char uname[128];
-  if (!num_attr(f, obj, name, &v))
-    return;
-  snprintf(uname, sizeof uname, "%s_units", name);
-  char *u = str_attr(f, obj, uname);
-  out_value(label ? label : name, v, u);
-  free(u);
-}
-
-/* An array of strings (the attribute attr of obj, or the string dataset obj
- * when attr is NULL), or NULL with *n = 0 when missing or unreadable. */
-static char **read_strings(struct cs_h5 *f, const char *obj, const char *attr, size_t *n)
-{
-  char **v = NULL;
-  if (cs_h5_read_strings(f, obj, attr, &v, n) != CS_OK)
-    *n = 0;
-  return v;
-}
-
-static void free_strings(char **s, size_t n)
-{
-  cs_h5_strings_free(s, n);
+  const char *u;
+  if (cs_result_attr_number(a, name, &v, &u))
+    out_value(label ? label : name, v, u);
 }
 
 /* v as an index in [0, n), or -1 (NaN, negative, fractional, huge: a
@@ -184,40 +151,38 @@ static long code_of(double v, size_t n)
 }
 
 /* Prints every column of a one-row record as "<prefix>.<name> = value unit". */
-static void show_record(struct cs_h5 *f, const char *path, const char *prefix)
+static void show_record(const struct cs_result_table *d, const char *prefix)
 {
-  struct cs_h5_data d;
   char name[256];
-  if (cs_h5_read(f, path, &d) != CS_OK)
-    return;
-  for (size_t j = 0; d.nrows >= 1 && j < d.ncols; j++) {
-    snprintf(name, sizeof name, "%s.%s", prefix, d.names[j]);
-    out_value(name, d.data[j], d.units[j]);
+  for (size_t j = 0; d->nrows >= 1 && j < d->ncols; j++) {
+    snprintf(name, sizeof name, "%s.%s", prefix, d->names[j]);
+    out_value(name, d->data[j], d->units[j]);
   }
-  cs_h5_data_free(&d);
 }
 
 /* ------------------------------------------------------- common header */
 
-static void show_provenance(struct cs_h5 *f)
+static void show_provenance(const struct cs_result_header *h)
 {
   static const char *const names[] = {"program",      "version", "git_describe",
                                       "hdf5_version", "date",    "command_line"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    show_str(f, "/", names[i], NULL);
+    show_str(&h->root, names[i], NULL);
 }
 
 /* What cs_run_h5_write_header (and simulate) write: model, choices, the
  * parameter file, status, /params, /initial, /solver. */
-static void show_run_header(struct cs_h5 *f, const struct cs_model *m)
+static void show_run_header(const struct cs_result_header *h)
 {
   static const char *const names[] = {"model",     "model_title", "model_reference",
                                       "time_unit", "params_file", "params_name"};
+  const struct cs_model *m = h->model ? cs_model_find(h->model) : NULL;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    show_str(f, "/", names[i], NULL);
+    show_str(&h->root, names[i], NULL);
   for (size_t i = 0; m && i < m->n_choice; i++)
-    show_str(f, "/", m->choice[i].name, NULL);
-  char *ov = str_attr(f, "/", "overrides");
+    show_str(&h->root, m->choice[i].name, NULL);
+  const char *ov0 = cs_result_attr_text(&h->root, "overrides");
+  char *ov = ov0 ? strdup(ov0) : NULL;
   if (ov) {
     for (char *line = ov, *next; line && *line; line = next) {
       next = strchr(line, '\n');
@@ -228,21 +193,19 @@ static void show_run_header(struct cs_h5 *f, const struct cs_model *m)
     }
   }
   free(ov);
-  show_record(f, "/params", "param");
-  show_record(f, "/initial", "initial");
-  show_str(f, "/solver", "stepper", "solver.stepper");
-  show_str(f, "/solver", "method", "solver.method");
-  show_str(f, "/solver", "jacobian", "solver.jacobian");
-  show_record(f, "/solver", "solver");
+  show_record(&h->params, "param");
+  show_record(&h->initial, "initial");
+  show_str(&h->solver.attrs, "stepper", "solver.stepper");
+  show_str(&h->solver.attrs, "method", "solver.method");
+  show_str(&h->solver.attrs, "jacobian", "solver.jacobian");
+  show_record(&h->solver, "solver");
 }
 
-static void show_status(struct cs_h5 *f)
+static void show_status(const struct cs_result_header *h)
 {
-  show_str(f, "/", "status", NULL);
-  char *msg = str_attr(f, "/", "message");
-  if (msg && *msg)
-    out_text("message", msg);
-  free(msg);
+  show_str(&h->root, "status", NULL);
+  if (h->message && *h->message)
+    out_text("message", h->message);
 }
 
 /* ----------------------------------------------------------------- sweep */
@@ -265,43 +228,41 @@ static void class_text(char *buf, size_t cap, char **names, size_t nnames, doubl
     snprintf(buf, cap, "%s", name);
 }
 
-static void show_sweep_settings(struct cs_h5 *f)
+static void show_sweep_settings(const struct cs_sweep_file *s)
 {
   static const char *const strs[] = {"spacing",  "direction", "continuation", "adaptive_transient",
                                      "lyapunov", "refine"};
   static const char *const nums[] = {"seam_overlap",     "transient",  "transient_max", "record",
                                      "record_crossings", "max_period", "lyapunov_rtol"};
-  char *p1 = str_attr(f, "/sweep", "parameter");
-  char *p2 = str_attr(f, "/sweep", "parameter2");
-  if (p1)
-    out_text("sweep.parameter", p1);
-  show_str(f, "/sweep", "parameter_unit", "sweep.unit");
-  show_num(f, "/sweep", "from", "sweep.from");
-  show_num(f, "/sweep", "to", "sweep.to");
-  show_num(f, "/sweep", "points", "sweep.points");
-  if (p2) {
-    out_text("sweep.parameter2", p2);
-    show_str(f, "/sweep", "parameter2_unit", "sweep.unit2");
-    show_num(f, "/sweep", "from2", "sweep.from2");
-    show_num(f, "/sweep", "to2", "sweep.to2");
-    show_num(f, "/sweep", "points2", "sweep.points2");
+  const struct cs_result_attrs *a = &s->settings;
+  out_text("sweep.parameter", s->parameter);
+  show_str(a, "parameter_unit", "sweep.unit");
+  show_num(a, "from", "sweep.from");
+  show_num(a, "to", "sweep.to");
+  show_num(a, "points", "sweep.points");
+  if (s->parameter2) {
+    out_text("sweep.parameter2", s->parameter2);
+    show_str(a, "parameter2_unit", "sweep.unit2");
+    show_num(a, "from2", "sweep.from2");
+    show_num(a, "to2", "sweep.to2");
+    show_num(a, "points2", "sweep.points2");
   }
   char label[64];
   for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
     snprintf(label, sizeof label, "sweep.%s", strs[i]);
-    show_str(f, "/sweep", strs[i], label);
+    show_str(a, strs[i], label);
   }
   for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
     snprintf(label, sizeof label, "sweep.%s", nums[i]);
-    show_num(f, "/sweep", nums[i], label);
+    show_num(a, nums[i], label);
   }
-  show_num(f, "/sweep", "refine_tol", "sweep.refine_tol");
-  char *kind = str_attr(f, "/sweep", "section_kind");
-  char *var = str_attr(f, "/sweep", "section_variable");
+  show_num(a, "refine_tol", "sweep.refine_tol");
+  const char *kind = cs_result_attr_text(a, "section_kind");
+  const char *var = cs_result_attr_text(a, "section_variable");
   double level = 0, dir = 0;
   if (kind && strcmp(kind, "hyperplane") == 0) {
-    num_attr(f, "/sweep", "section_level", &level);
-    num_attr(f, "/sweep", "section_direction", &dir);
+    cs_result_attr_number(a, "section_level", &level, NULL);
+    cs_result_attr_number(a, "section_direction", &dir, NULL);
     out_line("sweep.section", "hyperplane %s = %.10g, %s crossings", var ? var : "?",
              level == 0.0 ? 0.0 : level,
              dir > 0   ? "increasing"
@@ -310,197 +271,177 @@ static void show_sweep_settings(struct cs_h5 *f)
   } else if (kind) {
     out_line("sweep.section", "%s (once per forcing period)", kind);
   }
-  free(kind), free(var);
-  show_str(f, "/sweep", "section_doc", "sweep.section_doc");
-  free(p1), free(p2);
+  show_str(a, "section_doc", "sweep.section_doc");
+}
+
+/* A growing list of lines (the failed points, printed after the passes). */
+struct lines {
+  char **v;
+  size_t n;
+};
+
+static void lines_add(struct lines *l, const char *line)
+{
+  char **grown = realloc(l->v, (l->n + 1) * sizeof *grown);
+  if (grown) {
+    l->v = grown;
+    grown[l->n] = strdup(line);
+    if (grown[l->n])
+      l->n++;
+  }
 }
 
 /* Counts per class, and the failed points with their messages, of one pass. */
-static void show_pass(struct cs_h5 *f, int pass, char **cnames, size_t ncn, const char *par1,
-                      const char *par2, const char *unit, char ***failed_lines, size_t *nfailed)
+static void show_pass(const struct cs_sweep_file *s, int pass, struct lines *failed)
 {
-  char path[64], label[128];
-  struct cs_h5_data d;
-  snprintf(path, sizeof path, "/%s/points", pass_names[pass]);
-  if (cs_h5_read(f, path, &d) != CS_OK)
-    return;
-  long ccls = cs_h5_data_column(&d, "class"), cst = cs_h5_data_column(&d, "status");
-  long cp1 = par1 ? cs_h5_data_column(&d, par1) : -1;
-  long cp2 = par2 ? cs_h5_data_column(&d, par2) : -1;
+  const struct cs_sweep_pass *ps = &s->pass[pass];
+  const struct cs_result_table *d = &ps->points;
+  char label[128];
+  long ccls = cs_result_column(d, "class"), cst = cs_result_column(d, "status");
+  long cp1 = cs_result_column(d, s->parameter);
+  long cp2 = s->parameter2 ? cs_result_column(d, s->parameter2) : -1;
+  const char *unit = s->parameter_unit;
+  size_t ncn = ps->n_class_names;
   size_t ncls = ncn > CS_CLASS_COUNT ? ncn : CS_CLASS_COUNT;
   size_t *counts = calloc(ncls + 1, sizeof *counts), done = 0;
-  size_t nmsg = 0;
-  snprintf(path, sizeof path, "/%s/messages", pass_names[pass]);
-  char **msgs = read_strings(f, path, NULL, &nmsg);
-  for (size_t i = 0; counts && ccls >= 0 && i < d.nrows; i++) {
-    double c = d.data[i * d.ncols + (size_t)ccls];
+  for (size_t i = 0; counts && ccls >= 0 && i < d->nrows; i++) {
+    double c = d->data[i * d->ncols + (size_t)ccls];
     if (!isfinite(c) || c == CS_CLASS_PENDING)
       continue;
     done++;
     long code = code_of(c, ncls);
     counts[code >= 0 ? (size_t)code : ncls]++;
-    double s = cst >= 0 ? d.data[i * d.ncols + (size_t)cst] : 0;
-    int is_failed = (isfinite(s) && s != 0) || code == CS_CLASS_FAILED;
+    double st = cst >= 0 ? d->data[i * d->ncols + (size_t)cst] : 0;
+    int is_failed = (isfinite(st) && st != 0) || code == CS_CLASS_FAILED;
     if (!is_failed)
       continue;
     char line[1024], ub[128];
-    int k =
-        snprintf(line, sizeof line, "%s index %zu at %.10g%s", pass_names[pass], i,
-                 cp1 >= 0 ? d.data[i * d.ncols + (size_t)cp1] : NAN, unit_sfx(unit, ub, sizeof ub));
+    int k = snprintf(line, sizeof line, "%s index %zu at %.10g%s", pass_names[pass], i,
+                     cp1 >= 0 ? d->data[i * d->ncols + (size_t)cp1] : NAN,
+                     unit_sfx(unit, ub, sizeof ub));
     if (cp2 >= 0 && k > 0 && (size_t)k < sizeof line)
-      k +=
-          snprintf(line + k, sizeof line - (size_t)k, ", %.10g", d.data[i * d.ncols + (size_t)cp2]);
+      k += snprintf(line + k, sizeof line - (size_t)k, ", %.10g",
+                    d->data[i * d->ncols + (size_t)cp2]);
     if (k > 0 && (size_t)k < sizeof line)
       snprintf(line + k, sizeof line - (size_t)k, ": %s",
-               msgs && i < nmsg && msgs[i][0] ? msgs[i] : "(no message)");
-    char **grown = realloc(*failed_lines, (*nfailed + 1) * sizeof *grown);
-    if (grown) {
-      *failed_lines = grown;
-      grown[*nfailed] = strdup(line);
-      if (grown[*nfailed])
-        (*nfailed)++;
-    }
+               i < ps->n_messages && ps->messages[i][0] ? ps->messages[i] : "(no message)");
+    lines_add(failed, line);
   }
   snprintf(label, sizeof label, "%s.points_done", pass_names[pass]);
   out_line(label, "%zu", done);
   snprintf(label, sizeof label, "%s.points_pending", pass_names[pass]);
-  out_line(label, "%zu", d.nrows - done);
+  out_line(label, "%zu", d->nrows - done);
   for (size_t c = 0; counts && c <= ncls; c++) {
     if (!counts[c])
       continue;
-    const char *name = c < ncn              ? cnames[c]
+    const char *name = c < ncn              ? ps->class_names[c]
                        : c < CS_CLASS_COUNT ? cs_class_name((enum cs_class)c)
                                             : "unknown";
     snprintf(label, sizeof label, "%s.class_%s", pass_names[pass], name);
     out_line(label, "%zu", counts[c]);
   }
   free(counts);
-  free_strings(msgs, nmsg);
-  cs_h5_data_free(&d);
 }
 
-static void show_bifurcations(struct cs_h5 *f, char **cnames, size_t ncn, const char *unit)
+static void show_bifurcations(const struct cs_sweep_file *s)
 {
-  struct cs_h5_data d;
-  if (cs_h5_read(f, "/bifurcations", &d) != CS_OK) {
+  if (!s->has_bifurcations) {
     out_line("bifurcations", "none recorded (sweep not finished)");
     return;
   }
-  size_t nk = 0;
-  char **knames = read_strings(f, "/bifurcations", "kind_names", &nk);
+  const struct cs_result_table *d = &s->bifurcations;
+  size_t nk = s->n_kind_names, ncn = s->n_bif_class_names;
   static const char *const cols[] = {"pass", "p_left",     "p_right",     "estimate", "refined",
                                      "kind", "from_class", "from_period", "to_class", "to_period"};
-  long c[10];
-  for (int j = 0; j < 10; j++)
-    c[j] = cs_h5_data_column(&d, cols[j]);
-  size_t n = d.rank == 2 ? d.nrows : 0;
-  out_line("bifurcations", "%zu", n);
+  out_line("bifurcations", "%zu", d->nrows);
   char ub[128];
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < d->nrows; i++) {
     double v[10];
     for (int j = 0; j < 10; j++)
-      v[j] = c[j] >= 0 ? d.data[i * d.ncols + (size_t)c[j]] : NAN;
+      v[j] = cs_result_value(d, i, cols[j]);
     long k = code_of(v[5], nk > CS_BIF_COUNT ? nk : CS_BIF_COUNT);
-    const char *kind = k >= 0 && (size_t)k < nk ? knames[k]
+    const char *kind = k >= 0 && (size_t)k < nk ? s->kind_names[k]
                        : k >= 0 ? cs_bifurcation_kind_name((enum cs_bifurcation_kind)k)
                                 : "unknown";
     char from[96], to[96];
-    class_text(from, sizeof from, cnames, ncn, v[6], v[7]);
-    class_text(to, sizeof to, cnames, ncn, v[8], v[9]);
+    class_text(from, sizeof from, s->bif_class_names, ncn, v[6], v[7]);
+    class_text(to, sizeof to, s->bif_class_names, ncn, v[8], v[9]);
     const char *pass = v[0] == 0 ? "forward" : v[0] == 1 ? "backward" : "both";
     printf("bifurcation = %s in [%.10g, %.10g]%s estimate %.10g (%s%s): %s -> %s\n", kind, v[1],
-           v[2], unit_sfx(unit, ub, sizeof ub), v[3], pass, v[4] == 1 ? ", refined" : "", from, to);
+           v[2], unit_sfx(s->parameter_unit, ub, sizeof ub), v[3], pass,
+           v[4] == 1 ? ", refined" : "", from, to);
   }
-  free_strings(knames, nk);
-  cs_h5_data_free(&d);
 }
 
-static void show_sweep(struct cs_h5 *f)
+static void show_sweep(const struct cs_sweep_file *s)
 {
-  show_sweep_settings(f);
-  show_status(f);
+  const struct cs_result_attrs *root = &s->h.root;
+  show_sweep_settings(s);
+  show_status(&s->h);
   double wall;
-  if (num_attr(f, "/", "wall_time", &wall))
+  if (cs_result_attr_number(root, "wall_time", &wall, NULL))
     out_line("wall_time_s", "%.6g", wall);
-  show_num(f, "/", "rhs_evals", NULL);
-  show_num(f, "/", "failed_points", "failed");
-  char *unit = str_attr(f, "/sweep", "parameter_unit");
-  char *par1 = str_attr(f, "/sweep", "parameter"), *par2 = str_attr(f, "/sweep", "parameter2");
-  char **failed = NULL;
-  size_t nfailed = 0;
-  for (int p = 0; p < 2; p++) {
-    char path[64];
-    snprintf(path, sizeof path, "/%s/points", pass_names[p]);
-    if (!cs_h5_exists(f, path))
-      continue;
-    size_t ncn = 0;
-    char **cnames = read_strings(f, path, "class_names", &ncn);
-    show_pass(f, p, cnames, ncn, par1, par2, unit, &failed, &nfailed);
-    free_strings(cnames, ncn);
-  }
-  size_t ncn = 0;
-  char **cnames = read_strings(f, "/bifurcations", "class_names", &ncn);
-  show_bifurcations(f, cnames, ncn, unit);
-  free_strings(cnames, ncn);
-  for (size_t i = 0; i < nfailed; i++)
-    out_text("failed_point", failed[i]);
-  free_strings(failed, nfailed);
-  free(unit), free(par1), free(par2);
+  show_num(root, "rhs_evals", NULL);
+  show_num(root, "failed_points", "failed");
+  struct lines failed = {0};
+  for (int p = 0; p < 2; p++)
+    if (s->pass[p].present)
+      show_pass(s, p, &failed);
+  show_bifurcations(s);
+  for (size_t i = 0; i < failed.n; i++)
+    out_text("failed_point", failed.v[i]);
+  for (size_t i = 0; i < failed.n; i++)
+    free(failed.v[i]);
+  free(failed.v);
 }
 
 /* ------------------------------------------------------------ trajectory */
 
-/* The rows of /trajectory are counted, not read: only the first and the last
- * row are (a trajectory may hold 1e8 rows). */
-static void show_trajectory(struct cs_h5 *f)
+/* Only the first and the last row of /trajectory are read (a trajectory may
+ * hold 1e8 rows); last is NULL when first holds them all. */
+static void show_trajectory(const struct cs_trajectory_file *first,
+                            const struct cs_trajectory_file *last)
 {
-  struct cs_h5_data first, last;
-  int rank;
-  size_t nrows, ncols;
-  show_status(f);
-  if (cs_h5_shape(f, "/trajectory", &rank, &nrows, &ncols) == CS_OK && rank == 2 &&
-      cs_h5_read_rows(f, "/trajectory", 0, nrows > 0 ? 1 : 0, &first) == CS_OK) {
-    out_line("rows", "%zu", nrows);
-    show_num(f, "/trajectory", "rows_planned", "rows_planned");
-    long ct = cs_h5_data_column(&first, "t");
-    if (ct >= 0 && nrows > 0 && cs_h5_read_rows(f, "/trajectory", nrows - 1, 1, &last) == CS_OK) {
-      out_value("t_first", first.data[ct], first.units[ct]);
-      out_value("t_last", last.data[ct], last.units[ct]);
-      cs_h5_data_free(&last);
-    }
-    show_num(f, "/trajectory", "t_start", "t_start");
-    show_num(f, "/trajectory", "t_end", "t_end");
-    show_num(f, "/trajectory", "dt", "dt");
-    for (size_t j = 0; j < first.ncols; j++)
-      out_line("column", "%s [%s]", first.names[j], first.units[j]);
-    cs_h5_data_free(&first);
+  const struct cs_result_table *t = &first->table;
+  show_status(&first->h);
+  out_line("rows", "%zu", first->rows_total);
+  show_num(&t->attrs, "rows_planned", "rows_planned");
+  long ct = cs_result_column(t, "t");
+  if (ct >= 0 && t->nrows > 0) {
+    const struct cs_result_table *l = last ? &last->table : t;
+    out_value("t_first", t->data[ct], t->units[ct]);
+    out_value("t_last", l->data[(l->nrows - 1) * l->ncols + (size_t)ct], l->units[ct]);
   }
-  show_record(f, "/stats", "stats");
+  show_num(&t->attrs, "t_start", "t_start");
+  show_num(&t->attrs, "t_end", "t_end");
+  show_num(&t->attrs, "dt", "dt");
+  for (size_t j = 0; j < t->ncols; j++)
+    out_line("column", "%s [%s]", t->names[j], t->units[j]);
+  show_record(&first->stats, "stats");
 }
 
 /* ---------------------------------------------------------- friction fit */
 
-static void show_friction_fit(struct cs_h5 *f)
+static void show_friction_fit(const struct cs_fit_file *fit)
 {
   static const char *const strs[] = {"law", "contact"};
   static const char *const nums[] = {"b",      "m",          "rms", "max_error",
                                      "points", "iterations", "b0",  "m0"};
   static const char *const pairs[] = {"paper", "paper4"};
   static const char *const sfx[] = {"b", "m", "rms", "max_error"};
+  const struct cs_result_attrs *a = &fit->h.root;
   for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
-    show_str(f, "/", strs[i], NULL);
+    show_str(a, strs[i], NULL);
   for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
-    show_num(f, "/", nums[i], NULL);
+    show_num(a, nums[i], NULL);
   for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++)
     for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++) {
       char name[64];
       snprintf(name, sizeof name, "%s_%s", pairs[p], sfx[i]);
-      show_num(f, "/", name, NULL);
+      show_num(a, name, NULL);
     }
-  int rank;
-  size_t nrows, ncols;
-  if (cs_h5_shape(f, "/fit/curves", &rank, &nrows, &ncols) == CS_OK)
-    out_line("curve_rows", "%zu", nrows);
+  if (fit->curves.path)
+    out_line("curve_rows", "%zu", fit->curves.nrows);
 }
 
 /* ----------------------------------------------------------------- model */
@@ -594,41 +535,74 @@ static int list_models(void)
 
 /* ------------------------------------------------------------- the verb */
 
-/* The summary of the file ctx (a path); runs in the guard's child. */
+/* The common lines, then what the kind adds, then the provenance. */
+static void show_file(const char *file, const struct cs_result_header *h)
+{
+  out_text("file", file);
+  out_text("kind", h->kind_name);
+  if (h->params.path)
+    show_run_header(h);
+}
+
+/* The summary of the file ctx (a path); runs in the guard's child. Every
+ * object is read through the public readers (results/read.h). */
 static int info_file(struct cli_guard *g, void *ctx)
 {
   const char *file = ctx;
-  struct cs_h5 *f;
-  enum cs_status st = cs_h5_open(file, 0, &f);
+  char msg[1024];
+  enum cs_result_kind kind;
+  enum cs_status st = cs_result_kind(file, &kind, msg, sizeof msg);
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
-  char *kind = str_attr(f, "/", "kind");
-  if (!kind) {
-    cs_h5_close(f);
-    return cli_usage(cmd, "%s: no root attribute 'kind': not a contensou result file", file);
+    return cli_usage(cmd, "%s", msg);
+  const struct cs_result_header *h = NULL;
+  struct cs_sweep_file sw = {0};
+  struct cs_trajectory_file tr = {0}, tr_last = {0};
+  struct cs_fit_file fit = {0};
+  struct cs_result_header any = {0};
+  switch (kind) {
+  case CS_RESULT_SWEEP:
+    st = cs_read_sweep(file, CS_READ_NO_SECTIONS, &sw, msg, sizeof msg);
+    h = &sw.h;
+    break;
+  case CS_RESULT_TRAJECTORY:
+    st = cs_read_trajectory(file, 0, 1, &tr, msg, sizeof msg);
+    if (st == CS_OK && tr.rows_total > 1)
+      st = cs_read_trajectory(file, tr.rows_total - 1, 1, &tr_last, msg, sizeof msg);
+    h = &tr.h;
+    break;
+  case CS_RESULT_FIT:
+    st = cs_read_fit(file, &fit, msg, sizeof msg);
+    h = &fit.h;
+    break;
+  default: /* eps-study, orbit, continuation, kinds of later versions: the header */
+    st = cs_read_header(file, &any, msg, sizeof msg);
+    h = &any;
+    break;
   }
-  out_text("file", file);
-  out_text("kind", kind);
-  char *mname = str_attr(f, "/", "model");
-  const struct cs_model *m = mname ? cs_model_find(mname) : NULL;
-  if (cs_h5_exists(f, "/params"))
-    show_run_header(f, m);
-  if (strcmp(kind, "sweep") == 0)
-    show_sweep(f);
-  else if (strcmp(kind, "trajectory") == 0)
-    show_trajectory(f);
-  else if (strcmp(kind, "friction-fit") == 0)
-    show_friction_fit(f);
-  else
-    show_status(f);
-  show_provenance(f);
-  free(mname);
-  free(kind);
-  cs_h5_close(f);
   cli_guard_reading_done(g);
-  return CLI_EXIT_OK;
+  int rc = CLI_EXIT_OK;
+  if (st != CS_OK) {
+    rc = cli_fail(cmd, "%s", msg);
+  } else {
+    show_file(file, h);
+    if (kind == CS_RESULT_SWEEP)
+      show_sweep(&sw);
+    else if (kind == CS_RESULT_TRAJECTORY)
+      show_trajectory(&tr, tr_last.h.file ? &tr_last : NULL);
+    else if (kind == CS_RESULT_FIT)
+      show_friction_fit(&fit);
+    else
+      show_status(h);
+    show_provenance(h);
+  }
+  cs_sweep_file_free(&sw);
+  cs_trajectory_file_free(&tr);
+  cs_trajectory_file_free(&tr_last);
+  cs_fit_file_free(&fit);
+  cs_result_header_free(&any);
+  return rc;
 }
 
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv)

@@ -1115,6 +1115,7 @@ static int is_group(struct cs_h5 *f, const char *path)
 static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
                                    struct cs_h5_data *out)
 {
+  memset(out, 0, sizeof *out); /* cs_h5_shape passes it uninitialised */
   hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
   char **cols = NULL;
   size_t ncols = 0;
@@ -1400,4 +1401,126 @@ enum cs_status cs_h5_table_close(struct cs_h5_table *t)
     st = fail_h5("cannot close table", "dataset");
   free(t);
   return st;
+}
+
+/* ------------------------------------------------ listing (whole-file readers) */
+
+struct names_acc {
+  char **v;
+  size_t n, max;
+  int *kinds;  /* links: 1 group, 2 dataset, 0 other (NULL for attributes) */
+  hid_t group; /* links: the group iterated */
+  enum cs_status st;
+};
+
+/* Keeps one name (bounded in count and length); 1 stops the iteration. */
+static int names_add(struct names_acc *a, const char *name, int kind)
+{
+  if (a->n >= a->max) {
+    a->st = fail(CS_ERR_RANGE, "more than %zu entries", a->max);
+    return 1;
+  }
+  size_t len = strnlen(name, CS_H5_MAX_LABEL);
+  if (len == 0 || len >= CS_H5_MAX_LABEL) {
+    a->st = fail(CS_ERR_HDF5, "a name of %zu bytes (accepted: 1 to %d)", len, CS_H5_MAX_LABEL - 1);
+    return 1;
+  }
+  if (!(a->v[a->n] = dup_string(name))) {
+    a->st = fail(CS_ERR_NOMEM, "out of memory");
+    return 1;
+  }
+  if (a->kinds)
+    a->kinds[a->n] = kind;
+  a->n++;
+  return 0;
+}
+
+static herr_t attr_name_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+  (void)loc, (void)info;
+  return names_add(data, name, 0);
+}
+
+enum cs_status cs_h5_attr_names(struct cs_h5 *f, const char *obj, size_t max, char ***names,
+                                size_t *count)
+{
+  hid_t id;
+  begin();
+  *names = NULL;
+  *count = 0;
+  enum cs_status st = open_object(f, obj, &id);
+  if (st != CS_OK)
+    return st;
+  struct names_acc a = {.v = calloc(max ? max : 1, sizeof(char *)), .max = max};
+  if (!a.v) {
+    H5Oclose(id);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  hsize_t idx = 0;
+  if (H5Aiterate2(id, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, attr_name_cb, &a) < 0 && a.st == CS_OK)
+    a.st = fail_h5("cannot list the attributes of", obj);
+  H5Oclose(id);
+  if (a.st != CS_OK) {
+    enum cs_status e = a.st;
+    char why[256];
+    snprintf(why, sizeof why, "%.200s", cs_h5_err);
+    free_strings(a.v, a.n);
+    return fail(e, "attributes of '%s': %s", obj, why);
+  }
+  *names = a.v;
+  *count = a.n;
+  return CS_OK;
+}
+
+static herr_t link_name_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+  struct names_acc *a = data;
+  int kind = 0;
+  H5O_info_t oi;
+  if (info->type == H5L_TYPE_HARD &&
+      H5Oget_info_by_name2(g, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) >= 0)
+    kind = oi.type == H5O_TYPE_GROUP ? 1 : oi.type == H5O_TYPE_DATASET ? 2 : 0;
+  return names_add(a, name, kind);
+}
+
+enum cs_status cs_h5_list(struct cs_h5 *f, const char *group, size_t max, char ***names,
+                          int **kinds, size_t *count)
+{
+  hid_t id;
+  begin();
+  *names = NULL;
+  *kinds = NULL;
+  *count = 0;
+  enum cs_status st = open_object(f, group, &id);
+  if (st != CS_OK)
+    return st;
+  if (H5Iget_type(id) != H5I_GROUP) {
+    H5Oclose(id);
+    return fail(CS_ERR_UNSUPPORTED, "'%s' is not a group", group);
+  }
+  struct names_acc a = {.v = calloc(max ? max : 1, sizeof(char *)),
+                        .kinds = calloc(max ? max : 1, sizeof(int)),
+                        .max = max,
+                        .group = id};
+  if (!a.v || !a.kinds) {
+    free(a.v), free(a.kinds);
+    H5Oclose(id);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  hsize_t idx = 0;
+  if (H5Literate(id, H5_INDEX_NAME, H5_ITER_INC, &idx, link_name_cb, &a) < 0 && a.st == CS_OK)
+    a.st = fail_h5("cannot list the group", group);
+  H5Oclose(id);
+  if (a.st != CS_OK) {
+    enum cs_status e = a.st;
+    char why[256];
+    snprintf(why, sizeof why, "%.200s", cs_h5_err);
+    free_strings(a.v, a.n);
+    free(a.kinds);
+    return fail(e, "group '%s': %s", group, why);
+  }
+  *names = a.v;
+  *kinds = a.kinds;
+  *count = a.n;
+  return CS_OK;
 }

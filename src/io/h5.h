@@ -337,4 +337,18 @@ size_t cs_h5_table_cols(const struct cs_h5_table *t);
 /* Closes the table (t may be NULL). */
 enum cs_status cs_h5_table_close(struct cs_h5_table *t);
 
+/* ------------------------------------------------ listing (whole-file readers) */
+
+/* The names of the attributes of obj, at most max of them (CS_ERR_RANGE past
+ * that); each name 1 to CS_H5_MAX_LABEL - 1 bytes. Free with
+ * cs_h5_strings_free. */
+enum cs_status cs_h5_attr_names(struct cs_h5 *f, const char *obj, size_t max, char ***names,
+                                size_t *count);
+
+/* The links of group, in name order, at most max of them, with their kinds
+ * (kinds[i]: 1 a group, 2 a dataset, 0 anything else: a soft or external
+ * link, a named type). Free names with cs_h5_strings_free, kinds with free. */
+enum cs_status cs_h5_list(struct cs_h5 *f, const char *group, size_t max, char ***names,
+                          int **kinds, size_t *count);
+
 #endif

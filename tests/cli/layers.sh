@@ -3,7 +3,8 @@
 # The layering of the sources, drawn from their includes: no file includes a
 # header of a higher layer. Layers, low to high:
 #   0 core   1 friction   2 integrate, models   3 io   4 analysis
-#   5 sweep  6 study      7 plot (what the pictures are made of)   8 cli
+#   5 sweep  6 study      7 results (result files read back)
+#   8 plot (what the pictures are made of)   9 cli
 # (cs_version.h is generated for core; src/contensou.h, the umbrella header,
 # sits above the library and below cli.) Prints the graph of layer-to-layer
 # includes (also written as Graphviz to <scratch>/layers.dot) and fails on
@@ -26,9 +27,10 @@ layer() {
   analysis) echo 4 ;;
   sweep) echo 5 ;;
   study) echo 6 ;;
-  plot) echo 7 ;;
-  contensou.h) echo 7 ;;
-  cli) echo 8 ;;
+  results) echo 7 ;;
+  plot) echo 8 ;;
+  contensou.h) echo 8 ;;
+  cli) echo 9 ;;
   *) echo "" ;;
   esac
 }

@@ -6,7 +6,9 @@
  *   file's bytes, optionally followed by "\0--set\0" and the overrides, one
  *   per line. A loaded file with a [sweep] section also goes through the
  *   sweep's key checks (cs_sweep_spec_from_config).
- * - info, plot: contensou info FILE / contensou plot FILE -o OUT (and, for
+ * - info, plot: contensou info FILE (then the reader of the file's kind of
+ *   results/read.h, and for inputs of odd size the whole-file reader, on the
+ *   same file) / contensou plot FILE -o OUT (and, for
  *   inputs of odd size, plot FILE --point 1), in this process (no guard
  *   child), on the input written to a scratch file. gnuplot is not run in a
  *   fuzzing build (FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) and cannot be

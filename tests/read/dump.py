@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""An independent reading of contensou result files (h5py, not the library),
+for tests/test_read.c: every scalar attribute, every string-array attribute,
+every numeric dataset and table stored as a group of columns (attribute
+`columns`), every string dataset, as one 'key<TAB>value' line each.
+
+  L:a:/obj:name      scalar attribute (numbers as repr(float), text as is)
+  L:sa:/obj:name:i   entry i of a string-array attribute
+  L:shape:/path      "nrows ncols" of a table (1-D: ncols 1)
+  L:name:/path:j     column j's name; L:unit:/path:j its unit ("" if none)
+  L:v:/path:i:j      the value at row i, column j
+  L:s:/path:i        string i of a string dataset
+Text has newlines written as \\n and tabs as \\t.
+
+usage: dump.py LABEL FILE.h5 >> dump.txt
+   or: dump.py --damage KIND FILE.h5 (edits a copy in place, see below)"""
+import sys
+
+import h5py
+import numpy as np
+
+
+def text(v):
+    if isinstance(v, bytes):
+        v = v.decode("utf-8", "replace")
+    return str(v).replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+
+
+def num(v):
+    return repr(float(v))
+
+
+def out(key, value):
+    sys.stdout.write(key + "\t" + value + "\n")
+
+
+def attrs(label, path, obj):
+    for name, v in obj.attrs.items():
+        a = np.asarray(v)
+        if a.dtype.kind in "OSU":
+            if a.shape in ((), (1,)):  # one string reads as a scalar
+                out(f"{label}:a:{path}:{name}", text(a.reshape(-1)[0]))
+            if a.shape != ():
+                for i, s in enumerate(a.reshape(-1)):
+                    out(f"{label}:sa:{path}:{name}:{i}", text(s))
+        elif a.dtype.kind in "fiub" and a.shape in ((), (1,)):
+            out(f"{label}:a:{path}:{name}", num(a.reshape(-1)[0]))
+
+
+def table(label, path, data, names, units):
+    nrows, ncols = data.shape
+    out(f"{label}:shape:{path}", f"{nrows} {ncols}")
+    for j in range(ncols):
+        out(f"{label}:name:{path}:{j}", text(names[j]))
+        out(f"{label}:unit:{path}:{j}", text(units[j]))
+    for i in range(nrows):
+        for j in range(ncols):
+            out(f"{label}:v:{path}:{i}:{j}", num(data[i, j]))
+
+
+def walk(label, g):
+    attrs(label, g.name, g)
+    for name in sorted(g.keys(), key=lambda s: s.encode()):
+        link = g.get(name, getlink=True)
+        if not isinstance(link, h5py.HardLink):
+            continue
+        o = g[name]
+        if isinstance(o, h5py.Group) and "columns" in o.attrs:
+            cols = [text(c) for c in o.attrs["columns"]]
+            data = np.stack([o[c][:].astype(float) for c in cols], axis=1)
+            units = [text(o[c].attrs.get("units", "")) for c in cols]
+            attrs(label, o.name, o)
+            table(label, o.name, data, cols, units)
+        elif isinstance(o, h5py.Group):
+            walk(label, o)
+        elif o.dtype.kind in "OSU":
+            attrs(label, o.name, o)
+            for i, s in enumerate(o[()].reshape(-1)):
+                out(f"{label}:s:{o.name}:{i}", text(s))
+        else:
+            attrs(label, o.name, o)
+            d = o[()].astype(float)
+            if d.ndim == 1:
+                table(label, o.name, d.reshape(-1, 1), [o.name.rsplit("/", 1)[1]],
+                      [text(o.attrs.get("units", ""))])
+            else:
+                n = [text(s) for s in o.attrs.get("names", [""] * d.shape[1])]
+                u = [text(s) for s in o.attrs.get("units", [""] * d.shape[1])]
+                table(label, o.name, d, n, u)
+
+
+def damage(kind, path):
+    with h5py.File(path, "r+") as f:
+        if kind == "grid-rank3":  # /sweep/grid of rank 3
+            del f["sweep/grid"]
+            f["sweep/grid"] = np.zeros((2, 2, 2))
+        elif kind == "grid-text":  # /sweep/grid of strings
+            del f["sweep/grid"]
+            f["sweep/grid"] = np.array([b"a", b"b"])
+        elif kind == "no-trajectory":  # the required table deleted
+            del f["trajectory"]
+        elif kind == "section-index":  # a grid index far outside the grid
+            d = f["forward/section/index"]
+            d[0] = 10**9
+        elif kind == "class-rows":  # a column of the points shorter than the others
+            del f["forward/points/class"]
+            f["forward/points/class"] = np.zeros(3)
+        elif kind == "points-huge":  # a count no reader may use as a size
+            f["sweep"].attrs["points"] = 1e12
+        elif kind == "no-kind":
+            del f.attrs["kind"]
+        else:
+            raise SystemExit("unknown damage " + kind)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--damage":
+        damage(sys.argv[2], sys.argv[3])
+    else:
+        with h5py.File(sys.argv[2], "r") as f:
+            walk(sys.argv[1], f)

@@ -1,0 +1,672 @@
+/* SPDX-License-Identifier: MIT */
+/* The public readers (results/read.h) against an independent reading: the
+ * program makes one short file of each kind (trajectory with mode switches,
+ * sweep, eps study, friction fit, orbit, continuation), h5py dumps every
+ * attribute, table and string of them (tests/read/dump.py), and every value
+ * the readers give must be the one h5py read, every object h5py found must be
+ * there. Then refusals: truncated files, a dataset of the wrong rank or type,
+ * missing required objects, an index outside the grid, each an error naming
+ * the file and the object, never a crash. Skipped without /usr/bin/python3
+ * and h5py. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/read.h"
+
+#define PY "/usr/bin/python3"
+#define DUMP CONTENSOU_SOURCE_DIR "/tests/read/dump.py"
+#define PARAMS CONTENSOU_SOURCE_DIR "/params"
+
+static char dir[64];
+static int ready; /* files made and dumped */
+
+/* the dump: sorted key/value pairs */
+struct kv {
+  char *key, *val;
+};
+static struct kv *kv;
+static size_t nkv;
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+  char cmd[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  return system(cmd);
+}
+
+static const char *fpath(const char *name)
+{
+  static char buf[4][256];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+  return buf[k];
+}
+
+static int cmp_kv(const void *a, const void *b)
+{
+  return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+static int load_dump(const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp)
+    return -1;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  while ((len = getline(&line, &cap, fp)) > 0) {
+    if (line[len - 1] == '\n')
+      line[--len] = '\0';
+    char *tab = strchr(line, '\t');
+    if (!tab)
+      continue;
+    *tab = '\0';
+    struct kv *g = realloc(kv, (nkv + 1) * sizeof *g);
+    if (!g)
+      break;
+    kv = g;
+    kv[nkv].key = strdup(line);
+    kv[nkv].val = strdup(tab + 1);
+    nkv++;
+  }
+  free(line);
+  fclose(fp);
+  qsort(kv, nkv, sizeof *kv, cmp_kv);
+  return 0;
+}
+
+/* The dumped value of a key, or NULL. */
+static const char *get(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *get(const char *fmt, ...)
+{
+  char key[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(key, sizeof key, fmt, ap);
+  va_end(ap);
+  struct kv k = {.key = key}, *hit = bsearch(&k, kv, nkv, sizeof *kv, cmp_kv);
+  return hit ? hit->val : NULL;
+}
+
+/* Keys starting with prefix. */
+static size_t count_prefix(const char *prefix)
+{
+  size_t n = 0, len = strlen(prefix);
+  for (size_t i = 0; i < nkv; i++)
+    n += strncmp(kv[i].key, prefix, len) == 0;
+  return n;
+}
+
+/* The text as dump.py writes it (\ \n \t escaped). */
+static void escape(const char *s, char *out, size_t cap)
+{
+  size_t k = 0;
+  for (; *s && k + 3 < cap; s++) {
+    if (*s == '\\' || *s == '\n' || *s == '\t') {
+      out[k++] = '\\';
+      out[k++] = *s == '\n' ? 'n' : *s == '\t' ? 't' : '\\';
+    } else {
+      out[k++] = *s;
+    }
+  }
+  out[k] = '\0';
+}
+
+static void expect_text(const char *got, const char *want, const char *what)
+{
+  static char esc[1 << 16];
+  if (!want)
+    fail_msg("%s: not in h5py's dump", what);
+  assert_non_null(got);
+  escape(got, esc, sizeof esc);
+  if (strcmp(esc, want) != 0)
+    fail_msg("%s: '%s', h5py read '%s'", what, esc, want);
+}
+
+static void expect_num(double got, const char *want, const char *what)
+{
+  if (!want)
+    fail_msg("%s: not in h5py's dump", what);
+  double w = strtod(want, NULL);
+  if (!(got == w || (isnan(got) && isnan(w))))
+    fail_msg("%s: %.17g, h5py read %.17g", what, got, w);
+}
+
+/* Every scalar attribute the reader lists is h5py's, and as many. */
+static void check_attrs(const char *L, const char *path, const struct cs_result_attrs *a)
+{
+  char prefix[512], what[512];
+  snprintf(prefix, sizeof prefix, "%s:a:%s:", L, path);
+  for (size_t i = 0; i < a->n; i++) {
+    const struct cs_result_attr *x = &a->v[i];
+    const char *want = get("%s%s", prefix, x->name);
+    snprintf(what, sizeof what, "%s attribute %s of %s", L, x->name, path);
+    if (x->text) {
+      expect_text(x->text, want, what);
+    } else {
+      expect_num(x->value, want, what);
+      char uname[300];
+      snprintf(uname, sizeof uname, "%s_units", x->name);
+      const char *u = get("%s%s", prefix, uname);
+      if (u)
+        expect_text(x->unit, u, what);
+      else
+        assert_null(x->unit);
+    }
+  }
+  /* h5py's keys of this object with no ':' after the name (not a deeper path) */
+  size_t n = 0, len = strlen(prefix);
+  for (size_t i = 0; i < nkv; i++)
+    n += strncmp(kv[i].key, prefix, len) == 0 && !strchr(kv[i].key + len, ':');
+  if (n != a->n)
+    fail_msg("%s %s: %zu scalar attributes read, h5py found %zu", L, path, a->n, n);
+}
+
+/* Shape, names, units, rows from first on, and attributes of a table. */
+static void check_rows(const char *L, const struct cs_result_table *t, size_t first)
+{
+  char what[512];
+  const char *shape = get("%s:shape:%s", L, t->path);
+  if (!shape)
+    fail_msg("%s: table %s is not in h5py's dump", L, t->path);
+  size_t nr, nc;
+  assert_int_equal(sscanf(shape, "%zu %zu", &nr, &nc), 2);
+  assert_int_equal(t->ncols, nc);
+  assert_true(first + t->nrows <= nr);
+  for (size_t j = 0; j < t->ncols; j++) {
+    snprintf(what, sizeof what, "%s %s column %zu", L, t->path, j);
+    expect_text(t->names[j], get("%s:name:%s:%zu", L, t->path, j), what);
+    expect_text(t->units[j], get("%s:unit:%s:%zu", L, t->path, j), what);
+  }
+  for (size_t i = 0; i < t->nrows; i++)
+    for (size_t j = 0; j < t->ncols; j++) {
+      snprintf(what, sizeof what, "%s %s[%zu, %zu]", L, t->path, first + i, j);
+      expect_num(t->data[i * t->ncols + j], get("%s:v:%s:%zu:%zu", L, t->path, first + i, j), what);
+    }
+  check_attrs(L, t->path, &t->attrs);
+}
+
+static void check_table(const char *L, const struct cs_result_table *t)
+{
+  assert_non_null(t);
+  const char *shape = get("%s:shape:%s", L, t->path);
+  size_t nr = 0, nc = 0;
+  if (shape)
+    assert_int_equal(sscanf(shape, "%zu %zu", &nr, &nc), 2);
+  assert_int_equal(t->nrows, nr);
+  check_rows(L, t, 0);
+}
+
+static void check_header(const char *L, const struct cs_result_header *h, const char *kind)
+{
+  assert_string_equal(h->kind_name, kind);
+  check_attrs(L, "/", &h->root);
+  expect_text(h->kind_name, get("%s:a:/:kind", L), "kind");
+  if (h->model)
+    expect_text(h->model, get("%s:a:/:model", L), "model");
+  if (h->status)
+    expect_text(h->status, get("%s:a:/:status", L), "status");
+  if (get("%s:shape:/params", L)) {
+    check_table(L, &h->params);
+    check_table(L, &h->initial);
+    check_table(L, &h->solver);
+  } else {
+    assert_null(h->params.path);
+  }
+}
+
+/* ------------------------------------------------------------ the files */
+
+static const char *const labels[] = {"T", "S", "E", "F", "O", "C"};
+static const char *const files[] = {"traj.h5", "sweep.h5", "eps.h5",
+                                    "fit.h5",  "orbit.h5", "cont.h5"};
+static const char *const kinds[] = {"trajectory",   "sweep", "eps-study",
+                                    "friction-fit", "orbit", "continuation"};
+
+static int setup(void **state)
+{
+  (void)state;
+  if (access(PY, X_OK) != 0 || sh(PY " -c 'import h5py' 2>/dev/null") != 0)
+    return 0; /* the tests skip */
+  snprintf(dir, sizeof dir, "/tmp/cs_test_read_XXXXXX");
+  if (!mkdtemp(dir))
+    return -1;
+  FILE *fp = fopen(fpath("duffing.ini"), "w");
+  if (!fp)
+    return -1;
+  fputs("[model]\nname = duffing\n[parameters]\ndelta = 0.3\nalpha = -1\nbeta = 1\n"
+        "gamma = 0.2\nomega = 1.2\n[initial]\nx = 1\nv = 0\n[solver]\nstepper = erk\n"
+        "rtol = 1e-9\natol = 1e-11\n[output]\nt_end = 50\n[sweep]\nparameter = gamma\n"
+        "from = 0.2\nto = 0.5\npoints = 8\ndirection = both\ntransient = 50\nrecord = 50\n",
+        fp);
+  fclose(fp);
+  if (!(fp = fopen(fpath("vdp.ini"), "w")))
+    return -1;
+  fputs("[model]\nname = vanderpol\n[parameters]\nmu = 1\n[initial]\nx = 2\nv = 0\n"
+        "[solver]\nrtol = 1e-10\natol = 1e-12\n[output]\nt_end = 50\n",
+        fp);
+  fclose(fp);
+  if (!(fp = fopen(fpath("hopf.ini"), "w")))
+    return -1;
+  fputs("[model]\nname = subhopf\n[parameters]\nmu = -0.5\n[initial]\nx = 0.01\ny = 0\n"
+        "[solver]\nrtol = 1e-9\natol = 1e-11\n[continuation]\nparameter = mu\nmin = -0.5\n"
+        "max = 0.3\nstart = hopf\n",
+        fp);
+  fclose(fp);
+  const char *q = ">/dev/null 2>&1";
+  if (sh("cd %s && %s simulate %s/belt_fig4a.ini --set model.law=event-driven "
+         "--set solver.stepper=erk --set initial.x=0 --set initial.phi=0 --set initial.dx=0 "
+         "--set initial.dphi=0 --set output.t_end=5 -o traj.h5 %s",
+         dir, CONTENSOU_EXE, PARAMS, q) ||
+      sh("cd %s && %s sweep duffing.ini --threads 1 -o sweep.h5 %s", dir, CONTENSOU_EXE, q) ||
+      sh("cd %s && %s eps-study %s/pendulum_fig9.ini --set output.t_end=2 --set output.dt=0.01 "
+         "--eps 1e-1,1e-2 --reference 1e-3 -o eps.h5 %s",
+         dir, CONTENSOU_EXE, PARAMS, q) ||
+      sh("cd %s && %s friction fit --law I11 --points 20 -o fit.h5 %s", dir, CONTENSOU_EXE, q) ||
+      sh("cd %s && %s orbit vdp.ini -o orbit.h5 --no-plot %s", dir, CONTENSOU_EXE, q) ||
+      sh("cd %s && %s continue hopf.ini -o cont.h5 --no-plot %s", dir, CONTENSOU_EXE, q))
+    return -1;
+  for (size_t i = 0; i < 6; i++)
+    if (sh("cd %s && " PY " " DUMP " %s %s >>dump.txt", dir, labels[i], files[i]))
+      return -1;
+  if (load_dump(fpath("dump.txt")) != 0 || nkv == 0)
+    return -1;
+  ready = 1;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  for (size_t i = 0; i < nkv; i++)
+    free(kv[i].key), free(kv[i].val);
+  free(kv);
+  if (dir[0])
+    sh("rm -rf %s", dir);
+  return 0;
+}
+
+#define NEED_FILES() \
+  do {               \
+    if (!ready)      \
+      skip();        \
+  } while (0)
+
+/* Every kind, read whole: every table and string list h5py found, with every
+ * value, name, unit and attribute. */
+static void test_whole_files(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  for (size_t k = 0; k < 6; k++) {
+    struct cs_result_file f;
+    char msg[512];
+    enum cs_result_kind kind;
+    assert_int_equal(cs_result_kind(fpath(files[k]), &kind, msg, sizeof msg), CS_OK);
+    assert_string_equal(cs_result_kind_name(kind), kinds[k]);
+    enum cs_status st = cs_read_result(fpath(files[k]), &f, msg, sizeof msg);
+    if (st != CS_OK)
+      fail_msg("%s: %s", files[k], msg);
+    check_header(labels[k], &f.h, kinds[k]);
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "%s:shape:", labels[k]);
+    assert_int_equal(f.ntables, count_prefix(prefix));
+    for (size_t i = 0; i < f.ntables; i++)
+      check_table(labels[k], &f.tables[i]);
+    size_t nstr = 0;
+    for (size_t i = 0; i < f.ntexts; i++) {
+      char what[300];
+      nstr += f.texts[i].n;
+      for (size_t j = 0; j < f.texts[i].n; j++) {
+        snprintf(what, sizeof what, "%s %s[%zu]", labels[k], f.texts[i].path, j);
+        expect_text(f.texts[i].v[j], get("%s:s:%s:%zu", labels[k], f.texts[i].path, j), what);
+      }
+    }
+    snprintf(prefix, sizeof prefix, "%s:s:", labels[k]);
+    assert_int_equal(nstr, count_prefix(prefix));
+    cs_result_file_free(&f);
+    cs_result_file_free(&f); /* twice is harmless */
+  }
+}
+
+static void test_trajectory(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  struct cs_trajectory_file t;
+  char msg[512];
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), 0, SIZE_MAX, &t, msg, sizeof msg), CS_OK);
+  check_header("T", &t.h, "trajectory");
+  assert_int_equal(t.rows_total, t.table.nrows);
+  assert_true(t.rows_total > 10);
+  check_table("T", &t.table);
+  check_table("T", &t.stats);
+  assert_true(t.switches.nrows >= 1); /* from rest: stick at t = 0.030 (simulate.sh) */
+  check_table("T", &t.switches);
+  assert_string_equal(t.h.status, "ok");
+  assert_string_equal(cs_result_attr_text(&t.h.root, "law"), "event-driven");
+  double t_end;
+  assert_true(cs_result_attr_number(&t.table.attrs, "t_end", &t_end, NULL));
+  expect_num(t_end, get("T:a:/trajectory:t_end"), "t_end");
+  size_t n = t.rows_total;
+  cs_trajectory_file_free(&t);
+
+  /* a slice, a slice cut at the end, nothing, past the end */
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), 2, 3, &t, msg, sizeof msg), CS_OK);
+  assert_int_equal(t.table.nrows, 3);
+  assert_int_equal(t.first_row, 2);
+  check_rows("T", &t.table, 2);
+  cs_trajectory_file_free(&t);
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), n - 1, 10, &t, msg, sizeof msg), CS_OK);
+  assert_int_equal(t.table.nrows, 1);
+  check_rows("T", &t.table, n - 1);
+  cs_trajectory_file_free(&t);
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), n, 1, &t, msg, sizeof msg), CS_OK);
+  assert_int_equal(t.table.nrows, 0);
+  assert_int_equal(t.rows_total, n);
+  cs_trajectory_file_free(&t);
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), n + 1, 1, &t, msg, sizeof msg),
+                   CS_ERR_RANGE);
+  assert_non_null(strstr(msg, "traj.h5"));
+  assert_null(t.table.data);
+}
+
+static void test_sweep(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  struct cs_sweep_file s;
+  char msg[512];
+  assert_int_equal(cs_read_sweep(fpath("sweep.h5"), 0, &s, msg, sizeof msg), CS_OK);
+  check_header("S", &s.h, "sweep");
+  check_attrs("S", "/sweep", &s.settings);
+  expect_text(s.parameter, get("S:a:/sweep:parameter"), "parameter");
+  assert_string_equal(s.parameter, "gamma");
+  assert_null(s.parameter2);
+  assert_string_equal(s.h.status, "complete");
+  assert_int_equal(s.npoints, 8);
+  check_table("S", &s.grid);
+  size_t total_rows = 0;
+  for (int p = 0; p < 2; p++) {
+    struct cs_sweep_pass *ps = &s.pass[p];
+    const char *pn = p ? "backward" : "forward";
+    assert_true(ps->present);
+    check_table("S", &ps->points);
+    assert_int_equal(ps->points.nrows, 8);
+    for (size_t i = 0; i < 8; i++) { /* the grid values in the points' parameter column */
+      assert_true(cs_result_value(&ps->points, i, "gamma") == cs_result_value(&s.grid, i, "gamma"));
+      assert_true(cs_result_value(&ps->points, i, "class") > 0); /* none pending */
+    }
+    for (size_t c = 0; c < ps->n_class_names; c++)
+      expect_text(ps->class_names[c], get("S:sa:/%s/points:class_names:%zu", pn, c), "class");
+    assert_true(ps->n_class_names > 3);
+    assert_int_equal(ps->n_messages, 8);
+    for (size_t i = 0; i < ps->n_messages; i++)
+      expect_text(ps->messages[i], get("S:s:/%s/messages:%zu", pn, i), "message");
+    check_table("S", &ps->section);
+    assert_true(ps->section.nrows > 8);
+    for (size_t i = 0; i < ps->section.nrows; i++) {
+      expect_num((double)ps->section_point[i], get("S:v:/%s/section/index:%zu:0", pn, i),
+                 "section index");
+      /* the row's parameter value is its grid point's */
+      assert_true(cs_result_value(&ps->section, i, "gamma") ==
+                  cs_result_value(&s.grid, ps->section_point[i], "gamma"));
+    }
+    check_table("S", &ps->final_state);
+    check_table("S", &ps->floquet_re);
+    check_table("S", &ps->floquet_im);
+    assert_int_equal(ps->final_state.nrows, 8);
+    assert_int_equal(ps->final_state.ncols, 2); /* duffing: x, v */
+    assert_int_equal(ps->n_floquet_note, 8);
+    for (size_t i = 0; i < ps->n_floquet_note; i++)
+      expect_text(ps->floquet_note[i], get("S:s:/%s/floquet/note:%zu", pn, i), "floquet note");
+    total_rows += ps->section.nrows;
+  }
+  assert_true(s.has_bifurcations);
+  check_table("S", &s.bifurcations);
+  for (size_t k = 0; k < s.n_kind_names; k++)
+    expect_text(s.kind_names[k], get("S:sa:/bifurcations:kind_names:%zu", k), "kind name");
+  assert_true(s.n_kind_names > 0 && s.n_bif_class_names > 0);
+  assert_int_equal(s.equilibria.nrows, 0); /* a forced model: none */
+  assert_null(s.equilibria.path);
+  cs_sweep_file_free(&s);
+  cs_sweep_file_free(&s);
+  assert_true(total_rows > 0);
+
+  /* without the sections: the same points, no section rows */
+  assert_int_equal(cs_read_sweep(fpath("sweep.h5"), CS_READ_NO_SECTIONS, &s, msg, sizeof msg),
+                   CS_OK);
+  assert_int_equal(s.pass[0].section.nrows, 0);
+  assert_null(s.pass[0].section_point);
+  check_table("S", &s.pass[0].points);
+  cs_sweep_file_free(&s);
+}
+
+static void test_fit_eps_orbit_continuation(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  char msg[512];
+  struct cs_fit_file f;
+  assert_int_equal(cs_read_fit(fpath("fit.h5"), &f, msg, sizeof msg), CS_OK);
+  check_header("F", &f.h, "friction-fit");
+  assert_string_equal(f.law, "I11");
+  expect_num(f.b, get("F:a:/:b"), "b");
+  expect_num(f.m, get("F:a:/:m"), "m");
+  expect_num(f.rms, get("F:a:/:rms"), "rms");
+  expect_num(f.max_error, get("F:a:/:max_error"), "max_error");
+  expect_num(f.points, get("F:a:/:points"), "points");
+  assert_true(f.points == 20);
+  check_table("F", &f.curves);
+  assert_true(f.curves.nrows > 0);
+  cs_fit_file_free(&f);
+
+  struct cs_eps_study_file e;
+  assert_int_equal(cs_read_eps_study(fpath("eps.h5"), &e, msg, sizeof msg), CS_OK);
+  expect_text(e.study, get("E:a:/:study"), "study");
+  assert_non_null(e.eps);
+  assert_int_equal(e.eps->nrows, 2);
+  assert_true(e.eps->data[0] == 0.1 && e.eps->data[1] == 0.01);
+  assert_non_null(e.reference);
+  assert_non_null(e.norms);
+  assert_non_null(e.runs);
+  assert_null(e.grid); /* a trajectory study */
+  for (size_t k = 0; k < 2; k++) {
+    const struct cs_result_table *d = cs_eps_study_difference(&e, k);
+    assert_non_null(d);
+    assert_int_equal(d->nrows, e.reference->nrows);
+    check_table("E", d);
+  }
+  assert_null(cs_eps_study_difference(&e, 2));
+  cs_eps_study_file_free(&e);
+
+  struct cs_orbit_file o;
+  assert_int_equal(cs_read_orbit(fpath("orbit.h5"), &o, msg, sizeof msg), CS_OK);
+  /* Van der Pol, mu = 1: period 6.6632868593231 (tests/cli/orbit.sh) */
+  assert_true(fabs(cs_result_value(o.orbit, 0, "period") - 6.6632868593231) < 1e-6);
+  assert_non_null(o.multipliers);
+  assert_non_null(o.monodromy);
+  assert_int_equal(o.monodromy->nrows, 2);
+  cs_orbit_file_free(&o);
+
+  struct cs_continuation_file c;
+  assert_int_equal(cs_read_continuation(fpath("cont.h5"), &c, msg, sizeof msg), CS_OK);
+  assert_true(c.branch->nrows > 3);
+  check_table("C", c.branch);
+  expect_text(cs_result_attr_text(&c.branch->attrs, "parameter"), get("C:a:/branch:parameter"),
+              "branch parameter");
+  cs_continuation_file_free(&c);
+
+  /* a reader of another kind refuses, naming the file */
+  assert_int_equal(cs_read_sweep(fpath("fit.h5"), 0, &(struct cs_sweep_file){0}, msg, sizeof msg),
+                   CS_ERR_PARSE);
+  assert_non_null(strstr(msg, "fit.h5"));
+  assert_non_null(strstr(msg, "friction-fit"));
+}
+
+/* The number of points finished (class not pending) of a pass. */
+static size_t done_points(const struct cs_sweep_pass *ps)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < ps->points.nrows; i++)
+    n += cs_result_value(&ps->points, i, "class") > 0;
+  return n;
+}
+
+/* A sweep being written (SWMR, "<path>.partial") reads at any moment, with
+ * its section rows, and again after it was interrupted (SIGINT). */
+static void test_partial_sweep(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1); /* the writer holds the file */
+  assert_int_equal(sh("cd %s && { %s sweep duffing.ini --set sweep.points=400 --threads 1 "
+                      "-o live.h5 >/dev/null 2>&1 & echo $! >live.pid; }",
+                      dir, CONTENSOU_EXE),
+                   0);
+  const char *p = fpath("live.h5.partial");
+  char msg[512];
+  size_t last = 0, reads = 0;
+  for (int tries = 0; tries < 400 && reads < 5; tries++) {
+    usleep(50000);
+    struct cs_sweep_file s;
+    if (access(p, R_OK) != 0)
+      continue;
+    enum cs_status st = cs_read_sweep(p, 0, &s, msg, sizeof msg);
+    if (st != CS_OK) /* only before the writer switched to SWMR */
+      continue;
+    assert_string_equal(s.h.status, "running");
+    assert_false(s.has_bifurcations);
+    assert_int_equal(s.npoints, 400);
+    size_t done = done_points(&s.pass[0]);
+    assert_true(done >= last);
+    for (size_t i = 0; i < s.pass[0].section.nrows; i++) { /* each row at its grid point */
+      size_t k = s.pass[0].section_point[i];
+      assert_true(k < 400);
+      assert_true(cs_result_value(&s.pass[0].section, i, "gamma") ==
+                  cs_result_value(&s.grid, k, "gamma"));
+    }
+    if (done > 0)
+      reads++, last = done;
+    cs_sweep_file_free(&s);
+  }
+  assert_int_equal(reads, 5);
+  assert_int_equal(sh("cd %s && kill -INT $(cat live.pid) && while kill -0 $(cat live.pid) "
+                      "2>/dev/null; do sleep 0.1; done",
+                      dir),
+                   0);
+  struct cs_sweep_file s;
+  assert_int_equal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_OK);
+  assert_string_equal(s.h.status, "interrupted");
+  assert_true(done_points(&s.pass[0]) >= last);
+  assert_true(done_points(&s.pass[0]) < 400 || done_points(&s.pass[1]) < 400);
+  cs_sweep_file_free(&s);
+}
+
+/* A damaged copy: name, how (dump.py --damage KIND, or "truncate:FRACTION"). */
+static const char *damaged(const char *from, const char *name, const char *how)
+{
+  const char *to = fpath(name);
+  assert_int_equal(sh("cp %s %s", fpath(from), to), 0);
+  if (strncmp(how, "truncate:", 9) == 0) {
+    FILE *fp = fopen(to, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    fclose(fp);
+    assert_int_equal(truncate(to, (off_t)(size * strtod(how + 9, NULL))), 0);
+  } else {
+    assert_int_equal(sh(PY " " DUMP " --damage %s %s", how, to), 0);
+  }
+  return to;
+}
+
+static void expect_refusal(enum cs_status st, enum cs_status want, const char *msg,
+                           const char *file, const char *object)
+{
+  if (st != want)
+    fail_msg("%s: %s, expected %s (%s)", file, cs_strerror(st), cs_strerror(want), msg);
+  if (!strstr(msg, file) || (object && !strstr(msg, object)))
+    fail_msg("the message '%s' does not name %s and %s", msg, file, object ? object : "");
+}
+
+static void test_refusals(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  char msg[512];
+  struct cs_sweep_file s;
+  struct cs_trajectory_file t;
+  struct cs_result_file f;
+  const char *p;
+
+  p = damaged("sweep.h5", "grid3.h5", "grid-rank3");
+  expect_refusal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_ERR_PARSE, msg, p, "/sweep/grid");
+  assert_null(s.grid.data); /* zeroed on failure */
+  p = damaged("sweep.h5", "gridtext.h5", "grid-text");
+  expect_refusal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_ERR_PARSE, msg, p, "/sweep/grid");
+  p = damaged("sweep.h5", "index.h5", "section-index");
+  expect_refusal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_ERR_PARSE, msg, p,
+                 "/forward/section/index");
+  /* without the sections the bad index is not read */
+  assert_int_equal(cs_read_sweep(p, CS_READ_NO_SECTIONS, &s, msg, sizeof msg), CS_OK);
+  cs_sweep_file_free(&s);
+  p = damaged("sweep.h5", "rows.h5", "class-rows");
+  expect_refusal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_ERR_PARSE, msg, p, "/forward/points");
+  p = damaged("sweep.h5", "huge.h5", "points-huge");
+  assert_int_equal(cs_read_sweep(p, 0, &s, msg, sizeof msg), CS_OK); /* a count, never a size */
+  assert_int_equal(s.npoints, 8);
+  cs_sweep_file_free(&s);
+  p = damaged("traj.h5", "notraj.h5", "no-trajectory");
+  expect_refusal(cs_read_trajectory(p, 0, SIZE_MAX, &t, msg, sizeof msg), CS_ERR_PARSE, msg, p,
+                 "/trajectory");
+  p = damaged("traj.h5", "nokind.h5", "no-kind");
+  expect_refusal(cs_read_result(p, &f, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");
+  expect_refusal(cs_read_header(p, &f.h, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");
+
+  /* truncated: the superblock's end of file is past the file's */
+  static const char *const cut[] = {"truncate:0.5", "truncate:0.9", "truncate:0.02"};
+  for (size_t i = 0; i < 3; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "cut%zu.h5", i);
+    p = damaged("sweep.h5", name, cut[i]);
+    enum cs_status st = cs_read_sweep(p, 0, &s, msg, sizeof msg);
+    if (st != CS_ERR_HDF5)
+      fail_msg("%s: %s (%s), expected an HDF5 error", cut[i], cs_strerror(st), msg);
+    assert_non_null(strstr(msg, p));
+    assert_int_equal(cs_read_result(p, &f, msg, sizeof msg), CS_ERR_HDF5);
+  }
+  /* no file; not an HDF5 file */
+  expect_refusal(cs_read_sweep(fpath("none.h5"), 0, &s, msg, sizeof msg), CS_ERR_NOT_FOUND, msg,
+                 fpath("none.h5"), NULL);
+  p = fpath("duffing.ini");
+  enum cs_result_kind kind;
+  expect_refusal(cs_result_kind(p, &kind, msg, sizeof msg), CS_ERR_HDF5, msg, p, NULL);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_whole_files),   cmocka_unit_test(test_trajectory),
+      cmocka_unit_test(test_sweep),         cmocka_unit_test(test_fit_eps_orbit_continuation),
+      cmocka_unit_test(test_partial_sweep), cmocka_unit_test(test_refusals),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
