@@ -915,7 +915,8 @@ long cs_h5_data_column(const struct cs_h5_data *d, const char *name)
 }
 
 /* Fills labels[0..ncols) from the string attribute name of dset: missing gives
- * "", a scalar is accepted for a single column. A label is at most
+ * "", a scalar is accepted for a single column, and a single "units" string
+ * for every column. A label is at most
  * CS_H5_MAX_LABEL - 1 bytes; control characters in it read as '?' (labels go
  * into messages, text files and gnuplot commands, one line each). */
 static enum cs_status read_labels(hid_t dset, const char *path, const char *name, size_t ncols,
@@ -933,6 +934,21 @@ static enum cs_status read_labels(hid_t dset, const char *path, const char *name
   }
   if (st != CS_OK)
     return st;
+  if (n == 1 && ncols > 1 && strcmp(name, "units") == 0) {
+    /* one unit for every column (a table without column names, e.g. the
+     * Floquet multipliers' real parts) */
+    char **all = calloc(ncols, sizeof *all);
+    for (size_t i = 0; all && i < ncols; i++)
+      if (!(all[i] = dup_string(v[0]))) {
+        free_strings(all, i);
+        all = NULL;
+      }
+    free_strings(v, n);
+    if (!all)
+      return fail(CS_ERR_NOMEM, "out of memory");
+    v = all;
+    n = ncols;
+  }
   if (n != ncols) {
     free_strings(v, n);
     return fail(CS_ERR_HDF5, "dataset '%s': attribute '%s' has %zu entries for %zu columns", path,

@@ -86,7 +86,9 @@ def walk(label, g):
                       [text(o.attrs.get("units", ""))])
             else:
                 n = [text(s) for s in o.attrs.get("names", [""] * d.shape[1])]
-                u = [text(s) for s in o.attrs.get("units", [""] * d.shape[1])]
+                u = o.attrs.get("units", [""] * d.shape[1])
+                # one units string for a table without names: every column's
+                u = [text(u)] * d.shape[1] if np.asarray(u).shape == () else [text(s) for s in u]
                 table(label, o.name, d, n, u)
 
 
