@@ -145,9 +145,17 @@ for t in $(seq 1 "$trials"); do
     [ "$rc" -eq 0 ] || die "$last: exit status $rc"
     [ "$(value resumed_points)" = "$have" ] || die "$last: resumed_points = $(value resumed_points), the file held $have"
     [ "$(value computed)" = $((48 - have)) ] || die "$last: computed = $(value computed), expected $((48 - have))"
-  else
+  elif [ -e "$out_h5" ]; then
     have=48 # the run finished before the kill
-    [ -e "$out_h5" ] || die "trial $t: neither $out_h5 nor its .partial after kill -9 at $pause s"
+  else
+    # killed before the partial file was in place (a slow start: sanitizers,
+    # load): nothing can have been reported, and a new run starts afresh
+    have=0
+    [ "$reported" -eq 0 ] ||
+      die "trial $t: neither $out_h5 nor its .partial after kill -9 at $pause s, with $reported points reported on disk"
+    last="contensou sweep -o $out_h5 (after a kill before the first point)"
+    run sweep "$ini" -o "$out_h5" --threads 2 "${sets[@]}"
+    [ "$rc" -eq 0 ] || die "$last: exit status $rc"
   fi
   [ ! -e "$out_h5.partial" ] || die "trial $t: $out_h5.partial left after the resume"
   same "$scratch/ref_$mode.h5" "$out_h5"
