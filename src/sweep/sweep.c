@@ -173,7 +173,9 @@ static void floquet(struct worker *w, const struct cs_model *m, const void *base
   enum cs_status st =
       orbit_at(w, m, base, spec, p1, p2, row, res->period, res->period_time, &orb, msg, sizeof msg);
   if (st != CS_OK) {
-    snprintf(res->mult_note, sizeof res->mult_note, "%s", msg[0] ? msg : cs_strerror(st));
+    /* the note keeps the message's start */
+    snprintf(res->mult_note, sizeof res->mult_note, "%.*s", (int)sizeof res->mult_note - 1,
+             msg[0] ? msg : cs_strerror(st));
     return;
   }
   res->n_mult = orb.n_mult;
