@@ -134,7 +134,9 @@
  * but the section points of the last half of a shortened window are less
  * converged: tests/bench/bench_xppaut.sh measured the section error at rtol
  * 1e-8 against an rtol 1e-11 reference 4.5e-5 with it, 3.7e-6 without,
- * hence not the default.
+ * hence not the default. record_early = 2 is the sweep's start for Newton
+ * (sweep.c): judged from 8 crossings on, every 4, it ends once 3 cycles
+ * repeat within the periodicity tolerance.
  *
  * final_state: the state at the window's end, carried on to the next
  * multiple of the forcing period for forced models (t_final), so that a
@@ -435,6 +437,9 @@ static int confirmed(struct run *r)
   double pt;
   size_t first;
   struct cs_sect_conv conv;
+  if (r->spec->record_early == 2) /* a start for Newton: periodic, roughly converged */
+    return judge(r, &k, &pt, &first, &conv) == CS_CLASS_PERIODIC && conv.cycles >= 3 &&
+           conv.remaining <= 1.0;
   return judge(r, &k, &pt, &first, &conv) == CS_CLASS_PERIODIC && conv.cycles >= EARLY_CYCLES &&
          conv.remaining <= EARLY_REMAINING;
 }
@@ -454,7 +459,7 @@ static enum outcome record(struct run *r)
   if (r->nrows >= r->cap)
     return RUN_FULL;
   if (r->next_judge && r->nrows >= r->next_judge) {
-    r->next_judge += EARLY_EVERY;
+    r->next_judge += r->spec->record_early == 2 ? 4 : EARLY_EVERY;
     if (confirmed(r))
       return RUN_DONE;
   }
@@ -563,7 +568,7 @@ static enum outcome run_window(struct run *r, double len)
   r->js = r->s_taken = r->s_ones = r->s_trans = 0;
   r->s_prev = -1;
   r->jc = 0;
-  r->next_judge = r->spec->record_early ? EARLY_FIRST : 0;
+  r->next_judge = r->spec->record_early == 2 ? 8 : r->spec->record_early ? EARLY_FIRST : 0;
   enum outcome o = advance_to(r, r->w0 + len);
   r->rec = 0;
   return o;

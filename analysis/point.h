@@ -72,7 +72,9 @@ struct cs_point_spec {
   double lyapunov_rtol; /* relative tolerance of the Lyapunov run, absolute ones scaled alike;
                           0 (default): the solver's */
   int record_early;     /* 1: a window ends once its periodic orbit is confirmed and converged
-                           (point.c); 0 (default): always the whole recording window */
+                           (point.c); 2: likewise, judged from 8 crossings on and ending once 3
+                           cycles repeat within the periodicity tolerance (a start for Newton,
+                           sweep.c); 0 (default): always the whole recording window */
 };
 
 struct cs_point_spec cs_point_spec_default(void);

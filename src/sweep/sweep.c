@@ -544,16 +544,17 @@ static void emit_simple(struct exec *e, int kind, size_t bif, const struct cs_bi
 
 /* Newton continuation of a point whose neighbour was periodic
  * (spec->newton_continuation): instead of the fixed transient, a short run
- * from the neighbour's final state (no transient, adaptive windows ending
- * once a periodic orbit is confirmed and converged, at most `transient` time
- * units of extensions) must find a periodic orbit; Newton from its last
- * section point must converge to an orbit with every nontrivial multiplier
- * of modulus <= NEWTON_CONT_MAX_MULT and none marginal; then the recording
- * window starts on that orbit (its section points exact to the solver
- * tolerance, where a transient leaves the remaining contraction) and must
- * give the same period. Returns 1 with res filled (transient_used = 0),
- * else 0: the caller runs the full analysis from the same start. *evals
- * and *steps receive the integrator work spent either way. */
+ * from the neighbour's final state (no transient; adaptive windows, at most
+ * `transient` time units of extensions, ending once three cycles repeat
+ * within 100 periodicity tolerances: record_early = 2) must find a periodic
+ * orbit; Newton from its last section point must converge to an orbit with
+ * every nontrivial multiplier of modulus <= NEWTON_CONT_MAX_MULT and none
+ * marginal; then the recording starts on that orbit (its section points
+ * exact to the solver tolerance, where a transient leaves the remaining
+ * contraction), ends once three cycles confirm it at the spec's tolerance
+ * (at most 2k + 16 crossings), and must give the same period. Returns 1 with res filled
+ * (transient_used = 0), else 0: the caller runs the full analysis from the same start. *evals and
+ * *steps receive the integrator work spent either way. */
 static int newton_continued(struct exec *e, struct worker *w, double p1, double p2,
                             const double *start, struct cs_point_result *res, long *steps,
                             long *evals)
@@ -564,7 +565,7 @@ static int newton_continued(struct exec *e, struct worker *w, double p1, double 
   ps.transient = 0.0;
   ps.adaptive_transient = 1;
   ps.transient_max = spec->point.transient;
-  ps.record_early = 1;
+  ps.record_early = 2;
   ps.lyapunov = 0;
   /* the run only has to bring Newton near the orbit: periodic at 100 times
    * the periodicity tolerance (max(1e3 rtol, 1e-6) when derived) ends it
@@ -597,8 +598,8 @@ static int newton_continued(struct exec *e, struct worker *w, double p1, double 
   memcpy(y0, orb.y, m->n_state * sizeof(double));
   ps.transient = 0.0;
   ps.period_tol = spec->point.period_tol;
-  /* on the orbit, a few cycles confirm it: the last half of the crossings
-   * holds more than one cycle */
+  /* on the orbit, a few cycles confirm it (the same early end, now at the
+   * spec's tolerance); at most 2k + 16 crossings */
   ps.record_crossings = 2 * (size_t)k + 16;
   if (cs_point_analyse(m, w->params, y0, &ps, w->ws, res) != CS_OK)
     return 0;
