@@ -14,6 +14,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
+#include "core/error_private.h"
 #include "analysis/continuation.h"
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
@@ -1174,6 +1175,8 @@ enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_con
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;
@@ -1210,6 +1213,8 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_sp
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;
@@ -1302,6 +1307,8 @@ enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w, const struct 
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;

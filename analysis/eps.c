@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/eps.h"
 #include "integrate/record.h"
 
@@ -45,19 +46,19 @@ enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, do
   if (event_driven) {
     st = cs_model_set_choice(m, params, "law", "event-driven");
     if (st != CS_OK) {
-      snprintf(msg, msglen, "model %s has no law event-driven", m->name);
+      cs_error_fill(msg, msglen, "model %s has no law event-driven", m->name);
       return CS_ERR_NOT_FOUND;
     }
   } else {
     int k = cs_model_param_index(m, "eps");
     if (k < 0) {
-      snprintf(msg, msglen, "model %s has no parameter eps", m->name);
+      cs_error_fill(msg, msglen, "model %s has no parameter eps", m->name);
       return CS_ERR_NOT_FOUND;
     }
     st = cs_model_set_param(m, params, "eps", eps);
     if (st != CS_OK) {
-      snprintf(msg, msglen, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
-               m->param[k].min, m->param[k].max, m->param[k].unit);
+      cs_error_fill(msg, msglen, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
+                    m->param[k].min, m->param[k].max, m->param[k].unit);
       return st;
     }
   }

@@ -15,6 +15,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
+#include "core/error_private.h"
 #include "analysis/orbit.h"
 #include "analysis/saltation.h"
 #include "core/gsl_quiet.h"
@@ -95,19 +96,19 @@ static enum cs_status prep(struct cs_orbit_ws *w, int i, double value, char *msg
   if (w->param >= 0) {
     st = cs_model_set_param(m, w->P[i], m->param[w->param].name, value);
     if (st != CS_OK) {
-      snprintf(msg, len, "%s = %.17g: outside its range [%g, %g]", m->param[w->param].name, value,
-               m->param[w->param].min, m->param[w->param].max);
+      cs_error_fill(msg, len, "%s = %.17g: outside its range [%g, %g]", m->param[w->param].name,
+                    value, m->param[w->param].min, m->param[w->param].max);
       return st;
     }
   }
   char why[256] = "";
   st = m->prepare(w->P[i], why, sizeof why);
   if (st != CS_OK) {
-    snprintf(msg, len, "%s", why);
+    cs_error_fill(msg, len, "%s", why);
     return st;
   }
   if (m->attach && (st = m->attach(w->P[i])) != CS_OK) {
-    snprintf(msg, len, "cannot attach the model's workspaces: %s", cs_strerror(st));
+    cs_error_fill(msg, len, "cannot attach the model's workspaces: %s", cs_strerror(st));
     return st;
   }
   w->live[i] = 1;
@@ -150,12 +151,13 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   cs_gsl_quiet();
   if (!m || !params_unprepared || m->n_state == 0 || m->n_state > N_MAX ||
       param >= (int)m->n_param) {
-    snprintf(msg, len, "invalid model, parameter or state dimension (at most %d states)", N_MAX);
+    cs_error_fill(msg, len, "invalid model, parameter or state dimension (at most %d states)",
+                  N_MAX);
     return NULL;
   }
   struct cs_orbit_ws *w = calloc(1, sizeof *w);
   if (!w) {
-    snprintf(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
     return NULL;
   }
   size_t n = m->n_state;
@@ -184,7 +186,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   if (!w->base || !w->scratch || !w->P[0] || !w->P[1] || !w->P[2] || !w->Y || !w->atol ||
       !w->dbuf || !w->integ || !w->flow || !w->A || !w->perm || !w->b || !w->x || !w->E ||
       !w->eval || !w->evec || !w->ew) {
-    snprintf(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
     cs_orbit_ws_free(w);
     return NULL;
   }
@@ -205,7 +207,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
 enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value, char *msg, size_t len)
 {
   if (w->param < 0) {
-    snprintf(msg, len, "the workspace has no parameter");
+    cs_error_fill(msg, len, "the workspace has no parameter");
     return CS_ERR_ARG;
   }
   const struct cs_param_desc *d = &w->m->param[w->param];
@@ -424,7 +426,7 @@ static enum cs_status failed(char *msg, size_t len, enum cs_status st, const cha
                              const char *why)
 {
   if (msg && len)
-    snprintf(msg, len, "%s: %s", what, why);
+    cs_error_fill(msg, len, "%s: %s", what, why);
   return st;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/continuation.h"
 
 static const char *const pass_name[2] = {"forward", "backward"};
@@ -19,12 +20,12 @@ double cs_plot_wrap_angle(double x)
 /* Formats the reason into msg (may be NULL) and returns st. */
 static enum cs_status fail(enum cs_status st, char *msg, size_t cap, const char *fmt, ...)
 {
-  if (msg && cap) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, cap, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  cs_error_vset(st, fmt, ap);
+  va_end(ap);
+  if (msg && cap)
+    snprintf(msg, cap, "%s", cs_errmsg());
   return st;
 }
 
