@@ -31,6 +31,36 @@
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
  * io < analysis < sweep < study < plot < cli) on every include.
+ *
+ * Errors: one channel. A function that fails returns its enum cs_status and
+ * records a one-line reason in a per-thread buffer, read with cs_errmsg()
+ * (core/status.h), e.g. "run.ini:5: zeta: -7 is out of range (accepted: ...)" or "no such
+ * file 'x.h5'". The message is meaningful only right after a failure, in the
+ * thread that saw it: a success does not clear it (cs_error_clear() does; the
+ * HDF5 layer clears it on entry), so read it when a status said so.
+ * cs_h5_errmsg() is the same channel under its former name; the functions
+ * that take a (char *msg, size_t len) buffer fill it with the same text, kept
+ * for compatibility. Per-point failures of a sweep (a point's class FAILED
+ * and its message in the results) are results, not this channel.
+ *
+ * Parameters in code (no file):
+ *   const struct cs_model *m = cs_model_find("oscillator");
+ *   void *p = malloc(m->params_size);
+ *   cs_model_params_default(m, p);                 // every default
+ *   cs_model_set_param(m, p, "w", 2.0);            // by name, range-checked
+ *   cs_model_set_choice(m, p, "law", "...");       // choices (models that have them)
+ *   double y0[2] = {0};                            // m->n_state values, or
+ *   y0[cs_model_state_index(m, "x")] = 1.0;        // m->state_default
+ *   struct cs_sweep_spec spec;
+ *   cs_sweep_spec_init(m, "w", 1.0, 3.0, 3, &spec); // the file's defaults
+ *   spec.point.solver.rtol = 1e-10;                // solver options
+ *   cs_sweep_run(m, p, y0, &spec, sink, ctx, &out); // sink: once per point
+ * Each call returns a status and leaves its reason in cs_errmsg() on failure.
+ * A sweep prepares its parameters at every point: pass them unprepared. A
+ * single run (cs_flow_*, cs_record_*) needs them prepared first
+ * (m->prepare(p, msg, len)). tests/cli/install/consumer.c does this against
+ * the installed package. A parameter file's text can also be loaded without
+ * a file on disk (cs_config_load_text).
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
