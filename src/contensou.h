@@ -10,6 +10,8 @@
  *   core/status.h          status codes and their messages
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
+ *   friction/law_table.h   a law by name and parameters at a velocity or over
+ *                          a (v, w) grid; the fit with the papers' pairs
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   models/model.h         mechanical models: descriptors, parameters by name
  *   integrate/flow.h       a model run through its modes (event-driven laws)
@@ -18,6 +20,7 @@
  *   io/config.h            parameter files (INI) with strict validation
  *   io/run_h5.h            the header every result file of a run starts with
  *   io/trajectory_h5.h     the trajectory file (contensou simulate)
+ *   io/fit_h5.h            the friction fit's file (contensou friction fit -o)
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
@@ -68,6 +71,7 @@
 #include "cs_version.h"
 #include "core/status.h"
 #include "friction/friction.h"
+#include "friction/law_table.h"
 #include "integrate/integrate.h"
 #include "models/model.h"
 #include "integrate/flow.h"
@@ -76,6 +80,7 @@
 #include "io/config.h"
 #include "io/run_h5.h"
 #include "io/trajectory_h5.h"
+#include "io/fit_h5.h"
 #include "analysis/point.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
