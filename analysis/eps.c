@@ -239,7 +239,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
   memset(out, 0, sizeof *out);
   if (!m || !base_params || !y0 || !spec || !spec->eps || spec->n_eps == 0 || !spec->t ||
       spec->n_t == 0 || m->n_state > CS_FLOW_MAX_N)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   for (size_t k = 0; k < spec->n_eps; k++)
     if (!(spec->eps[k] > 0))
       return CS_ERR_ARG;
@@ -247,7 +247,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     if (!(spec->t[i] >= 0) || (i && !(spec->t[i] > spec->t[i - 1])))
       return CS_ERR_ARG;
   if (!spec->reference_event_driven && !(spec->reference_eps > 0))
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   double t0 = omp_get_wtime();
   const size_t nruns = spec->n_eps + 1;
   out->n_t = spec->n_t;
@@ -264,7 +264,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
   char *params = malloc(nruns * m->params_size);
   if (!out->runs || !out->diff || !out->norms || !out->compared || !params) {
     free(params);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   /* the runs and their params (all made before any run starts) */
   enum cs_status st = CS_OK;
@@ -277,7 +277,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     r->data = malloc(out->n_t * out->cols * sizeof *r->data);
     if (!r->data) {
       free(params);
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     }
     for (size_t j = 0; j < out->n_t * out->cols; j++)
       r->data[j] = NAN;

@@ -266,7 +266,7 @@ int cs_orbit_ws_param(const struct cs_orbit_ws *w)
 enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *w, double t, const double *y, double *fp)
 {
   if (w->param < 0)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   int rc = w->m->rhs(t, y, w->fpl, w->P[1]);
   if (!rc)
     rc = w->m->rhs(t, y, w->fmi, w->P[2]);
@@ -586,7 +586,7 @@ static enum cs_status section_var(const struct cs_orbit_ws *w, const struct cs_o
   const char *v =
       o->section.variable && o->section.variable[0] ? o->section.variable : w->m->section.variable;
   if (!v)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   *derived = 0;
   *idx = cs_model_state_index(w->m, v);
   if (*idx < 0) {
@@ -621,7 +621,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
   int idx, der;
   size_t n = w->n;
   if (section_var(w, o, &idx, &der) != CS_OK)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   double level = section_level(w, o);
   if (!der) {
     *s = y[idx] - level;
@@ -634,7 +634,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
   }
   double v, vp, vm;
   if (derived_at(w, w->P[0], idx, t, y, &v))
-    return CS_ERR_SOLVER;
+    return CS_FAIL(CS_ERR_SOLVER);
   *s = v - level;
   if (grad) {
     double yy[N_MAX];
@@ -647,7 +647,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
       rc |= derived_at(w, w->P[0], idx, t, yy, &vm);
       yy[j] = y[j];
       if (rc)
-        return CS_ERR_SOLVER;
+        return CS_FAIL(CS_ERR_SOLVER);
       grad[j] = (vp - vm) / (2.0 * h);
     }
   }
@@ -657,7 +657,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
       int rc = derived_at(w, w->P[1], idx, t, y, &vp);
       rc |= derived_at(w, w->P[2], idx, t, y, &vm);
       if (rc)
-        return CS_ERR_SOLVER;
+        return CS_FAIL(CS_ERR_SOLVER);
       *s_p = (vp - vm) / (w->p_plus - w->p_minus);
     }
   }
@@ -707,7 +707,7 @@ static enum cs_status flow_crossing(struct cs_flow *f, double tmax, int k, doubl
     if (st != CS_OK)
       return st;
     if (!at_root)
-      return CS_ERR_NOT_FOUND;
+      return CS_FAIL(CS_ERR_NOT_FOUND);
   }
   return CS_OK;
 }
@@ -719,7 +719,7 @@ static enum cs_status flow_start(struct cs_orbit_ws *w, const struct cs_orbit_op
   int dir = 0, autonomous = cs_orbit_ws_autonomous(w);
   if (autonomous) {
     if (section_var(w, o, &r->idx, &r->derived) != CS_OK)
-      return CS_ERR_ARG;
+      return CS_FAIL(CS_ERR_ARG);
     r->w = w;
     r->level = section_level(w, o);
     dir = section_direction(w, o);
@@ -784,7 +784,7 @@ enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *w, const double *M, stru
     for (size_t j = 0; j < n; j++)
       gsl_matrix_set(w->E, i, j, M[i * n + j]);
   if (gsl_eigen_nonsymmv(w->E, w->eval, w->evec, w->ew) != GSL_SUCCESS)
-    return CS_ERR_SINGULAR;
+    return CS_FAIL(CS_ERR_SINGULAR);
   double re[N_MAX], im[N_MAX];
   size_t order[N_MAX];
   for (size_t i = 0; i < n; i++) {
@@ -860,7 +860,7 @@ static enum cs_status lu_solve(struct cs_orbit_ws *w, size_t m, double *x)
   gsl_vector_view b = gsl_vector_subvector(w->b, 0, m), xv = gsl_vector_subvector(w->x, 0, m);
   gsl_permutation *perm = gsl_permutation_alloc(m);
   if (!perm)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   int sign;
   double amax = 0;
   for (size_t i = 0; i < m; i++)
@@ -943,12 +943,13 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
   int idx, der;
   if (out->autonomous &&
       (o->section.kind == CS_SECTION_STROBOSCOPIC || section_var(w, o, &idx, &der) != CS_OK)) {
-    snprintf(out->note, sizeof out->note,
-             "an autonomous model needs a hyperplane section through a state or derived output");
+    cs_error_fill(
+        out->note, sizeof out->note,
+        "an autonomous model needs a hyperplane section through a state or derived output");
     return CS_ERR_UNSUPPORTED;
   }
   if (!(out->period > 0)) {
-    snprintf(out->note, sizeof out->note, "the period guess %g is not positive", out->period);
+    cs_error_fill(out->note, sizeof out->note, "the period guess %g is not positive", out->period);
     return CS_ERR_ARG;
   }
   struct cs_orbit_shot shot;
@@ -959,9 +960,10 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
   char why[256];
   for (int it = 0;; it++) {
     if (it >= o->max_iter) {
-      snprintf(out->note, sizeof out->note,
-               "Newton did not converge in %d iterations (last correction %.3g tolerance units)",
-               o->max_iter, out->correction);
+      cs_error_fill(
+          out->note, sizeof out->note,
+          "Newton did not converge in %d iterations (last correction %.3g tolerance units)",
+          o->max_iter, out->correction);
       return CS_ERR_NOCONV;
     }
     st = cs_orbit_shoot(w, o, t0, out->y, out->period, 0, &shot, why, sizeof why);
@@ -1010,7 +1012,7 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
     if (out->autonomous)
       out->period += d[n];
     if (!(out->period > 0)) {
-      snprintf(out->note, sizeof out->note, "Newton drove the period to %g", out->period);
+      cs_error_fill(out->note, sizeof out->note, "Newton drove the period to %g", out->period);
       return CS_ERR_NOCONV;
     }
     if (out->correction > o->newton_tol)

@@ -684,7 +684,7 @@ static enum cs_status load(const char *path, const char *text, const char *const
   msg[0] = '\0';
   struct loader *L = calloc(1, sizeof *L);
   if (!L)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   L->cfg = cfg, L->msg = msg, L->msglen = msglen, L->st = CS_OK;
   L->where = path;
   snprintf(cfg->path, sizeof cfg->path, "%s", path);

@@ -362,7 +362,7 @@ static enum cs_status consistent_angle(const struct belt *p, gsl_root_fsolver *s
     lo = hi, flo = fhi;
   }
   if (!isfinite(best))
-    return CS_ERR_NOCONV;
+    return CS_FAIL(CS_ERR_NOCONV);
   *th = best;
   return CS_OK;
 }

@@ -95,14 +95,14 @@ enum cs_status cs_model_set_choice(const struct cs_model *m, void *params, const
 {
   int i = cs_model_choice_index(m, name);
   if (i < 0)
-    return CS_ERR_NOT_FOUND;
+    return CS_FAIL(CS_ERR_NOT_FOUND);
   const struct cs_choice_desc *c = &m->choice[i];
   for (int k = 0; c->values[k]; k++)
     if (strcmp(c->values[k], value) == 0) {
       *(int *)((char *)params + c->offset) = k;
       return CS_OK;
     }
-  return CS_ERR_RANGE;
+  return CS_FAIL(CS_ERR_RANGE);
 }
 
 const char *cs_model_get_choice(const struct cs_model *m, const void *params, int index)

@@ -782,7 +782,7 @@ static enum cs_status attach(void *vp)
   if (!ev || !ev->yield || !ev->restart || !ev->x) {
     ev_free(ev);
     cs_model_friction_detach(&p->fr);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   p->ev = ev;
   return CS_OK;

@@ -514,7 +514,7 @@ enum cs_status cs_plot_settled_window(const double *t, size_t n, double transien
                                       size_t *i1)
 {
   if (n < 2)
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   double from = isfinite(transient) && transient < t[n - 1] ? transient : 0.5 * (t[0] + t[n - 1]);
   enum cs_status st = cs_plot_window(t, n, from, NAN, i0, i1);
   return st == CS_OK ? st : cs_plot_window(t, n, 0.5 * (t[0] + t[n - 1]), NAN, i0, i1);

@@ -533,7 +533,7 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
   *out = NULL;
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
   if (st != CS_OK) {
     cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
@@ -1124,7 +1124,7 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   memset(info, 0, sizeof *info);
   struct cs_sweep_h5 *w = writer_new(path, NULL, NULL);
   if (!w)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
   if (st != CS_OK) {
     cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
@@ -1349,7 +1349,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
   memset(prior, 0, sizeof *prior);
   struct cs_sweep_h5 *fresh = writer_new(w->path, cfg->model, spec);
   if (!fresh)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   /* take the sizes of the grid and the model from the spec */
   w->m = fresh->m, w->spec = spec, w->npoints = fresh->npoints, w->nparam = fresh->nparam;
   w->ncols = fresh->ncols, w->ncols_section = fresh->ncols_section;
