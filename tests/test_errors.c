@@ -153,6 +153,18 @@ static void sweep_spec(void **state)
   assert_has(cs_errmsg(), "parameter index 99");
   cs_sweep_outcome_free(&out);
   free(p);
+  /* a [sweep] section of a parameter file (no file on disk): file:line: key */
+  struct cs_config cfg;
+  char msg[512];
+  assert_int_equal(cs_config_load_text("text.ini",
+                                       "[model]\nname = oscillator\n[sweep]\nparameter = w\n"
+                                       "from = 1\nto = 2\npoints = 1.5\n",
+                                       NULL, 0, &cfg, msg, sizeof msg),
+                   CS_OK);
+  assert_int_not_equal(cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg), CS_OK);
+  assert_has(cs_errmsg(), "text.ini:7");
+  assert_has(cs_errmsg(), "points");
+  cs_config_free(&cfg);
 }
 
 /* A success does not turn an earlier message into its own: the next failure
