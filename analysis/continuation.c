@@ -14,6 +14,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
+#include "core/error_private.h"
 #include "analysis/continuation.h"
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
@@ -173,10 +174,10 @@ static enum cs_status eval(struct cont *c, const double *X, struct sol *s)
     if (!rc)
       rc = m->jac ? m->jac(0.0, X, s->M, P) : -1;
     if (rc || cs_orbit_rhs_dp(c->w, 0.0, X, fp) != CS_OK) {
-      snprintf(c->msg, sizeof c->msg,
-               "the right-hand side or its derivatives failed at p = %.17g (or the model has "
-               "no analytic Jacobian)",
-               pval(c, X));
+      cs_error_fill(c->msg, sizeof c->msg,
+                    "the right-hand side or its derivatives failed at p = %.17g (or the model has "
+                    "no analytic Jacobian)",
+                    pval(c, X));
       return CS_ERR_SOLVER;
     }
     for (size_t i = 0; i < n; i++) {
@@ -189,7 +190,7 @@ static enum cs_status eval(struct cont *c, const double *X, struct sol *s)
   }
   double T = c->autonomous ? X[c->iT] : forced_period(c);
   if (!(T > 0)) {
-    snprintf(c->msg, sizeof c->msg, "the period became %g", T);
+    cs_error_fill(c->msg, sizeof c->msg, "the period became %g", T);
     return CS_ERR_NOCONV;
   }
   struct cs_orbit_shot shot;
@@ -305,7 +306,7 @@ static enum cs_status correct(struct cont *c, double *X, const double *Xk, const
     }
     bordered(c, last);
     if (!lu(c)) {
-      snprintf(c->msg, sizeof c->msg, "singular bordered Jacobian at p = %.10g", pval(c, X));
+      cs_error_fill(c->msg, sizeof c->msg, "singular bordered Jacobian at p = %.10g", pval(c, X));
       return CS_ERR_SINGULAR;
     }
     for (size_t i = 0; i + 1 < nx; i++)
@@ -328,7 +329,7 @@ static enum cs_status correct(struct cont *c, double *X, const double *Xk, const
       if (fixp) {
         bordered(c, tk);
         if (!lu(c)) {
-          snprintf(c->msg, sizeof c->msg, "singular bordered Jacobian at p = %.10g", X[c->ip]);
+          cs_error_fill(c->msg, sizeof c->msg, "singular bordered Jacobian at p = %.10g", X[c->ip]);
           return CS_ERR_SINGULAR;
         }
       }
@@ -344,12 +345,12 @@ static enum cs_status correct(struct cont *c, double *X, const double *Xk, const
       return CS_OK;
     }
     if (it > 1 && u > 2 * prev) {
-      snprintf(c->msg, sizeof c->msg, "Newton diverges (correction %.3g tolerance units)", u);
+      cs_error_fill(c->msg, sizeof c->msg, "Newton diverges (correction %.3g tolerance units)", u);
       return CS_ERR_NOCONV;
     }
     prev = u;
   }
-  snprintf(c->msg, sizeof c->msg, "Newton did not converge in %d iterations", c->sp.max_iter);
+  cs_error_fill(c->msg, sizeof c->msg, "Newton did not converge in %d iterations", c->sp.max_iter);
   return CS_ERR_NOCONV;
 }
 
@@ -362,7 +363,7 @@ static enum cs_status eq_eigen(struct cont *c, struct sol *s, double *vre, doubl
     for (size_t j = 0; j < n; j++)
       gsl_matrix_set(c->E, i, j, s->M[i * n + j]);
   if (gsl_eigen_nonsymmv(c->E, c->eval, c->evec, c->ew) != GSL_SUCCESS)
-    return CS_ERR_SINGULAR;
+    return CS_FAIL(CS_ERR_SINGULAR);
   size_t order[N_MAX];
   double re[N_MAX], im[N_MAX];
   for (size_t i = 0; i < n; i++) {
@@ -518,7 +519,7 @@ static enum cs_status push_point(struct cont *c, const struct sol *s, double ds)
     size_t cap = b->cap_points ? 2 * b->cap_points : 64;
     struct cs_branch_point *p = realloc(b->points, cap * sizeof *p);
     if (!p)
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     b->points = p, b->cap_points = cap;
   }
   to_point(c, s, ds, &b->points[b->n_points++]);
@@ -533,7 +534,7 @@ static enum cs_status push_special(struct cont *c, enum cs_special_kind k, const
     size_t cap = b->cap_special ? 2 * b->cap_special : 16;
     struct cs_special *p = realloc(b->special, cap * sizeof *p);
     if (!p)
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     b->special = p, b->cap_special = cap;
   }
   struct cs_special *sp = &b->special[b->n_special++];
@@ -618,7 +619,7 @@ static enum cs_status locate(struct cont *c, int which, const struct sol *a, con
     if (fabs(pb - pa) <= tol && (which != PSI_FOLD || sb - sa <= 1e-6 * ds))
       return CS_OK;
   }
-  snprintf(c->msg, sizeof c->msg, "not located to %.3g in %d trials", tol, LOCATE_ITER);
+  cs_error_fill(c->msg, sizeof c->msg, "not located to %.3g in %d trials", tol, LOCATE_ITER);
   return CS_ERR_NOCONV;
 }
 
@@ -750,7 +751,7 @@ static enum cs_status setup(struct cont *c, struct cs_orbit_ws *w, const struct 
   out->n = c->n;
   if (!(spec->p_max > spec->p_min) || !(spec->ds > 0) || !(spec->ds_min > 0) ||
       !(spec->ds_max >= spec->ds_min) || spec->max_points < 1 || spec->max_iter < 1)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   if (cs_orbit_ws_param(w) >= 0) {
     const struct cs_param_desc *d = &c->m->param[cs_orbit_ws_param(w)];
     c->sp.p_min = fmax(c->sp.p_min, d->min);
@@ -767,7 +768,7 @@ static enum cs_status setup(struct cont *c, struct cs_orbit_ws *w, const struct 
   c->evec = gsl_matrix_complex_alloc(c->n, c->n);
   c->ew = gsl_eigen_nonsymmv_alloc(c->n);
   if (!c->A || !c->perm || !c->rhs || !c->sol || !c->E || !c->eval || !c->evec || !c->ew)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   for (size_t i = 0; i < c->n; i++)
     c->sigma[i] = floor_of(c, i);
   c->sigma[c->ip] = spec->p_max - spec->p_min;
@@ -961,7 +962,7 @@ static enum cs_status run(struct cont *c, struct sol *cur)
   struct sol *next = malloc(sizeof *next), *pd = malloc(sizeof *pd);
   if (!next || !pd) {
     free(next), free(pd);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   enum cs_status st = CS_OK;
   ranges(c, cur);
@@ -1126,7 +1127,7 @@ static enum cs_status first_tangent(struct cont *c, struct sol *s, int direction
   last[c->ip] = 1.0;
   bordered(c, last);
   if (!lu(c)) {
-    snprintf(c->msg, sizeof c->msg, "the start is singular (at a fold?)");
+    cs_error_fill(c->msg, sizeof c->msg, "the start is singular (at a fold?)");
     return CS_ERR_SINGULAR;
   }
   e[c->nx - 1] = direction >= 0 ? 1.0 : -1.0;
@@ -1174,6 +1175,8 @@ enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_con
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;
@@ -1210,6 +1213,8 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_sp
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;
@@ -1302,6 +1307,8 @@ enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w, const struct 
   if (st == CS_OK)
     st = run(&c, s);
   snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
+  if (st != CS_OK)
+    cs_error_set(st, "%s", c.msg);
   teardown(&c);
   free(s);
   return st;

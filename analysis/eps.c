@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/eps.h"
 #include "integrate/record.h"
 
@@ -45,19 +46,19 @@ enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, do
   if (event_driven) {
     st = cs_model_set_choice(m, params, "law", "event-driven");
     if (st != CS_OK) {
-      snprintf(msg, msglen, "model %s has no law event-driven", m->name);
+      cs_error_fill(msg, msglen, "model %s has no law event-driven", m->name);
       return CS_ERR_NOT_FOUND;
     }
   } else {
     int k = cs_model_param_index(m, "eps");
     if (k < 0) {
-      snprintf(msg, msglen, "model %s has no parameter eps", m->name);
+      cs_error_fill(msg, msglen, "model %s has no parameter eps", m->name);
       return CS_ERR_NOT_FOUND;
     }
     st = cs_model_set_param(m, params, "eps", eps);
     if (st != CS_OK) {
-      snprintf(msg, msglen, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
-               m->param[k].min, m->param[k].max, m->param[k].unit);
+      cs_error_fill(msg, msglen, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
+                    m->param[k].min, m->param[k].max, m->param[k].unit);
       return st;
     }
   }
@@ -238,7 +239,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
   memset(out, 0, sizeof *out);
   if (!m || !base_params || !y0 || !spec || !spec->eps || spec->n_eps == 0 || !spec->t ||
       spec->n_t == 0 || m->n_state > CS_FLOW_MAX_N)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   for (size_t k = 0; k < spec->n_eps; k++)
     if (!(spec->eps[k] > 0))
       return CS_ERR_ARG;
@@ -246,7 +247,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     if (!(spec->t[i] >= 0) || (i && !(spec->t[i] > spec->t[i - 1])))
       return CS_ERR_ARG;
   if (!spec->reference_event_driven && !(spec->reference_eps > 0))
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   double t0 = omp_get_wtime();
   const size_t nruns = spec->n_eps + 1;
   out->n_t = spec->n_t;
@@ -263,7 +264,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
   char *params = malloc(nruns * m->params_size);
   if (!out->runs || !out->diff || !out->norms || !out->compared || !params) {
     free(params);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   /* the runs and their params (all made before any run starts) */
   enum cs_status st = CS_OK;
@@ -276,7 +277,7 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     r->data = malloc(out->n_t * out->cols * sizeof *r->data);
     if (!r->data) {
       free(params);
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     }
     for (size_t j = 0; j < out->n_t * out->cols; j++)
       r->data[j] = NAN;

@@ -15,6 +15,7 @@
 #include <gsl/gsl_multiroots.h>
 #include <gsl/gsl_roots.h>
 
+#include "core/error_private.h"
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
 #include "integrate/flow.h"
@@ -294,7 +295,7 @@ static enum cs_status analyse(struct solver *s, struct cs_equilibrium *e, double
   if (jnorm)
     *jnorm = NAN;
   if (eval_rhs(s, e->y, f) || eval_jac(s, e->y, J)) {
-    snprintf(e->note, sizeof e->note, "the model's rhs or Jacobian failed at the equilibrium");
+    cs_error_fill(e->note, sizeof e->note, "the model's rhs or Jacobian failed at the equilibrium");
     return CS_ERR_NONFINITE;
   }
   e->residual = scaled_residual(n, e->y, f, J, jnorm);
@@ -302,7 +303,7 @@ static enum cs_status analyse(struct solver *s, struct cs_equilibrium *e, double
     for (size_t j = 0; j < n; j++)
       gsl_matrix_set(s->A, i, j, J[i * n + j]);
   if (gsl_eigen_nonsymm(s->A, s->eval, s->ew) != GSL_SUCCESS) {
-    snprintf(e->note, sizeof e->note, "the eigenvalue solver did not converge");
+    cs_error_fill(e->note, sizeof e->note, "the eigenvalue solver did not converge");
     return CS_ERR_SINGULAR;
   }
   for (size_t i = 0; i < n; i++) {
@@ -349,10 +350,11 @@ static enum cs_status check_model(const struct cs_model *m, const void *params, 
 {
   double T = m->forcing_period ? m->forcing_period(params) : 0.0;
   if (T > 0) {
-    snprintf(note, len,
-             "%s is forced with period %g: no equilibria (fixed points of the stroboscopic map "
-             "instead)",
-             m->name, T);
+    cs_error_fill(
+        note, len,
+        "%s is forced with period %g: no equilibria (fixed points of the stroboscopic map "
+        "instead)",
+        m->name, T);
     return CS_ERR_UNSUPPORTED;
   }
   return CS_OK;
@@ -397,12 +399,12 @@ static enum cs_status find_with_restarts(struct solver *s, const double *guess,
   }
   memcpy(out->y, starts[0], n * sizeof(double));
   if (on_surface) {
-    snprintf(out->note, sizeof out->note,
-             "equilibria found only on a switching surface of the event-driven model (not "
-             "supported)");
+    cs_error_fill(out->note, sizeof out->note,
+                  "equilibria found only on a switching surface of the event-driven model (not "
+                  "supported)");
     return CS_ERR_NOCONV;
   }
-  snprintf(out->note, sizeof out->note, "%s", no_eq_note);
+  cs_error_fill(out->note, sizeof out->note, "%s", no_eq_note);
   return CS_ERR_NOCONV;
 }
 
@@ -410,14 +412,15 @@ static enum cs_status check_args(const struct cs_model *m, const void *params,
                                  struct cs_equilibrium *out)
 {
   if (!out)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   eq_clear(out, m ? m->n_state : 0);
   if (!m || !params || !m->rhs) {
-    snprintf(out->note, sizeof out->note, "missing model or params");
+    cs_error_fill(out->note, sizeof out->note, "missing model or params");
     return CS_ERR_ARG;
   }
   if (m->n_state == 0 || m->n_state > N_MAX) {
-    snprintf(out->note, sizeof out->note, "state dimension %zu outside 1..%d", m->n_state, N_MAX);
+    cs_error_fill(out->note, sizeof out->note, "state dimension %zu outside 1..%d", m->n_state,
+                  N_MAX);
     return CS_ERR_RANGE;
   }
   return check_model(m, params, out->note, sizeof out->note);
@@ -432,7 +435,7 @@ enum cs_status cs_equilibrium_find(const struct cs_model *m, const void *params,
   if (guess)
     for (size_t i = 0; i < m->n_state; i++)
       if (!isfinite(guess[i])) {
-        snprintf(out->note, sizeof out->note, "non-finite guess");
+        cs_error_fill(out->note, sizeof out->note, "non-finite guess");
         return CS_ERR_ARG;
       }
   cs_gsl_quiet();
@@ -452,7 +455,7 @@ enum cs_status cs_equilibrium_eigen(const struct cs_model *m, const void *params
   if (st != CS_OK)
     return st;
   if (!y)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   cs_gsl_quiet();
   struct solver *s = solver_create(m);
   if (!s)
@@ -596,7 +599,7 @@ static enum cs_status continue_to(struct branch *b, double p, struct cs_equilibr
   known_nearest(b, p, &i1, &i2);
   eq_clear(eq, n);
   if (i1 < 0) {
-    snprintf(eq->note, sizeof eq->note, "no solved point to continue from");
+    cs_error_fill(eq->note, sizeof eq->note, "no solved point to continue from");
     return CS_ERR_NOCONV;
   }
   double pc = b->kp[i1], yc[N_MAX], pq = 0, yq[N_MAX], y[N_MAX];
@@ -653,7 +656,7 @@ static enum cs_status continue_to(struct branch *b, double p, struct cs_equilibr
     }
   }
   memcpy(eq->y, yc, n * sizeof *yc);
-  snprintf(eq->note, sizeof eq->note, "%s = %.10g: %s", b->param, p, no_eq_note);
+  cs_error_fill(eq->note, sizeof eq->note, "%s = %.10g: %s", b->param, p, no_eq_note);
   return CS_ERR_NOCONV;
 }
 
@@ -812,15 +815,15 @@ static enum cs_status check_branch_args(const struct cs_model *m, const void *ba
                                         const char *param, char *note, size_t len)
 {
   if (!m || !base || !param || !m->rhs) {
-    snprintf(note, len, "missing model, params or parameter name");
+    cs_error_fill(note, len, "missing model, params or parameter name");
     return CS_ERR_ARG;
   }
   if (m->n_state == 0 || m->n_state > N_MAX) {
-    snprintf(note, len, "state dimension %zu outside 1..%d", m->n_state, N_MAX);
+    cs_error_fill(note, len, "state dimension %zu outside 1..%d", m->n_state, N_MAX);
     return CS_ERR_RANGE;
   }
   if (cs_model_param_index(m, param) < 0) {
-    snprintf(note, len, "%s: no such parameter of %s", param, m->name);
+    cs_error_fill(note, len, "%s: no such parameter of %s", param, m->name);
     return CS_ERR_NOT_FOUND;
   }
   return CS_OK;
@@ -848,7 +851,7 @@ enum cs_status cs_equilibrium_crossing(const struct cs_model *m, const void *bas
                                        double tol, struct cs_eq_crossing *out)
 {
   if (!out)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   crossing_clear(out, m ? m->n_state : 0);
   char note[128] = "";
   enum cs_status st = check_branch_args(m, base_params, param, note, sizeof note);
@@ -864,7 +867,7 @@ enum cs_status cs_equilibrium_crossing(const struct cs_model *m, const void *bas
   struct branch *b = branch_create(m, base_params, param);
   if (!b) {
     fail_crossing(out, CS_ERR_NOMEM, "out of memory");
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   tol = default_tol(p_a, p_b, tol);
   struct cs_equilibrium ea, eb;
@@ -901,7 +904,7 @@ enum cs_status cs_equilibrium_scan(const struct cs_model *m, const void *base_pa
 {
   char note[128] = "";
   if (!n_crossings || !values || npoints == 0 || (max_crossings && !crossings))
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   *n_crossings = 0;
   enum cs_status st = check_branch_args(m, base_params, param, note, sizeof note);
   if (st != CS_OK)
@@ -909,11 +912,11 @@ enum cs_status cs_equilibrium_scan(const struct cs_model *m, const void *base_pa
   int dir = 0;
   for (size_t k = 0; k < npoints; k++) {
     if (!isfinite(values[k]))
-      return CS_ERR_ARG;
+      return CS_FAIL(CS_ERR_ARG);
     if (k > 0) {
       int d = values[k] > values[k - 1] ? 1 : values[k] < values[k - 1] ? -1 : 0;
       if (d == 0 || (dir && d != dir))
-        return CS_ERR_ARG;
+        return CS_FAIL(CS_ERR_ARG);
       dir = d;
     }
   }
@@ -923,7 +926,7 @@ enum cs_status cs_equilibrium_scan(const struct cs_model *m, const void *base_pa
   cs_gsl_quiet();
   struct branch *b = branch_create(m, base_params, param);
   if (!b)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   struct cs_equilibrium prev, cur, signed_eq;
   double p_signed = NAN;
   int sign_prev = 0, prev_found = 0;

@@ -41,6 +41,7 @@
  * d(J v)/dy are left out): a modified Newton iteration, exact in the
  * diagonal blocks, that costs one model Jacobian per evaluation instead of N
  * difference quotients. */
+#include "core/error_private.h"
 #include "analysis/lyapunov.h"
 
 #include <math.h>
@@ -217,17 +218,17 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   if (msglen)
     msg[0] = '\0';
   if (!m->jac || cs_model_switches(m, params)) {
-    snprintf(msg, msglen, "%s",
-             cs_model_switches(m, params)
-                 ? "Lyapunov exponents of event-driven models need saltation matrices "
-                   "(not implemented)"
-                 : "Lyapunov exponents need the model's analytic Jacobian");
+    cs_error_fill(msg, msglen, "%s",
+                  cs_model_switches(m, params)
+                      ? "Lyapunov exponents of event-driven models need saltation matrices "
+                        "(not implemented)"
+                      : "Lyapunov exponents need the model's analytic Jacobian");
     return CS_ERR_UNSUPPORTED;
   }
   size_t n = m->n_state;
   if (n > w->n_max || q < 1 || q > n || !(time > 0) || !(renorm > 0) || !(renorm <= time)) {
-    snprintf(msg, msglen, "invalid Lyapunov run (n = %zu, q = %zu, time %g, renorm %g)", n, q, time,
-             renorm);
+    cs_error_fill(msg, msglen, "invalid Lyapunov run (n = %zu, q = %zu, time %g, renorm %g)", n, q,
+                  time, renorm);
     return CS_ERR_ARG;
   }
   size_t N = n * (1 + q);
@@ -274,7 +275,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   for (long k = 1; st == CS_OK && k <= nren; k++) {
     double tk = t0 + (double)k * renorm;
     if (w->cancel && *w->cancel) {
-      snprintf(msg, msglen, "interrupted");
+      cs_error_fill(msg, msglen, "interrupted");
       st = CS_ERR_INTERRUPTED;
       break;
     }
@@ -282,7 +283,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
     if (st != CS_OK)
       break;
     if (orthonormalise(V, n, q, lr) != 0) {
-      snprintf(msg, msglen, "Lyapunov run: a tangent vector collapsed at t = %.17g", tk);
+      cs_error_fill(msg, msglen, "Lyapunov run: a tangent vector collapsed at t = %.17g", tk);
       st = CS_ERR_NONFINITE;
       break;
     }
@@ -308,7 +309,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   }
   if (st != CS_OK) {
     if (!msg[0])
-      snprintf(msg, msglen, "Lyapunov run: %s", cs_integrator_last_error(w->integ));
+      cs_error_fill(msg, msglen, "Lyapunov run: %s", cs_integrator_last_error(w->integ));
     return st;
   }
   if (done) {

@@ -15,6 +15,7 @@
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 
+#include "core/error_private.h"
 #include "analysis/orbit.h"
 #include "analysis/saltation.h"
 #include "core/gsl_quiet.h"
@@ -95,19 +96,19 @@ static enum cs_status prep(struct cs_orbit_ws *w, int i, double value, char *msg
   if (w->param >= 0) {
     st = cs_model_set_param(m, w->P[i], m->param[w->param].name, value);
     if (st != CS_OK) {
-      snprintf(msg, len, "%s = %.17g: outside its range [%g, %g]", m->param[w->param].name, value,
-               m->param[w->param].min, m->param[w->param].max);
+      cs_error_fill(msg, len, "%s = %.17g: outside its range [%g, %g]", m->param[w->param].name,
+                    value, m->param[w->param].min, m->param[w->param].max);
       return st;
     }
   }
   char why[256] = "";
   st = m->prepare(w->P[i], why, sizeof why);
   if (st != CS_OK) {
-    snprintf(msg, len, "%s", why);
+    cs_error_fill(msg, len, "%s", why);
     return st;
   }
   if (m->attach && (st = m->attach(w->P[i])) != CS_OK) {
-    snprintf(msg, len, "cannot attach the model's workspaces: %s", cs_strerror(st));
+    cs_error_fill(msg, len, "cannot attach the model's workspaces: %s", cs_strerror(st));
     return st;
   }
   w->live[i] = 1;
@@ -150,12 +151,13 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   cs_gsl_quiet();
   if (!m || !params_unprepared || m->n_state == 0 || m->n_state > N_MAX ||
       param >= (int)m->n_param) {
-    snprintf(msg, len, "invalid model, parameter or state dimension (at most %d states)", N_MAX);
+    cs_error_fill(msg, len, "invalid model, parameter or state dimension (at most %d states)",
+                  N_MAX);
     return NULL;
   }
   struct cs_orbit_ws *w = calloc(1, sizeof *w);
   if (!w) {
-    snprintf(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
     return NULL;
   }
   size_t n = m->n_state;
@@ -184,7 +186,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   if (!w->base || !w->scratch || !w->P[0] || !w->P[1] || !w->P[2] || !w->Y || !w->atol ||
       !w->dbuf || !w->integ || !w->flow || !w->A || !w->perm || !w->b || !w->x || !w->E ||
       !w->eval || !w->evec || !w->ew) {
-    snprintf(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
     cs_orbit_ws_free(w);
     return NULL;
   }
@@ -205,7 +207,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
 enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value, char *msg, size_t len)
 {
   if (w->param < 0) {
-    snprintf(msg, len, "the workspace has no parameter");
+    cs_error_fill(msg, len, "the workspace has no parameter");
     return CS_ERR_ARG;
   }
   const struct cs_param_desc *d = &w->m->param[w->param];
@@ -264,7 +266,7 @@ int cs_orbit_ws_param(const struct cs_orbit_ws *w)
 enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *w, double t, const double *y, double *fp)
 {
   if (w->param < 0)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   int rc = w->m->rhs(t, y, w->fpl, w->P[1]);
   if (!rc)
     rc = w->m->rhs(t, y, w->fmi, w->P[2]);
@@ -424,7 +426,7 @@ static enum cs_status failed(char *msg, size_t len, enum cs_status st, const cha
                              const char *why)
 {
   if (msg && len)
-    snprintf(msg, len, "%s: %s", what, why);
+    cs_error_fill(msg, len, "%s: %s", what, why);
   return st;
 }
 
@@ -584,7 +586,7 @@ static enum cs_status section_var(const struct cs_orbit_ws *w, const struct cs_o
   const char *v =
       o->section.variable && o->section.variable[0] ? o->section.variable : w->m->section.variable;
   if (!v)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   *derived = 0;
   *idx = cs_model_state_index(w->m, v);
   if (*idx < 0) {
@@ -619,7 +621,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
   int idx, der;
   size_t n = w->n;
   if (section_var(w, o, &idx, &der) != CS_OK)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   double level = section_level(w, o);
   if (!der) {
     *s = y[idx] - level;
@@ -632,7 +634,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
   }
   double v, vp, vm;
   if (derived_at(w, w->P[0], idx, t, y, &v))
-    return CS_ERR_SOLVER;
+    return CS_FAIL(CS_ERR_SOLVER);
   *s = v - level;
   if (grad) {
     double yy[N_MAX];
@@ -645,7 +647,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
       rc |= derived_at(w, w->P[0], idx, t, yy, &vm);
       yy[j] = y[j];
       if (rc)
-        return CS_ERR_SOLVER;
+        return CS_FAIL(CS_ERR_SOLVER);
       grad[j] = (vp - vm) / (2.0 * h);
     }
   }
@@ -655,7 +657,7 @@ enum cs_status cs_orbit_section(struct cs_orbit_ws *w, const struct cs_orbit_opt
       int rc = derived_at(w, w->P[1], idx, t, y, &vp);
       rc |= derived_at(w, w->P[2], idx, t, y, &vm);
       if (rc)
-        return CS_ERR_SOLVER;
+        return CS_FAIL(CS_ERR_SOLVER);
       *s_p = (vp - vm) / (w->p_plus - w->p_minus);
     }
   }
@@ -705,7 +707,7 @@ static enum cs_status flow_crossing(struct cs_flow *f, double tmax, int k, doubl
     if (st != CS_OK)
       return st;
     if (!at_root)
-      return CS_ERR_NOT_FOUND;
+      return CS_FAIL(CS_ERR_NOT_FOUND);
   }
   return CS_OK;
 }
@@ -717,7 +719,7 @@ static enum cs_status flow_start(struct cs_orbit_ws *w, const struct cs_orbit_op
   int dir = 0, autonomous = cs_orbit_ws_autonomous(w);
   if (autonomous) {
     if (section_var(w, o, &r->idx, &r->derived) != CS_OK)
-      return CS_ERR_ARG;
+      return CS_FAIL(CS_ERR_ARG);
     r->w = w;
     r->level = section_level(w, o);
     dir = section_direction(w, o);
@@ -782,7 +784,7 @@ enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *w, const double *M, stru
     for (size_t j = 0; j < n; j++)
       gsl_matrix_set(w->E, i, j, M[i * n + j]);
   if (gsl_eigen_nonsymmv(w->E, w->eval, w->evec, w->ew) != GSL_SUCCESS)
-    return CS_ERR_SINGULAR;
+    return CS_FAIL(CS_ERR_SINGULAR);
   double re[N_MAX], im[N_MAX];
   size_t order[N_MAX];
   for (size_t i = 0; i < n; i++) {
@@ -858,7 +860,7 @@ static enum cs_status lu_solve(struct cs_orbit_ws *w, size_t m, double *x)
   gsl_vector_view b = gsl_vector_subvector(w->b, 0, m), xv = gsl_vector_subvector(w->x, 0, m);
   gsl_permutation *perm = gsl_permutation_alloc(m);
   if (!perm)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   int sign;
   double amax = 0;
   for (size_t i = 0; i < m; i++)
@@ -941,12 +943,13 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
   int idx, der;
   if (out->autonomous &&
       (o->section.kind == CS_SECTION_STROBOSCOPIC || section_var(w, o, &idx, &der) != CS_OK)) {
-    snprintf(out->note, sizeof out->note,
-             "an autonomous model needs a hyperplane section through a state or derived output");
+    cs_error_fill(
+        out->note, sizeof out->note,
+        "an autonomous model needs a hyperplane section through a state or derived output");
     return CS_ERR_UNSUPPORTED;
   }
   if (!(out->period > 0)) {
-    snprintf(out->note, sizeof out->note, "the period guess %g is not positive", out->period);
+    cs_error_fill(out->note, sizeof out->note, "the period guess %g is not positive", out->period);
     return CS_ERR_ARG;
   }
   struct cs_orbit_shot shot;
@@ -957,9 +960,10 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
   char why[256];
   for (int it = 0;; it++) {
     if (it >= o->max_iter) {
-      snprintf(out->note, sizeof out->note,
-               "Newton did not converge in %d iterations (last correction %.3g tolerance units)",
-               o->max_iter, out->correction);
+      cs_error_fill(
+          out->note, sizeof out->note,
+          "Newton did not converge in %d iterations (last correction %.3g tolerance units)",
+          o->max_iter, out->correction);
       return CS_ERR_NOCONV;
     }
     st = cs_orbit_shoot(w, o, t0, out->y, out->period, 0, &shot, why, sizeof why);
@@ -1008,7 +1012,7 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
     if (out->autonomous)
       out->period += d[n];
     if (!(out->period > 0)) {
-      snprintf(out->note, sizeof out->note, "Newton drove the period to %g", out->period);
+      cs_error_fill(out->note, sizeof out->note, "Newton drove the period to %g", out->period);
       return CS_ERR_NOCONV;
     }
     if (out->correction > o->newton_tol)

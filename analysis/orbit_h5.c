@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/orbit_h5.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
@@ -68,7 +69,7 @@ static void add_states(struct cols *c, const struct cs_model *m, const char *pre
 static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg, size_t len)
 {
   if (cs_make_parent_dirs(path) != 0) {
-    snprintf(msg, len, "%s: cannot create its directory", path);
+    cs_error_fill(msg, len, "%s: cannot create its directory", path);
     return CS_ERR_IO;
   }
   w->st = CS_OK;
@@ -79,7 +80,7 @@ static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg
    * written in one go at the end, there is nothing to resume) */
   enum cs_status st = cs_h5_output_create(path, 1, &w->f);
   if (st != CS_OK) {
-    snprintf(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
     return st;
   }
   return CS_OK;
@@ -95,7 +96,7 @@ static enum cs_status close_file(struct cs_writer *w, const char *status, const 
   if (w->st == CS_OK && cst != CS_OK)
     cs_w_check(w, cst);
   if (w->st != CS_OK)
-    snprintf(msg, len, "%s", w->err);
+    cs_error_fill(msg, len, "%s", w->err);
   return w->st;
 }
 

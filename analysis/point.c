@@ -151,6 +151,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/classify.h"
 #include "analysis/lyapunov.h"
 #include "integrate/flow.h"
@@ -222,7 +223,7 @@ static enum cs_status ws_reserve(struct cs_point_ws *ws, size_t nd, size_t size)
   if (size > ws->params_cap) {
     void *p = realloc(ws->params, size);
     if (!p)
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     ws->params = p;
     ws->params_cap = size;
   }
@@ -230,7 +231,7 @@ static enum cs_status ws_reserve(struct cs_point_ws *ws, size_t nd, size_t size)
     size_t cols = 1 + ws->n_max + nd;
     double *rows = realloc(ws->rows, ws->max_points * cols * sizeof *rows);
     if (!rows)
-      return CS_ERR_NOMEM;
+      return CS_FAIL(CS_ERR_NOMEM);
     ws->rows = rows;
     double *s = realloc(ws->scratch, (nd ? nd : 1) * sizeof *s);
     if (!s)
@@ -877,7 +878,7 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
                                 struct cs_point_result *res)
 {
   if (!res)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   result_init(res, ws);
   if (!m || !params || !y0 || !spec || !ws || !m->rhs)
     return invalid(res, CS_ERR_ARG, "cs_point_analyse: missing argument");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/saltation.h"
 
 #define N_MAX CS_SALTATION_MAX_N
@@ -107,11 +108,9 @@ static int reset_of(const struct cs_saltation_in *in, void *src, double t, const
 
 static enum cs_status fail(char *msg, size_t len, enum cs_status st, const char *fmt, double t)
 {
-  if (msg && len) {
-    snprintf(msg, len, fmt, t);
-    size_t k = strlen(msg);
-    snprintf(msg + k, len - k, " (%s)", cs_strerror(st));
-  }
+  char why[256];
+  snprintf(why, sizeof why, fmt, t);
+  cs_error_fill(msg, msg ? len : 0, "%s (%s)", why, cs_strerror(st));
   return st;
 }
 

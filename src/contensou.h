@@ -10,6 +10,8 @@
  *   core/status.h          status codes and their messages
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
+ *   friction/law_table.h   a law by name and parameters at a velocity or over
+ *                          a (v, w) grid; the fit with the papers' pairs
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   models/model.h         mechanical models: descriptors, parameters by name
  *   integrate/flow.h       a model run through its modes (event-driven laws)
@@ -18,6 +20,7 @@
  *   io/config.h            parameter files (INI) with strict validation
  *   io/run_h5.h            the header every result file of a run starts with
  *   io/trajectory_h5.h     the trajectory file (contensou simulate)
+ *   io/fit_h5.h            the friction fit's file (contensou friction fit -o)
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
@@ -32,6 +35,36 @@
  *   plot/plot_data.h       what the pictures of result files are made of
  * tests/cli/layers.sh checks the order (core < friction < integrate/models <
  * io < analysis < sweep < study < results < plot < cli) on every include.
+ *
+ * Errors: one channel. A function that fails returns its enum cs_status and
+ * records a one-line reason in a per-thread buffer, read with cs_errmsg()
+ * (core/status.h), e.g. "run.ini:5: zeta: -7 is out of range (accepted: ...)" or "no such
+ * file 'x.h5'". The message is meaningful only right after a failure, in the
+ * thread that saw it: a success does not clear it (cs_error_clear() does; the
+ * HDF5 layer clears it on entry), so read it when a status said so.
+ * cs_h5_errmsg() is the same channel under its former name; the functions
+ * that take a (char *msg, size_t len) buffer fill it with the same text, kept
+ * for compatibility. Per-point failures of a sweep (a point's class FAILED
+ * and its message in the results) are results, not this channel.
+ *
+ * Parameters in code (no file):
+ *   const struct cs_model *m = cs_model_find("oscillator");
+ *   void *p = malloc(m->params_size);
+ *   cs_model_params_default(m, p);                 // every default
+ *   cs_model_set_param(m, p, "w", 2.0);            // by name, range-checked
+ *   cs_model_set_choice(m, p, "law", "...");       // choices (models that have them)
+ *   double y0[2] = {0};                            // m->n_state values, or
+ *   y0[cs_model_state_index(m, "x")] = 1.0;        // m->state_default
+ *   struct cs_sweep_spec spec;
+ *   cs_sweep_spec_init(m, "w", 1.0, 3.0, 3, &spec); // the file's defaults
+ *   spec.point.solver.rtol = 1e-10;                // solver options
+ *   cs_sweep_run(m, p, y0, &spec, sink, ctx, &out); // sink: once per point
+ * Each call returns a status and leaves its reason in cs_errmsg() on failure.
+ * A sweep prepares its parameters at every point: pass them unprepared. A
+ * single run (cs_flow_*, cs_record_*) needs them prepared first
+ * (m->prepare(p, msg, len)). tests/cli/install/consumer.c does this against
+ * the installed package. A parameter file's text can also be loaded without
+ * a file on disk (cs_config_load_text).
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -39,6 +72,7 @@
 #include "cs_version.h"
 #include "core/status.h"
 #include "friction/friction.h"
+#include "friction/law_table.h"
 #include "integrate/integrate.h"
 #include "models/model.h"
 #include "integrate/flow.h"
@@ -47,6 +81,7 @@
 #include "io/config.h"
 #include "io/run_h5.h"
 #include "io/trajectory_h5.h"
+#include "io/fit_h5.h"
 #include "analysis/point.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"

@@ -2,6 +2,7 @@
 /* contensou friction eta|eval|fit: the friction laws of src/friction/README.md
  * from the command line. Every quantity is dimensionless (friction.h): forces in units
  * of mu N, moments in units of mu N a, lengths in units of the contact size a. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,8 @@
 #include "cli/cli_verbs.h"
 #include "friction/defaults.h"
 #include "friction/friction.h"
-#include "io/h5.h"
-
-/* Requested relative accuracy of the integral model's quadrature. */
-#define INTEGRAL_EPSREL 1e-12
-
-/* Nodes of the curves written by `fit -o` over theta in [0, pi/2]. */
-#define CURVE_POINTS 361
+#include "friction/law_table.h"
+#include "io/fit_h5.h"
 
 /* ------------------------------------------------------------------- eta */
 
@@ -117,17 +113,6 @@ static struct cs_contact make_contact(enum contact_kind kind, const double axes[
   return cs_contact_disk(CS_PRESSURE_UNIFORM);
 }
 
-/* Contact moments for I(0,0): exact for the uniform disk, by quadrature otherwise. */
-static enum cs_status contact_moments(enum contact_kind kind, const struct cs_contact *contact,
-                                      struct cs_integral_ws *ws, struct cs_contact_moments *out)
-{
-  if (kind == CONTACT_DISK) {
-    *out = cs_contact_moments_uniform_disk();
-    return CS_OK;
-  }
-  return cs_contact_moments_compute(contact, ws, out);
-}
-
 /* ------------------------------------------------------------------ eval */
 
 /* printf format: the defaults (b, m) of I00 and I11, then eps. */
@@ -217,7 +202,7 @@ static int friction_eval(int argc, char **argv)
   enum contact_kind kind;
   enum cs_law law;
   struct cs_contact contact;
-  struct cs_integral_ws *ws;
+  struct cs_law_eval *e = NULL;
   struct cs_friction_load load;
   double axes[2] = {1.0, 0.5}, vsx, vsy, w;
   enum cs_status cs = CS_OK;
@@ -257,65 +242,34 @@ static int friction_eval(int argc, char **argv)
   vsy = opts[O_VSY].value ? opts[O_VSY].num[0] : 0.0;
   w = opts[O_WS].value ? opts[O_WS].num[0] : 0.0;
 
-  ws = cs_integral_ws_create(INTEGRAL_EPSREL);
-  if (!ws)
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  if (law == CS_LAW_INTEGRAL) {
-    cs = cs_friction_integral(&contact, vsx, vsy, w, ws, &load);
-    if (cs != CS_OK) {
-      cs_integral_ws_free(ws);
-      return cli_fail(cmd, "integral model: %s", cs_strerror(cs));
-    }
-    cli_print("Tsx", load.Tsx);
-    cli_print("Tsy", load.Tsy);
-    cli_print("Ms", load.Ms);
-  } else {
-    int i00 = law == CS_LAW_I00 || law == CS_LAW_I00_REG;
-    int reg = law == CS_LAW_I00_REG || law == CS_LAW_I11_REG;
-    double b = opts[O_B].value ? opts[O_B].num[0] : i00 ? CS_I00_B_DEFAULT : CS_I11_B_DEFAULT;
-    double m = opts[O_M].value ? opts[O_M].num[0] : i00 ? CS_I00_M_DEFAULT : CS_I11_M_DEFAULT;
-    double eps = opts[O_EPS].value ? opts[O_EPS].num[0] : CS_EPS_DEFAULT;
-    double eta_prime = 0.0;
-    struct cs_contact_moments moments = cs_contact_moments_uniform_disk();
-    struct cs_approx a;
-    if (opts[O_ETA_PRIME].value)
-      eta_prime = opts[O_ETA_PRIME].num[0];
-    else
-      cs = cs_eta_prime_from_eta(opts[O_ETA].value ? opts[O_ETA].num[0] : CS_ETA_DEFAULT,
-                                 &eta_prime);
-    if (cs == CS_OK && i00)
-      cs = contact_moments(kind, &contact, ws, &moments);
-    if (cs == CS_OK)
-      cs = cs_approx_init(&a, b, m, eps, eta_prime, &moments);
-    if (cs != CS_OK) {
-      cs_integral_ws_free(ws);
-      return cli_fail(cmd, "%s", cs_strerror(cs));
-    }
-    switch (law) {
-    case CS_LAW_I00:
-      cs_i00_eval(&a, vsx, vsy, w, &load, NULL);
-      break;
-    case CS_LAW_I11:
-      cs_i11_eval(&a, vsx, vsy, w, &load, NULL);
-      break;
-    case CS_LAW_I00_REG:
-      cs_i00_reg_eval(&a, vsx, vsy, w, &load, NULL);
-      break;
-    default:
-      cs_i11_reg_eval(&a, vsx, vsy, w, &load, NULL);
-      break;
-    }
-    cli_print("Tsx", load.Tsx);
-    cli_print("Tsy", load.Tsy);
-    cli_print("Ms", load.Ms);
-    cli_print("b", b);
-    cli_print("m", m);
-    if (reg) {
-      cli_print("eps", eps);
-      cli_print("eta_prime", eta_prime);
+  struct cs_law_params lp = cs_law_params_default(law);
+  if (opts[O_B].value)
+    lp.b = opts[O_B].num[0];
+  if (opts[O_M].value)
+    lp.m = opts[O_M].num[0];
+  if (opts[O_EPS].value)
+    lp.eps = opts[O_EPS].num[0];
+  if (opts[O_ETA_PRIME].value)
+    lp.eta_prime = opts[O_ETA_PRIME].num[0];
+  else if (opts[O_ETA].value && (cs = cs_eta_prime_from_eta(opts[O_ETA].num[0], &lp.eta_prime)))
+    return cli_fail(cmd, "%s", cs_strerror(cs));
+  cs = cs_law_eval_create(&lp, &contact, &e);
+  if (cs == CS_OK)
+    cs = cs_law_eval_at(e, vsx, vsy, w, &load);
+  cs_law_eval_free(e);
+  if (cs != CS_OK)
+    return cli_fail(cmd, "%s", cs_errmsg());
+  cli_print("Tsx", load.Tsx);
+  cli_print("Tsy", load.Tsy);
+  cli_print("Ms", load.Ms);
+  if (law != CS_LAW_INTEGRAL) {
+    cli_print("b", lp.b);
+    cli_print("m", lp.m);
+    if (law == CS_LAW_I00_REG || law == CS_LAW_I11_REG) {
+      cli_print("eps", lp.eps);
+      cli_print("eta_prime", lp.eta_prime);
     }
   }
-  cs_integral_ws_free(ws);
   return CLI_EXIT_OK;
 }
 
@@ -365,147 +319,11 @@ struct fit_progress {
   size_t base; /* nodes of the runs before this one */
 };
 
-static void fit_progress(void *ctx, size_t done, size_t npoints)
+static void fit_progress(void *ctx, size_t done, size_t total)
 {
   struct fit_progress *p = ctx;
-  (void)npoints;
+  (void)total;
   cli_progress_update(&p->line, (double)(p->base + done));
-}
-
-/* A pair (b, m) and its errors on the fit's nodes. */
-struct fit_pair {
-  const char *prefix; /* output names: "paper", "paper4" */
-  double b, m;        /* the pair */
-  double rms, max;    /* fit errors, dimensionless */
-};
-
-static void approx_load(enum cs_law law, const struct cs_approx *a, double theta,
-                        struct cs_friction_load *out)
-{
-  if (law == CS_LAW_I00)
-    cs_i00_eval(a, cos(theta), 0.0, sin(theta), out, NULL);
-  else
-    cs_i11_eval(a, cos(theta), 0.0, sin(theta), out, NULL);
-}
-
-/* The curves of Fig. 2 and the attributes of the fit into path. */
-static enum cs_status write_fit_file(const struct cli_ctx *ctx, const char *path, enum cs_law law,
-                                     const char *contact_name, enum contact_kind kind,
-                                     const struct cs_contact *contact, size_t npoints,
-                                     const double start[2], const struct cs_fit_result *r,
-                                     const struct fit_pair *pairs, size_t npairs, char *why,
-                                     size_t why_cap)
-{
-  static const char *const names[] = {"theta",    "Tsx_integral", "Ms_integral",
-                                      "Tsx_fit",  "Ms_fit",       "Tsx_paper",
-                                      "Ms_paper", "Tsx_paper4",   "Ms_paper4"};
-  static const char *const units[] = {"rad", "1", "1", "1", "1", "1", "1", "1", "1"};
-  size_t ncols = 5 + 2 * npairs;
-  struct cs_approx fit, paper[2];
-  struct cs_contact_moments moments;
-  struct cs_integral_ws *ws = cs_integral_ws_create(INTEGRAL_EPSREL);
-  double *rows = malloc(CURVE_POINTS * ncols * sizeof *rows);
-  struct cs_h5 *f = NULL;
-  const double pi = acos(-1.0);
-  enum cs_status st = ws && rows ? CS_OK : CS_ERR_NOMEM;
-  why[0] = '\0';
-  if (st == CS_OK)
-    st = contact_moments(kind, contact, ws, &moments);
-  if (st == CS_OK)
-    st = cs_approx_init(&fit, r->b, r->m, 0.0, 0.0, &moments);
-  for (size_t p = 0; p < npairs && st == CS_OK; p++)
-    st = cs_approx_init(&paper[p], pairs[p].b, pairs[p].m, 0.0, 0.0, &moments);
-  for (size_t k = 0; k < CURVE_POINTS && st == CS_OK; k++) {
-    double theta = 0.5 * pi * (double)k / (CURVE_POINTS - 1), *row = rows + k * ncols;
-    struct cs_friction_load L;
-    st = cs_friction_integral(contact, cos(theta), 0.0, sin(theta), ws, &L);
-    row[0] = theta;
-    row[1] = L.Tsx;
-    row[2] = L.Ms;
-    approx_load(law, &fit, theta, &L);
-    row[3] = L.Tsx;
-    row[4] = L.Ms;
-    for (size_t p = 0; p < npairs; p++) {
-      approx_load(law, &paper[p], theta, &L);
-      row[5 + 2 * p] = L.Tsx;
-      row[6 + 2 * p] = L.Ms;
-    }
-  }
-  cs_integral_ws_free(ws);
-  if (st != CS_OK) {
-    free(rows);
-    return st;
-  }
-  /* path.partial under a lock, renamed over path when complete */
-  st = cs_h5_output_create(path, 1, &f);
-  if (st == CS_OK)
-    st = cs_h5_write_table(f, "/fit/curves", CURVE_POINTS, ncols, rows, names, units);
-  free(rows);
-  if (st == CS_OK)
-    st = cs_h5_attr_write_string(
-        f, "/fit/curves", "doc",
-        "one row per node theta_s in [0, pi/2] rad (phi_s = 0): the dimensionless friction force "
-        "Tsx and moment Ms of the integral model, of the fitted approximation (b, m) and of the "
-        "paper's pairs");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_string(f, "/fit", "doc",
-                                 "the curves of the fit (Acta Mech. 2016, Fig. 2); the fit "
-                                 "itself is in the root attributes");
-  if (st == CS_OK)
-    st = cs_h5_write_provenance(f, ctx->argc, ctx->argv);
-  if (st == CS_OK)
-    st = cs_h5_attr_write_string(f, "/", "kind", "friction-fit");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_string(f, "/", "law", cs_law_name(law));
-  if (st == CS_OK)
-    st = cs_h5_attr_write_string(f, "/", "contact", contact_name);
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "b", r->b, "1");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "m", r->m, "1");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "rms", r->rms, "1");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "max_error", r->max_error, "1");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_int(f, "/", "points", (long long)npoints);
-  if (st == CS_OK)
-    st = cs_h5_attr_write_int(f, "/", "iterations", r->iterations);
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "b0", start[0], "1");
-  if (st == CS_OK)
-    st = cs_h5_attr_write_double(f, "/", "m0", start[1], "1");
-  for (size_t p = 0; p < npairs && st == CS_OK; p++) {
-    char name[32];
-    snprintf(name, sizeof name, "%s_b", pairs[p].prefix);
-    st = cs_h5_attr_write_double(f, "/", name, pairs[p].b, "1");
-    snprintf(name, sizeof name, "%s_m", pairs[p].prefix);
-    if (st == CS_OK)
-      st = cs_h5_attr_write_double(f, "/", name, pairs[p].m, "1");
-    snprintf(name, sizeof name, "%s_rms", pairs[p].prefix);
-    if (st == CS_OK)
-      st = cs_h5_attr_write_double(f, "/", name, pairs[p].rms, "1");
-    snprintf(name, sizeof name, "%s_max_error", pairs[p].prefix);
-    if (st == CS_OK)
-      st = cs_h5_attr_write_double(f, "/", name, pairs[p].max, "1");
-  }
-  if (st != CS_OK)
-    snprintf(why, why_cap, "%s", cs_h5_errmsg());
-  if (f && st == CS_OK) {
-    st = cs_h5_output_commit(f);
-    if (st != CS_OK)
-      snprintf(why, why_cap, "%s (the file is left as %s.partial)", cs_h5_errmsg(), path);
-  } else if (f) {
-    /* a full disk: a fit file is small and quickly made again */
-    const char *partial = cs_h5_partial_path(f);
-    char p[4200] = "";
-    if (partial)
-      snprintf(p, sizeof p, "%s", partial);
-    cs_h5_abandon(f);
-    if (p[0])
-      remove(p);
-  }
-  return st;
 }
 
 static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
@@ -523,13 +341,11 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
       [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
       {0},
   };
-  struct fit_pair pairs[2];
-  size_t npairs, npoints;
+  struct cs_fit_report r;
+  size_t npoints;
   enum cs_law law;
   enum contact_kind kind;
   struct cs_contact contact;
-  struct cs_fit_result r;
-  double start[2];
   enum cs_status cs;
   int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
   if (st == CLI_HELP) {
@@ -543,58 +359,38 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
   kind = opts[O_CONTACT].value && opts[O_CONTACT].choice == 1 ? CONTACT_DISK_HERTZ : CONTACT_DISK;
   contact = make_contact(kind, NULL, CS_PRESSURE_UNIFORM);
   npoints = opts[O_POINTS].value ? (size_t)opts[O_POINTS].count : 181;
-  if (law == CS_LAW_I00) {
-    pairs[0] = (struct fit_pair){"paper", CS_I00_B_PAPER, CS_I00_M_PAPER, 0, 0};
-    npairs = 1;
-  } else {
-    pairs[0] = (struct fit_pair){"paper", CS_I11_B_PAPER, CS_I11_M_PAPER, 0, 0};
-    pairs[1] = (struct fit_pair){"paper4", CS_I11_B_PAPER4, CS_I11_M_PAPER4, 0, 0};
-    npairs = 2;
-  }
-  start[0] = opts[O_B0].value ? opts[O_B0].num[0] : pairs[0].b;
-  start[1] = opts[O_M0].value ? opts[O_M0].num[0] : pairs[0].m;
-
   if (opts[O_OUT].value && (st = cli_check_result_path(cmd, opts[O_OUT].value, NULL)) != 0)
     return st;
+  size_t npairs = law == CS_LAW_I00 ? 1 : 2;
   struct fit_progress prog = {.base = 0};
   cli_progress_start(&prog.line, cmd, CLI_PROGRESS_COUNT, "nodes", 0,
                      (double)(npoints * (1 + npairs)), 0);
-  cs = cs_friction_fit_monitored(law, &contact, npoints, start[0], start[1], &r, fit_progress,
-                                 &prog);
-  for (size_t p = 0; p < npairs && cs == CS_OK; p++) {
-    prog.base = npoints * (1 + p);
-    cs = cs_friction_fit_error_monitored(law, &contact, npoints, pairs[p].b, pairs[p].m,
-                                         &pairs[p].rms, &pairs[p].max, fit_progress, &prog);
-    if (cs != CS_OK) {
-      cli_progress_end(&prog.line);
-      return cli_fail(cmd, "error of the paper's pair: %s", cs_strerror(cs));
-    }
-  }
+  cs = cs_friction_fit_report(law, &contact, npoints, opts[O_B0].value ? opts[O_B0].num[0] : NAN,
+                              opts[O_M0].value ? opts[O_M0].num[0] : NAN, fit_progress, &prog, &r);
   cli_progress_end(&prog.line);
   if (cs != CS_OK)
-    return cli_fail(cmd, "fit of %s: %s", cs_law_name(law), cs_strerror(cs));
-  cli_print("b", r.b);
-  cli_print("m", r.m);
-  cli_print("rms", r.rms);
-  cli_print("max_error", r.max_error);
-  printf("iterations = %d\n", r.iterations);
-  for (size_t p = 0; p < npairs; p++) {
+    return cli_fail(cmd, "%s", cs_errmsg());
+  cli_print("b", r.result.b);
+  cli_print("m", r.result.m);
+  cli_print("rms", r.result.rms);
+  cli_print("max_error", r.result.max_error);
+  printf("iterations = %d\n", r.result.iterations);
+  for (size_t p = 0; p < r.npairs; p++) {
     char name[32];
-    snprintf(name, sizeof name, "%s_b", pairs[p].prefix);
-    cli_print(name, pairs[p].b);
-    snprintf(name, sizeof name, "%s_m", pairs[p].prefix);
-    cli_print(name, pairs[p].m);
-    snprintf(name, sizeof name, "%s_rms", pairs[p].prefix);
-    cli_print(name, pairs[p].rms);
-    snprintf(name, sizeof name, "%s_max_error", pairs[p].prefix);
-    cli_print(name, pairs[p].max);
+    snprintf(name, sizeof name, "%s_b", r.pairs[p].prefix);
+    cli_print(name, r.pairs[p].b);
+    snprintf(name, sizeof name, "%s_m", r.pairs[p].prefix);
+    cli_print(name, r.pairs[p].m);
+    snprintf(name, sizeof name, "%s_rms", r.pairs[p].prefix);
+    cli_print(name, r.pairs[p].rms);
+    snprintf(name, sizeof name, "%s_max_error", r.pairs[p].prefix);
+    cli_print(name, r.pairs[p].max_error);
   }
   if (opts[O_OUT].value) {
-    char why[1024];
-    cs = write_fit_file(ctx, opts[O_OUT].value, law, contact_names[kind], kind, &contact, npoints,
-                        start, &r, pairs, npairs, why, sizeof why);
+    cs = cs_fit_h5_write(opts[O_OUT].value, &r, contact_names[kind], ctx->argc, ctx->argv);
     if (cs != CS_OK)
-      return cli_fail(cmd, "%s: %s%s%s", opts[O_OUT].value, cs_strerror(cs), *why ? ": " : "", why);
+      return cli_fail(cmd, "%s: %s%s%s", opts[O_OUT].value, cs_strerror(cs),
+                      *cs_errmsg() ? ": " : "", cs_errmsg());
     printf("output = %s\n", opts[O_OUT].value);
   }
   return CLI_EXIT_OK;

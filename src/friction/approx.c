@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "friction/friction.h"
 
 enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps, double eta_prime,
@@ -24,7 +25,7 @@ enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double ep
 {
   if (!a || !(b > 0) || !(m > 0) || !(eps >= 0) || !(eta_prime >= 0) || !isfinite(b) ||
       !isfinite(m) || !isfinite(eps) || !isfinite(eta_prime))
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   memset(a, 0, sizeof *a);
   a->b = b;
   a->m = m;
@@ -306,11 +307,11 @@ const char *cs_law_name(enum cs_law law)
 enum cs_status cs_law_from_name(const char *name, enum cs_law *law)
 {
   if (!name)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   for (int i = 0; i < CS_LAW_COUNT; i++)
     if (strcmp(name, law_names[i]) == 0) {
       *law = (enum cs_law)i;
       return CS_OK;
     }
-  return CS_ERR_NOT_FOUND;
+  return CS_FAIL(CS_ERR_NOT_FOUND);
 }

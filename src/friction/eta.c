@@ -22,6 +22,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 
@@ -77,7 +78,7 @@ static enum cs_status brent(double (*f)(double, void *), void *ctx, double lo, d
   gsl_function F = {.function = f, .params = ctx};
   gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
   if (!s)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   cs_gsl_quiet();
   enum cs_status st = CS_ERR_NOCONV;
   if (gsl_root_fsolver_set(s, &F, lo, hi) == GSL_SUCCESS) {
@@ -106,7 +107,7 @@ static double h_of_t(double t, void *ctx)
 enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_max)
 {
   if (!(eta_prime >= 0 && eta_prime <= CS_ETA_PRIME_MAX))
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   /* h(t) is largest at t* = 12 eta'^2 - 4 (where sqrt((4+t)/3) = 2 eta'), so g
    * has a local maximum only if t* > 0 and h(t*) > 0; then the root lies in
    * (0, t*). Beyond eta' = 10, [c0/eta', 4/eta'] with c0 = (4/3)^(3/2)
@@ -147,7 +148,7 @@ static double eta_residual(double t, void *ctx)
 enum cs_status cs_eta_prime_from_eta(double eta, double *eta_prime)
 {
   if (!(eta >= 1.0 && eta <= CS_ETA_MAX))
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   if (eta == 1.0) {
     *eta_prime = 0.0;
     return CS_OK;
@@ -176,5 +177,5 @@ enum cs_status cs_eta_prime_cubic_fit(double eta, double *eta_prime)
     *eta_prime = -2.41 + eta * (3.985 + eta * (-0.3581 + eta * 0.0493));
     return CS_OK;
   }
-  return CS_ERR_RANGE;
+  return CS_FAIL(CS_ERR_RANGE);
 }

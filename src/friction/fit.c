@@ -12,6 +12,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 
@@ -70,13 +71,13 @@ static enum cs_status prepare(enum cs_law law, const struct cs_contact *contact,
                               void *ctx)
 {
   if ((law != CS_LAW_I00 && law != CS_LAW_I11) || !contact || npoints < 3)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   struct cs_integral_ws *ws = cs_integral_ws_create(1e-12);
   double *mem = malloc(3 * npoints * sizeof *mem);
   if (!ws || !mem) {
     cs_integral_ws_free(ws);
     free(mem);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   enum cs_status st = cs_contact_moments_compute(contact, ws, &d->moments);
   double *theta = mem, *T = mem + npoints, *M = mem + 2 * npoints;
@@ -116,7 +117,7 @@ enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_
                                                void *ctx)
 {
   if (!(b > 0) || !(m > 0))
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   struct fit_data d;
   double *buf;
   enum cs_status st = prepare(law, contact, npoints, &d, &buf, progress, ctx);
@@ -139,7 +140,7 @@ enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contac
                                          void *ctx)
 {
   if (!(b0 > 0) || !(m0 > 0) || !out)
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   struct fit_data d;
   double *buf;
   enum cs_status st = prepare(law, contact, npoints, &d, &buf, progress, ctx);
@@ -152,7 +153,7 @@ enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contac
       gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, 2 * d.n, 2);
   if (!w) {
     free(buf);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   gsl_multifit_nlinear_fdf fdf = {
       .f = residuals, .df = NULL, .fvv = NULL, .n = 2 * d.n, .p = 2, .params = &d};

@@ -79,6 +79,7 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_math.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 
@@ -129,7 +130,7 @@ struct cs_contact cs_contact_user(double a, double b, cs_pressure_fn sigma, cons
 static enum cs_status contact_check(const struct cs_contact *c)
 {
   if (c == NULL)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   if (!(isfinite(c->a) && isfinite(c->b) && c->a > 0.0 && c->b > 0.0))
     return CS_ERR_RANGE;
   switch (c->pressure) {
@@ -139,7 +140,7 @@ static enum cs_status contact_check(const struct cs_contact *c)
   case CS_PRESSURE_USER:
     return c->sigma != NULL ? CS_OK : CS_ERR_ARG;
   }
-  return CS_ERR_ARG;
+  return CS_FAIL(CS_ERR_ARG);
 }
 
 /* sigma a b at the mapped point (X, Y), X^2 + Y^2 <= 1 up to rounding: the
@@ -436,7 +437,7 @@ enum cs_status cs_friction_integral(const struct cs_contact *contact, double vsx
                                     struct cs_friction_load *out)
 {
   if (out == NULL)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   *out = (struct cs_friction_load){NAN, NAN, NAN};
   enum cs_status st = contact_check(contact);
   if (st != CS_OK)
@@ -540,7 +541,7 @@ enum cs_status cs_contact_moment(const struct cs_contact *contact, int i, int j,
                                  struct cs_integral_ws *work, double *value)
 {
   if (value == NULL)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   *value = NAN;
   enum cs_status st = contact_check(contact);
   if (st != CS_OK)
@@ -550,7 +551,7 @@ enum cs_status cs_contact_moment(const struct cs_contact *contact, int i, int j,
   /* i + j - k > -2 makes the integral exist; negative i, j would be singular
    * on the axes. */
   if (i < 0 || j < 0 || k >= 2)
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   struct moment_problem mp = {.c = contact, .ws = work, .i = i, .j = j, .k = k, .radial = NAN};
   if (contact->pressure != CS_PRESSURE_USER) {
     /* sigma depends on X^2 + Y^2 only: the r integral is the same for every t */
@@ -572,7 +573,7 @@ enum cs_status cs_contact_moments_compute(const struct cs_contact *contact,
                                           struct cs_contact_moments *out)
 {
   if (out == NULL)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   static const int ijk[5][3] = {{0, 1, 1}, {1, 0, 1}, {0, 0, -1}, {0, 1, 0}, {1, 0, 0}};
   double v[5];
   enum cs_status worst = CS_OK;

@@ -20,6 +20,7 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multiroots.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 
@@ -203,7 +204,7 @@ enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, cons
                                 const double *guess, struct cs_yield_ws *ws, struct cs_yield *out)
 {
   if (!a || !u || !ws || !out || (law != CS_LAW_I00 && law != CS_LAW_I11))
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   if (!isfinite(u[0]) || !isfinite(u[1]) || !isfinite(u[2]))
     return CS_ERR_ARG;
   double us[3];
@@ -258,7 +259,7 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
                                           struct cs_yield *out)
 {
   if (!a || !u || !out)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   if (a->m != 2.0)
     return CS_ERR_ARG;
   if (!isfinite(u[0]) || !isfinite(u[1]) || !isfinite(u[2]))
@@ -274,7 +275,7 @@ enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const doubl
   gsl_vector_view zv = gsl_vector_view_array(z, 3);
   gsl_permutation *perm = gsl_permutation_alloc(3);
   if (!perm)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   int sign;
   cs_gsl_quiet();
   enum cs_status st = CS_OK;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "integrate/flow.h"
 
 struct cs_flow {
@@ -72,7 +73,7 @@ enum cs_status cs_flow_reset(struct cs_flow *f, const struct cs_model *m, void *
 {
   if (!f || !m || !params || !y0 || m->n_state > f->n_max || (n_roots && !g) ||
       n_roots + cs_model_switches(m, params) > CS_FLOW_MAX_ROOTS)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   f->m = m;
   f->params = params;
   f->n_user = n_roots;

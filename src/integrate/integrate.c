@@ -9,6 +9,8 @@
  * the event functions and the failure notes that turn ARKODE's return flags
  * into statuses with a readable message. */
 #include "integrate/integrate.h"
+
+#include "core/error_private.h"
 #include "integrate/nvector_small.h"
 
 #include <limits.h>
@@ -168,7 +170,7 @@ static enum cs_status status_of_user_return(int ret)
 
 static enum cs_status fail(struct cs_integrator *integ, enum cs_status status, const char *what)
 {
-  snprintf(integ->msg, sizeof integ->msg, "%s", what);
+  cs_error_fill(integ->msg, sizeof integ->msg, "%s", what);
   return status;
 }
 
@@ -479,7 +481,7 @@ nomem:
   destroy_solvers(integ);
   return fail(integ, CS_ERR_NOMEM, "out of memory while building the ARKODE solvers");
 solver:
-  snprintf(integ->msg, sizeof integ->msg, "setting up ARKODE failed: %s", integ->arkmsg);
+  cs_error_fill(integ->msg, sizeof integ->msg, "setting up ARKODE failed: %s", integ->arkmsg);
   destroy_solvers(integ);
   return CS_ERR_SOLVER;
 }
@@ -613,8 +615,8 @@ static enum cs_status apply_roots(struct cs_integrator *integ, int k)
     goto arkfail;
   return CS_OK;
 arkfail:
-  snprintf(integ->msg, sizeof integ->msg, "installing the event functions failed: %s",
-           integ->arkmsg);
+  cs_error_fill(integ->msg, sizeof integ->msg, "installing the event functions failed: %s",
+                integ->arkmsg);
   return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
 }
 
@@ -675,7 +677,7 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
                                    const double *y0)
 {
   if (integ == NULL)
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   integ->active = false;
   integ->msg[0] = '\0';
   clear_run_notes(integ);
@@ -685,8 +687,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   if (ode == NULL || ode->rhs == NULL || ode->n == 0)
     return fail(integ, CS_ERR_ARG, "reset needs an ODE with n >= 1 and a right-hand side");
   if (ode->n > integ->n_max) {
-    snprintf(integ->msg, sizeof integ->msg, "n = %zu exceeds the workspace's n_max = %zu", ode->n,
-             integ->n_max);
+    cs_error_fill(integ->msg, sizeof integ->msg, "n = %zu exceeds the workspace's n_max = %zu",
+                  ode->n, integ->n_max);
     return CS_ERR_RANGE;
   }
   size_t n = ode->n;
@@ -754,7 +756,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
       flag = ARKStepSetJacFn(mem, ode->jac != NULL ? jac_trampoline : NULL);
   }
   if (flag != ARK_SUCCESS) {
-    snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
+    cs_error_fill(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s",
+                  integ->arkmsg);
     return flag == ARK_MEM_FAIL ? CS_ERR_NOMEM : CS_ERR_SOLVER;
   }
   st = apply_roots(integ, k);
@@ -774,7 +777,7 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
 static enum cs_status require_run(struct cs_integrator *integ)
 {
   if (integ == NULL)
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   if (!integ->active)
     return fail(integ, CS_ERR_ARG, "no active run: call cs_integrator_reset first");
   return CS_OK;
@@ -811,8 +814,8 @@ static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
     snprintf(ark, sizeof ark, "%s", integ->arkmsg[0] != '\0' ? integ->arkmsg : flag_name(flag));
   settle_on_last_good_state(integ);
   if (integ->user_failed) {
-    snprintf(integ->msg, sizeof integ->msg, "the model's %s returned %d at t = %.17g; %s",
-             integ->uf_what, integ->uf_ret, integ->uf_t, ark);
+    cs_error_fill(integ->msg, sizeof integ->msg, "the model's %s returned %d at t = %.17g; %s",
+                  integ->uf_what, integ->uf_ret, integ->uf_t, ark);
     return status_of_user_return(integ->uf_ret);
   }
   if (integ->nonfinite) {
@@ -828,7 +831,7 @@ static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
              integ->rec_t, ark);
     return CS_ERR_SOLVER;
   }
-  snprintf(integ->msg, sizeof integ->msg, "%s", ark);
+  cs_error_fill(integ->msg, sizeof integ->msg, "%s", ark);
   switch (flag) {
   case ARK_ILL_INPUT:
   case ARK_BAD_T:
@@ -1011,7 +1014,7 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
                                         const double *times, size_t ntimes, double *Y)
 {
   if (integ == NULL)
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   if (times == NULL || Y == NULL || ntimes == 0)
     return fail(integ, CS_ERR_ARG, "solve_grid needs times and Y with ntimes >= 1");
   int dir = 0;
@@ -1063,7 +1066,8 @@ static enum cs_status restart_here(struct cs_integrator *integ, bool fresh_step)
   if (flag == ARK_SUCCESS && fresh_step)
     flag = stepper_set_init_step(integ, integ->dir != 0 ? integ->dir * integ->h_init : 0.0);
   if (flag != ARK_SUCCESS) {
-    snprintf(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s", integ->arkmsg);
+    cs_error_fill(integ->msg, sizeof integ->msg, "re-initialising ARKODE failed: %s",
+                  integ->arkmsg);
     integ->active = false;
     return CS_ERR_SOLVER;
   }
@@ -1079,7 +1083,7 @@ enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroot
                                        const int *direction, const void *ctx)
 {
   if (integ == NULL)
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   if (g == NULL)
     nroots = 0;
   if (nroots > (size_t)INT_MAX)
@@ -1120,7 +1124,7 @@ enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroot
 enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found)
 {
   if (integ == NULL || (found == NULL && integ->nroots > 0))
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   for (size_t k = 0; k < integ->nroots; k++)
     found[k] = integ->at_root ? integ->found[k] : 0;
   return CS_OK;
@@ -1163,7 +1167,7 @@ enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struc
   if (integ->which == MEM_ARK &&
       ARKStepSetJacFn(integ->mem[MEM_ARK], ode->jac != NULL ? jac_trampoline : NULL) !=
           ARK_SUCCESS) {
-    snprintf(integ->msg, sizeof integ->msg, "setting the Jacobian failed: %s", integ->arkmsg);
+    cs_error_fill(integ->msg, sizeof integ->msg, "setting the Jacobian failed: %s", integ->arkmsg);
     return CS_ERR_SOLVER;
   }
   integ->ode = *ode;
@@ -1186,7 +1190,7 @@ enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, d
   integ->arkmsg[0] = '\0';
   int flag = stepper_dky(integ, t, k, integ->dky);
   if (flag != ARK_SUCCESS) {
-    snprintf(integ->msg, sizeof integ->msg, "%s", integ->arkmsg);
+    cs_error_fill(integ->msg, sizeof integ->msg, "%s", integ->arkmsg);
     return flag == ARK_BAD_T || flag == ARK_BAD_K ? CS_ERR_RANGE : CS_ERR_SOLVER;
   }
   memcpy(dky, NV_DATA_S(integ->dky), integ->n * sizeof *dky);
@@ -1227,7 +1231,7 @@ enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
                                        struct cs_integrator_stats *stats)
 {
   if (integ == NULL || stats == NULL)
-    return CS_ERR_ARG;
+    return cs_error_set(CS_ERR_ARG, "integrator: missing argument");
   *stats = (struct cs_integrator_stats){0};
   if (!integ->active)
     return CS_OK;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "integrate/record.h"
 
 #define BLOCK_ROWS 512 /* default rows per on_rows call */
@@ -15,7 +16,7 @@ enum cs_status cs_record_grid_make(double t_start, double t_end, double dt, size
 {
   memset(g, 0, sizeof *g);
   if (!(t_start >= 0) || !(t_end > t_start) || !isfinite(t_end) || !(dt >= 0))
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   g->t_start = t_start, g->t_end = t_end;
   g->dt = dt > 0 ? dt : (t_end - t_start) / 1000.0;
   double q = (t_end - t_start) / g->dt;
@@ -32,7 +33,7 @@ enum cs_status cs_record_grid_times(const double *t, size_t n, struct cs_record_
 {
   memset(g, 0, sizeof *g);
   if (!t || n == 0)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   for (size_t i = 0; i < n; i++)
     if (!(t[i] >= 0) || !isfinite(t[i]) || (i && !(t[i] > t[i - 1])))
       return CS_ERR_ARG;

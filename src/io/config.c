@@ -28,6 +28,7 @@
 
 #include <ini.h>
 
+#include "core/error_private.h"
 #include "io/config.h"
 
 int cs_parse_double(const char *s, double *out)
@@ -102,12 +103,12 @@ static int failf(struct loader *L, enum cs_status st, const char *fmt, ...)
   if (L->st != CS_OK)
     return 0;
   L->st = st;
-  int k = snprintf(L->msg, L->msglen, "%s: ", L->where);
+  char why[768];
   va_list ap;
   va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < L->msglen)
-    vsnprintf(L->msg + k, L->msglen - (size_t)k, fmt, ap);
+  vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
+  cs_error_fill(L->msg, L->msg ? L->msglen : 0, "%s: %s", L->where, why);
   return 0;
 }
 
@@ -570,7 +571,7 @@ static enum cs_status read_file(const char *path, char **text, size_t *len, char
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(errno));
+    cs_error_fill(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(errno));
     return CS_ERR_IO;
   }
   size_t cap = 4096, n = 0, k;
@@ -588,16 +589,16 @@ static enum cs_status read_file(const char *path, char **text, size_t *len, char
   fclose(f);
   enum cs_status st = CS_OK;
   if (!buf) {
-    snprintf(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
     st = CS_ERR_NOMEM;
   } else if (err) {
-    snprintf(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(err));
+    cs_error_fill(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(err));
     st = CS_ERR_IO;
   } else if (n > MAX_FILE_BYTES) {
-    snprintf(msg, msglen,
-             "%s: larger than %d bytes: not a parameter file (accepted: an INI text "
-             "file)",
-             path, MAX_FILE_BYTES);
+    cs_error_fill(msg, msglen,
+                  "%s: larger than %d bytes: not a parameter file (accepted: an INI text "
+                  "file)",
+                  path, MAX_FILE_BYTES);
     st = CS_ERR_PARSE;
   }
   if (st != CS_OK) {
@@ -683,7 +684,7 @@ static enum cs_status load(const char *path, const char *text, const char *const
   msg[0] = '\0';
   struct loader *L = calloc(1, sizeof *L);
   if (!L)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   L->cfg = cfg, L->msg = msg, L->msglen = msglen, L->st = CS_OK;
   L->where = path;
   snprintf(cfg->path, sizeof cfg->path, "%s", path);
@@ -703,20 +704,21 @@ static enum cs_status load(const char *path, const char *text, const char *const
   if (text) { /* e.g. the copy stored in a result file: checked like a file */
     len = strlen(text);
     if (len > MAX_FILE_BYTES) {
-      snprintf(msg, msglen, "%s: larger than %d bytes: not a parameter file", path, MAX_FILE_BYTES);
+      cs_error_fill(msg, msglen, "%s: larger than %d bytes: not a parameter file", path,
+                    MAX_FILE_BYTES);
       st = CS_ERR_PARSE;
     } else if (!(cfg->text = strdup(text))) {
-      snprintf(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+      cs_error_fill(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
       st = CS_ERR_NOMEM;
     }
   } else {
     st = read_file(path, &cfg->text, &len, msg, msglen);
   }
   if (st == CS_OK && find_nul(cfg->text, len, &nul_line, &nul_col)) {
-    snprintf(msg, msglen,
-             "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: a "
-             "text file without NUL bytes)",
-             path, nul_line, nul_col);
+    cs_error_fill(msg, msglen,
+                  "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: a "
+                  "text file without NUL bytes)",
+                  path, nul_line, nul_col);
     st = CS_ERR_PARSE;
     free(cfg->text);
   }

@@ -30,12 +30,10 @@ struct cs_h5_table {
   size_t cols;     /* columns */
 };
 
-/* Text of the last failure: per thread, so it is no shared mutable state. */
-_Thread_local char cs_h5_err[CS_H5_ERR_LEN];
-
+/* The library's one error channel (core/status.h) under its former name. */
 const char *cs_h5_errmsg(void)
 {
-  return cs_h5_err;
+  return cs_errmsg();
 }
 
 /* HDF5 closes what is still open when the process exits; after a file
@@ -65,20 +63,16 @@ void begin(void)
   if (H5dont_atexit() >= 0)
     atexit(term);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  cs_h5_err[0] = '\0';
+  cs_error_clear();
 }
 
+/* kept in the library's error channel, one line (cs_error_vset) */
 enum cs_status fail(enum cs_status status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(cs_h5_err, sizeof cs_h5_err, fmt, ap);
+  cs_error_vset(status, fmt, ap);
   va_end(ap);
-  /* one line: HDF5's own messages carry newlines (the time of a failed
-   * write), names from a file may carry control characters */
-  for (char *c = cs_h5_err; *c; c++)
-    if ((unsigned char)*c < 0x20 || *c == 0x7F)
-      *c = ' ';
   return status;
 }
 

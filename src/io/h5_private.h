@@ -6,9 +6,8 @@
 
 #include <hdf5.h>
 
+#include "core/error_private.h"
 #include "io/h5.h"
-
-#define CS_H5_ERR_LEN 1024
 
 struct cs_h5_lock;
 
@@ -19,11 +18,12 @@ struct cs_h5 {
   char *partial;           /* the file actually written, "<target>.partial", or NULL */
 };
 
-extern _Thread_local char cs_h5_err[CS_H5_ERR_LEN];
+/* the library's error channel (core/error_private.h), which cs_h5_errmsg() reads */
+#define cs_h5_err (cs_error_i_buffer())
 
 /* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
 void cs_h5_i_begin(void);
-/* Keeps a message for cs_h5_errmsg() and returns status. */
+/* Keeps a message for cs_errmsg() (= cs_h5_errmsg()) and returns status. */
 enum cs_status cs_h5_i_fail(enum cs_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Keeps HDF5's error stack under "what 'name'" and returns CS_ERR_HDF5. */

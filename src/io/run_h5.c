@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/error_private.h"
 #include "io/run_h5.h"
 
 const char *cs_run_time_unit(const struct cs_model *m)
@@ -57,7 +58,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
     len += strlen(sets[i]) + 1;
   char *joined = calloc(len, 1);
   if (!joined)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   for (size_t i = 0; i < n_set; i++)
     strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
   if (st == CS_OK)
@@ -67,7 +68,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   size_t n = m->n_param > m->n_state ? m->n_param : m->n_state;
   struct cs_run_field *fl = calloc(n > 6 ? n : 6, sizeof *fl);
   if (!fl)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   for (size_t i = 0; i < m->n_param; i++)
     fl[i] = (struct cs_run_field){m->param[i].name, m->param[i].unit,
                                   cs_model_get_param(m, cfg->params, (int)i), 0};

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/error_private.h"
 #include "io/trajectory_h5.h"
 
 static double monotonic_s(void)
@@ -167,23 +168,23 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
     msg = dummy, len = sizeof dummy;
   msg[0] = '\0';
   if (!path || !tr || !cfg || !g || (tr->rows && !tr->data)) {
-    snprintf(msg, len, "cs_trajectory_write_h5: missing argument");
+    cs_error_fill(msg, len, "cs_trajectory_write_h5: missing argument");
     return CS_ERR_ARG;
   }
   if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0)) {
-    snprintf(msg, len, "cs_trajectory_write_h5: %zu columns, the model '%s' has other", tr->cols,
-             cfg->model->name);
+    cs_error_fill(msg, len, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
+                  tr->cols, cfg->model->name);
     return CS_ERR_ARG;
   }
   int err = cs_make_parent_dirs(path);
   if (err != 0) {
-    snprintf(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
+    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
     return CS_ERR_IO;
   }
   struct cs_h5 *f = NULL;
   enum cs_status st = cs_h5_output_create(path, 1, &f);
   if (st != CS_OK) {
-    snprintf(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
     return st;
   }
   struct cs_trajectory_h5 tw = {.flush_every = 1e300};
@@ -200,6 +201,6 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
   else
     cs_h5_close(f); /* the partial file stays, with what was written */
   if (tw.w.st != CS_OK)
-    snprintf(msg, len, "cannot write '%s': %s", path, tw.w.err);
+    cs_error_fill(msg, len, "cannot write '%s': %s", path, tw.w.err);
   return tw.w.st;
 }

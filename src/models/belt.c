@@ -84,6 +84,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 #include "models/model.h"
@@ -361,7 +362,7 @@ static enum cs_status consistent_angle(const struct belt *p, gsl_root_fsolver *s
     lo = hi, flo = fhi;
   }
   if (!isfinite(best))
-    return CS_ERR_NOCONV;
+    return CS_FAIL(CS_ERR_NOCONV);
   *th = best;
   return CS_OK;
 }
@@ -486,11 +487,11 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   enum cs_status st = isnan(p->eta_prime) ? cs_eta_prime_from_eta(p->eta, &p->eta_prime)
                                           : cs_eta_from_eta_prime(p->eta_prime, &p->eta, NULL);
   if (st != CS_OK) {
-    snprintf(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
+    cs_error_fill(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
     return st;
   }
   if (!event_driven(p) && !(p->eps > 0)) {
-    snprintf(msg, len, "eps must be > 0 for the regularized law");
+    cs_error_fill(msg, len, "eps must be > 0 for the regularized law");
     return CS_ERR_RANGE;
   }
   if (isnan(p->lambda_stick))
@@ -503,7 +504,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   struct cs_contact_moments c = cs_contact_moments_uniform_disk();
   st = cs_approx_init(&p->approx, p->b, 2.0, p->eps, p->eta_prime, &c);
   if (st != CS_OK)
-    snprintf(msg, len, "invalid friction parameters");
+    cs_error_fill(msg, len, "invalid friction parameters");
   return st;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 
+#include "core/error_private.h"
 #include "friction/defaults.h"
 #include "models/friction_law.h"
 
@@ -18,7 +19,7 @@ enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, d
                                          double eps, double eta_prime)
 {
   if (law < 0 || law >= CS_MLAW_COUNT)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   int i00 = law == CS_MLAW_I00_REG || law == CS_MLAW_I00;
   if (isnan(*b))
     *b = i00 ? CS_I00_B_DEFAULT : CS_I11_B_DEFAULT;

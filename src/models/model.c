@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "models/model.h"
 
 const struct cs_model *cs_model_find(const char *name)
@@ -69,10 +70,12 @@ enum cs_status cs_model_set_param(const struct cs_model *m, void *params, const 
 {
   int i = cs_model_param_index(m, name);
   if (i < 0)
-    return CS_ERR_NOT_FOUND;
+    return cs_error_set(CS_ERR_NOT_FOUND, "model %s has no parameter '%s'", m ? m->name : "(null)",
+                        name ? name : "(null)");
   const struct cs_param_desc *p = &m->param[i];
   if (!isfinite(value) || value < p->min || value > p->max)
-    return CS_ERR_RANGE;
+    return cs_error_set(CS_ERR_RANGE, "%s = %g is outside the accepted range [%g, %g] (%s)",
+                        p->name, value, p->min, p->max, p->unit);
   *field(m, params, (size_t)i) = value;
   if (p->alt) {
     int j = cs_model_param_index(m, p->alt);
@@ -92,14 +95,14 @@ enum cs_status cs_model_set_choice(const struct cs_model *m, void *params, const
 {
   int i = cs_model_choice_index(m, name);
   if (i < 0)
-    return CS_ERR_NOT_FOUND;
+    return CS_FAIL(CS_ERR_NOT_FOUND);
   const struct cs_choice_desc *c = &m->choice[i];
   for (int k = 0; c->values[k]; k++)
     if (strcmp(c->values[k], value) == 0) {
       *(int *)((char *)params + c->offset) = k;
       return CS_OK;
     }
-  return CS_ERR_RANGE;
+  return CS_FAIL(CS_ERR_RANGE);
 }
 
 const char *cs_model_get_choice(const struct cs_model *m, const void *params, int index)

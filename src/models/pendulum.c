@@ -84,6 +84,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multiroots.h>
 
+#include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 #include "models/friction_law.h"
@@ -720,7 +721,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   struct pendulum *p = vp;
   for (int i = 0; i < CS_MLAW_COUNT; i++)
     if (strcmp(law_names[i], cs_model_law_names[i]) != 0) {
-      snprintf(msg, len, "internal: the pendulum's law names differ from the friction core's");
+      cs_error_fill(msg, len, "internal: the pendulum's law names differ from the friction core's");
       return CS_ERR_ARG;
     }
   enum cs_status st;
@@ -730,13 +731,13 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
     st = cs_eta_from_eta_prime(p->eta_prime, &p->eta, NULL);
   }
   if (st != CS_OK) {
-    snprintf(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
+    cs_error_fill(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
     return st;
   }
   int regularized =
       p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG || p->law == CS_MLAW_INTEGRAL_REG;
   if (regularized && !(p->eps > 0)) {
-    snprintf(msg, len, "eps must be > 0 for the regularized law %s", law_names[p->law]);
+    cs_error_fill(msg, len, "eps must be > 0 for the regularized law %s", law_names[p->law]);
     return CS_ERR_RANGE;
   }
   if (isnan(p->lambda_stick))
@@ -749,7 +750,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   st = cs_model_friction_prepare(&p->fr, law, &p->b, &p->m, regularized ? p->eps : 0.0,
                                  regularized ? p->eta_prime : 0.0);
   if (st != CS_OK)
-    snprintf(msg, len, "invalid friction parameters b = %g, m = %g", p->b, p->m);
+    cs_error_fill(msg, len, "invalid friction parameters b = %g, m = %g", p->b, p->m);
   return st;
 }
 
@@ -781,7 +782,7 @@ static enum cs_status attach(void *vp)
   if (!ev || !ev->yield || !ev->restart || !ev->x) {
     ev_free(ev);
     cs_model_friction_detach(&p->fr);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   p->ev = ev;
   return CS_OK;

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/error_private.h"
 #include "models/model.h"
 
 /* clang-format off */
@@ -42,7 +43,7 @@ static enum cs_status prepare_finite(const struct cs_param_desc *param, size_t n
   for (size_t i = 0; i < n; i++) {
     double v = *(const double *)((const char *)vp + param[i].offset);
     if (!isfinite(v)) {
-      snprintf(msg, len, "%s must be finite", param[i].name);
+      cs_error_fill(msg, len, "%s must be finite", param[i].name);
       return CS_ERR_RANGE;
     }
   }

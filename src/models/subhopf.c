@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/error_private.h"
 #include "models/model.h"
 
 struct subhopf {
@@ -80,7 +81,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
 {
   const struct subhopf *p = vp;
   if (!isfinite(p->mu) || !isfinite(p->omega)) {
-    snprintf(msg, len, "mu and omega must be finite");
+    cs_error_fill(msg, len, "mu and omega must be finite");
     return CS_ERR_RANGE;
   }
   return CS_OK;

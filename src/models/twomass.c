@@ -105,6 +105,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/error_private.h"
 #include "models/model.h"
 
 struct twomass {
@@ -419,13 +420,13 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   for (size_t i = 0; i < NPARAM; i++) {
     double v = *(const double *)((const char *)p + params[i].offset);
     if (!isfinite(v) || v < params[i].min || v > params[i].max) {
-      snprintf(msg, len, "%s = %g is outside [%g, %g]", params[i].name, v, params[i].min,
-               params[i].max);
+      cs_error_fill(msg, len, "%s = %g is outside [%g, %g]", params[i].name, v, params[i].min,
+                    params[i].max);
       return CS_ERR_RANGE;
     }
   }
   if (!(p->M1 > 0 && p->M2 > 0)) {
-    snprintf(msg, len, "the masses M1 and M2 must be > 0");
+    cs_error_fill(msg, len, "the masses M1 and M2 must be > 0");
     return CS_ERR_RANGE;
   }
   return CS_OK;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "analysis/continuation.h"
 
 static const char *const pass_name[2] = {"forward", "backward"};
@@ -19,12 +20,12 @@ double cs_plot_wrap_angle(double x)
 /* Formats the reason into msg (may be NULL) and returns st. */
 static enum cs_status fail(enum cs_status st, char *msg, size_t cap, const char *fmt, ...)
 {
-  if (msg && cap) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, cap, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  cs_error_vset(st, fmt, ap);
+  va_end(ap);
+  if (msg && cap)
+    snprintf(msg, cap, "%s", cs_errmsg());
   return st;
 }
 
@@ -513,7 +514,7 @@ enum cs_status cs_plot_settled_window(const double *t, size_t n, double transien
                                       size_t *i1)
 {
   if (n < 2)
-    return CS_ERR_RANGE;
+    return CS_FAIL(CS_ERR_RANGE);
   double from = isfinite(transient) && transient < t[n - 1] ? transient : 0.5 * (t[0] + t[n - 1]);
   enum cs_status st = cs_plot_window(t, n, from, NAN, i0, i1);
   return st == CS_OK ? st : cs_plot_window(t, n, 0.5 * (t[0] + t[n - 1]), NAN, i0, i1);

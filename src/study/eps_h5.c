@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "study/eps_h5.h"
 
 /* A list of owned strings for column names. */
@@ -479,12 +480,12 @@ static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg
   memset(w, 0, sizeof *w);
   int err = cs_make_parent_dirs(path);
   if (err != 0) {
-    snprintf(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
+    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
     return w->st = CS_ERR_IO;
   }
   w->st = cs_h5_output_create(path, 1, &w->f);
   if (w->st != CS_OK)
-    snprintf(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
   return w->st;
 }
 
@@ -497,7 +498,7 @@ static enum cs_status close_file(struct cs_writer *w, const char *path, char *ms
     cs_h5_close(w->f);
   w->f = NULL;
   if (w->st != CS_OK)
-    snprintf(msg, len, "cannot write '%s': %s", path, w->err);
+    cs_error_fill(msg, len, "cannot write '%s': %s", path, w->err);
   return w->st;
 }
 
@@ -511,7 +512,7 @@ enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_con
     msg = dummy, len = sizeof dummy;
   msg[0] = '\0';
   if (!path || !cfg || !spec || !r) {
-    snprintf(msg, len, "cs_eps_h5_write_series_file: missing argument");
+    cs_error_fill(msg, len, "cs_eps_h5_write_series_file: missing argument");
     return CS_ERR_ARG;
   }
   struct cs_writer w;
@@ -534,7 +535,7 @@ enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_conf
     msg = dummy, len = sizeof dummy;
   msg[0] = '\0';
   if (!path || !cfg || !spec || !spec->sweep || !r) {
-    snprintf(msg, len, "cs_eps_h5_write_sweep_file: missing argument");
+    cs_error_fill(msg, len, "cs_eps_h5_write_sweep_file: missing argument");
     return CS_ERR_ARG;
   }
   struct cs_writer w;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "study/eps_sweep.h"
 
 #define SCALE_FLOOR 1e-300 /* a reference range below this scales by 1 */
@@ -131,7 +132,7 @@ static enum cs_status sweep_compare(const struct cs_model *m, const struct cs_sw
          *hi = malloc(ns * sizeof *hi);
   if (!e->section_max || !e->points || !e->shifts || !scale || !lo || !hi) {
     free(scale), free(lo), free(hi);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   for (size_t j = 0; j < ns; j++)
     e->section_max[j] = NAN;
@@ -165,7 +166,7 @@ static enum cs_status sweep_compare(const struct cs_model *m, const struct cs_sw
       pt->diff = malloc(ns * sizeof *pt->diff);
       if (!pt->diff) {
         free(scale), free(lo), free(hi);
-        return CS_ERR_NOMEM;
+        return CS_FAIL(CS_ERR_NOMEM);
       }
       if (!compare_cycles(m, e->cycle[p] + i * (size_t)kmax * ns,
                           ref->cycle[p] + i * (size_t)kmax * ns, la, scale, pt->diff)) {
@@ -218,14 +219,14 @@ enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_par
   memset(out, 0, sizeof *out);
   if (!m || !base_params || !y0 || !spec || !spec->eps || spec->n_eps == 0 || !spec->sweep ||
       spec->sweep->point.max_period < 1)
-    return CS_ERR_ARG;
+    return CS_FAIL(CS_ERR_ARG);
   const struct cs_sweep_spec *sw = spec->sweep;
   if (strcmp(m->param[sw->param].name, "eps") == 0 ||
       (sw->param2 >= 0 && strcmp(m->param[sw->param2].name, "eps") == 0))
     return CS_ERR_ARG;
   for (size_t k = 0; k < spec->n_eps; k++)
     if (!(spec->eps[k] > 0))
-      return CS_ERR_ARG;
+      return CS_FAIL(CS_ERR_ARG);
   if (!spec->reference_event_driven && !(spec->reference_eps > 0))
     return CS_ERR_ARG;
   double t0 = omp_get_wtime();
@@ -240,7 +241,7 @@ enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_par
   void *params = malloc(m->params_size);
   if (!out->runs || !params) {
     free(params);
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   }
   enum cs_status st = CS_OK;
   for (size_t i = 0; i < nruns && st == CS_OK; i++) {

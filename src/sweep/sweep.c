@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/error_private.h"
 #include "analysis/orbit.h"
 #include "integrate/flow.h"
 #include "sweep/sweep.h"
@@ -148,7 +149,7 @@ static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const
     if (st == CS_OK && !orb->converged)
       st = CS_ERR_NOCONV;
     if (st != CS_OK)
-      snprintf(msg, len, "%s", orb->note[0] ? orb->note : cs_strerror(st));
+      cs_error_fill(msg, len, "%s", orb->note[0] ? orb->note : cs_strerror(st));
   }
   return st;
 }
@@ -1158,15 +1159,40 @@ static void run_worker(struct run *r, int nthreads)
   e.comm->done(e.comm->ctx);
 }
 
+/* The spec's refusals, each with its reason in cs_errmsg(). */
+static enum cs_status check_spec(const struct cs_model *m, const void *base_params,
+                                 const double *y0, const struct cs_sweep_spec *spec)
+{
+  if (!m || !base_params || !y0 || !spec)
+    return cs_error_set(CS_ERR_ARG, "sweep: missing model, parameters, initial state or spec");
+  if (m->n_state > CS_FLOW_MAX_N)
+    return cs_error_set(CS_ERR_ARG, "sweep: model %s has %zu states (at most %d)", m->name,
+                        m->n_state, CS_FLOW_MAX_N);
+  if (spec->param < 0 || (size_t)spec->param >= m->n_param)
+    return cs_error_set(CS_ERR_ARG, "sweep: parameter index %d is not one of model %s's (0..%zu)",
+                        spec->param, m->name, m->n_param - 1);
+  if (spec->points < 1)
+    return cs_error_set(CS_ERR_ARG, "sweep: points = 0 (at least 1)");
+  const struct cs_param_desc *p = &m->param[spec->param];
+  if (!isfinite(spec->from) || !isfinite(spec->to) || spec->from < p->min || spec->from > p->max ||
+      spec->to < p->min || spec->to > p->max)
+    return cs_error_set(CS_ERR_RANGE, "sweep: %s from %g to %g leaves the accepted range [%g, %g]",
+                        p->name, spec->from, spec->to, p->min, p->max);
+  if (spec->param2 >= 0 && (size_t)spec->param2 >= m->n_param)
+    return cs_error_set(CS_ERR_ARG, "sweep: second parameter index %d is not one of model %s's",
+                        spec->param2, m->name);
+  return CS_OK;
+}
+
 enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_params, const double *y0,
                                 const struct cs_sweep_spec *spec_in, cs_sweep_sink_fn sink,
                                 void *sink_ctx, const struct cs_sweep_ctl *ctl_in,
                                 struct cs_sweep_outcome *out)
 {
   memset(out, 0, sizeof *out);
-  if (!m || !base_params || !y0 || !spec_in || spec_in->points < 1 || spec_in->param < 0 ||
-      m->n_state > CS_FLOW_MAX_N)
-    return CS_ERR_ARG;
+  enum cs_status bad = check_spec(m, base_params, y0, spec_in);
+  if (bad != CS_OK)
+    return bad;
   static const struct cs_sweep_ctl no_ctl;
   const struct cs_sweep_ctl *ctl = ctl_in ? ctl_in : &no_ctl;
   struct cs_sweep_spec spec = *spec_in;

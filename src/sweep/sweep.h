@@ -78,6 +78,18 @@ struct cs_sweep_spec {
 enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec,
                                          char *msg, size_t msglen);
 
+/* A spec built in code, without a file: the sweep of the parameter called
+ * `parameter` of m over [from, to] in `points` grid points (linear spacing),
+ * with the defaults a [sweep] section with only those keys gets (continuation
+ * on, forward, transient 10, record 10, the largest Lyapunov exponent,
+ * Floquet multipliers, the model's default section, default solver options,
+ * the Lyapunov time 5 records without a forcing period). Change any field
+ * afterwards (spec->point.solver.rtol, spec->point.lyapunov = 0, ...).
+ * CS_ERR_NOT_FOUND for an unknown parameter, CS_ERR_RANGE for a range outside
+ * the parameter's [min, max] or points = 0; the reason in cs_errmsg(). */
+enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *parameter, double from,
+                                  double to, size_t points, struct cs_sweep_spec *spec);
+
 /* Grid values of grid index k (p2 may be NULL for 1-D). */
 void cs_sweep_values(const struct cs_sweep_spec *spec, size_t k, double *p1, double *p2);
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec); /* n1 (x n2) */

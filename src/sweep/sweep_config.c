@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "sweep/sweep.h"
 
 struct parse {
@@ -26,6 +27,7 @@ static int err(struct parse *p, const struct cs_config_raw *r, const char *key, 
   if (k >= 0 && (size_t)k < p->len)
     vsnprintf(p->msg + k, p->len - (size_t)k, fmt, ap);
   va_end(ap);
+  cs_error_set(st, "%s", p->msg);
   return 0;
 }
 
@@ -244,4 +246,44 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
     err(&p, get(&p, "direction"), "direction", CS_ERR_RANGE,
         "both is for 1-D sweeps (accepted: forward, backward)");
   return p.st;
+}
+
+enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *parameter, double from,
+                                  double to, size_t points, struct cs_sweep_spec *spec)
+{
+  if (!m || !parameter || !spec)
+    return cs_error_set(CS_ERR_ARG, "cs_sweep_spec_init: missing model, parameter or spec");
+  memset(spec, 0, sizeof *spec);
+  spec->param = cs_model_param_index(m, parameter);
+  if (spec->param < 0)
+    return cs_error_set(CS_ERR_NOT_FOUND, "sweep: model %s has no parameter '%s'", m->name,
+                        parameter);
+  const struct cs_param_desc *d = &m->param[spec->param];
+  if (!isfinite(from) || !isfinite(to) || from < d->min || from > d->max || to < d->min ||
+      to > d->max)
+    return cs_error_set(CS_ERR_RANGE, "sweep: %s from %g to %g leaves the accepted range [%g, %g]",
+                        d->name, from, to, d->min, d->max);
+  if (points < 1 || (points == 1 && from != to))
+    return cs_error_set(CS_ERR_RANGE, "sweep: points = %zu (accepted: >= 2, or 1 with from = to)",
+                        points);
+  spec->from = from, spec->to = to, spec->points = points;
+  spec->param2 = -1;
+  spec->continuation = 1;
+  spec->direction = CS_SWEEP_FORWARD;
+  spec->spacing = CS_SPACING_LINEAR;
+  spec->overlap = 3;
+  spec->chunk = 32;
+  spec->point = cs_point_spec_default();
+  spec->point.solver = cs_integrator_opts_default();
+  spec->point.section = m->section;
+  spec->point.transient = 10.0;
+  spec->point.transient_max = 100.0;
+  spec->point.record = 10.0;
+  spec->point.lyapunov = 1;
+  spec->point.lyapunov_time = 5.0 * spec->point.record;
+  spec->point.lyapunov_renorm = spec->point.lyapunov_time / 200.0;
+  spec->refine_tol = points > 1 ? fabs(to - from) / (double)(points - 1) / 1000.0 : 1e-9;
+  spec->multipliers = 1;
+  spec->newton_continuation = 1;
+  return CS_OK;
 }

@@ -2,6 +2,7 @@
 /* MPI transport of a sweep (contract in sweep_dist.h). */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, strdup */
 
+#include "core/error_private.h"
 #include "sweep/sweep_dist.h"
 
 #include <stdlib.h>
@@ -248,12 +249,12 @@ enum cs_status cs_dist_init(struct cs_dist *d)
     return CS_OK;
   int provided = 0;
   if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
-    return CS_ERR_IO;
+    return CS_FAIL(CS_ERR_IO);
   d->mpi = 1;
   if (provided < MPI_THREAD_SERIALIZED) {
     MPI_Finalize();
     d->mpi = 0;
-    return CS_ERR_UNSUPPORTED;
+    return CS_FAIL(CS_ERR_UNSUPPORTED);
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &d->size);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/error_private.h"
 #include "cs_version.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
@@ -532,18 +533,18 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
   *out = NULL;
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
   if (st != CS_OK) {
-    snprintf(msg, msglen, "%s", cs_h5_errmsg());
+    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
     writer_free(w);
     return st;
   }
   if (access(w->partial, F_OK) == 0) {
-    snprintf(msg, msglen,
-             "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
-             "'contensou sweep --resume %s', or remove %s to start again",
-             w->partial, path, path, w->partial);
+    cs_error_fill(msg, msglen,
+                  "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
+                  "'contensou sweep --resume %s', or remove %s to start again",
+                  w->partial, path, path, w->partial);
     writer_free(w);
     return CS_ERR_EXISTS;
   }
@@ -570,7 +571,7 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
              strerror(errno));
   }
   if (w->st != CS_OK) {
-    snprintf(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
+    cs_error_fill(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
     st = w->st;
     close_datasets(w);
     cs_h5_close(w->f), w->f = NULL;
@@ -1054,7 +1055,7 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   if (st != CS_OK) {
     mark_partial(w, "failed", w->err);
     if (msg)
-      snprintf(msg, msglen, "cannot write %s: %s", w->partial, w->err);
+      cs_error_fill(msg, msglen, "cannot write %s: %s", w->partial, w->err);
   } else if (!o) {
     mark_partial(w, "failed", "the sweep failed before it produced a result");
   } else if (o->interrupted) {
@@ -1066,8 +1067,8 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
     write_final(w, o);
     st = w->st;
     if (st != CS_OK && msg)
-      snprintf(msg, msglen, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
-               w->err);
+      cs_error_fill(msg, msglen, "cannot write %s (every point is kept in %s): %s", w->path,
+                    w->partial, w->err);
   }
   writer_free(w);
   return st;
@@ -1123,16 +1124,16 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   memset(info, 0, sizeof *info);
   struct cs_sweep_h5 *w = writer_new(path, NULL, NULL);
   if (!w)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
   if (st != CS_OK) {
-    snprintf(msg, msglen, "%s", cs_h5_errmsg());
+    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
     writer_free(w);
     return st;
   }
   const char *src = access(w->partial, F_OK) == 0 ? w->partial : path;
   if (access(src, F_OK) != 0) {
-    snprintf(msg, msglen, "%s: no such sweep file (nor %s)", path, w->partial);
+    cs_error_fill(msg, msglen, "%s: no such sweep file (nor %s)", path, w->partial);
     writer_free(w);
     return CS_ERR_NOT_FOUND;
   }
@@ -1141,23 +1142,23 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   struct cs_h5 *f;
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {
-    snprintf(msg, msglen, "%s: %s", src, cs_h5_errmsg());
+    cs_error_fill(msg, msglen, "%s: %s", src, cs_h5_errmsg());
     writer_free(w);
     return st;
   }
   char *kind = NULL, *status = NULL;
   if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "sweep") != 0) {
-    snprintf(msg, msglen, "%s: not a sweep file (root attribute kind is not \"sweep\")", src);
+    cs_error_fill(msg, msglen, "%s: not a sweep file (root attribute kind is not \"sweep\")", src);
     st = CS_ERR_PARSE;
   }
   free(kind);
   info->layout_version = read_long_attr(f, "/", "layout_version", 1);
   info->results_version = read_long_attr(f, "/", "results_version", 1);
   if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
-    snprintf(msg, msglen,
-             "%s: written in sweep file layout %ld by an older contensou; this one resumes "
-             "layout %d only (start the sweep again)",
-             src, info->layout_version, CS_SWEEP_H5_LAYOUT);
+    cs_error_fill(msg, msglen,
+                  "%s: written in sweep file layout %ld by an older contensou; this one resumes "
+                  "layout %d only (start the sweep again)",
+                  src, info->layout_version, CS_SWEEP_H5_LAYOUT);
     st = CS_ERR_MISMATCH;
   }
   if (st == CS_OK) {
@@ -1168,7 +1169,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
         cs_h5_attr_read_string(f, "/", "params_file", &info->params_file) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "overrides", &info->overrides) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "version", &info->version) != CS_OK) {
-      snprintf(msg, msglen, "%s: the file lacks what a resume needs (%s)", src, cs_h5_errmsg());
+      cs_error_fill(msg, msglen, "%s: the file lacks what a resume needs (%s)", src,
+                    cs_h5_errmsg());
       st = CS_ERR_PARSE;
     }
   }
@@ -1176,8 +1178,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
     long p1 = read_long_attr(f, "/sweep", "points", -1);
     long p2 = read_long_attr(f, "/sweep", "points2", 1);
     if (p1 < 1 || p2 < 1 || p1 > 100000000L || p2 > 100000000L || p1 * p2 > 100000000L) {
-      snprintf(msg, msglen, "%s: /sweep points = %ld, points2 = %ld: not a valid grid", src, p1,
-               p2);
+      cs_error_fill(msg, msglen, "%s: /sweep points = %ld, points2 = %ld: not a valid grid", src,
+                    p1, p2);
       st = CS_ERR_PARSE;
     } else {
       info->npoints = (size_t)(p1 * p2);
@@ -1186,8 +1188,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   for (int p = 0; p < 2 && st == CS_OK; p++) {
     st = count_done(f, p, info->npoints, &info->done[p]);
     if (st != CS_OK)
-      snprintf(msg, msglen, "%s: /%s/points/class: %s", src, pass_name(p),
-               cs_h5_errmsg()[0] ? cs_h5_errmsg() : "wrong size or type");
+      cs_error_fill(msg, msglen, "%s: /%s/points/class: %s", src, pass_name(p),
+                    cs_h5_errmsg()[0] ? cs_h5_errmsg() : "wrong size or type");
   }
   cs_h5_close(f);
   if (st != CS_OK) {
@@ -1347,7 +1349,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
   memset(prior, 0, sizeof *prior);
   struct cs_sweep_h5 *fresh = writer_new(w->path, cfg->model, spec);
   if (!fresh)
-    return CS_ERR_NOMEM;
+    return CS_FAIL(CS_ERR_NOMEM);
   /* take the sizes of the grid and the model from the spec */
   w->m = fresh->m, w->spec = spec, w->npoints = fresh->npoints, w->nparam = fresh->nparam;
   w->ncols = fresh->ncols, w->ncols_section = fresh->ncols_section;
@@ -1397,7 +1399,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
   if (w->st == CS_OK)
     keep(w, cs_h5_start_swmr(w->f));
   if (w->st != CS_OK) {
-    snprintf(msg, msglen, "%s: cannot resume: %s", w->partial, w->err);
+    cs_error_fill(msg, msglen, "%s: cannot resume: %s", w->partial, w->err);
     cs_sweep_h5_prior_free(prior);
     return w->st;
   }

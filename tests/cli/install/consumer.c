@@ -13,11 +13,16 @@
  * also checks two limits of the exact Coulomb-Contensou law on the uniform
  * unit disk: pure sliding gives the force mu N (1 in its units) and no
  * moment, pure spin no force and the moment 2/3 mu N a (the integral of r
- * over the unit disk divided by its area). Exit 0 when every check holds. */
+ * over the unit disk divided by its area). Then the same sweep again with
+ * its parameters built in code, without a file (cs_model_find,
+ * cs_model_set_param, cs_sweep_spec_init), and a parameter refused with its
+ * reason in cs_errmsg(). Exit 0 when every check holds. */
 #include <contensou/contensou.h>
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PI 3.14159265358979323846
 
@@ -58,6 +63,56 @@ static int friction_limits(void)
   return bad;
 }
 
+/* The oscillator sweep with everything set in code. */
+static int sweep_in_code(void)
+{
+  const struct cs_model *m = cs_model_find("oscillator");
+  if (!m)
+    return 1;
+  void *params = malloc(m->params_size);
+  double y0[2];
+  if (!params || m->n_state != 2) {
+    free(params);
+    return 1;
+  }
+  cs_model_params_default(m, params);
+  int bad = 0;
+  /* a value outside the parameter's range is refused, with its reason */
+  if (cs_model_set_param(m, params, "zeta", -1.0) != CS_ERR_RANGE || !strstr(cs_errmsg(), "zeta")) {
+    fprintf(stderr, "consumer: zeta = -1 was not refused with a reason (\"%s\")\n", cs_errmsg());
+    bad = 1;
+  }
+  enum cs_status st = cs_model_set_param(m, params, "w", 1.0);
+  if (st == CS_OK)
+    st = cs_model_set_param(m, params, "zeta", 0.0);
+  y0[cs_model_state_index(m, "x")] = 1.0;
+  y0[cs_model_state_index(m, "v")] = 0.0;
+  struct cs_sweep_spec spec;
+  if (st == CS_OK)
+    st = cs_sweep_spec_init(m, "w", 1.0, 3.0, 3, &spec);
+  struct cs_sweep_outcome out = {0};
+  struct check c = {0, 0};
+  if (st == CS_OK) {
+    spec.point.solver.rtol = 1e-10;
+    spec.point.solver.atol = 1e-12;
+    spec.point.transient = 5;
+    spec.point.record = 20;
+    spec.point.lyapunov = 0;
+    spec.multipliers = 0;
+    printf("the same sweep with its parameters built in code:\n");
+    st = cs_sweep_run(m, params, y0, &spec, sink, &c, &out);
+  }
+  if (st != CS_OK)
+    fprintf(stderr, "consumer: sweep in code: %s: %s\n", cs_strerror(st), cs_errmsg());
+  cs_sweep_outcome_free(&out);
+  free(params);
+  if (st != CS_OK || c.points != 3 || c.bad != 0) {
+    fprintf(stderr, "consumer: sweep in code: %d points, %d wrong\n", c.points, c.bad);
+    bad = 1;
+  }
+  return bad;
+}
+
 int main(int argc, char **argv)
 {
   struct cs_config cfg;
@@ -95,6 +150,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "consumer: %d points, %d wrong\n", c.points, c.bad);
     return 1;
   }
+  if (sweep_in_code() != 0)
+    return 1;
   printf("consumer: all checks hold\n");
   return 0;
 }
