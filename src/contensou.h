@@ -40,8 +40,8 @@
  * records a one-line reason in a per-thread buffer, read with cs_errmsg()
  * (core/status.h), e.g. "run.ini:5: zeta: -7 is out of range (accepted: ...)" or "no such
  * file 'x.h5'". The message is meaningful only right after a failure, in the
- * thread that saw it: a success does not clear it (cs_error_clear() does; the
- * HDF5 layer clears it on entry), so read it when a status said so.
+ * thread that saw it: a success does not clear it (cs_error_clear() does),
+ * so read it when a status said so.
  * cs_h5_errmsg() is the same channel under its former name; the functions
  * that take a (char *msg, size_t len) buffer fill it with the same text, kept
  * for compatibility. Per-point failures of a sweep (a point's class FAILED

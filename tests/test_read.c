@@ -605,6 +605,9 @@ static void expect_refusal(enum cs_status st, enum cs_status want, const char *m
     fail_msg("%s: %s, expected %s (%s)", file, cs_strerror(st), cs_strerror(want), msg);
   if (!strstr(msg, file) || (object && !strstr(msg, object)))
     fail_msg("the message '%s' does not name %s and %s", msg, file, object ? object : "");
+  /* the library's one error channel holds the same reason */
+  if (strcmp(cs_errmsg(), msg) != 0)
+    fail_msg("cs_errmsg() '%s' differs from the message '%s'", cs_errmsg(), msg);
 }
 
 static void test_refusals(void **state)

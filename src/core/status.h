@@ -42,8 +42,8 @@ const char *cs_strerror(enum cs_status status);
  * records a one-line reason, e.g. "pendulum.ini:12: mu = -1: outside [0, 10]",
  * in a per-thread buffer; cs_errmsg() returns it. The message is meaningful
  * only right after a failure in the same thread: a success does not clear it
- * (the HDF5 layer clears it on entry, other layers do not), so read it only
- * when a status said that something failed. Threads never see each other's
+ * (nor does the cleanup a failing function does after recording it), so read
+ * it only when a status said that something failed. Threads never see each other's
  * messages. Never NULL; "" when nothing failed yet in this thread. The
  * pointer stays valid in this thread until the next failure. */
 const char *cs_errmsg(void);

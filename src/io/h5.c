@@ -45,7 +45,6 @@ __attribute__((constructor)) static void no_hdf5_atexit(void)
   H5dont_atexit();
 }
 
-/* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
 /* At exit: shuts HDF5 down unless a file is still open. HDF5's own exit
  * handler closes every open file; after a failed H5Fclose (a full disk)
  * HDF5 1.10 keeps the half-closed file and that handler crashed on it
@@ -63,7 +62,8 @@ void begin(void)
   if (H5dont_atexit() >= 0)
     atexit(term);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  cs_error_clear();
+  /* the error channel is not cleared here: the cleanup after a failure
+   * (closing the file) must not erase its reason */
 }
 
 /* kept in the library's error channel, one line (cs_error_vset) */

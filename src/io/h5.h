@@ -16,9 +16,8 @@
  * Every function returns CS_OK or an error status and prints nothing: HDF5's
  * own error printing is switched off, and the text of the last failure of the
  * calling thread (HDF5's error stack, or the helper's own reason) is kept in
- * the library's error channel, cs_errmsg() (core/status.h); every cs_h5_*
- * call clears it on entry. The HDF5 library itself is not thread-safe in the Debian
- * serial build: use one thread for HDF5 calls. */
+ * the library's error channel, cs_errmsg() (core/status.h). The HDF5 library itself is not
+ * thread-safe in the Debian serial build: use one thread for HDF5 calls. */
 #ifndef CS_H5_H
 #define CS_H5_H
 
@@ -30,8 +29,8 @@
 struct cs_h5;
 
 /* Alias of cs_errmsg() (core/status.h), kept for existing callers: the text
- * of the last failure in this thread ("" if none); never NULL. Every cs_h5_*
- * call clears it on entry, so right after one it is that call's reason. */
+ * of the last failure in this thread ("" if none); never NULL; meaningful
+ * right after a call that failed. */
 const char *cs_h5_errmsg(void);
 
 /* Creates path, truncating an existing file. CS_ERR_HDF5 on failure. */

@@ -21,7 +21,7 @@ struct cs_h5 {
 /* the library's error channel (core/error_private.h), which cs_h5_errmsg() reads */
 #define cs_h5_err (cs_error_i_buffer())
 
-/* Every entry point: HDF5 prints nothing, and the previous failure is forgotten. */
+/* Every entry point: HDF5 prints nothing. */
 void cs_h5_i_begin(void);
 /* Keeps a message for cs_errmsg() (= cs_h5_errmsg()) and returns status. */
 enum cs_status cs_h5_i_fail(enum cs_status status, const char *fmt, ...)

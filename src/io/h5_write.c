@@ -362,6 +362,7 @@ enum cs_status cs_h5_copy_object(struct cs_h5 *src, const char *path, struct cs_
   if (st != CS_OK)
     return st;
   struct visit_copy v = {src->file, dst->file, path, 0};
+  cs_error_clear(); /* below: whether the visit recorded a reason */
   hid_t o = H5Oopen(src->file, path, H5P_DEFAULT);
   if (o < 0 || H5Ovisit2(o, H5_INDEX_NAME, H5_ITER_NATIVE, visit_copy_cb, &v, H5O_INFO_BASIC) < 0 ||
       v.failed)

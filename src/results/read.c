@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_private.h"
 #include "io/h5.h"
 
 #define MAX_ATTRS 4096   /* scalar attributes of one object */
@@ -32,19 +33,22 @@ struct rd {
 static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Keeps "<file>: <text>" in the caller's buffer and returns st. */
+/* Keeps "<file>: <text>" in the caller's buffer and as this thread's last
+ * error (cs_errmsg), and returns st. Formatted into a buffer of its own
+ * first: an argument may be the error channel's text itself. */
 static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ...)
 {
-  if (r->msg && r->cap) {
-    int k = snprintf(r->msg, r->cap, "%s: ", r->path);
-    if (k >= 0 && (size_t)k < r->cap) {
-      va_list ap;
-      va_start(ap, fmt);
-      vsnprintf(r->msg + k, r->cap - (size_t)k, fmt, ap);
-      va_end(ap);
-    }
+  char line[1024];
+  int k = snprintf(line, sizeof line, "%s: ", r->path);
+  if (k >= 0 && (size_t)k < sizeof line) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
+    va_end(ap);
   }
-  return st;
+  if (r->msg && r->cap)
+    snprintf(r->msg, r->cap, "%s", line);
+  return cs_error_set(st, "%s", line);
 }
 
 /* A failure of io/h5.h on object obj, as a status of this interface: the
