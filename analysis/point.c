@@ -147,6 +147,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,17 +516,26 @@ static enum outcome due(struct run *r)
   return RUN_OK;
 }
 
-static double next_time(const struct run *r, double tend)
+/* The next stop towards tend; *sample says it is a stick sample or an
+ * equilibrium check only, whose state does not feed back into the run (the
+ * interpolant's accuracy is enough there). */
+static double next_time(const struct run *r, double tend, bool *sample)
 {
   double t = tend;
+  *sample = false;
   if (!r->rec)
     return t;
   if (r->T > 0)
     t = fmin(t, r->kstrobe * r->T);
+  double ts = tend;
   if (r->js < r->S)
-    t = fmin(t, stick_time(r, r->js));
+    ts = fmin(ts, stick_time(r, r->js));
   if (r->jc < CHECKS)
-    t = fmin(t, check_time(r, r->jc));
+    ts = fmin(ts, check_time(r, r->jc));
+  if (ts < t) {
+    *sample = true;
+    t = ts;
+  }
   return t;
 }
 
@@ -541,8 +551,11 @@ static enum outcome advance_to(struct run *r, double tend)
     if (r->spec->cancel && *r->spec->cancel)
       return stop_failed(r, CS_ERR_INTERRUPTED, "interrupted");
     int at_root = 0, fired[2] = {0, 0};
-    enum cs_status st =
-        cs_flow_advance(r->ws->flow, next_time(r, tend), &r->t, r->y, &at_root, fired);
+    bool sample;
+    double tn = next_time(r, tend, &sample);
+    enum cs_status st = sample
+                            ? cs_flow_advance_interp(r->ws->flow, tn, &r->t, r->y, &at_root, fired)
+                            : cs_flow_advance(r->ws->flow, tn, &r->t, r->y, &at_root, fired);
     if (st != CS_OK)
       return stop_failed(r, st, cs_flow_last_error(r->ws->flow));
     if (state_norm(r->m, r->y) > r->spec->escape_norm ||
@@ -923,7 +936,13 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
     return st;
 
   size_t nroots = (size_t)(r->sec_root >= 0) + (size_t)(r->esc_root >= 0);
-  st = cs_flow_reset(ws->flow, m, r->p, &spec->solver, 0.0, y0, nroots, events_fn, r->dirs, &r->ev);
+  /* Section points, window ends and strobe times are computed by a step of
+   * the method (CS_DENSE_RESTEP): more accurate than the interpolant, and
+   * cheaper than the quartic/quintic Hermite interpolants' evaluations at
+   * every root-finding iterate and sample (integrate.h). */
+  struct cs_integrator_opts solver = spec->solver;
+  solver.dense = CS_DENSE_RESTEP;
+  st = cs_flow_reset(ws->flow, m, r->p, &solver, 0.0, y0, nroots, events_fn, r->dirs, &r->ev);
   if (st == CS_ERR_ARG || st == CS_ERR_NOMEM || st == CS_ERR_RANGE)
     return invalid(res, st, "%s", cs_flow_last_error(ws->flow));
   memcpy(r->y, y0, r->n * sizeof *r->y);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +115,8 @@ static void log_switch(struct cs_flow *f, double t, int kind, const double *y)
   memcpy(s->y, y, f->m->n_state * sizeof *y);
 }
 
-enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double *y, int *at_root,
-                               int *fired)
+static enum cs_status flow_advance(struct cs_flow *f, double tout, bool interp, double *t,
+                                   double *y, int *at_root, int *fired)
 {
   double yy[CS_FLOW_MAX_N], tr = 0;
   double *yv = y ? y : yy;
@@ -123,7 +124,8 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
     *at_root = 0;
   for (;;) {
     enum cs_stop_reason stop;
-    enum cs_status st = cs_integrator_advance(f->integ, tout, &tr, yv, &stop);
+    enum cs_status st = interp ? cs_integrator_advance_interp(f->integ, tout, &tr, yv, &stop)
+                               : cs_integrator_advance(f->integ, tout, &tr, yv, &stop);
     if (t)
       *t = tr;
     if (st == CS_ERR_ARG && tr > f->restarted) {
@@ -166,6 +168,18 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
       return CS_OK;
     }
   }
+}
+
+enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double *y, int *at_root,
+                               int *fired)
+{
+  return flow_advance(f, tout, false, t, y, at_root, fired);
+}
+
+enum cs_status cs_flow_advance_interp(struct cs_flow *f, double tout, double *t, double *y,
+                                      int *at_root, int *fired)
+{
+  return flow_advance(f, tout, true, t, y, at_root, fired);
 }
 
 enum cs_status cs_flow_set_state(struct cs_flow *f, double t, const double *y)

@@ -54,6 +54,11 @@ enum cs_status cs_flow_reset(struct cs_flow *f, const struct cs_model *m, void *
 enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double *y, int *at_root,
                                int *fired);
 
+/* As cs_flow_advance, but a state at tout is the integrator's interpolated
+ * value (cs_integrator_advance_interp): for samples that do not feed back. */
+enum cs_status cs_flow_advance_interp(struct cs_flow *f, double tout, double *t, double *y,
+                                      int *at_root, int *fired);
+
 /* Restarts the current run from (t, y) (e.g. Lyapunov renormalisation);
  * re-runs mode_init for hybrid models. */
 enum cs_status cs_flow_set_state(struct cs_flow *f, double t, const double *y);

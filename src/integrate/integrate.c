@@ -31,7 +31,17 @@
 #define CS_INTEG_ARKMSG_LEN 384
 #define CS_INTEG_MSG_LEN 640
 
-enum { MEM_ERK = 0, MEM_ARK = 1, MEM_ERK6 = 2, MEM_COUNT = 3 };
+/* The steppers' memories; the two RESTEP ones take the single steps that
+ * compute states inside a step in CS_DENSE_RESTEP mode (one per ERK table:
+ * ERKStepSetTable allocates). */
+enum {
+  MEM_ERK = 0,
+  MEM_ARK = 1,
+  MEM_ERK6 = 2,
+  MEM_ERK_RESTEP = 3,
+  MEM_ERK6_RESTEP = 4,
+  MEM_COUNT = 5
+};
 
 /* Consecutive error-test failures allowed on one step (ARKODE: 7). Each
  * failure cuts h by at most 0.3; a regularised stick-slip transition (the
@@ -46,6 +56,9 @@ struct cs_integrator {
   size_t n;                 /* length of the objects below; 0 if a rebuild failed */
   N_Vector y;               /* state at t: y0 after reset, the result after advance */
   N_Vector ystep;           /* state at t_step, the end of the last accepted step */
+  N_Vector yprev;           /* state at t_prev, the start of that step (CS_DENSE_RESTEP) */
+  N_Vector ypol;            /* a state computed by restep, and scratch of the root correction */
+  N_Vector fpol;            /* its derivative, and the second derivative */
   N_Vector yout;            /* ARKODE's output of one step */
   N_Vector yroot;           /* state at a root found beyond tout, reported on the next call */
   N_Vector dky;             /* output of the interpolant */
@@ -63,6 +76,8 @@ struct cs_integrator {
   struct cs_ode ode;         /* the problem of this run */
   double t;                  /* time of the state in y */
   double t_step;             /* time reached by ARKODE's last accepted step (of ystep) */
+  double t_prev;             /* the time that step started from (of yprev) */
+  bool restep;               /* CS_DENSE_RESTEP in effect (an explicit stepper) */
   int dir;                   /* direction of time in this run: +1, -1, 0 before the first step */
   double h_init;             /* requested first step (magnitude), 0 if automatic */
   long max_steps;            /* steps allowed per advance call */
@@ -74,6 +89,7 @@ struct cs_integrator {
   const void *g_ctx; /* their params argument, NULL: the ODE's params */
   int *rootdir;      /* direction filter per event function */
   int *found;        /* which fired at the last root found */
+  double *gbuf;      /* 2 roots_cap event values (the root correction) */
   bool at_root;      /* the last advance stopped at a root */
   bool root_pending; /* a root beyond the last tout awaits the next advance */
   double root_t;     /* its time */
@@ -184,6 +200,17 @@ static size_t first_nonfinite(const double *v, size_t n)
   return n;
 }
 
+/* 0 if every v_i is finite, NaN otherwise (0 * inf is NaN): the hot path's
+ * test, a few instructions per value without branches; first_nonfinite
+ * then finds which. */
+static inline double nonfinite_probe(const double *v, size_t n)
+{
+  double s = 0.0;
+  for (size_t i = 0; i < n; i++)
+    s += 0.0 * v[i];
+  return s;
+}
+
 static void note_recoverable(struct cs_integrator *integ, double t)
 {
   integ->recoverable = true;
@@ -219,9 +246,8 @@ static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
   double *fv = NV_DATA_S(ydot);
   size_t n = integ->n;
   integ->nrhs++;
-  size_t i = first_nonfinite(yv, n);
-  if (i < n) {
-    note_nonfinite(integ, "state", t, i);
+  if (nonfinite_probe(yv, n) != 0.0) {
+    note_nonfinite(integ, "state", t, first_nonfinite(yv, n));
     return 1;
   }
   int ret = integ->ode.rhs(t, yv, fv, integ->ode.params);
@@ -233,9 +259,8 @@ static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
     note_recoverable(integ, t);
     return 1;
   }
-  i = first_nonfinite(fv, n);
-  if (i < n) {
-    note_nonfinite(integ, "right-hand side", t, i);
+  if (nonfinite_probe(fv, n) != 0.0) {
+    note_nonfinite(integ, "right-hand side", t, first_nonfinite(fv, n));
     return 1;
   }
   return 0;
@@ -305,6 +330,8 @@ static void destroy_solvers(struct cs_integrator *integ)
   ERKStepFree(&integ->mem[MEM_ERK]);
   ARKStepFree(&integ->mem[MEM_ARK]);
   ERKStepFree(&integ->mem[MEM_ERK6]);
+  ERKStepFree(&integ->mem[MEM_ERK_RESTEP]);
+  ERKStepFree(&integ->mem[MEM_ERK6_RESTEP]);
   if (integ->ls != NULL)
     SUNLinSolFree(integ->ls);
   if (integ->jac != NULL)
@@ -313,6 +340,12 @@ static void destroy_solvers(struct cs_integrator *integ)
     N_VDestroy(integ->y);
   if (integ->ystep != NULL)
     N_VDestroy(integ->ystep);
+  if (integ->yprev != NULL)
+    N_VDestroy(integ->yprev);
+  if (integ->ypol != NULL)
+    N_VDestroy(integ->ypol);
+  if (integ->fpol != NULL)
+    N_VDestroy(integ->fpol);
   if (integ->yout != NULL)
     N_VDestroy(integ->yout);
   if (integ->yroot != NULL)
@@ -324,7 +357,9 @@ static void destroy_solvers(struct cs_integrator *integ)
   integ->ls = NULL;
   integ->jac = NULL;
   integ->y = integ->ystep = integ->yout = integ->yroot = integ->dky = integ->atol = NULL;
-  integ->roots_in[MEM_ERK] = integ->roots_in[MEM_ARK] = integ->roots_in[MEM_ERK6] = false;
+  integ->yprev = integ->ypol = integ->fpol = NULL;
+  for (int k = 0; k < MEM_COUNT; k++)
+    integ->roots_in[k] = false;
   integ->n = 0;
   integ->active = false;
 }
@@ -414,12 +449,16 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
   if (integ->y == NULL)
     goto nomem;
   integ->ystep = N_VClone(integ->y);
+  integ->yprev = N_VClone(integ->y);
+  integ->ypol = N_VClone(integ->y);
+  integ->fpol = N_VClone(integ->y);
   integ->yout = N_VClone(integ->y);
   integ->yroot = N_VClone(integ->y);
   integ->dky = N_VClone(integ->y);
   integ->atol = N_VClone(integ->y);
-  if (integ->y == NULL || integ->ystep == NULL || integ->yout == NULL || integ->yroot == NULL ||
-      integ->dky == NULL || integ->atol == NULL)
+  if (integ->y == NULL || integ->ystep == NULL || integ->yprev == NULL || integ->ypol == NULL ||
+      integ->fpol == NULL || integ->yout == NULL || integ->yroot == NULL || integ->dky == NULL ||
+      integ->atol == NULL)
     goto nomem;
   N_VConst(0.0, integ->y);
   integ->jac = SUNDenseMatrix(len, len, integ->ctx);
@@ -446,6 +485,21 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
       ERKStepSetUserData(erk6, integ) != ARK_SUCCESS || set_verner(erk6) != ARK_SUCCESS ||
       ERKStepSetMaxErrTestFails(erk6, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
     goto solver;
+  /* The restep memories take one fixed step at a time (restep()); their cubic
+   * interpolant only gives the derivatives at that step's end, where it is
+   * exact (f) or within O(h) (f'), for the root correction. */
+  for (int k = MEM_ERK_RESTEP; k <= MEM_ERK6_RESTEP; k++) {
+    void *p = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
+    integ->mem[k] = p;
+    if (p == NULL)
+      goto nomem;
+    if (ERKStepSetErrHandlerFn(p, error_handler, integ) != ARK_SUCCESS ||
+        ERKStepSetUserData(p, integ) != ARK_SUCCESS ||
+        (k == MEM_ERK_RESTEP ? ERKStepSetTableNum(p, ARKODE_DORMAND_PRINCE_7_4_5)
+                             : set_verner(p)) != ARK_SUCCESS ||
+        ERKStepSetInterpolantDegree(p, 3) != ARK_SUCCESS)
+      goto solver;
+  }
 
   /* DIRK: Hairer & Wanner's SDIRK4 (ARKODE_SDIRK_5_3_4: 5 stages, order 4,
    * embedded order 3, L-stable and stiffly accurate), chosen by measurement:
@@ -525,6 +579,7 @@ void cs_integrator_free(struct cs_integrator *integ)
   SUNContext_Free(&integ->ctx);
   free(integ->rootdir);
   free(integ->found);
+  free(integ->gbuf);
   free(integ);
 }
 
@@ -542,6 +597,7 @@ struct cs_integrator_opts cs_integrator_opts_default(void)
       .h_init = 0.0,
       .h_max = 0.0,
       .h_fixed = 0.0,
+      .dense = CS_DENSE_HERMITE,
   };
 }
 
@@ -576,6 +632,8 @@ static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_in
     return fail(integ, CS_ERR_ARG, "h_init exceeds h_max");
   if (!isfinite(o->h_fixed) || o->h_fixed < 0.0)
     return fail(integ, CS_ERR_ARG, "h_fixed must be finite and >= 0");
+  if (o->dense != CS_DENSE_HERMITE && o->dense != CS_DENSE_RESTEP)
+    return fail(integ, CS_ERR_ARG, "unknown dense output mode");
   return CS_OK;
 }
 
@@ -711,7 +769,9 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   void *mem = integ->mem[k];
   integ->which = k;
   integ->ode = *ode;
-  integ->t = integ->t_step = t0;
+  integ->t = integ->t_step = integ->t_prev = t0;
+  /* fixed steps (order tests) have nothing to restep for */
+  integ->restep = opts->dense == CS_DENSE_RESTEP && k != MEM_ARK && opts->h_fixed == 0.0;
   integ->dir = 0;
   integ->h_init = opts->h_init;
   integ->max_steps = opts->max_steps > 0 ? opts->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
@@ -728,6 +788,13 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   int flag;
   if (k != MEM_ARK) {
     flag = ERKStepReInit(mem, rhs_trampoline, t0, integ->y);
+    /* ReInit allows a new degree; ARKODE lowers it to the method's order - 1
+     * (4 for Dormand-Prince, 5 for Verner) when the run starts. Degrees 4 and
+     * 5 cost 1 and 4 right-hand-side evaluations per interpolated value (the
+     * quartic and quintic Hermite interpolants evaluate f inside the step);
+     * RESTEP's cubic costs none. */
+    if (flag == ARK_SUCCESS)
+      flag = ERKStepSetInterpolantDegree(mem, integ->restep ? 3 : ARK_INTERP_MAX_DEGREE);
     if (flag == ARK_SUCCESS)
       flag = opts->atol_vec != NULL ? ERKStepSVtolerances(mem, opts->rtol, integ->atol)
                                     : ERKStepSStolerances(mem, opts->rtol, opts->atol);
@@ -859,10 +926,108 @@ static bool retry_smaller(struct cs_integrator *integ)
   if (stepper_reset(integ, integ->t, integ->y) != ARK_SUCCESS ||
       stepper_set_init_step(integ, h) != ARK_SUCCESS)
     return false;
-  integ->t_step = integ->t;
+  integ->t_step = integ->t_prev = integ->t;
   N_VScale(1.0, integ->y, integ->ystep);
   integ->stepped = false;
   return true;
+}
+
+/* ------------------------------------------------ states inside a step */
+
+/* y(t1) by one step of the run's own method from (t0, y0) into integ->ypol:
+ * the state a step ending at t1 would have computed, with the accuracy of
+ * the steps (the cubic interpolant's error is O(h^4), far above the
+ * tolerance at the step sizes an ERK takes; measured 1e-5 relative at rtol
+ * 1e-8). Costs one step: 1 + (stages - 1) evaluations. The run itself is
+ * untouched (its own memory goes on from its own steps). */
+static int restep(struct cs_integrator *integ, double t0, N_Vector y0, double t1)
+{
+  if (t1 == t0) {
+    N_VScale(1.0, y0, integ->ypol);
+    return ARK_SUCCESS;
+  }
+  void *p = integ->mem[integ->which == MEM_ERK6 ? MEM_ERK6_RESTEP : MEM_ERK_RESTEP];
+  int flag = ERKStepSetFixedStep(p, t1 - t0);
+  if (flag == ARK_SUCCESS)
+    flag = ERKStepReset(p, t0, y0);
+  sunrealtype tret = t0;
+  if (flag == ARK_SUCCESS)
+    flag = ERKStepEvolve(p, t1, integ->ypol, &tret, ARK_ONE_STEP);
+  return flag;
+}
+
+/* The state at tout, inside the step that started at (t0, y0), into out: in
+ * RESTEP mode (unless interp) by restep, else from ARKODE's interpolant. */
+static int state_in_step(struct cs_integrator *integ, double tout, double t0, N_Vector y0,
+                         N_Vector out, bool interp)
+{
+  if (integ->restep && !interp && restep(integ, t0, y0, tout) == ARK_SUCCESS) {
+    N_VScale(1.0, integ->ypol, out);
+    return ARK_SUCCESS;
+  }
+  /* a failed restep (it cannot fail where the step itself succeeded, short
+   * of a model failing on the way) falls back on the interpolant */
+  return stepper_dky(integ, tout, 0, out);
+}
+
+/* A root ARKODE located at *tr on its interpolant, in the step that started
+ * at (t_step, ystep), with y the interpolated state: in RESTEP mode, y is
+ * replaced by restep's state at *tr, and the root is then moved onto the
+ * first event function that fired, g_k = 0, by one Newton step along the
+ * solution: dt = -g_k / (dg_k/dt), the derivative a difference quotient
+ * along f, and y += dt f + dt^2 / 2 f' (f exact at the step's end, f' from
+ * the restep's interpolant). The interpolant's root is off by its O(h^4)
+ * error; after the correction g_k is at round-off level (tests/test_integrate.c). */
+static void polish_root(struct cs_integrator *integ, double *tr, N_Vector y)
+{
+  if (!integ->restep || restep(integ, integ->t_step, integ->ystep, *tr) != ARK_SUCCESS)
+    return;
+  N_VScale(1.0, integ->ypol, y);
+  size_t k = 0;
+  while (k < integ->nroots && integ->found[k] == 0)
+    k++;
+  double h = *tr - integ->t_step;
+  if (k == integ->nroots || h == 0.0)
+    return;
+  void *p = integ->mem[integ->which == MEM_ERK6 ? MEM_ERK6_RESTEP : MEM_ERK_RESTEP];
+  if (ERKStepGetDky(p, *tr, 1, integ->fpol) != ARK_SUCCESS)
+    return;
+  const void *ctx = integ->g_ctx != NULL ? integ->g_ctx : integ->ode.params;
+  double *g0 = integ->gbuf, *g1 = integ->gbuf + integ->nroots;
+  double *yv = NV_DATA_S(y), *fv = NV_DATA_S(integ->fpol), *sv = NV_DATA_S(integ->ypol);
+  size_t n = integ->n;
+  /* the quotient over 1e-4 of the step: its truncation error (1e-4 relative
+   * to the correction) and round-off (1e-12) both negligible */
+  double del = 1e-4 * h;
+  for (size_t i = 0; i < n; i++)
+    sv[i] = yv[i] - del * fv[i];
+  integ->ng += 2;
+  if (integ->g(*tr, yv, g0, ctx) != 0 || integ->g(*tr - del, sv, g1, ctx) != 0)
+    return;
+  double gdot = (g0[k] - g1[k]) / del;
+  double dt = -g0[k] / gdot;
+  /* a tangential or badly conditioned crossing, or a correction beyond the
+   * step: keep the restepped state at ARKODE's time */
+  if (!isfinite(dt) || fabs(dt) > 0.25 * fabs(h))
+    return;
+  if (ERKStepGetDky(p, *tr, 2, integ->ypol) != ARK_SUCCESS)
+    return;
+  /* Newton with the fixed derivative on the Taylor polynomial y* + s f +
+   * s^2/2 f' (within the step's accuracy for |s| << h): the second
+   * iteration takes g from the quadratic residual g'' dt^2 / 2 to
+   * round-off */
+  double *y0v = NV_DATA_S(integ->dky);
+  memcpy(y0v, yv, n * sizeof *yv);
+  double s_tot = dt;
+  for (size_t i = 0; i < n; i++)
+    yv[i] = y0v[i] + s_tot * (fv[i] + 0.5 * s_tot * sv[i]);
+  integ->ng++;
+  if (integ->g(*tr + s_tot, yv, g1, ctx) == 0 && fabs(g1[k]) < fabs(g0[k])) {
+    s_tot -= g1[k] / gdot;
+    for (size_t i = 0; i < n; i++)
+      yv[i] = y0v[i] + s_tot * (fv[i] + 0.5 * s_tot * sv[i]);
+  }
+  *tr += s_tot;
 }
 
 /* Consecutive retries of retry_smaller (without an accepted step between):
@@ -876,7 +1041,8 @@ static bool retry_smaller(struct cs_integrator *integ)
  * last accepted (t, y), counts steps per call and notices a step size that
  * underflowed. The result at tout comes from ARKODE's interpolant, as in
  * ARK_NORMAL mode. */
-static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool *at_root)
+static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool interp,
+                                  bool *at_root)
 {
   *at_root = false;
   if (tout == integ->t)
@@ -899,7 +1065,8 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
       *at_root = true;
       return CS_OK;
     }
-    int flag = stepper_dky(integ, tout, 0, integ->y);
+    /* tout lies in the step ARKODE took after t_step */
+    int flag = state_in_step(integ, tout, integ->t_step, integ->ystep, integ->y, interp);
     if (flag != ARK_SUCCESS)
       return advance_failure(integ, flag);
     integ->t = tout;
@@ -916,7 +1083,7 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
   int retries = 0;
   for (;;) {
     if (integ->stepped && (integ->t_step - tout) * dir >= 0.0) {
-      int flag = stepper_dky(integ, tout, 0, integ->y);
+      int flag = state_in_step(integ, tout, integ->t_prev, integ->yprev, integ->y, interp);
       if (flag != ARK_SUCCESS)
         return advance_failure(integ, flag);
       integ->t = tout;
@@ -951,6 +1118,7 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
                                      : ARKStepGetRootInfo(run_mem(integ), integ->found);
       if (flag != ARK_SUCCESS)
         return advance_failure(integ, flag);
+      polish_root(integ, &tret, integ->yout);
       if ((tret - tout) * dir > 0.0) {
         /* In ONE_STEP mode ARKODE searches the whole step, also beyond
          * tout: report tout now (the step covers it) and the root on the
@@ -958,7 +1126,7 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
         integ->root_pending = true;
         integ->root_t = tret;
         N_VScale(1.0, integ->yout, integ->yroot);
-        flag = stepper_dky(integ, tout, 0, integ->y);
+        flag = state_in_step(integ, tout, integ->t_step, integ->ystep, integ->y, interp);
         if (flag != ARK_SUCCESS)
           return advance_failure(integ, flag);
         integ->t = tout;
@@ -977,6 +1145,11 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
       }
       return advance_failure(integ, flag);
     }
+    /* the step's start becomes (t_prev, yprev): swap, then copy */
+    N_Vector start = integ->ystep;
+    integ->ystep = integ->yprev;
+    integ->yprev = start;
+    integ->t_prev = integ->t_step;
     integ->t_step = tret;
     N_VScale(1.0, integ->yout, integ->ystep);
     integ->stepped = true;
@@ -987,8 +1160,8 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
   }
 }
 
-enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
-                                     double *y, enum cs_stop_reason *stop)
+static enum cs_status advance(struct cs_integrator *integ, double tout, bool interp,
+                              double *t_reached, double *y, enum cs_stop_reason *stop)
 {
   enum cs_status st = require_run(integ);
   if (st != CS_OK)
@@ -998,7 +1171,7 @@ enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, d
   clear_run_notes(integ);
   integ->at_root = false;
   bool at_root = false;
-  st = advance_run(integ, tout, &at_root);
+  st = advance_run(integ, tout, interp, &at_root);
   integ->at_root = st == CS_OK && at_root;
   if (t_reached != NULL)
     *t_reached = integ->t;
@@ -1007,6 +1180,18 @@ enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, d
   if (stop != NULL)
     *stop = integ->at_root ? CS_STOP_ROOT : CS_STOP_TOUT;
   return st;
+}
+
+enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
+                                     double *y, enum cs_stop_reason *stop)
+{
+  return advance(integ, tout, false, t_reached, y, stop);
+}
+
+enum cs_status cs_integrator_advance_interp(struct cs_integrator *integ, double tout,
+                                            double *t_reached, double *y, enum cs_stop_reason *stop)
+{
+  return advance(integ, tout, true, t_reached, y, stop);
 }
 
 enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struct cs_ode *ode,
@@ -1071,7 +1256,7 @@ static enum cs_status restart_here(struct cs_integrator *integ, bool fresh_step)
     integ->active = false;
     return CS_ERR_SOLVER;
   }
-  integ->t_step = integ->t;
+  integ->t_step = integ->t_prev = integ->t;
   N_VScale(1.0, integ->y, integ->ystep);
   integ->stepped = false;
   integ->at_root = false;
@@ -1101,6 +1286,10 @@ enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroot
     if (found == NULL)
       return fail(integ, CS_ERR_NOMEM, "out of memory for the event functions");
     integ->found = found;
+    double *gbuf = realloc(integ->gbuf, 2 * nroots * sizeof *gbuf);
+    if (gbuf == NULL)
+      return fail(integ, CS_ERR_NOMEM, "out of memory for the event functions");
+    integ->gbuf = gbuf;
     integ->roots_cap = nroots;
   }
   for (size_t k = 0; k < nroots; k++) {

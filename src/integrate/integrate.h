@@ -73,6 +73,24 @@ enum cs_stepper {
                       large coefficients cancel to ~1e-11 (integrate.c): not for tighter runs */
 };
 
+/* States between the steps: at a tout and at a root of the event functions.
+ * CS_DENSE_HERMITE: ARKODE's Hermite interpolant of degree order - 1 (4 for
+ *   Dormand-Prince, 5 for Verner, 3 for the SDIRK), within the tolerance
+ *   only roughly, and each value costs right-hand-side evaluations (1 at
+ *   degree 4, 4 at degree 5: the interpolant evaluates f inside the step);
+ *   roots are located on it.
+ * CS_DENSE_RESTEP (explicit steppers; the DIRK keeps HERMITE): every state
+ *   the run returns, at tout and at roots, is computed by one step of the
+ *   method itself from the start of the step containing it (1 + stages - 1
+ *   evaluations), so it carries the accuracy of the steps; roots are located
+ *   on a cubic interpolant (no evaluations) and then moved onto g = 0 by a
+ *   Newton step along the solution. cs_integrator_advance_interp and
+ *   cs_integrator_dky give the cubic's values (cheap, about 1e-5 relative at
+ *   rtol 1e-8): for samples that do not feed back into the run. What runs
+ *   with many roots or touts per step (section runs, orbits) want; the
+ *   steps themselves are the same in both modes. */
+enum cs_dense { CS_DENSE_HERMITE, CS_DENSE_RESTEP };
+
 /* Default of cs_integrator_opts.max_steps. */
 #define CS_INTEGRATOR_MAX_STEPS_DEFAULT 100000L
 
@@ -94,6 +112,7 @@ struct cs_integrator_opts {
   double h_init;        /* first step size in units of t; 0: ARKODE estimates it */
   double h_max;         /* largest step size; 0: unbounded */
   double h_fixed;       /* > 0: every step this long, no error control (order tests); 0: adaptive */
+  enum cs_dense dense;  /* how states between steps are computed (CS_DENSE_HERMITE) */
 };
 
 /* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps and
@@ -145,8 +164,8 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
                                    const double *y0);
 
 /* Integrates towards tout (either direction of time, fixed by the first
- * call of the run; ARKODE steps past tout and interpolates, so the result is
- * the dense-output value at tout). Stops earlier at a root of the event
+ * call of the run; ARKODE steps past tout, and the state at tout comes from
+ * the dense output, see enum cs_dense). Stops earlier at a root of the event
  * functions in (t, tout]: then *stop = CS_STOP_ROOT, *t_reached is the root
  * and cs_integrator_roots_found() says which fired; calling advance again
  * continues past the root. Otherwise *stop = CS_STOP_TOUT and *t_reached =
@@ -166,6 +185,14 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
  * step); only CS_ERR_TOO_MUCH_WORK leaves the run fit to continue. */
 enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
                                      double *y, enum cs_stop_reason *stop);
+
+/* As cs_integrator_advance, but a state at tout comes from the interpolant
+ * also in CS_DENSE_RESTEP mode: cheap and of the interpolant's accuracy, for
+ * samples that do not feed back into the run (the run goes on from its own
+ * steps either way). Roots are computed as by cs_integrator_advance. */
+enum cs_status cs_integrator_advance_interp(struct cs_integrator *integ, double tout,
+                                            double *t_reached, double *y,
+                                            enum cs_stop_reason *stop);
 
 /* Convenience: resets with (ode, opts, times[0], y0) and fills the dense grid
  * Y[k*n + i] = y_i(times[k]) for k < ntimes (row 0 is y0). times must be

@@ -119,6 +119,13 @@ static void worker_free(struct worker *w, const struct cs_model *m)
   cs_point_ws_free(w->ws);
 }
 
+/* Newton iterations allowed to the sweep's shootings: from a recorded orbit
+ * Newton converges in 2-4 iterations, and a few points took 10-11; one that
+ * needs more is not near a fixed point of the k-th return map (figure 5a:
+ * three points near the period-6 and -7 windows spent 21-30 iterations, a
+ * fifth of the diagram's CPU time, and failed). */
+#define NEWTON_MAX_ITER 12
+
 /* Newton on the section map at the point's parameters (analysis/orbit.h)
  * from a section row (t, y...) with k returns and period guess T. */
 static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const void *base,
@@ -145,6 +152,7 @@ static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const
     o.solver = spec->point.solver;
     o.section = spec->point.section;
     o.returns = k > 0 ? k : 1;
+    o.max_iter = NEWTON_MAX_ITER;
     st = cs_orbit_find(w->orb, &o, row[0], row + 1, T, orb);
     if (st == CS_OK && !orb->converged)
       st = CS_ERR_NOCONV;
