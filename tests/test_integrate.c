@@ -816,12 +816,14 @@ static void test_observed_order(void **state)
   struct cs_integrator *integ = cs_integrator_create(1);
   struct cs_ode ode = {.n = 1, .rhs = riccati, .jac = riccati_jac};
   const double exact = 1.0 / 9.0;
-  const enum cs_stepper steppers[3] = {CS_STEPPER_ERK, CS_STEPPER_DIRK, CS_STEPPER_ERK6};
-  const char *names[3] = {"ERK Dormand-Prince 5(4)", "DIRK SDIRK 5(3)4", "ERK6 Verner 6(5)"};
-  /* Verner's errors reach its round-off floor (1e-13) already at h = 0.05 */
-  const double h0[3] = {0.05, 0.05, 0.5};
-  for (int s = 0; s < 3; s++) {
-    int p = s == 1 ? 4 : s == 2 ? 6 : 5;
+  const enum cs_stepper steppers[4] = {CS_STEPPER_ERK, CS_STEPPER_DIRK, CS_STEPPER_ERK6,
+                                       CS_STEPPER_ERK8};
+  const char *names[4] = {"ERK Dormand-Prince 5(4)", "DIRK SDIRK 5(3)4", "ERK6 Verner 6(5)",
+                          "ERK8 Verner 8(7)"};
+  /* Verner's errors reach their round-off floor (1e-13) already at h = 0.05 */
+  const double h0[4] = {0.05, 0.05, 0.5, 0.5};
+  for (int s = 0; s < 4; s++) {
+    int p = s == 1 ? 4 : s == 2 ? 6 : s == 3 ? 8 : 5;
     double err[3];
     for (int k = 0; k < 3; k++) {
       double h = h0[s] / (double)(1 << k), y[1] = {1.0}, t;

@@ -31,16 +31,17 @@
 #define CS_INTEG_ARKMSG_LEN 384
 #define CS_INTEG_MSG_LEN 640
 
-/* The steppers' memories; the two RESTEP ones take the single steps that
- * compute states inside a step in CS_DENSE_RESTEP mode (one per ERK table:
- * ERKStepSetTable allocates). */
+/* The explicit tables: Dormand-Prince 5(4), Verner 6(5), Verner 8(7). */
+enum { ERK_DP5 = 0, ERK_V6 = 1, ERK_V8 = 2, ERK_COUNT = 3 };
+
+/* The steppers' memories: ARKStep, one ERKStep per table, and per table one
+ * more that takes the single steps computing states inside a step in
+ * CS_DENSE_RESTEP mode (ERKStepSetTable allocates, so tables are set once). */
 enum {
-  MEM_ERK = 0,
-  MEM_ARK = 1,
-  MEM_ERK6 = 2,
-  MEM_ERK_RESTEP = 3,
-  MEM_ERK6_RESTEP = 4,
-  MEM_COUNT = 5
+  MEM_ARK = 0,
+  MEM_ERK = 1,
+  MEM_RESTEP = MEM_ERK + ERK_COUNT,
+  MEM_COUNT = MEM_RESTEP + ERK_COUNT
 };
 
 /* Consecutive error-test failures allowed on one step (ARKODE: 7). Each
@@ -68,23 +69,22 @@ struct cs_integrator {
   void *mem[MEM_COUNT];     /* ERKStep (Dormand-Prince), ARKStep, ERKStep (Verner) memories */
   bool roots_in[MEM_COUNT]; /* whether mem[k] has ARKODE root arrays installed */
 
-  bool active;               /* a run was reset successfully */
-  bool started;              /* ARKODE was called since the last reset */
-  bool stepped;              /* an internal step exists whose interpolant is valid */
-  int which;                 /* MEM_ERK or MEM_ARK: the stepper of this run */
-  enum cs_stepper erk_table; /* the table installed in ERKStep: CS_STEPPER_ERK or _ERK6 */
-  struct cs_ode ode;         /* the problem of this run */
-  double t;                  /* time of the state in y */
-  double t_step;             /* time reached by ARKODE's last accepted step (of ystep) */
-  double t_prev;             /* the time that step started from (of yprev) */
-  bool restep;               /* CS_DENSE_RESTEP in effect (an explicit stepper) */
-  int dir;                   /* direction of time in this run: +1, -1, 0 before the first step */
-  double h_init;             /* requested first step (magnitude), 0 if automatic */
-  double rtol;               /* the run's tolerances, for ewt_fn */
-  double atol_s;             /* scalar absolute tolerance, when !atol_vec */
-  bool atol_vec;             /* per-component absolute tolerances in atol */
-  long max_steps;            /* steps allowed per advance call */
-  long max_total;            /* steps allowed over the run */
+  bool active;       /* a run was reset successfully */
+  bool started;      /* ARKODE was called since the last reset */
+  bool stepped;      /* an internal step exists whose interpolant is valid */
+  int which;         /* MEM_ARK or MEM_ERK + table: the memory of this run */
+  struct cs_ode ode; /* the problem of this run */
+  double t;          /* time of the state in y */
+  double t_step;     /* time reached by ARKODE's last accepted step (of ystep) */
+  double t_prev;     /* the time that step started from (of yprev) */
+  bool restep;       /* CS_DENSE_RESTEP in effect (an explicit stepper) */
+  int dir;           /* direction of time in this run: +1, -1, 0 before the first step */
+  double h_init;     /* requested first step (magnitude), 0 if automatic */
+  double rtol;       /* the run's tolerances, for ewt_fn */
+  double atol_s;     /* scalar absolute tolerance, when !atol_vec */
+  bool atol_vec;     /* per-component absolute tolerances in atol */
+  long max_steps;    /* steps allowed per advance call */
+  long max_total;    /* steps allowed over the run */
 
   size_t nroots;     /* number of event functions, 0 if none */
   size_t roots_cap;  /* capacity of rootdir and found */
@@ -349,11 +349,9 @@ static int ewt_fn(N_Vector y, N_Vector ewt, void *data)
 
 static void destroy_solvers(struct cs_integrator *integ)
 {
-  ERKStepFree(&integ->mem[MEM_ERK]);
   ARKStepFree(&integ->mem[MEM_ARK]);
-  ERKStepFree(&integ->mem[MEM_ERK6]);
-  ERKStepFree(&integ->mem[MEM_ERK_RESTEP]);
-  ERKStepFree(&integ->mem[MEM_ERK6_RESTEP]);
+  for (int k = MEM_ERK; k < MEM_COUNT; k++)
+    ERKStepFree(&integ->mem[k]);
   if (integ->ls != NULL)
     SUNLinSolFree(integ->ls);
   if (integ->jac != NULL)
@@ -440,16 +438,108 @@ static const double verner65_A[9][9] = {
      172.3641334014150730294022582711902413315},
 };
 
-/* Installs Verner's pair on ERKStep memory erk (ERKStep copies the table). */
-static int set_verner(void *erk)
+/* Verner's 13-stage 8(7) pair, "most efficient" 8(7) (the same paper; the
+ * table SUNDIALS 7 ships as ARKODE_VERNER_13_7_8), for CS_STEPPER_ERK8.
+ * Not first same as last: b_13 = 0, the 13th stage only serves the
+ * embedded solution. ERKStep 6.4 would take it for FSAL all the same
+ * (erkStep_FullRHS reuses the last stage as the next step's first whenever
+ * the last node is within 1e-10 of 1), so the last node is given as
+ * 1 - 2^-30: only that stage's time moves, by 9.3e-10 h (nothing for an
+ * autonomous model), and ERKStep evaluates f at the new solution as the
+ * pair requires (13 evaluations a step). Coefficients up to 123 in size:
+ * an accuracy floor near 1e-12, as Verner 6(5)'s. The observed-order test
+ * (non-autonomous) checks order 8. */
+static const double verner87_c[13] = {0.0,        0.05,  0.1065625,
+                                      0.15984375, 0.39,  0.465,
+                                      0.155,      0.943, 0.901802041735856958259707940678372149956,
+                                      0.909,      0.94,  1.0,
+                                      1.0};
+static const double verner87_b[13] = {0.04427989419007951074716746668098518862111,
+                                      0.0,
+                                      0.0,
+                                      0.0,
+                                      0.0,
+                                      0.3541049391724448744815552028733568354121,
+                                      0.2479692154956437828667629415370663023884,
+                                      -15.69420203883808405099207034271191213468,
+                                      25.08406496555856261343930031237186278518,
+                                      -31.73836778626027646833156112007297739997,
+                                      22.93828327398878395231483560344797018313,
+                                      -0.2361324633071542145259900641263517600737,
+                                      0.0};
+static const double verner87_d[13] = {0.04431261522908979212486436510209029764893,
+                                      0.0,
+                                      0.0,
+                                      0.0,
+                                      0.0,
+                                      0.3546095642343226447863179350895055038855,
+                                      0.2478480431366653069619986721504458660017,
+                                      4.448134732475784492725128317159648871312,
+                                      19.84688636611873369930932399297687935291,
+                                      -23.58162337746561841969517960870394965085,
+                                      0.0,
+                                      0.0,
+                                      -0.360167943728977516212453673774620240911};
+static const double verner87_A[13][13] = {
+    {0},
+    {0.05},
+    {-0.0069931640625, 0.1135556640625},
+    {0.0399609375, 0.0, 0.1198828125},
+    {0.3613975628004575124052940721184028345129, 0.0, -1.341524066700492771819987788202715834917,
+     1.370126503900035259414693716084313000404},
+    {0.0490472027972027972027972027972027972028, 0.0, 0.0,
+     0.2350972042214404739862988335493427143122, 0.180855592981356728810903963653454488485},
+    {0.06169289044289044289044289044289044289044, 0.0, 0.0,
+     0.1123656831464027662262557035130015442303, -0.03885046071451366767049048108111244567456,
+     0.01979188712522045855379188712522045855379},
+    {-1.767630240222326875735597119572145586714, 0.0, 0.0, -62.5,
+     -6.061889377376669100821361459659331999758, 5.650823198222763138561298030600840174201,
+     65.62169641937623283799566054863063741227},
+    {-1.180945066554970799825116282628297957882, 0.0, 0.0,
+     -41.50473441114320841606641502701994225874, -4.434438319103725011225169229846100211776,
+     4.260408188586133024812193710744693240761, 43.75364022446171584987676829438379303004,
+     0.00787142548991231068744647504422630755086},
+    {-1.281405999441488405459510291182054246266, 0.0, 0.0,
+     -45.04713996013986630220754257136007322267, -4.731362069449576477311464265491282810943,
+     4.514967016593807841185851584597240996214, 47.44909557172985134869022392235929015114,
+     0.01059228297111661135687393955516542875228, -0.005746842263844616254432318478286296232021},
+    {-1.724470134262485191756709817484481861731, 0.0, 0.0,
+     -60.92349008483054016518434619253765246063, -5.95151837622239245520283276706185486829,
+     5.556523730698456235979791650843592496839, 63.98301198033305336837536378635995939281,
+     0.01464202825041496159275921391759452676003, 0.06460408772358203603621865144977650714892,
+     -0.07930323169008878984024452548693373291447},
+    {-3.301622667747079016353994789790983625569, 0.0, 0.0,
+     -118.011272359752508566692330395789886851, -10.14142238845611248642783916034510897595,
+     9.139311332232057923544012273556827000619, 123.3759428284042683684847180986501894364,
+     4.623244378874580474839807625067630924792, -3.383277738068201923652550971536811240814,
+     4.527592100324618189451265339351129035325, -5.828495485811622963193088019162985703755},
+    {-3.039515033766309030040102851821200251056, 0.0, 0.0,
+     -109.2608680894176254686444192322164623352, -9.290642497400293449717665542656897549158,
+     8.430504981764911142134299253836167803454, 114.2010010378331313557424041095523427476,
+     -0.9637271342145479358162375658987901652762, -5.034884088802189791198680336183332323118,
+     5.958130824002923177540402165388172072794},
+};
+
+#define VERNER87_LAST_NODE (1.0 - 0x1p-30)
+
+/* Installs explicit table e on ERKStep memory erk (ERKStep copies it). */
+static int set_erk_table(void *erk, int e)
 {
-  double A[81], c[9], b[9], d[9];
-  for (int i = 0; i < 9; i++) {
-    c[i] = verner65_c[i], b[i] = verner65_b[i], d[i] = verner65_d[i];
-    for (int j = 0; j < 9; j++)
-      A[9 * i + j] = verner65_A[i][j];
+  if (e == ERK_DP5)
+    return ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5);
+  enum { S_MAX = 13 };
+  int s = e == ERK_V6 ? 9 : 13, q = e == ERK_V6 ? 6 : 8;
+  double A[S_MAX * S_MAX], c[S_MAX], b[S_MAX], d[S_MAX];
+  for (int i = 0; i < s; i++) {
+    c[i] = e == ERK_V6 ? verner65_c[i] : verner87_c[i];
+    b[i] = e == ERK_V6 ? verner65_b[i] : verner87_b[i];
+    d[i] = e == ERK_V6 ? verner65_d[i] : verner87_d[i];
+    for (int j = 0; j < s; j++)
+      A[s * i + j] = e == ERK_V6 ? verner65_A[i][j] : verner87_A[i][j];
   }
-  ARKodeButcherTable B = ARKodeButcherTable_Create(9, 6, 5, c, A, b, d);
+  if (e == ERK_V8)
+    c[s - 1] = VERNER87_LAST_NODE;
+  ARKodeButcherTable B = ARKodeButcherTable_Create(s, q, q - 1, c, A, b, d);
   if (B == NULL)
     return ARK_MEM_FAIL;
   int flag = ERKStepSetTable(erk, B);
@@ -490,36 +580,20 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
   if (integ->ls == NULL)
     goto nomem;
 
-  void *erk = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
-  integ->mem[MEM_ERK] = erk;
-  if (erk == NULL)
-    goto nomem;
-  if (ERKStepSetErrHandlerFn(erk, error_handler, integ) != ARK_SUCCESS ||
-      ERKStepSetUserData(erk, integ) != ARK_SUCCESS ||
-      ERKStepSetTableNum(erk, ARKODE_DORMAND_PRINCE_7_4_5) != ARK_SUCCESS ||
-      ERKStepSetMaxErrTestFails(erk, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
-    goto solver;
-  void *erk6 = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
-  integ->mem[MEM_ERK6] = erk6;
-  if (erk6 == NULL)
-    goto nomem;
-  if (ERKStepSetErrHandlerFn(erk6, error_handler, integ) != ARK_SUCCESS ||
-      ERKStepSetUserData(erk6, integ) != ARK_SUCCESS || set_verner(erk6) != ARK_SUCCESS ||
-      ERKStepSetMaxErrTestFails(erk6, CS_INTEG_MAX_ERR_TEST_FAILS) != ARK_SUCCESS)
-    goto solver;
   /* The restep memories take one fixed step at a time (restep()); their cubic
    * interpolant only gives the derivatives at that step's end, where it is
    * exact (f) or within O(h) (f'), for the root correction. */
-  for (int k = MEM_ERK_RESTEP; k <= MEM_ERK6_RESTEP; k++) {
-    void *p = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
-    integ->mem[k] = p;
-    if (p == NULL)
+  for (int k = MEM_ERK; k < MEM_COUNT; k++) {
+    void *erk = ERKStepCreate(rhs_trampoline, 0.0, integ->y, integ->ctx);
+    integ->mem[k] = erk;
+    if (erk == NULL)
       goto nomem;
-    if (ERKStepSetErrHandlerFn(p, error_handler, integ) != ARK_SUCCESS ||
-        ERKStepSetUserData(p, integ) != ARK_SUCCESS ||
-        (k == MEM_ERK_RESTEP ? ERKStepSetTableNum(p, ARKODE_DORMAND_PRINCE_7_4_5)
-                             : set_verner(p)) != ARK_SUCCESS ||
-        ERKStepSetInterpolantDegree(p, 3) != ARK_SUCCESS)
+    bool run = k < MEM_RESTEP;
+    if (ERKStepSetErrHandlerFn(erk, error_handler, integ) != ARK_SUCCESS ||
+        ERKStepSetUserData(erk, integ) != ARK_SUCCESS ||
+        set_erk_table(erk, run ? k - MEM_ERK : k - MEM_RESTEP) != ARK_SUCCESS ||
+        (run ? ERKStepSetMaxErrTestFails(erk, CS_INTEG_MAX_ERR_TEST_FAILS)
+             : ERKStepSetInterpolantDegree(erk, 3)) != ARK_SUCCESS)
       goto solver;
   }
 
@@ -632,7 +706,7 @@ static enum cs_status check_opts(struct cs_integrator *integ, const struct cs_in
                                  size_t n)
 {
   if (o->stepper != CS_STEPPER_ERK && o->stepper != CS_STEPPER_DIRK &&
-      o->stepper != CS_STEPPER_ERK6)
+      o->stepper != CS_STEPPER_ERK6 && o->stepper != CS_STEPPER_ERK8)
     return fail(integ, CS_ERR_ARG, "unknown stepper");
   if (!isfinite(o->rtol) || o->rtol < 0.0)
     return fail(integ, CS_ERR_ARG, "rtol must be finite and >= 0");
@@ -786,8 +860,9 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
   }
 
   int k = opts->stepper == CS_STEPPER_DIRK   ? MEM_ARK
-          : opts->stepper == CS_STEPPER_ERK6 ? MEM_ERK6
-                                             : MEM_ERK;
+          : opts->stepper == CS_STEPPER_ERK6 ? MEM_ERK + ERK_V6
+          : opts->stepper == CS_STEPPER_ERK8 ? MEM_ERK + ERK_V8
+                                             : MEM_ERK + ERK_DP5;
   void *mem = integ->mem[k];
   integ->which = k;
   integ->ode = *ode;
@@ -969,7 +1044,7 @@ static int restep(struct cs_integrator *integ, double t0, N_Vector y0, double t1
     N_VScale(1.0, y0, integ->ypol);
     return ARK_SUCCESS;
   }
-  void *p = integ->mem[integ->which == MEM_ERK6 ? MEM_ERK6_RESTEP : MEM_ERK_RESTEP];
+  void *p = integ->mem[integ->which - MEM_ERK + MEM_RESTEP];
   int flag = ERKStepSetFixedStep(p, t1 - t0);
   if (flag == ARK_SUCCESS)
     flag = ERKStepReset(p, t0, y0);
@@ -1012,7 +1087,7 @@ static void polish_root(struct cs_integrator *integ, double *tr, N_Vector y)
   double h = *tr - integ->t_step;
   if (k == integ->nroots || h == 0.0)
     return;
-  void *p = integ->mem[integ->which == MEM_ERK6 ? MEM_ERK6_RESTEP : MEM_ERK_RESTEP];
+  void *p = integ->mem[integ->which - MEM_ERK + MEM_RESTEP];
   if (ERKStepGetDky(p, *tr, 1, integ->fpol) != ARK_SUCCESS)
     return;
   const void *ctx = integ->g_ctx != NULL ? integ->g_ctx : integ->ode.params;

@@ -69,8 +69,10 @@ struct cs_ode {
 enum cs_stepper {
   CS_STEPPER_ERK,  /* explicit Dormand–Prince 5(4), non-stiff problems (default) */
   CS_STEPPER_DIRK, /* implicit SDIRK 5(3)4 with Newton + dense LU, stiff problems */
-  CS_STEPPER_ERK6  /* explicit Verner 6(5) (9 stages, FSAL): fewer steps at rtol >= 1e-9, but its
+  CS_STEPPER_ERK6, /* explicit Verner 6(5) (9 stages, FSAL): fewer steps at rtol >= 1e-9, but its
                       large coefficients cancel to ~1e-11 (integrate.c): not for tighter runs */
+  CS_STEPPER_ERK8  /* explicit Verner 8(7) (13 stages): fewer steps still at rtol <= 1e-6; an
+                      accuracy floor near 1e-12 like ERK6's */
 };
 
 /* States between the steps: at a tout and at a root of the event functions.

@@ -206,9 +206,11 @@ static int solver_key(struct loader *L, const char *key, const char *value)
       o->stepper = CS_STEPPER_DIRK;
     else if (strcmp(value, "erk6") == 0)
       o->stepper = CS_STEPPER_ERK6;
+    else if (strcmp(value, "erk8") == 0)
+      o->stepper = CS_STEPPER_ERK8;
     else
-      return failf(L, CS_ERR_RANGE, "stepper: '%s' is not a stepper (accepted: erk, dirk, erk6)",
-                   value);
+      return failf(L, CS_ERR_RANGE,
+                   "stepper: '%s' is not a stepper (accepted: erk, dirk, erk6, erk8)", value);
     return 1;
   }
   if (strcmp(key, "rtol") == 0)

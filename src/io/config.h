@@ -4,7 +4,7 @@
  *   [model]       name = pendulum | belt | twomass;  law = ... (the model's choices)
  *   [parameters]  the model's parameters by the papers' symbols (eta or eta_prime)
  *   [initial]     initial state by state-variable name (defaults: the model's)
- *   [solver]      stepper = erk | dirk | erk6, rtol, atol, max_steps,
+ *   [solver]      stepper = erk | dirk | erk6 | erk8, rtol, atol, max_steps,
  *                 max_steps_total, h_max, h_init
  *   [output]      t_end, dt, t_start, file
  *   [section]     kind = hyperplane | stroboscopic, variable, level, direction

@@ -113,13 +113,16 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
         "between two output times), h_init and h_max (first and largest step, 0: estimated, "
         "unbounded), max_steps_total (steps allowed over the run); also as attributes");
   free(fl);
-  int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6;
+  int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6,
+      erk8 = o->stepper == CS_STEPPER_ERK8;
   const char *sol[][2] = {
       {"stepper", dirk   ? "dirk"
                   : erk6 ? "erk6"
+                  : erk8 ? "erk8"
                          : "erk"},
       {"method", dirk   ? "ARKODE ARKStep, SDIRK 5(3)4 (Hairer-Wanner), Newton with dense LU"
                  : erk6 ? "ARKODE ERKStep, Verner 6(5) IIIXb (9 stages, FSAL)"
+                 : erk8 ? "ARKODE ERKStep, Verner 8(7) (13 stages)"
                         : "ARKODE ERKStep, Dormand-Prince 5(4)"},
       {"jacobian", !dirk    ? "none (explicit)"
                    : m->jac ? "analytic"
