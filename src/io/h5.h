@@ -333,6 +333,10 @@ struct cs_h5_column {
   const char *const *names; /* a block: its width column names (attribute `names`) */
 };
 
+/* A 1-D column: name, type, unit, doc (none missing). */
+#define CS_H5_COLUMN(n, t, u, d) \
+  ((struct cs_h5_column){.name = (n), .type = (t), .unit = (u), .doc = (d)})
+
 /* Writes (or replaces) the group path: ncol columns, nrows rows given
  * row-major as doubles (each row the columns in order, a block giving width
  * values). A value of an integer column must be an integer its type holds,
