@@ -95,6 +95,7 @@
 #include "core/status.h"
 #include "integrate/integrate.h"
 #include "integrate/flow.h"
+#include "integrate/record.h"
 #include "models/model.h"
 
 /* The norms of a difference, in the order of the HDF5 columns. */
@@ -111,8 +112,8 @@ enum cs_eps_norm {
 /* "max", "rms", "max_stick", "max_slip", "rms_stick", "rms_slip". */
 const char *cs_eps_norm_name(enum cs_eps_norm k);
 
-/* Largest grid accepted by cs_eps_grid. */
-#define CS_EPS_MAX_ROWS 1000000
+/* Largest grid accepted by cs_eps_grid: the study keeps its runs in memory. */
+#define CS_EPS_MAX_ROWS CS_RECORD_MAX_ROWS_HELD
 
 /* The time grid of contensou simulate: t_start + k dt while below t_end, then
  * t_end itself (which replaces a grid time within 1e-9 dt of it); dt = 0:
