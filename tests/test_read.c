@@ -698,6 +698,16 @@ static void test_refusals(void **state)
   p = damaged("traj.h5", "notraj.h5", "no-trajectory");
   expect_refusal(cs_read_trajectory(p, 0, SIZE_MAX, &t, msg, sizeof msg), CS_ERR_PARSE, msg, p,
                  "/trajectory");
+  /* tables stored by columns: a missing_value that is not a number, a block
+   * whose names do not match its columns */
+  struct cs_eps_study_file e;
+  p = damaged("epsw.h5", "misstext.h5", "missing-text");
+  expect_refusal(cs_read_eps_study(p, &e, msg, sizeof msg), CS_ERR_PARSE, msg, p,
+                 "/sweep_study/classes/class");
+  assert_null(e.classes);
+  p = damaged("epsw.h5", "blocknames.h5", "block-names");
+  expect_refusal(cs_read_eps_study(p, &e, msg, sizeof msg), CS_ERR_HDF5, msg, p,
+                 "/sweep_study/periods/period");
   p = damaged("traj.h5", "nokind.h5", "no-kind");
   expect_refusal(cs_read_result(p, &f, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");
   expect_refusal(cs_read_header(p, &f.h, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");

@@ -1019,7 +1019,9 @@ static enum cs_status apply_missing(struct cs_h5 *f, hid_t dset, const char *pat
     return CS_OK;
   double m;
   enum cs_status st = cs_h5_attr_read_double(f, path, "missing_value", &m);
-  for (size_t i = 0; st == CS_OK && i < n; i++)
+  if (st != CS_OK) /* a string, an array: the wrong type */
+    return fail(CS_ERR_UNSUPPORTED, "dataset '%s': its missing_value is not one number", path);
+  for (size_t i = 0; i < n; i++)
     if (v[i] == m)
       v[i] = NAN;
   return st;
@@ -1193,9 +1195,10 @@ static enum cs_status columns_shape(struct cs_h5 *f, const char *path, int *rank
     H5Dclose(dset);
     if (c == 0)
       rows = nr;
-    total += nc;
+    if ((total += nc) > CS_H5_MAX_ELEMENTS)
+      break;
   }
-  if (st == CS_OK && rows > CS_H5_MAX_ELEMENTS / total)
+  if (st == CS_OK && (total > CS_H5_MAX_ELEMENTS || rows > CS_H5_MAX_ELEMENTS / total))
     st = fail(CS_ERR_RANGE, "'%s' has %zu x %zu elements (accepted: at most %zu to read in memory)",
               path, rows, total, (size_t)CS_H5_MAX_ELEMENTS);
   free_strings(cols, n);
@@ -1230,9 +1233,10 @@ static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t fir
     if (c == 0)
       rows = part[0].nrows;
     total += part[c].ncols;
+    /* each part is bounded alone, all of them together here */
     if (part[c].nrows != rows)
       st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", subs[c], rows);
-    else if (rows > CS_H5_MAX_ELEMENTS / total) /* the parts are bounded one by one */
+    else if (total > CS_H5_MAX_ELEMENTS || rows > CS_H5_MAX_ELEMENTS / total)
       st = fail(CS_ERR_RANGE,
                 "'%s' has %zu x %zu elements or more (accepted: at most %zu to read in memory)",
                 path, rows, total, (size_t)CS_H5_MAX_ELEMENTS);

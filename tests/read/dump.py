@@ -129,6 +129,12 @@ def damage(kind, path):
             f["forward/points/class"] = np.zeros(3)
         elif kind == "points-huge":  # a count no reader may use as a size
             f["sweep"].attrs["points"] = 1e12
+        elif kind == "missing-text":  # a column's missing_value that is not a number
+            c = f["sweep_study/classes/class"]
+            del c.attrs["missing_value"]
+            c.attrs["missing_value"] = "none"
+        elif kind == "block-names":  # a block with fewer names than columns
+            f["sweep_study/periods/period"].attrs["names"] = ["0"]
         elif kind == "no-kind":
             del f.attrs["kind"]
         else:
