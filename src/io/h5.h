@@ -327,8 +327,8 @@ struct cs_h5_column {
   const char *unit;         /* its `units` ("1": dimensionless, codes, counts) */
   const char *doc;          /* its `doc`: what the numbers mean (required) */
   int missing;              /* integer columns: NaN ("not computed") is stored as -1, and the
-                               dataset has the attribute missing_value = -1 (the netCDF / CF
-                               convention), which the readers here turn back into NaN */
+                               dataset has the attribute missing_value = -1 (the name the CF
+                               conventions give it), which the readers here turn back into NaN */
   size_t width;             /* 0: a 1-D column; else a block of width columns */
   const char *const *names; /* a block: its width column names (attribute `names`) */
 };
