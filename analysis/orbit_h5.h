@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Result files of periodic orbits and branches (HDF5, the conventions of
- * src/io/h5.h: tables with `names` and `units`, a `doc` attribute on every
- * dataset), after the header every run file starts with (src/io/run_h5.h).
+ * src/io/h5.h: tables of doubles with `names` and `units`; /orbit,
+ * /multipliers, /branch, /equilibria and /special, which hold codes and
+ * counts, stored by columns, those as int32 or int64; a `doc` attribute on
+ * every dataset), after the header every run file starts with
+ * (src/io/run_h5.h).
  *
  * `contensou orbit` (root kind = "orbit"):
  *   /orbit         one row: period, t0, n_unstable, stable, trivial_re,
  *                  trivial_im, trivial_err, iterations, correction, residual,
  *                  switches; attributes stability, note
  *   /section_point one row: the orbit's point on the section (the states)
- *   /multipliers   one row per nontrivial multiplier: re, im, modulus, argument
+ *   /multipliers   one row per nontrivial multiplier: k (1, 2, ...), re, im,
+ *                  modulus, argument
  *   /monodromy     the monodromy matrix, row i = d phi_i, column j = d y0_j
  *   /trajectory    one period: t, states, derived outputs (as simulate writes)
  * `contensou continue` (root kind = "continuation"):

@@ -234,11 +234,12 @@ static void check_header(const char *L, const struct cs_result_header *h, const 
 
 /* ------------------------------------------------------------ the files */
 
-static const char *const labels[] = {"T", "S", "E", "F", "O", "C"};
-static const char *const files[] = {"traj.h5", "sweep.h5", "eps.h5",
-                                    "fit.h5",  "orbit.h5", "cont.h5"};
-static const char *const kinds[] = {"trajectory",   "sweep", "eps-study",
-                                    "friction-fit", "orbit", "continuation"};
+#define NFILES 7
+static const char *const labels[NFILES] = {"T", "S", "E", "F", "O", "C", "W"};
+static const char *const files[NFILES] = {"traj.h5",  "sweep.h5", "eps.h5", "fit.h5",
+                                          "orbit.h5", "cont.h5",  "epsw.h5"};
+static const char *const kinds[NFILES] = {"trajectory", "sweep",        "eps-study", "friction-fit",
+                                          "orbit",      "continuation", "eps-study"};
 
 static int setup(void **state)
 {
@@ -281,9 +282,17 @@ static int setup(void **state)
          dir, CONTENSOU_EXE, PARAMS, q) ||
       sh("cd %s && %s friction fit --law I11 --points 20 -o fit.h5 %s", dir, CONTENSOU_EXE, q) ||
       sh("cd %s && %s orbit vdp.ini -o orbit.h5 --no-plot %s", dir, CONTENSOU_EXE, q) ||
-      sh("cd %s && %s continue hopf.ini -o cont.h5 --no-plot %s", dir, CONTENSOU_EXE, q))
+      sh("cd %s && %s continue hopf.ini -o cont.h5 --no-plot %s", dir, CONTENSOU_EXE, q) ||
+      /* an eps study over a 3 x 2 map: section rows of both parameters, classes of 6 points */
+      sh("cd %s && %s eps-study %s/pendulum_eps_sweep.ini --sweep --eps 1e-1 --reference 5e-2 "
+         "--set sweep.parameter=omega0 --set sweep.from=0.1 --set sweep.to=1.0 "
+         "--set sweep.points=3 --set sweep.parameter2=N --set sweep.from2=6 --set sweep.to2=8 "
+         "--set sweep.points2=2 --set sweep.transient=10 --set sweep.record=10 "
+         "--set sweep.spacing=linear --set sweep.adaptive_transient=false --threads 2 "
+         "-o epsw.h5 %s",
+         dir, CONTENSOU_EXE, PARAMS, q))
     return -1;
-  for (size_t i = 0; i < 6; i++)
+  for (size_t i = 0; i < NFILES; i++)
     if (sh("cd %s && " PY " " DUMP " %s %s >>dump.txt", dir, labels[i], files[i]))
       return -1;
   if (load_dump(fpath("dump.txt")) != 0 || nkv == 0)
@@ -315,7 +324,7 @@ static void test_whole_files(void **state)
 {
   (void)state;
   NEED_FILES();
-  for (size_t k = 0; k < 6; k++) {
+  for (size_t k = 0; k < NFILES; k++) {
     struct cs_result_file f;
     char msg[512];
     enum cs_result_kind kind;
@@ -360,6 +369,14 @@ static void test_trajectory(void **state)
   check_table("T", &t.stats);
   assert_true(t.switches.nrows >= 1); /* from rest: stick at t = 0.030 (simulate.sh) */
   check_table("T", &t.switches);
+  /* the counts (int64 columns of /stats) read as the numbers, like their attributes */
+  double n_sw, steps;
+  assert_true(cs_result_attr_number(&t.stats.attrs, "switches", &n_sw, NULL));
+  assert_true(cs_result_attr_number(&t.stats.attrs, "steps", &steps, NULL));
+  assert_true(cs_result_value(&t.stats, 0, "switches") == n_sw);
+  assert_true(cs_result_value(&t.stats, 0, "steps") == steps && steps > 10);
+  assert_true(n_sw == (double)t.switches.nrows);
+  assert_true(cs_result_value(&t.switches, 0, "mode") == 1); /* the first switch: to stick */
   assert_string_equal(t.h.status, "ok");
   assert_string_equal(cs_result_attr_text(&t.h.root, "law"), "event-driven");
   double t_end;
@@ -495,6 +512,40 @@ static void test_fit_eps_orbit_continuation(void **state)
     check_table("E", d);
   }
   assert_null(cs_eps_study_difference(&e, 2));
+  for (size_t i = 0; i < e.runs->nrows; i++)
+    assert_true(cs_result_value(e.runs, i, "ok") == 1 && cs_result_value(e.runs, i, "rows") > 0);
+  cs_eps_study_file_free(&e);
+
+  /* a study over a 2-D sweep: classes and periods of every grid index (a block of int32
+   * read as columns "0" ... "5"), section rows carrying both parameters */
+  assert_int_equal(cs_read_eps_study(fpath("epsw.h5"), &e, msg, sizeof msg), CS_OK);
+  assert_string_equal(e.study, "sweep");
+  assert_non_null(e.grid);
+  assert_int_equal(e.grid->nrows, 6);
+  const struct cs_result_table *cp[] = {e.classes, e.periods};
+  for (int t = 0; t < 2; t++) {
+    assert_non_null(cp[t]);
+    assert_int_equal(cp[t]->nrows, 2); /* the reference and one eps, one pass */
+    assert_int_equal(cp[t]->ncols, 3 + 6);
+    for (size_t k = 0; k < 6; k++) {
+      char name[8];
+      snprintf(name, sizeof name, "%zu", k);
+      assert_int_equal(cs_result_column(cp[t], name), 3 + (long)k);
+      for (size_t i = 0; i < 2; i++) /* every point computed: no missing value */
+        assert_true(cs_result_value(cp[t], i, name) >= 0);
+    }
+  }
+  assert_true(cs_result_value(e.summary, 0, "compared") == 6);
+  assert_non_null(e.section);
+  assert_true(e.section->nrows > 0);
+  for (size_t i = 0; i < e.section->nrows; i++) {
+    double k = cs_result_value(e.section, i, "index");
+    assert_true(k >= 0 && k < 6 && k == floor(k));
+    assert_true(cs_result_value(e.section, i, "omega0") ==
+                cs_result_value(e.grid, (size_t)k, "omega0"));
+    assert_true(cs_result_value(e.section, i, "N") == cs_result_value(e.grid, (size_t)k, "N"));
+  }
+  assert_int_equal(cs_result_column(e.section, "p"), -1);
   cs_eps_study_file_free(&e);
 
   struct cs_orbit_file o;
@@ -502,6 +553,10 @@ static void test_fit_eps_orbit_continuation(void **state)
   /* Van der Pol, mu = 1: period 6.6632868593231 (tests/cli/orbit.sh) */
   assert_true(fabs(cs_result_value(o.orbit, 0, "period") - 6.6632868593231) < 1e-6);
   assert_non_null(o.multipliers);
+  assert_int_equal(o.multipliers->nrows, 1); /* two states, one nontrivial multiplier */
+  assert_true(cs_result_value(o.multipliers, 0, "k") == 1);
+  assert_true(cs_result_value(o.orbit, 0, "stable") == 1);
+  assert_true(cs_result_value(o.orbit, 0, "iterations") >= 1);
   assert_non_null(o.monodromy);
   assert_int_equal(o.monodromy->nrows, 2);
   cs_orbit_file_free(&o);
@@ -510,6 +565,9 @@ static void test_fit_eps_orbit_continuation(void **state)
   assert_int_equal(cs_read_continuation(fpath("cont.h5"), &c, msg, sizeof msg), CS_OK);
   assert_true(c.branch->nrows > 3);
   check_table("C", c.branch);
+  assert_non_null(c.special); /* the Hopf point it started from, at least */
+  for (size_t i = 0; i < c.special->nrows; i++)
+    assert_true(cs_result_value(c.special, i, "row") < (double)c.branch->nrows);
   expect_text(cs_result_attr_text(&c.branch->attrs, "parameter"), get("C:a:/branch:parameter"),
               "branch parameter");
   cs_continuation_file_free(&c);
@@ -640,6 +698,16 @@ static void test_refusals(void **state)
   p = damaged("traj.h5", "notraj.h5", "no-trajectory");
   expect_refusal(cs_read_trajectory(p, 0, SIZE_MAX, &t, msg, sizeof msg), CS_ERR_PARSE, msg, p,
                  "/trajectory");
+  /* tables stored by columns: a missing_value that is not a number, a block
+   * whose names do not match its columns */
+  struct cs_eps_study_file e;
+  p = damaged("epsw.h5", "misstext.h5", "missing-text");
+  expect_refusal(cs_read_eps_study(p, &e, msg, sizeof msg), CS_ERR_PARSE, msg, p,
+                 "/sweep_study/classes/class");
+  assert_null(e.classes);
+  p = damaged("epsw.h5", "blocknames.h5", "block-names");
+  expect_refusal(cs_read_eps_study(p, &e, msg, sizeof msg), CS_ERR_HDF5, msg, p,
+                 "/sweep_study/periods/period");
   p = damaged("traj.h5", "nokind.h5", "no-kind");
   expect_refusal(cs_read_result(p, &f, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");
   expect_refusal(cs_read_header(p, &f.h, msg, sizeof msg), CS_ERR_PARSE, msg, p, "kind");

@@ -3,12 +3,13 @@
  * without the command line: a trajectory recorded in memory and written by
  * cs_trajectory_write_h5 (io/trajectory_h5.h) reads back as the closed-form
  * solution of the harmonic oscillator (Duffing with beta = delta = gamma =
- * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics and doc
- * attributes, and the same run written as it goes (begin, on_rows, end)
- * gives the same rows bit for bit; a trajectory of another model is refused.
- * An eps study written by cs_eps_h5_write_series_file (study/eps_h5.h)
- * reads back with its eps list, a zero difference at t = 0 (every run starts
- * from the same state), the norms of the result and the root attributes. */
+ * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics (counts
+ * stored as int64 columns) and doc attributes, and the same run written as
+ * it goes (begin, on_rows, end) gives the same rows bit for bit; a
+ * trajectory of another model is refused. An eps study written by
+ * cs_eps_h5_write_series_file (study/eps_h5.h) reads back with its eps list,
+ * a zero difference at t = 0 (every run starts from the same state), the
+ * norms of the result (counts int64), the root attributes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,16 @@ static char *read_string(struct cs_h5 *f, const char *obj, const char *name)
   return s;
 }
 
+/* The dataset at path has the element type want. */
+static void expect_type(struct cs_h5 *f, const char *path, enum cs_h5_type want)
+{
+  struct cs_h5_dset *d;
+  assert_int_equal(cs_h5_dset_open(f, path, &d), CS_OK);
+  if (cs_h5_dset_type(d) != want)
+    fail_msg("%s: element type %d, expected %d", path, (int)cs_h5_dset_type(d), (int)want);
+  cs_h5_dset_close(d);
+}
+
 static void has_doc(struct cs_h5 *f, const char *obj)
 {
   char *s = read_string(f, obj, "doc");
@@ -149,6 +160,16 @@ static void trajectory_file(void **state)
   assert_int_equal(cs_h5_attr_read_double(f, "/params", "omega", &v), CS_OK);
   assert_true(v == 1.5);
   assert_false(cs_h5_exists(f, "/switches")); /* duffing has no mode switches */
+  /* /stats is stored by columns: the counts as int64, the times as doubles */
+  expect_type(f, "/stats/rows", CS_H5_INT64);
+  expect_type(f, "/stats/steps", CS_H5_INT64);
+  expect_type(f, "/stats/t_reached", CS_H5_DOUBLE);
+  expect_type(f, "/solver/max_steps", CS_H5_INT64);
+  struct cs_h5_data st;
+  assert_int_equal(cs_h5_read(f, "/stats", &st), CS_OK);
+  assert_true(st.nrows == 1 && cs_h5_data_column(&st, "rows") >= 0);
+  assert_true(st.data[cs_h5_data_column(&st, "rows")] == 21);
+  cs_h5_data_free(&st);
   const char *objs[] = {"/trajectory", "/stats", "/params", "/initial", "/solver"};
   for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
     has_doc(f, objs[i]);
@@ -261,6 +282,10 @@ static void eps_series_file(void **state)
       assert_true(d.data[k * d.ncols + (size_t)c] == cs_eps_norm_get(&r, k, v, CS_EPS_MAX));
   }
   cs_h5_data_free(&d);
+  expect_type(f, "/eps/norms/rows", CS_H5_INT64);
+  expect_type(f, "/eps/runs/ok", CS_H5_INT32);
+  expect_type(f, "/eps/runs/steps", CS_H5_INT64);
+  expect_type(f, "/eps/runs/wall_time_s", CS_H5_DOUBLE);
   const char *objs[] = {"/reference", "/eps/values", "/eps/norms", "/eps/runs", "/eps"};
   for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
     has_doc(f, objs[i]);

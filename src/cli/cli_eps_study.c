@@ -206,17 +206,14 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
   const struct cs_model *m = cfg->model;
   size_t n_t = 0;
-  if (!isfinite(cfg->t_end))
-    return cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)",
-                     cfg->path);
-  if (cfg->t_start < 0)
-    return cli_usage(cmd, "%s: t_start: %g is before t = 0, where every run starts", cfg->path,
-                     cfg->t_start);
+  struct cs_record_grid g;
+  char why[512];
+  if (cs_record_grid_check(cfg->t_start, isfinite(cfg->t_end) ? cfg->t_end : NAN, cfg->dt,
+                           CS_EPS_MAX_ROWS, &g, why, sizeof why) != CS_OK)
+    return cli_usage(cmd, "%s: %s", cfg->path, why);
   double *t = cs_eps_grid(cfg->t_start, cfg->t_end, cfg->dt, &n_t);
   if (!t)
-    return cli_usage(cmd,
-                     "%s: dt: %g gives more than %d rows over [%g, %g] (accepted: a larger dt)",
-                     cfg->path, cfg->dt, CS_EPS_MAX_ROWS, cfg->t_start, cfg->t_end);
+    return cli_fail(cmd, "out of memory");
 
   if (cs_make_parent_dirs(out) != 0) {
     free(t);

@@ -169,17 +169,9 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     return cli_usage(cmd, "%s", msg);
   const struct cs_model *m = cfg.model;
   struct cs_record_grid g = {0};
-  if (!isfinite(cfg.t_end))
-    rc = cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)", cfg.path);
-  else if (cfg.t_start < 0)
-    rc = cli_usage(cmd,
-                   "%s: t_start: %g is before t = 0, where every run starts (accepted: 0 <= "
-                   "t_start < t_end)",
-                   cfg.path, cfg.t_start);
-  else if (cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, CS_RECORD_MAX_ROWS, &g) != CS_OK)
-    rc =
-        cli_usage(cmd, "%s: dt: %g gives more than %.0g rows over [%g, %g] (accepted: a larger dt)",
-                  cfg.path, cfg.dt, (double)CS_RECORD_MAX_ROWS, cfg.t_start, cfg.t_end);
+  if (cs_record_grid_check(cfg.t_start, isfinite(cfg.t_end) ? cfg.t_end : NAN, cfg.dt,
+                           CS_RECORD_MAX_ROWS, &g, msg, sizeof msg) != CS_OK)
+    rc = cli_usage(cmd, "%s: %s", cfg.path, msg);
   if (rc != 0) {
     cs_config_free(&cfg);
     return rc;

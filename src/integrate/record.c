@@ -29,6 +29,33 @@ enum cs_status cs_record_grid_make(double t_start, double t_end, double dt, size
   return CS_OK;
 }
 
+enum cs_status cs_record_grid_check(double t_start, double t_end, double dt, size_t max_rows,
+                                    struct cs_record_grid *g, char *msg, size_t len)
+{
+  memset(g, 0, sizeof *g);
+  if (isnan(t_end))
+    cs_error_fill(msg, len, "t_end: missing in [output] (accepted: a number > t_start)");
+  else if (!(t_start >= 0))
+    cs_error_fill(msg, len,
+                  "t_start: %g is before t = 0, where every run starts (accepted: 0 <= t_start "
+                  "< t_end)",
+                  t_start);
+  else if (!(t_end > t_start) || !isfinite(t_end))
+    cs_error_fill(msg, len, "t_end: %g is not after t_start = %g (accepted: t_start < t_end)",
+                  t_end, t_start);
+  else if (!(dt >= 0))
+    cs_error_fill(msg, len,
+                  "dt: %g is negative (accepted: a number >= 0, 0: a thousandth of "
+                  "the window)",
+                  dt);
+  else if (cs_record_grid_make(t_start, t_end, dt, max_rows, g) != CS_OK)
+    cs_error_fill(msg, len, "dt: %g gives more than %zu rows over [%g, %g] (accepted: a larger dt)",
+                  dt, max_rows, t_start, t_end);
+  else
+    return CS_OK;
+  return CS_ERR_RANGE;
+}
+
 enum cs_status cs_record_grid_times(const double *t, size_t n, struct cs_record_grid *g)
 {
   memset(g, 0, sizeof *g);

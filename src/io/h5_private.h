@@ -18,6 +18,23 @@ struct cs_h5 {
   char *partial;           /* the file actually written, "<target>.partial", or NULL */
 };
 
+/* An extendible table (h5.c): a 2-D dataset of doubles, or a group of typed
+ * columns (h5_columns.c). */
+struct cs_h5_coltab;
+struct cs_h5_table {
+  struct cs_h5 *f;                 /* the file it lives in */
+  hid_t dset;                      /* the extendible 2-D dataset (-1: stored by columns) */
+  size_t rows;                     /* rows written so far (by columns: with those held) */
+  size_t cols;                     /* columns (doubles of a row) */
+  struct cs_h5_coltab *by_columns; /* a table stored by columns, or NULL */
+};
+
+/* h5_columns.c: the table operations of a table stored by columns */
+enum cs_status cs_h5_i_coltab_write(struct cs_h5_table *t, size_t first, size_t n,
+                                    const double *rows);
+enum cs_status cs_h5_i_coltab_flush(struct cs_h5_table *t);
+enum cs_status cs_h5_i_coltab_close(struct cs_h5_table *t);
+
 /* the library's error channel (core/error_private.h), which cs_h5_errmsg() reads */
 #define cs_h5_err (cs_error_i_buffer())
 

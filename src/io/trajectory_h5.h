@@ -8,12 +8,14 @@
  *   /params, /initial, /solver   one-row records (io/run_h5.h)
  *   /trajectory   rows t, state variables, derived outputs; attributes t0,
  *                 t_start, t_end, dt (model time unit), rows_planned
- *   /switches     models that switch modes (law = event-driven): t, kind,
- *                 mode (after the switch), the state after it; attributes
- *                 kind_names (one per line), count, dropped
- *   /stats        one row: steps, rhs_evals, jac_evals, lin_setups,
- *                 nonlin_iters, err_test_fails, conv_fails, switches, rows,
- *                 t_reached, wall_time_s (also as attributes)
+ *   /switches     models that switch modes (law = event-driven), stored by
+ *                 columns (io/h5.h): t, kind and mode (int32; the mode after
+ *                 the switch), the state after it; attributes kind_names
+ *                 (one per line), count, dropped
+ *   /stats        one row stored by columns: steps, rhs_evals, jac_evals,
+ *                 lin_setups, nonlin_iters, err_test_fails, conv_fails,
+ *                 switches, rows (int64), t_reached, wall_time_s (also as
+ *                 attributes)
  * and root attributes status ("running" until the end, then "ok" or
  * "failed") and message.
  *

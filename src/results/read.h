@@ -10,9 +10,12 @@
  * Ownership. Every reader fills a struct the caller provides (zeroed first,
  * also on failure) with memory it allocates; the matching cs_..._free frees
  * it (safe on a zeroed or half-filled struct, and twice). Strings are UTF-8,
- * NUL-terminated. Tables are row-major doubles (integer columns such as class
- * codes or grid indices are read as doubles too); units are plain text ("rad/s",
- * "1" for dimensionless, "" when the file gives none).
+ * NUL-terminated. Tables are row-major doubles: a table stored by columns
+ * (codes and counts as int32 or int64 datasets, io/h5.h) reads as one table,
+ * its integers converted (exact below 2^53), a 2-D block expanded into its
+ * named columns, and the missing_value of an integer column (-1: not
+ * computed) read as NaN; units are plain text ("rad/s", "1" for
+ * dimensionless, "" when the file gives none).
  *
  * Errors. The file is untrusted: every rank, size, count, string length and
  * code is checked before it is used, and nothing is allocated from a size the
@@ -71,8 +74,9 @@ int cs_result_attr_number(const struct cs_result_attrs *a, const char *name, dou
                           const char **unit);
 
 /* A table: a 2-D dataset (names/units attributes), a group of equal-length
- * 1-D columns (attribute `columns`: sweep points, bifurcations), or a 1-D
- * dataset (one column named after the last component of its path). */
+ * columns (attribute `columns`: sweep points, bifurcations, /stats, /eps/runs,
+ * /branch, every table with codes or counts), or a 1-D dataset (one column
+ * named after the last component of its path). */
 struct cs_result_table {
   char *path;                   /* where it is in the file ("/forward/points") */
   size_t nrows;                 /* rows read */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, layout 3 (see sweep_h5.h). */
+/* The sweep's HDF5 file, layout 4 (see sweep_h5.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include <errno.h>
@@ -804,22 +804,37 @@ static void write_equilibria(struct cs_h5 *f, struct cs_sweep_h5 *w,
   const struct cs_model *m = w->m;
   const struct cs_param_desc *d = &m->param[w->spec->param];
   size_t ns = m->n_state, nc = 6 + 3 * ns;
-  const char **names = calloc(nc, sizeof *names), **units = calloc(nc, sizeof *units);
+  struct cs_h5_column *cols = calloc(nc, sizeof *cols);
   char(*buf)[48] = calloc(2 * ns + 1, sizeof *buf);
+  char(*docs)[96] = calloc(3 * ns + 1, sizeof *docs);
   double *t = calloc(o->n_eq * nc, sizeof *t);
   char tu[32], per_time[32], turns[40];
   units_of(m, tu, per_time, turns);
-  if (names && units && buf && t) {
-    const char *fixed[][2] = {{"index", "1"},       {d->name, d->unit},      {"found", "1"},
-                              {"max_re", per_time}, {"max_is_complex", "1"}, {"residual", "1"}};
-    for (size_t i = 0; i < 6; i++)
-      names[i] = fixed[i][0], units[i] = fixed[i][1];
+  if (cols && buf && docs && t) {
+    const struct cs_h5_column fixed[] = {
+        CS_H5_COLUMN("index", CS_H5_INT64, "1", "grid index"),
+        CS_H5_COLUMN(d->name, CS_H5_DOUBLE, d->unit, "the swept parameter at this grid index"),
+        CS_H5_COLUMN("found", CS_H5_INT32, "1",
+                     "1: Newton found the equilibrium, 0: none near the last one"),
+        CS_H5_COLUMN("max_re", CS_H5_DOUBLE, per_time,
+                     "largest real part of the eigenvalues (> 0: unstable), NaN when none found"),
+        CS_H5_COLUMN("max_is_complex", CS_H5_INT32, "1",
+                     "1 if the eigenvalue of largest real part is one of a complex pair"),
+        CS_H5_COLUMN(
+            "residual", CS_H5_DOUBLE, "1",
+            "scaled residual of the right-hand side there (found = 0: where Newton ended)"),
+    };
+    memcpy(cols, fixed, sizeof fixed);
     for (size_t i = 0; i < ns; i++) {
-      names[6 + i] = m->state[i].name, units[6 + i] = m->state[i].unit;
       snprintf(buf[2 * i], sizeof buf[0], "re%zu", i);
       snprintf(buf[2 * i + 1], sizeof buf[0], "im%zu", i);
-      names[6 + ns + i] = buf[2 * i], units[6 + ns + i] = per_time;
-      names[6 + 2 * ns + i] = buf[2 * i + 1], units[6 + 2 * ns + i] = per_time;
+      snprintf(docs[i], sizeof docs[0], "state variable %s at the equilibrium", m->state[i].name);
+      snprintf(docs[ns + i], sizeof docs[0],
+               "real part of eigenvalue %zu (by decreasing real part)", i);
+      snprintf(docs[2 * ns + i], sizeof docs[0], "imaginary part of eigenvalue %zu", i);
+      cols[6 + i] = CS_H5_COLUMN(m->state[i].name, CS_H5_DOUBLE, m->state[i].unit, docs[i]);
+      cols[6 + ns + i] = CS_H5_COLUMN(buf[2 * i], CS_H5_DOUBLE, per_time, docs[ns + i]);
+      cols[6 + 2 * ns + i] = CS_H5_COLUMN(buf[2 * i + 1], CS_H5_DOUBLE, per_time, docs[2 * ns + i]);
     }
     for (size_t k = 0; k < o->n_eq; k++) {
       const struct cs_equilibrium *e = &o->eq[k];
@@ -833,16 +848,15 @@ static void write_equilibria(struct cs_h5 *f, struct cs_sweep_h5 *w,
         r[6 + 2 * ns + i] = e->found ? e->im[i] : NAN;
       }
     }
-    keep(w, cs_h5_write_table(f, "/equilibria", o->n_eq, nc, t, names, units));
-    keep(w, cs_h5_attr_write_string(
-                f, "/equilibria", "doc",
+    keep(w, cs_h5_write_columns(
+                f, "/equilibria", nc, cols, o->n_eq, t,
                 "per grid index: the equilibrium continued along the grid by Newton (found = 0: "
                 "none near the previous one), its eigenvalues re_i + i im_i sorted by real part "
                 "(largest first) and max_re; Hopf and fold points are in /bifurcations"));
   } else {
     w->st = CS_ERR_NOMEM;
   }
-  free(names), free(units), free(buf), free(t);
+  free(cols), free(buf), free(docs), free(t);
 }
 
 static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
@@ -1156,7 +1170,7 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   info->results_version = read_long_attr(f, "/", "results_version", 1);
   if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
     cs_error_fill(msg, msglen,
-                  "%s: written in sweep file layout %ld by an older contensou; this one resumes "
+                  "%s: written in sweep file layout %ld by another contensou; this one resumes "
                   "layout %d only (start the sweep again)",
                   src, info->layout_version, CS_SWEEP_H5_LAYOUT);
     st = CS_ERR_MISMATCH;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 3.
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 4.
  *
- *   /                       attrs: kind = "sweep", layout_version = 3,
+ *   /                       attrs: kind = "sweep", layout_version = 4,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
  *                           provenance, resumed (command lines of resumes);
  *                           at the end: wall_time, rhs_evals, failed_points
- *   /params, /initial, /solver   one-row records (names, units)
+ *   /params, /initial, /solver   one-row records (names, units; /solver, with
+ *                           integer settings, stored by columns)
  *   /sweep                  attrs: parameter, unit, from, to, points, ...
  *   /sweep/grid             one row per grid index: <parameter>[, <parameter2>]
  *   /<pass>/points/<column> pass = forward | backward; one 1-D dataset per
@@ -32,7 +33,10 @@
  *   /<pass>/section/offsets first row of each grid index (-1: none); counts
  *   /bifurcations/<column>  pass, p_left, p_right, estimate, refined, kind,
  *                           from_class, from_period, to_class, to_period
- *   /equilibria             (when asked) per grid point: found, max_re, ...
+ *   /equilibria             (when asked) per grid point, stored by columns
+ *                           (io/h5.h): index, <parameter>, found,
+ *                           max_re, max_is_complex, residual, the state,
+ *                           re<i>, im<i>
  * Every dataset and group has a string attribute doc (what it holds, its
  * rows and columns) and every dataset units: tables with names have one unit
  * per column, 1-D datasets and floquet/re, im one string ("1" dimensionless,
@@ -54,7 +58,7 @@
 #include "io/config.h"
 #include "sweep/sweep.h"
 
-#define CS_SWEEP_H5_LAYOUT 3
+#define CS_SWEEP_H5_LAYOUT 4
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 
