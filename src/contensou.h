@@ -12,8 +12,9 @@
  *                          regularization, eta <-> eta', yield measure, fits
  *   friction/law_table.h   a law by name and parameters at a velocity or over
  *                          a (v, w) grid; the fit with the papers' pairs
- *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
+ *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   models/model.h         mechanical models: descriptors, parameters by name
+ *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   integrate/flow.h       a model run through its modes (event-driven laws)
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
@@ -33,8 +34,8 @@
  *   study/eps_h5.h         the eps-study file (either study)
  *   results/read.h         every kind of result file read back into structs
  *   plot/plot_data.h       what the pictures of result files are made of
- * tests/cli/layers.sh checks the order (core < friction < integrate/models <
- * io < analysis < sweep < study < results < plot < cli) on every include.
+ * tests/cli/layers.sh checks the order (core < friction < models < integrate
+ * < io < analysis < sweep < study < results < plot < cli) on every include.
  *
  * Errors: one channel. A function that fails returns its enum cs_status and
  * records a one-line reason in a per-thread buffer, read with cs_errmsg()
@@ -73,8 +74,9 @@
 #include "core/status.h"
 #include "friction/friction.h"
 #include "friction/law_table.h"
-#include "integrate/integrate.h"
+#include "core/ode.h"
 #include "models/model.h"
+#include "integrate/integrate.h"
 #include "integrate/flow.h"
 #include "integrate/record.h"
 #include "io/h5.h"

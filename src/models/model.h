@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
+#include "core/ode.h"
 #include "core/status.h"
-#include "integrate/integrate.h"
 
 /* A state variable or derived output. */
 struct cs_var_desc {
