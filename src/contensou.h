@@ -42,11 +42,13 @@
  * (core/status.h), e.g. "run.ini:5: zeta: -7 is out of range (accepted: ...)" or "no such
  * file 'x.h5'". The message is meaningful only right after a failure, in the
  * thread that saw it: a success does not clear it (cs_error_clear() does),
- * so read it when a status said so.
- * cs_h5_errmsg() is the same channel under its former name; the functions
- * that take a (char *msg, size_t len) buffer fill it with the same text, kept
- * for compatibility. Per-point failures of a sweep (a point's class FAILED
- * and its message in the results) are results, not this channel.
+ * so read it when a status said so. No public function takes a message
+ * buffer. Per-point failures of a sweep (a point's class FAILED and its
+ * message in the results), a continuation's end note and an orbit's note are
+ * results, not this channel. (The integrator's and the flow's own last
+ * message, cs_integrator_last_error() and cs_flow_last_error(), belong to
+ * their workspace; a public function that fails because of them carries
+ * their text into cs_errmsg().)
  *
  * Parameters in code (no file):
  *   const struct cs_model *m = cs_model_find("oscillator");
@@ -63,7 +65,7 @@
  * Each call returns a status and leaves its reason in cs_errmsg() on failure.
  * A sweep prepares its parameters at every point: pass them unprepared. A
  * single run (cs_flow_*, cs_record_*) needs them prepared first
- * (m->prepare(p, msg, len)). tests/cli/install/consumer.c does this against
+ * (m->prepare(p)). tests/cli/install/consumer.c does this against
  * the installed package. A parameter file's text can also be loaded without
  * a file on disk (cs_config_load_text).
  */

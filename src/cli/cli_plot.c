@@ -103,7 +103,7 @@ static int export_friction_fit(const char *file, struct cs_h5 *f, FILE *out, str
   enum cs_status st = cs_h5_read(f, "/fit/curves", &d);
   int has4;
   if (st != CS_OK)
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
     col[ncol] = cs_h5_data_column(&d, required[i]);
     if (col[ncol] < 0) {
@@ -202,7 +202,7 @@ static int export_trajectory(const char *file, struct cs_h5 *f, FILE *out, struc
   char id[128], var[160], *model = NULL;
   const char *base = strrchr(file, '/');
   if (st != CS_OK)
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   long ct = cs_h5_data_column(&d, "t");
   if (d.rank != 2 || d.nrows < 2 || ct < 0) {
     size_t n = d.nrows;
@@ -385,13 +385,12 @@ static void bif_marks(struct cs_h5 *f, struct gp_vars *v);
  * file holds). Returns an exit code: 2 for a file that is not a sweep's. */
 static int sweep_load(const char *file, struct cs_h5 *f, struct sweep *s)
 {
-  char msg[1024];
   s->file = file;
-  enum cs_status st = cs_plot_sweep_load(f, &s->d, msg, sizeof msg);
+  enum cs_status st = cs_plot_sweep_load(f, &s->d);
   if (st == CS_ERR_NOT_FOUND)
-    return cli_usage(cmd, "%s: %s", file, msg);
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   if (st != CS_OK)
-    return cli_fail(cmd, "%s: %s", file, msg);
+    return cli_fail(cmd, "%s: %s", file, cs_errmsg());
   s->base = calloc(1, sizeof *s->base);
   if (!s->base)
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
@@ -1029,7 +1028,7 @@ static int export_eps_sweep(const char *file, struct cs_h5 *f, FILE *out, struct
   if (cs_h5_read(f, "/sweep_study/shifts", &sh) != CS_OK ||
       cs_h5_read(f, "/sweep_study/summary", &sum) != CS_OK) {
     cs_h5_data_free(&sh);
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   }
   long ce = cs_h5_data_column(&sh, "eps"), ck = cs_h5_data_column(&sh, "kind"),
        cr = cs_h5_data_column(&sh, "p_ref"), cs = cs_h5_data_column(&sh, "shift"),
@@ -1145,7 +1144,7 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
   if (cs_h5_read_rows(f, "/reference", 0, 0, &ref) != CS_OK ||
       cs_h5_read(f, "/eps/values", &ev) != CS_OK) {
     cs_h5_data_free(&ref);
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   }
   int rc = CLI_EXIT_OK;
   long col = -1;
@@ -1177,7 +1176,7 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
                   col >= 1 ? ref.names[col] : "a variable");
   if (rc == CLI_EXIT_OK && (cs_h5_read_column(f, "/reference", "t", &rt) != CS_OK ||
                             cs_h5_read_column(f, "/reference", ref.names[col], &ry) != CS_OK))
-    rc = cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+    rc = cli_fail(cmd, "%s: %s", file, cs_errmsg());
   if (rc == CLI_EXIT_OK && rt.nrows < 2)
     rc = cli_fail(cmd, "%s: /reference has %zu rows: nothing to draw", file, rt.nrows);
   struct cs_h5_data *d = calloc(ne ? ne : 1, sizeof *d);
@@ -1188,7 +1187,7 @@ static int export_eps_study(const char *file, struct cs_h5 *f, FILE *out, struct
     char path[64];
     snprintf(path, sizeof path, "/eps/%zu/difference", k);
     if (cs_h5_read_column(f, path, ref.names[col], &d[k]) != CS_OK)
-      rc = cli_fail(cmd, "%s: %s", file, cs_h5_errmsg());
+      rc = cli_fail(cmd, "%s: %s", file, cs_errmsg());
     else if (d[k].nrows != rt.nrows)
       rc = cli_fail(cmd, "%s: %s has %zu rows, /reference %zu", file, path, d[k].nrows, rt.nrows);
   }
@@ -1278,7 +1277,7 @@ static int export_branch(const char *file, struct cs_h5 *f, FILE *out, struct gp
   char *model = NULL, *par = NULL, *kind = NULL;
   int rc = CLI_EXIT_OK;
   if (cs_h5_read(f, "/branch", &b) != CS_OK)
-    return cli_usage(cmd, "%s: %s", file, cs_h5_errmsg());
+    return cli_usage(cmd, "%s: %s", file, cs_errmsg());
   cs_h5_attr_read_string(f, "/", "model", &model);
   cs_h5_attr_read_string(f, "/branch", "parameter", &par);
   cs_h5_attr_read_string(f, "/branch", "kind", &kind);
@@ -1422,7 +1421,7 @@ static int export_branch_over_sweep(const char *bfile, struct cs_h5 *fb, const c
   const struct cs_h5_data *sc = cs_plot_sweep_columns(d);
   long col = o->var ? cs_plot_sweep_column(d, o->var) : cs_plot_sweep_default_column(d);
   if (cs_h5_read(fb, "/branch", &b) != CS_OK)
-    rc = cli_usage(cmd, "%s: %s", bfile, cs_h5_errmsg());
+    rc = cli_usage(cmd, "%s: %s", bfile, cs_errmsg());
   else if (d->two)
     rc = cli_usage(cmd, "%s: a 2-D sweep (accepted: a 1-D sweep of %s)", sfile, par ? par : "?");
   else if (!model || strcmp(model, d->model) != 0)
@@ -1808,7 +1807,7 @@ static struct cs_h5 *open_result(const char *file, const struct plot_kind **pk)
     return NULL;
   }
   if (st != CS_OK) {
-    cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_h5_errmsg());
+    cli_usage(cmd, "%s: not an HDF5 file, or a damaged one (%s)", file, cs_errmsg());
     return NULL;
   }
   if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK) {

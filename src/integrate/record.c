@@ -88,8 +88,9 @@ enum cs_status cs_record_run(const struct cs_model *m, void *params, const doubl
   const struct cs_record_grid *g = spec ? &spec->grid : NULL;
   if (!m || !params || !y0 || !spec || !spec->solver || !spec->on_rows || g->rows == 0 ||
       (!g->t && !(g->dt > 0)) || m->n_state > CS_FLOW_MAX_N) {
-    snprintf(out->message, sizeof out->message,
-             "cs_record_run: missing argument, empty grid or more than %d states", CS_FLOW_MAX_N);
+    cs_error_fill(out->message, sizeof out->message,
+                  "cs_record_run: missing argument, empty grid or more than %d states",
+                  CS_FLOW_MAX_N);
     out->stop = CS_RECORD_AT_START;
     return out->status = CS_ERR_ARG;
   }
@@ -151,6 +152,8 @@ done:
     cs_flow_stats(flow, &out->stats);
   cs_flow_free(flow);
   free(buf);
+  if (st != CS_OK) /* the run's message (a result) is also the failure's reason */
+    cs_error_set(st, "%s", out->message);
   return out->status = st;
 }
 
@@ -194,8 +197,8 @@ enum cs_status cs_trajectory_record(const struct cs_model *m, void *params, cons
 {
   memset(tr, 0, sizeof *tr);
   if (!m || !spec || spec->grid.rows == 0) {
-    snprintf(tr->result.message, sizeof tr->result.message,
-             "cs_trajectory_record: missing argument or empty grid");
+    cs_error_fill(tr->result.message, sizeof tr->result.message,
+                  "cs_trajectory_record: missing argument or empty grid");
     tr->result.stop = CS_RECORD_AT_START;
     return tr->result.status = CS_ERR_ARG;
   }
@@ -209,7 +212,7 @@ enum cs_status cs_trajectory_record(const struct cs_model *m, void *params, cons
   if (spec->max_switches)
     tr->switches = malloc(spec->max_switches * sizeof *tr->switches);
   if (!tr->data || (spec->max_switches && !tr->switches)) {
-    snprintf(tr->result.message, sizeof tr->result.message, "%s", cs_strerror(CS_ERR_NOMEM));
+    cs_error_fill(tr->result.message, sizeof tr->result.message, "%s", cs_strerror(CS_ERR_NOMEM));
     tr->result.stop = CS_RECORD_AT_START;
     return tr->result.status = CS_ERR_NOMEM;
   }

@@ -30,12 +30,6 @@ struct cs_h5_table {
   size_t cols;     /* columns */
 };
 
-/* The library's one error channel (core/status.h) under its former name. */
-const char *cs_h5_errmsg(void)
-{
-  return cs_errmsg();
-}
-
 /* HDF5 closes what is still open when the process exits; after a file
  * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
  * every file itself, so the exit-time cleanup is switched off before HDF5

@@ -17,15 +17,13 @@ double cs_plot_wrap_angle(double x)
   return x - 2 * M_PI * ceil((x - M_PI) / (2 * M_PI));
 }
 
-/* Formats the reason into msg (may be NULL) and returns st. */
-static enum cs_status fail(enum cs_status st, char *msg, size_t cap, const char *fmt, ...)
+/* Records the reason (cs_errmsg) and returns st. */
+static enum cs_status fail(enum cs_status st, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
   cs_error_vset(st, fmt, ap);
   va_end(ap);
-  if (msg && cap)
-    snprintf(msg, cap, "%s", cs_errmsg());
   return st;
 }
 
@@ -38,17 +36,16 @@ static char *attr_string(struct cs_h5 *f, const char *obj, const char *name)
 /* The section rows as (index, t, states, derived): the grid index from
  * path, in place of the nparam parameter columns the file stores first. */
 static enum cs_status section_with_index(struct cs_h5 *f, const char *path, size_t nparam,
-                                         struct cs_h5_data *sec, char *msg, size_t cap)
+                                         struct cs_h5_data *sec)
 {
   struct cs_h5_data idx;
   if (cs_h5_read(f, path, &idx) != CS_OK)
-    return fail(CS_ERR_HDF5, msg, cap, "%s", cs_h5_errmsg());
+    return fail(CS_ERR_HDF5, "%s", cs_errmsg());
   if (idx.rank != 1 || idx.nrows != sec->nrows || sec->ncols <= nparam + 1) {
     size_t n = idx.nrows;
     cs_h5_data_free(&idx);
-    return fail(CS_ERR_RANGE, msg, cap,
-                "%s has %zu rows, the section values %zu rows of %zu columns", path, n, sec->nrows,
-                sec->ncols);
+    return fail(CS_ERR_RANGE, "%s has %zu rows, the section values %zu rows of %zu columns", path,
+                n, sec->nrows, sec->ncols);
   }
   size_t nc = sec->ncols - nparam + 1;
   for (size_t i = 0; i < sec->nrows; i++) {
@@ -65,9 +62,8 @@ static enum cs_status section_with_index(struct cs_h5 *f, const char *path, size
   memmove(sec->units + 1, sec->units + nparam, (nc - 1) * sizeof *sec->units);
   sec->ncols = nc;
   cs_h5_data_free(&idx);
-  return sec->names[0] && sec->units[0]
-             ? CS_OK
-             : fail(CS_ERR_NOMEM, msg, cap, "%s", cs_strerror(CS_ERR_NOMEM));
+  return sec->names[0] && sec->units[0] ? CS_OK
+                                        : fail(CS_ERR_NOMEM, "%s", cs_strerror(CS_ERR_NOMEM));
 }
 
 void cs_plot_sweep_free(struct cs_plot_sweep *s)
@@ -93,7 +89,7 @@ static enum cs_status load_section_attrs(struct cs_h5 *f, struct cs_plot_sweep *
   return CS_OK;
 }
 
-enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char *msg, size_t cap)
+enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s)
 {
   struct cs_h5_data g;
   char path[64], *spacing, *tu;
@@ -118,25 +114,25 @@ enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char
   free(spacing);
   s->two = s->par2 != NULL;
   if (!s->par)
-    return fail(CS_ERR_NOT_FOUND, msg, cap, "no /sweep parameter: not a sweep file");
+    return fail(CS_ERR_NOT_FOUND, "no /sweep parameter: not a sweep file");
   load_section_attrs(f, s);
   /* the grid sizes are checked against /sweep/grid before anything is sized by them */
   s->n2 = 1;
   if (cs_h5_attr_read_count(f, "/sweep", "points", CS_H5_MAX_ELEMENTS, &s->n1) != CS_OK ||
       (s->two &&
        cs_h5_attr_read_count(f, "/sweep", "points2", CS_H5_MAX_ELEMENTS, &s->n2) != CS_OK))
-    return fail(CS_ERR_HDF5, msg, cap, "%s", cs_h5_errmsg());
+    return fail(CS_ERR_HDF5, "%s", cs_errmsg());
   if (s->n1 < 1 || s->n2 < 1 || s->n1 > CS_H5_MAX_ELEMENTS / s->n2)
-    return fail(CS_ERR_RANGE, msg, cap, "/sweep: %zu x %zu grid points (accepted: 1 to %zu in all)",
-                s->n1, s->n2, (size_t)CS_H5_MAX_ELEMENTS);
+    return fail(CS_ERR_RANGE, "/sweep: %zu x %zu grid points (accepted: 1 to %zu in all)", s->n1,
+                s->n2, (size_t)CS_H5_MAX_ELEMENTS);
   s->npoints = s->n1 * s->n2;
   if (cs_h5_read(f, "/sweep/grid", &g) != CS_OK)
-    return fail(CS_ERR_HDF5, msg, cap, "%s", cs_h5_errmsg());
+    return fail(CS_ERR_HDF5, "%s", cs_errmsg());
   long c1 = cs_h5_data_column(&g, s->par), c2 = s->two ? cs_h5_data_column(&g, s->par2) : -1;
   if (c1 < 0 || g.nrows != s->npoints || (s->two && c2 < 0)) {
     size_t n = g.nrows;
     cs_h5_data_free(&g);
-    return fail(CS_ERR_RANGE, msg, cap,
+    return fail(CS_ERR_RANGE,
                 "/sweep/grid (%zu rows) does not match the /sweep attributes (%zu points of "
                 "%s%s%s)",
                 n, s->npoints, s->par, s->two ? ", " : "", s->two ? s->par2 : "");
@@ -145,7 +141,7 @@ enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char
   s->p2 = calloc(s->npoints, sizeof *s->p2);
   if (!s->p1 || !s->p2) {
     cs_h5_data_free(&g);
-    return fail(CS_ERR_NOMEM, msg, cap, "%s", cs_strerror(CS_ERR_NOMEM));
+    return fail(CS_ERR_NOMEM, "%s", cs_strerror(CS_ERR_NOMEM));
   }
   for (size_t k = 0; k < s->npoints; k++) {
     s->p1[k] = g.data[k * g.ncols + (size_t)c1];
@@ -156,8 +152,7 @@ enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char
         (s->logx && (s->p1[k] <= 0 || (s->two && s->p2[k] <= 0)))) {
       double v = s->p1[k];
       cs_h5_data_free(&g);
-      return fail(CS_ERR_RANGE, msg, cap,
-                  "/sweep/grid row %zu holds %g%s (accepted: finite values%s)", k, v,
+      return fail(CS_ERR_RANGE, "/sweep/grid row %zu holds %g%s (accepted: finite values%s)", k, v,
                   s->two ? " and more" : "", s->logx ? " > 0 (log spacing)" : "");
     }
   }
@@ -167,12 +162,12 @@ enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char
     if (!cs_h5_exists(f, path))
       continue;
     if (cs_h5_read(f, path, &s->pts[p]) != CS_OK)
-      return fail(CS_ERR_HDF5, msg, cap, "%s", cs_h5_errmsg());
+      return fail(CS_ERR_HDF5, "%s", cs_errmsg());
     snprintf(path, sizeof path, "/%s/section/values", pass_name[p]);
     if (cs_h5_read(f, path, &s->sec[p]) != CS_OK)
-      return fail(CS_ERR_HDF5, msg, cap, "%s", cs_h5_errmsg());
+      return fail(CS_ERR_HDF5, "%s", cs_errmsg());
     snprintf(path, sizeof path, "/%s/section/index", pass_name[p]);
-    st = section_with_index(f, path, s->two ? 2 : 1, &s->sec[p], msg, cap);
+    st = section_with_index(f, path, s->two ? 2 : 1, &s->sec[p]);
     if (st != CS_OK)
       return st;
     s->has[p] = 1;
@@ -185,13 +180,13 @@ enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char
     s->c_ptime[p] = cs_h5_data_column(&s->pts[p], "period_time");
   }
   if (!s->has[0] && !s->has[1])
-    return fail(CS_ERR_NOT_FOUND, msg, cap, "no /forward or /backward pass: not a sweep file");
+    return fail(CS_ERR_NOT_FOUND, "no /forward or /backward pass: not a sweep file");
   const struct cs_h5_data *sec = cs_plot_sweep_columns(s);
   if (sec->ncols < 3 || strcmp(sec->names[0], "index") != 0 || strcmp(sec->names[1], "t") != 0)
-    return fail(CS_ERR_RANGE, msg, cap, "the section table has no columns index, t, states");
+    return fail(CS_ERR_RANGE, "the section table has no columns index, t, states");
   /* the pictures index both passes' rows with the columns of the first */
   if (s->has[0] && s->has[1] && s->sec[0].ncols != s->sec[1].ncols)
-    return fail(CS_ERR_RANGE, msg, cap, "the section tables of the passes have %zu and %zu columns",
+    return fail(CS_ERR_RANGE, "the section tables of the passes have %zu and %zu columns",
                 s->sec[0].ncols, s->sec[1].ncols);
   if (s->m) {
     s->n_state = s->m->n_state;

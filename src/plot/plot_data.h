@@ -55,7 +55,7 @@ struct cs_plot_sweep {
 /* Reads the sweep in f. CS_ERR_NOT_FOUND: not a sweep file (no /sweep
  * parameter, no pass); another status: a damaged file. On failure msg says
  * why; free s with cs_plot_sweep_free in every case (s zeroed first). */
-enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s, char *msg, size_t cap);
+enum cs_status cs_plot_sweep_load(struct cs_h5 *f, struct cs_plot_sweep *s);
 
 void cs_plot_sweep_free(struct cs_plot_sweep *s);
 

@@ -119,7 +119,6 @@ int main(int argc, char **argv)
   struct cs_sweep_spec spec;
   struct cs_sweep_outcome out = {0};
   struct check c = {0, 0};
-  char msg[1024];
   enum cs_status st;
   if (argc != 2) {
     fprintf(stderr, "usage: consumer FILE.ini\n");
@@ -130,16 +129,16 @@ int main(int argc, char **argv)
     fprintf(stderr, "consumer: the friction limits do not hold\n");
     return 1;
   }
-  st = cs_config_load(argv[1], NULL, 0, &cfg, msg, sizeof msg);
+  st = cs_config_load(argv[1], NULL, 0, &cfg);
   if (st != CS_OK) {
-    fprintf(stderr, "consumer: %s\n", msg);
+    fprintf(stderr, "consumer: %s\n", cs_errmsg());
     return 2;
   }
-  st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
+  st = cs_sweep_spec_from_config(&cfg, &spec);
   if (st == CS_OK)
     st = cs_sweep_run(cfg.model, cfg.params_unprepared, cfg.y0, &spec, sink, &c, &out);
   else
-    fprintf(stderr, "consumer: %s\n", msg);
+    fprintf(stderr, "consumer: %s\n", cs_errmsg());
   cs_sweep_outcome_free(&out);
   cs_config_free(&cfg);
   if (st != CS_OK) {
