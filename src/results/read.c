@@ -175,6 +175,12 @@ static void table_free(struct cs_result_table *t)
   memset(t, 0, sizeof *t);
 }
 
+void cs_result_table_free(struct cs_result_table *t)
+{
+  if (t)
+    table_free(t);
+}
+
 long cs_result_column(const struct cs_result_table *t, const char *name)
 {
   for (size_t j = 0; t && name && t->names && j < t->ncols; j++)

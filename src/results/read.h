@@ -85,6 +85,9 @@ struct cs_result_table {
 
 /* Index of the column called name, or -1. */
 long cs_result_column(const struct cs_result_table *t, const char *name);
+/* Frees what t holds and zeroes it: for a table taken out of the struct a
+ * reader filled (the others go with that struct's cs_..._free). */
+void cs_result_table_free(struct cs_result_table *t);
 /* The value at (row, column name), or NaN when either is missing. */
 double cs_result_value(const struct cs_result_table *t, size_t row, const char *name);
 
