@@ -8,11 +8,11 @@
  *
  * Layers, each using only the ones above it in this list:
  *   core/status.h          status codes and their messages
+ *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
  *   friction/law_table.h   a law by name and parameters at a velocity or over
  *                          a (v, w) grid; the fit with the papers' pairs
- *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   models/model.h         mechanical models: descriptors, parameters by name
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   integrate/flow.h       a model run through its modes (event-driven laws)
@@ -26,14 +26,20 @@
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
  *   analysis/orbit.h       periodic orbits by shooting, Floquet multipliers
- *   analysis/continuation.h  branches of equilibria and cycles
+ *   analysis/continuation.h  branches of equilibria and cycles (and where
+ *                          they are stable)
+ *   analysis/continuation_config.h  a parameter file's [continuation] keys
+ *   analysis/orbit_h5.h    the orbit and continuation files
  *   analysis/eps.h         the eps study of one trajectory against a reference
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
- *   sweep/sweep_h5.h       the sweep's result file
+ *   sweep/sweep_h5.h       the sweep's result file (written, resumed)
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
  *   study/eps_h5.h         the eps-study file (either study)
  *   results/read.h         every kind of result file read back into structs
- *   plot/plot_data.h       what the pictures of result files are made of
+ *                          (also one point of a sweep)
+ *   plot/plot_data.h       what the pictures of result files are made of:
+ *                          their rows and their scripts' variables, made
+ *                          from the readers' structs
  * tests/cli/layers.sh checks the order (core < friction < models < integrate
  * < io < analysis < sweep < study < results < plot < cli) on every include.
  *
@@ -45,10 +51,11 @@
  * so read it when a status said so. No public function takes a message
  * buffer. Per-point failures of a sweep (a point's class FAILED and its
  * message in the results), a continuation's end note and an orbit's note are
- * results, not this channel. (The integrator's and the flow's own last
- * message, cs_integrator_last_error() and cs_flow_last_error(), belong to
- * their workspace; a public function that fails because of them carries
- * their text into cs_errmsg().)
+ * results, not this channel. (The integrator's and the flow's workspaces
+ * also keep their last message, cs_integrator_last_error() and
+ * cs_flow_last_error(); the functions built on them carry it into
+ * cs_errmsg(). A mode switch that cs_flow_advance could not make is, for
+ * now, told by cs_flow_last_error() only.)
  *
  * Parameters in code (no file):
  *   const struct cs_model *m = cs_model_find("oscillator");
@@ -74,9 +81,9 @@
 
 #include "cs_version.h"
 #include "core/status.h"
+#include "core/ode.h"
 #include "friction/friction.h"
 #include "friction/law_table.h"
-#include "core/ode.h"
 #include "models/model.h"
 #include "integrate/integrate.h"
 #include "integrate/flow.h"
@@ -91,6 +98,8 @@
 #include "analysis/lyapunov.h"
 #include "analysis/orbit.h"
 #include "analysis/continuation.h"
+#include "analysis/continuation_config.h"
+#include "analysis/orbit_h5.h"
 #include "analysis/eps.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"

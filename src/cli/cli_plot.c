@@ -2,10 +2,11 @@
 /* contensou plot FILE.h5: asks the library for the data of each picture of
  * the file's kind (plot/plot_data.h: the rows and the variables of the
  * matching script of analysis/gnuplot/), writes the rows to a temporary
- * file and runs
- *   gnuplot -e "infile='...'; outfile='...'; fmt='png'; gpdir='...'; <the picture's variables>"
- * script.gp A picture may name a more specific script (e.g. one per model), used when it exists.
- * Sweep files give several pictures, one gnuplot run each (plot_sweep). */
+ * file and runs gnuplot on it:
+ *   gnuplot -e "<the picture's variables> gpdir='...'; infile='...'; ..." script.gp
+ * A picture may name a more specific script (e.g. one per model), used when
+ * it exists. Sweep files give several pictures, one gnuplot run each
+ * (plot_sweep). */
 #define _GNU_SOURCE /* fork, execvp, mkstemp, waitpid, setenv, prctl, strsignal */
 
 #include <errno.h>
@@ -65,8 +66,6 @@ static FILE *temp_open(char *tmp, size_t cap)
 
 static int run_gnuplot(const char *vars, const char *script, double data_mib);
 
-/* Closes data (written by the caller), runs script on it and checks that out
- * was written; prints "output = out". Returns an exit code. */
 /* 1 if the first bytes of path say it is a picture of format fmt (png, svg,
  * pdf), or it is empty: what plot may overwrite. */
 static int is_own_picture(const char *path, const char *fmt)
