@@ -126,9 +126,9 @@ double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n);
  * a copy of base (unprepared, see above) with eps set by name, then
  * prepare(). CS_ERR_NOT_FOUND (no parameter eps or no
  * law event-driven), CS_ERR_RANGE (eps outside the parameter's range) or
- * prepare's failure, with a one-line reason in msg. */
+ * prepare's failure, with a one-line reason in cs_errmsg(). */
 enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
-                                  int event_driven, void *params, char *msg, size_t msglen);
+                                  int event_driven, void *params);
 
 /* ------------------------------------------------------------ time series */
 

@@ -94,12 +94,10 @@ static void add_states(struct cols *c, const struct cs_model *m, const char *pre
   }
 }
 
-static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg, size_t len)
+static enum cs_status open_file(const char *path, struct cs_writer *w)
 {
-  if (cs_make_parent_dirs(path) != 0) {
-    cs_error_fill(msg, len, "%s: cannot create its directory", path);
-    return CS_ERR_IO;
-  }
+  if (cs_make_parent_dirs(path) != 0)
+    return cs_error_set(CS_ERR_IO, "%s: cannot create its directory", path);
   w->st = CS_OK;
   w->err[0] = '\0';
   /* under a lock, into <path>.partial, renamed over path when complete: a
@@ -107,15 +105,12 @@ static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg
    * left by a killed run of the same output is replaced (these files are
    * written in one go at the end, there is nothing to resume) */
   enum cs_status st = cs_h5_output_create(path, 1, &w->f);
-  if (st != CS_OK) {
-    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
-    return st;
-  }
+  if (st != CS_OK)
+    return cs_error_set(st, "cannot create '%s': %s", path, cs_errmsg());
   return CS_OK;
 }
 
-static enum cs_status close_file(struct cs_writer *w, const char *status, const char *message,
-                                 char *msg, size_t len)
+static enum cs_status close_file(struct cs_writer *w, const char *status, const char *message)
 {
   cs_w_string(w, "/", "status", status);
   cs_w_string(w, "/", "message", message ? message : "");
@@ -124,7 +119,7 @@ static enum cs_status close_file(struct cs_writer *w, const char *status, const 
   if (w->st == CS_OK && cst != CS_OK)
     cs_w_check(w, cst);
   if (w->st != CS_OK)
-    cs_error_fill(msg, len, "%s", w->err);
+    cs_error_set(w->st, "%s", w->err);
   return w->st;
 }
 
@@ -133,13 +128,13 @@ static enum cs_status close_file(struct cs_writer *w, const char *status, const 
 enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
                                  const struct cs_run_info *run, const struct cs_orbit *orb,
                                  const double *table, size_t rows, const char *status,
-                                 const char *message, char *msg, size_t len)
+                                 const char *message)
 {
   const struct cs_model *m = cfg->model;
   const char *tu = cs_run_time_unit(m);
   size_t n = m->n_state;
   struct cs_writer w;
-  enum cs_status st = open_file(path, &w, msg, len);
+  enum cs_status st = open_file(path, &w);
   if (st != CS_OK)
     return st;
   cs_w_check(
@@ -228,7 +223,7 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
                 "outputs");
     cols_free(&c);
   }
-  return close_file(&w, status, message, msg, len);
+  return close_file(&w, status, message);
 }
 
 /* ----------------------------------------------------------------- branch */
@@ -427,12 +422,12 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
 enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
                                   const struct cs_run_info *run, const struct cs_cont_config *cc,
                                   const struct cs_branch *b, const struct cs_branch *eq,
-                                  const char *status, const char *message, char *msg, size_t len)
+                                  const char *status, const char *message)
 {
   const struct cs_model *m = cfg->model;
   const struct cs_param_desc *pd = &m->param[cc->param];
   struct cs_writer w;
-  enum cs_status st = open_file(path, &w, msg, len);
+  enum cs_status st = open_file(path, &w);
   if (st != CS_OK)
     return st;
   cs_w_check(&w, cs_run_h5_write_header(w.f, "continuation", cfg, run->sets, run->n_set, run->argc,
@@ -469,5 +464,5 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
   } else {
     cs_w_string(&w, o, "section_variable", "");
   }
-  return close_file(&w, status, message, msg, len);
+  return close_file(&w, status, message);
 }

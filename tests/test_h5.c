@@ -118,10 +118,10 @@ static void test_vector_and_replace(void **state)
   assert_string_equal(d.units[1], ""); /* no units written */
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_read(f, "/sweep/missing", &d), CS_ERR_NOT_FOUND);
-  assert_non_null(strstr(cs_h5_errmsg(), "/sweep/missing"));
+  assert_non_null(strstr(cs_errmsg(), "/sweep/missing"));
   /* a group is read as a table only when its `columns` attribute names its datasets */
   assert_int_equal(cs_h5_read(f, "/sweep", &d), CS_ERR_UNSUPPORTED);
-  assert_true(strlen(cs_h5_errmsg()) > 0);
+  assert_true(strlen(cs_errmsg()) > 0);
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_close(f), CS_OK);
   unlink(path);
@@ -146,7 +146,7 @@ static void test_attributes(void **state)
   assert_int_equal(cs_h5_attr_write_double(f, "/params", "omega0", 61.5, "rad/s"), CS_OK);
   assert_int_equal(cs_h5_attr_write_string(f, "/params/dummy", "doc", "a unicode µ string"), CS_OK);
   assert_int_equal(cs_h5_attr_write_string(f, "/nowhere", "x", "y"), CS_ERR_NOT_FOUND);
-  assert_non_null(strstr(cs_h5_errmsg(), "/nowhere"));
+  assert_non_null(strstr(cs_errmsg(), "/nowhere"));
   assert_int_equal(cs_h5_close(f), CS_OK);
 
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -316,21 +316,21 @@ static void test_errors(void **state)
   (void)state;
   assert_int_equal(cs_h5_open("test_h5_does_not_exist.h5", 0, &f), CS_ERR_NOT_FOUND);
   assert_null(f);
-  assert_non_null(strstr(cs_h5_errmsg(), "test_h5_does_not_exist.h5"));
+  assert_non_null(strstr(cs_errmsg(), "test_h5_does_not_exist.h5"));
   fp = fopen(text, "w");
   assert_non_null(fp);
   fputs("not an HDF5 file\n", fp);
   fclose(fp);
   assert_int_equal(cs_h5_open(text, 0, &f), CS_ERR_HDF5);
-  assert_non_null(strstr(cs_h5_errmsg(), "not an HDF5 file"));
+  assert_non_null(strstr(cs_errmsg(), "not an HDF5 file"));
   unlink(text);
   /* A failure inside HDF5: its error stack becomes the message. */
   assert_int_equal(cs_h5_create("no_such_dir_test_h5/x.h5", &f), CS_ERR_IO);
   assert_null(f);
   /* the system's reason first, HDF5's call after it */
-  assert_non_null(strstr(cs_h5_errmsg(), "No such file or directory"));
-  assert_non_null(strstr(cs_h5_errmsg(), "H5F"));
-  assert_non_null(strstr(cs_h5_errmsg(), "no_such_dir_test_h5/x.h5"));
+  assert_non_null(strstr(cs_errmsg(), "No such file or directory"));
+  assert_non_null(strstr(cs_errmsg(), "H5F"));
+  assert_non_null(strstr(cs_errmsg(), "no_such_dir_test_h5/x.h5"));
   assert_int_equal(cs_h5_close(NULL), CS_OK);
   assert_int_equal(cs_h5_table_close(NULL), CS_OK);
   cs_h5_data_free(NULL);
@@ -414,7 +414,7 @@ static void test_output_lock_partial_commit(void **state)
   if (pid == 0) {
     struct cs_h5 *h;
     enum cs_status st = cs_h5_output_create(path, 1, &h);
-    _exit(st == CS_ERR_BUSY && strstr(cs_h5_errmsg(), "pid") ? 0 : 1);
+    _exit(st == CS_ERR_BUSY && strstr(cs_errmsg(), "pid") ? 0 : 1);
   }
   int ws;
   assert_int_equal(waitpid(pid, &ws, 0), pid);
@@ -445,7 +445,7 @@ static void test_output_lock_partial_commit(void **state)
   assert_int_equal(access("test_h5_out.h5.partial", F_OK), 0);
   assert_int_equal(access("test_h5_out.h5.lock", F_OK), -1);
   assert_int_equal(cs_h5_output_create(path, 0, &f), CS_ERR_EXISTS);
-  assert_non_null(strstr(cs_h5_errmsg(), "did not finish"));
+  assert_non_null(strstr(cs_errmsg(), "did not finish"));
   assert_int_equal(cs_h5_output_create(path, 1, &f), CS_OK);
   assert_int_equal(cs_h5_output_commit(f), CS_OK);
   unlink(path);
@@ -589,7 +589,7 @@ static void test_columns(void **state)
   const double *bad[] = {frac, nan_run, big};
   for (int i = 0; i < 3; i++) {
     assert_int_equal(cs_h5_write_columns(f, "/bad", 4, cols, 1, bad[i], "bad"), CS_ERR_ARG);
-    assert_non_null(strstr(cs_h5_errmsg(), "column 'run'"));
+    assert_non_null(strstr(cs_errmsg(), "column 'run'"));
   }
   struct cs_h5_column nodoc = cols[0];
   nodoc.doc = NULL;

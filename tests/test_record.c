@@ -39,8 +39,7 @@ static void grid_rows(void **state)
   assert_int_equal(cs_record_grid_make(1, 1, 0.1, CS_RECORD_MAX_ROWS, &g), CS_ERR_RANGE);
   assert_int_equal(cs_record_grid_make(0, INFINITY, 0.1, CS_RECORD_MAX_ROWS, &g), CS_ERR_RANGE);
   /* the check of a parameter file's window: the grid, or the key at fault in words */
-  char msg[256];
-  assert_int_equal(cs_record_grid_check(0, 1, 0.1, CS_RECORD_MAX_ROWS, &g, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_record_grid_check(0, 1, 0.1, CS_RECORD_MAX_ROWS, &g), CS_OK);
   assert_int_equal(g.rows, 11);
   static const struct {
     double t_start, t_end, dt;
@@ -54,15 +53,14 @@ static void grid_rows(void **state)
   };
   for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
     assert_int_equal(cs_record_grid_check(refused[i].t_start, refused[i].t_end, refused[i].dt,
-                                          CS_RECORD_MAX_ROWS_HELD, &g, msg, sizeof msg),
+                                          CS_RECORD_MAX_ROWS_HELD, &g),
                      CS_ERR_RANGE);
-    if (!strstr(msg, refused[i].why) || strcmp(cs_errmsg(), msg) != 0)
-      fail_msg("'%s' (cs_errmsg '%s'), expected '%s'", msg, cs_errmsg(), refused[i].why);
+    if (!strstr(cs_errmsg(), refused[i].why))
+      fail_msg("'%s', expected '%s'", cs_errmsg(), refused[i].why);
     assert_int_equal(g.rows, 0);
   }
   /* the same window is refused in memory and accepted for a file */
-  assert_int_equal(cs_record_grid_check(0, 1, 1e-7, CS_RECORD_MAX_ROWS, &g, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_record_grid_check(0, 1, 1e-7, CS_RECORD_MAX_ROWS, &g), CS_OK);
   const double bad[] = {0, 0.5, 0.5}, good[] = {0.25, 0.5, 2};
   assert_int_equal(cs_record_grid_times(bad, 3, &g), CS_ERR_ARG);
   assert_int_equal(cs_record_grid_times(good, 3, &g), CS_OK);

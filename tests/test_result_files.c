@@ -74,9 +74,8 @@ static void load(const char *name, const char *text, const char *const *sets, si
   assert_non_null(f);
   fputs(text, f);
   fclose(f);
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(path, sets, n_set, cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(path, sets, n_set, cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
 }
 
 static char *read_string(struct cs_h5 *f, const char *obj, const char *name)
@@ -117,10 +116,8 @@ static void trajectory_file(void **state)
   struct cs_record_spec rs = {.grid = g, .solver = &cfg.solver};
   struct cs_trajectory tr;
   assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
-  char msg[512];
   const char *path = in_dir("memory.h5");
-  assert_int_equal(
-      cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25), CS_OK);
 
   struct cs_h5 *f;
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -204,9 +201,8 @@ static void trajectory_file(void **state)
 
   /* a trajectory with other columns than the model's is refused */
   tr.cols++;
-  assert_int_equal(
-      cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0, msg, sizeof msg),
-      CS_ERR_ARG);
+  assert_int_equal(cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0),
+                   CS_ERR_ARG);
   assert_true(access(in_dir("bad.h5"), F_OK) != 0);
   tr.cols--;
   cs_trajectory_free(&tr);
@@ -220,9 +216,8 @@ static void eps_series_file(void **state)
   snprintf(ini, sizeof ini, "%s/params/pendulum_fig9.ini", CONTENSOU_SOURCE_DIR);
   const char *sets[] = {"output.t_end=0.2", "output.dt=0.01"};
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(ini, sets, 2, &cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(ini, sets, 2, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   size_t n_t = 0;
   double *t = cs_eps_grid(cfg.t_start, cfg.t_end, cfg.dt, &n_t);
   assert_non_null(t);
@@ -238,8 +233,7 @@ static void eps_series_file(void **state)
   assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_OK);
   const struct cs_run_info run = {sets, 2, 0, NULL};
   const char *path = in_dir("eps.h5");
-  assert_int_equal(cs_eps_h5_write_series_file(path, &cfg, &run, &spec, &r, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_eps_h5_write_series_file(path, &cfg, &run, &spec, &r), CS_OK);
 
   struct cs_h5 *f;
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);

@@ -161,17 +161,16 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the parameter file */
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
   if (st == CS_ERR_NOMEM)
-    return cli_fail(cmd, "%s", msg[0] ? msg : cs_strerror(st));
+    return cli_fail(cmd, "%s", cs_errmsg());
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_record_grid g = {0};
   if (cs_record_grid_check(cfg.t_start, isfinite(cfg.t_end) ? cfg.t_end : NAN, cfg.dt,
-                           CS_RECORD_MAX_ROWS, &g, msg, sizeof msg) != CS_OK)
-    rc = cli_usage(cmd, "%s: %s", cfg.path, msg);
+                           CS_RECORD_MAX_ROWS, &g) != CS_OK)
+    rc = cli_usage(cmd, "%s: %s", cfg.path, cs_errmsg());
   if (rc != 0) {
     cs_config_free(&cfg);
     return rc;
@@ -200,7 +199,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_h5 *f = NULL;
   st = cs_h5_output_create(out, 1, &f);
   if (st != CS_OK) {
-    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
+    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
     cs_config_free(&cfg);
     return rc;
   }

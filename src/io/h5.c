@@ -23,11 +23,6 @@
 #define vlen_string_type cs_h5_i_vlen_string_type
 #define path_exists cs_h5_i_path_exists
 
-/* The library's one error channel (core/status.h) under its former name. */
-const char *cs_h5_errmsg(void)
-{
-  return cs_errmsg();
-}
 
 /* HDF5 closes what is still open when the process exits; after a file
  * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes

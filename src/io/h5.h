@@ -30,11 +30,6 @@
 /* An open HDF5 file. */
 struct cs_h5;
 
-/* Alias of cs_errmsg() (core/status.h), kept for existing callers: the text
- * of the last failure in this thread ("" if none); never NULL; meaningful
- * right after a call that failed. */
-const char *cs_h5_errmsg(void);
-
 /* Creates path, truncating an existing file. CS_ERR_HDF5 on failure. */
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out);
 

@@ -35,12 +35,12 @@ enum cs_status cs_h5_i_coltab_write(struct cs_h5_table *t, size_t first, size_t 
 enum cs_status cs_h5_i_coltab_flush(struct cs_h5_table *t);
 enum cs_status cs_h5_i_coltab_close(struct cs_h5_table *t);
 
-/* the library's error channel (core/error_private.h), which cs_h5_errmsg() reads */
+/* the library's error channel (core/error_private.h), which cs_errmsg() reads */
 #define cs_h5_err (cs_error_i_buffer())
 
 /* Every entry point: HDF5 prints nothing. */
 void cs_h5_i_begin(void);
-/* Keeps a message for cs_errmsg() (= cs_h5_errmsg()) and returns status. */
+/* Keeps a message for cs_errmsg() and returns status. */
 enum cs_status cs_h5_i_fail(enum cs_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Keeps HDF5's error stack under "what 'name'" and returns CS_ERR_HDF5. */

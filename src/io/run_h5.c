@@ -179,7 +179,7 @@ void cs_w_check(struct cs_writer *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
+    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_errmsg());
   }
 }
 

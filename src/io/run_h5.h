@@ -12,7 +12,7 @@
 #include "io/config.h"
 #include "io/h5.h"
 
-/* Writes the header; returns the first failure (message in cs_h5_errmsg()). */
+/* Writes the header; returns the first failure (message in cs_errmsg()). */
 enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
                                       const struct cs_config *cfg, const char *const *sets,
                                       size_t n_set, int argc, char *const *argv);

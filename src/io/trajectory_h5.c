@@ -162,32 +162,20 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
 enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
-                                      char *const *argv, double wall_time_s, char *msg, size_t len)
+                                      char *const *argv, double wall_time_s)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !tr || !cfg || !g || (tr->rows && !tr->data)) {
-    cs_error_fill(msg, len, "cs_trajectory_write_h5: missing argument");
-    return CS_ERR_ARG;
-  }
-  if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0)) {
-    cs_error_fill(msg, len, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
-                  tr->cols, cfg->model->name);
-    return CS_ERR_ARG;
-  }
+  if (!path || !tr || !cfg || !g || (tr->rows && !tr->data))
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: missing argument");
+  if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0))
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
+                        tr->cols, cfg->model->name);
   int err = cs_make_parent_dirs(path);
-  if (err != 0) {
-    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
-    return CS_ERR_IO;
-  }
+  if (err != 0)
+    return cs_error_set(CS_ERR_IO, "cannot create the directory of '%s': %s", path, strerror(err));
   struct cs_h5 *f = NULL;
   enum cs_status st = cs_h5_output_create(path, 1, &f);
-  if (st != CS_OK) {
-    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
-    return st;
-  }
+  if (st != CS_OK)
+    return cs_error_set(st, "cannot create '%s': %s", path, cs_errmsg());
   struct cs_trajectory_h5 tw = {.flush_every = 1e300};
   cs_trajectory_h5_begin(&tw, f, cfg, g, sets, n_set, argc, argv);
   if (tr->rows)
@@ -202,6 +190,6 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
   else
     cs_h5_close(f); /* the partial file stays, with what was written */
   if (tw.w.st != CS_OK)
-    cs_error_fill(msg, len, "cannot write '%s': %s", path, tw.w.err);
+    cs_error_set(tw.w.st, "cannot write '%s': %s", path, tw.w.err);
   return tw.w.st;
 }

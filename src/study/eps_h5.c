@@ -578,22 +578,21 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
 /* ------------------------------------------------------------ whole files */
 
 /* Creates path safely (directories, lock, <path>.partial). */
-static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg, size_t len)
+static enum cs_status open_file(const char *path, struct cs_writer *w)
 {
   memset(w, 0, sizeof *w);
   int err = cs_make_parent_dirs(path);
-  if (err != 0) {
-    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
-    return w->st = CS_ERR_IO;
-  }
+  if (err != 0)
+    return w->st = cs_error_set(CS_ERR_IO, "cannot create the directory of '%s': %s", path,
+                                strerror(err));
   w->st = cs_h5_output_create(path, 1, &w->f);
   if (w->st != CS_OK)
-    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    cs_error_set(w->st, "cannot create '%s': %s", path, cs_errmsg());
   return w->st;
 }
 
 /* Commits the file when everything was written, else keeps <path>.partial. */
-static enum cs_status close_file(struct cs_writer *w, const char *path, char *msg, size_t len)
+static enum cs_status close_file(struct cs_writer *w, const char *path)
 {
   if (w->st == CS_OK)
     cs_w_check(w, cs_h5_output_commit(w->f));
@@ -601,51 +600,38 @@ static enum cs_status close_file(struct cs_writer *w, const char *path, char *ms
     cs_h5_close(w->f);
   w->f = NULL;
   if (w->st != CS_OK)
-    cs_error_fill(msg, len, "cannot write '%s': %s", path, w->err);
+    cs_error_set(w->st, "cannot write '%s': %s", path, w->err);
   return w->st;
 }
 
 enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_config *cfg,
                                            const struct cs_run_info *run,
                                            const struct cs_eps_spec *spec,
-                                           const struct cs_eps_result *r, char *msg, size_t len)
+                                           const struct cs_eps_result *r)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !cfg || !spec || !r) {
-    cs_error_fill(msg, len, "cs_eps_h5_write_series_file: missing argument");
-    return CS_ERR_ARG;
-  }
+  if (!path || !cfg || !spec || !r)
+    return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_series_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w, msg, len) != CS_OK)
+  if (open_file(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_write_header(&w, cfg, run, "time-series", spec->eps, spec->n_eps,
                          spec->reference_event_driven, spec->reference_eps);
   cs_eps_h5_write_series(&w, cfg, spec, r);
-  return close_file(&w, path, msg, len);
+  return close_file(&w, path);
 }
 
 enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_config *cfg,
                                           const struct cs_run_info *run,
                                           const struct cs_eps_sweep_spec *spec,
-                                          const struct cs_eps_sweep_result *r, char *msg,
-                                          size_t len)
+                                          const struct cs_eps_sweep_result *r)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !cfg || !spec || !spec->sweep || !r) {
-    cs_error_fill(msg, len, "cs_eps_h5_write_sweep_file: missing argument");
-    return CS_ERR_ARG;
-  }
+  if (!path || !cfg || !spec || !spec->sweep || !r)
+    return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_sweep_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w, msg, len) != CS_OK)
+  if (open_file(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_write_header(&w, cfg, run, "sweep", spec->eps, spec->n_eps,
                          spec->reference_event_driven, spec->reference_eps);
   cs_eps_h5_write_sweep(&w, cfg, spec->sweep, r);
-  return close_file(&w, path, msg, len);
+  return close_file(&w, path);
 }

@@ -144,7 +144,7 @@ static void keep(struct cs_sweep_h5 *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg()[0] ? cs_h5_errmsg() : cs_strerror(st));
+    snprintf(w->err, sizeof w->err, "%s", cs_errmsg()[0] ? cs_errmsg() : cs_strerror(st));
   }
 }
 
@@ -528,23 +528,22 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_h5 **out, char *msg, size_t msglen)
+                                  struct cs_sweep_h5 **out)
 {
   *out = NULL;
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
-  if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
+  if (st != CS_OK) { /* its reason is in cs_errmsg() */
     writer_free(w);
     return st;
   }
   if (access(w->partial, F_OK) == 0) {
-    cs_error_fill(msg, msglen,
-                  "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
-                  "'contensou sweep --resume %s', or remove %s to start again",
-                  w->partial, path, path, w->partial);
+    cs_error_set(CS_ERR_EXISTS,
+                 "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
+                 "'contensou sweep --resume %s', or remove %s to start again",
+                 w->partial, path, path, w->partial);
     writer_free(w);
     return CS_ERR_EXISTS;
   }
@@ -571,8 +570,7 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
              strerror(errno));
   }
   if (w->st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
-    st = w->st;
+    st = cs_error_set(w->st, "%s: cannot write: %s", w->partial, w->err);
     close_datasets(w);
     cs_h5_close(w->f), w->f = NULL;
     unlink(w->tmp); /* nothing computed yet */
@@ -1053,8 +1051,7 @@ static void mark_partial(struct cs_sweep_h5 *w, const char *status, const char *
   cs_h5_close(f);
 }
 
-enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
-                                  char *msg, size_t msglen)
+enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
 {
   /* end SWMR: closing writes everything and leaves a consistent file */
   commit_classes(w);
@@ -1068,8 +1065,7 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   enum cs_status st = w->st;
   if (st != CS_OK) {
     mark_partial(w, "failed", w->err);
-    if (msg)
-      cs_error_fill(msg, msglen, "cannot write %s: %s", w->partial, w->err);
+    cs_error_set(st, "cannot write %s: %s", w->partial, w->err);
   } else if (!o) {
     mark_partial(w, "failed", "the sweep failed before it produced a result");
   } else if (o->interrupted) {
@@ -1080,9 +1076,9 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   } else {
     write_final(w, o);
     st = w->st;
-    if (st != CS_OK && msg)
-      cs_error_fill(msg, msglen, "cannot write %s (every point is kept in %s): %s", w->path,
-                    w->partial, w->err);
+    if (st != CS_OK)
+      cs_error_set(st, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
+                   w->err);
   }
   writer_free(w);
   return st;
@@ -1132,7 +1128,7 @@ static enum cs_status count_done(struct cs_h5 *f, int p, size_t np, size_t *done
 }
 
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen)
+                                       struct cs_sweep_h5_info *info)
 {
   *out = NULL;
   memset(info, 0, sizeof *info);
@@ -1140,14 +1136,13 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
-  if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
+  if (st != CS_OK) { /* its reason is in cs_errmsg() */
     writer_free(w);
     return st;
   }
   const char *src = access(w->partial, F_OK) == 0 ? w->partial : path;
   if (access(src, F_OK) != 0) {
-    cs_error_fill(msg, msglen, "%s: no such sweep file (nor %s)", path, w->partial);
+    cs_error_set(CS_ERR_NOT_FOUND, "%s: no such sweep file (nor %s)", path, w->partial);
     writer_free(w);
     return CS_ERR_NOT_FOUND;
   }
@@ -1156,24 +1151,23 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   struct cs_h5 *f;
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: %s", src, cs_h5_errmsg());
+    cs_error_set(st, "%s: %s", src, cs_errmsg());
     writer_free(w);
     return st;
   }
   char *kind = NULL, *status = NULL;
   if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "sweep") != 0) {
-    cs_error_fill(msg, msglen, "%s: not a sweep file (root attribute kind is not \"sweep\")", src);
-    st = CS_ERR_PARSE;
+    st = cs_error_set(CS_ERR_PARSE, "%s: not a sweep file (root attribute kind is not \"sweep\")",
+                      src);
   }
   free(kind);
   info->layout_version = read_long_attr(f, "/", "layout_version", 1);
   info->results_version = read_long_attr(f, "/", "results_version", 1);
   if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
-    cs_error_fill(msg, msglen,
-                  "%s: written in sweep file layout %ld by another contensou; this one resumes "
-                  "layout %d only (start the sweep again)",
-                  src, info->layout_version, CS_SWEEP_H5_LAYOUT);
-    st = CS_ERR_MISMATCH;
+    st = cs_error_set(CS_ERR_MISMATCH,
+                      "%s: written in sweep file layout %ld by another contensou; this one "
+                      "resumes layout %d only (start the sweep again)",
+                      src, info->layout_version, CS_SWEEP_H5_LAYOUT);
   }
   if (st == CS_OK) {
     if (cs_h5_attr_read_string(f, "/", "status", &status) == CS_OK)
@@ -1183,18 +1177,16 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
         cs_h5_attr_read_string(f, "/", "params_file", &info->params_file) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "overrides", &info->overrides) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "version", &info->version) != CS_OK) {
-      cs_error_fill(msg, msglen, "%s: the file lacks what a resume needs (%s)", src,
-                    cs_h5_errmsg());
-      st = CS_ERR_PARSE;
+      st = cs_error_set(CS_ERR_PARSE, "%s: the file lacks what a resume needs (%s)", src,
+                        cs_errmsg());
     }
   }
   if (st == CS_OK) {
     long p1 = read_long_attr(f, "/sweep", "points", -1);
     long p2 = read_long_attr(f, "/sweep", "points2", 1);
     if (p1 < 1 || p2 < 1 || p1 > 100000000L || p2 > 100000000L || p1 * p2 > 100000000L) {
-      cs_error_fill(msg, msglen, "%s: /sweep points = %ld, points2 = %ld: not a valid grid", src,
-                    p1, p2);
-      st = CS_ERR_PARSE;
+      st = cs_error_set(CS_ERR_PARSE, "%s: /sweep points = %ld, points2 = %ld: not a valid grid",
+                        src, p1, p2);
     } else {
       info->npoints = (size_t)(p1 * p2);
     }
@@ -1202,8 +1194,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   for (int p = 0; p < 2 && st == CS_OK; p++) {
     st = count_done(f, p, info->npoints, &info->done[p]);
     if (st != CS_OK)
-      cs_error_fill(msg, msglen, "%s: /%s/points/class: %s", src, pass_name(p),
-                    cs_h5_errmsg()[0] ? cs_h5_errmsg() : "wrong size or type");
+      cs_error_set(st, "%s: /%s/points/class: %s", src, pass_name(p),
+                   cs_errmsg()[0] ? cs_errmsg() : "wrong size or type");
   }
   cs_h5_close(f);
   if (st != CS_OK) {
@@ -1212,6 +1204,93 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
     return st;
   }
   *out = w;
+  return CS_OK;
+}
+
+/* The first line where two texts differ, for a message. */
+static void first_difference(const char *a, const char *b, char *buf, size_t cap)
+{
+  int line = 1;
+  const char *la = a, *lb = b;
+  while (*a && *a == *b) {
+    if (*a == '\n')
+      line++, la = a + 1, lb = b + 1;
+    a++, b++;
+  }
+  int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
+  snprintf(buf, cap, "line %d is '%.*s', was '%.*s'", line, na > 80 ? 80 : na, la,
+           nb > 80 ? 80 : nb, lb);
+}
+
+/* The whole text file at path (malloc'ed), or NULL. */
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, len = 0, k;
+  char *buf = malloc(cap);
+  while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += k;
+    if (len + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb)
+        free(buf);
+      buf = nb;
+    }
+  }
+  fclose(f);
+  if (buf)
+    buf[len] = '\0';
+  return buf;
+}
+
+enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_h5_info *info,
+                                        const char *params_file, const char *const *sets,
+                                        size_t n_set)
+{
+  char diff[256];
+  if (info->results_version != CS_RESULTS_VERSION)
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s was started by contensou %s (results version %ld); this contensou "
+                        "%s computes differently (results version %d): finish it with "
+                        "contensou %s, or start the sweep again",
+                        info->source, info->version, info->results_version, CS_VERSION,
+                        CS_RESULTS_VERSION, info->version);
+  /* the parameter file: the one given, else the one the sweep started from
+   * if it is still there */
+  const char *pf = params_file ? params_file : info->params_file;
+  char *text = pf && *pf ? read_text(pf) : NULL;
+  if (params_file && !text)
+    return cs_error_set(CS_ERR_IO, "%s: cannot read the parameter file", params_file);
+  if (text && strcmp(text, info->params_text) != 0) {
+    first_difference(text, info->params_text, diff, sizeof diff);
+    free(text);
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s has changed since %s was started (%s): resuming would mix two "
+                        "sweeps; restore it%s, or start a new sweep",
+                        pf, path, diff,
+                        params_file ? "" : " or move it away (the copy in the file is used)");
+  }
+  free(text);
+  if (n_set) {
+    size_t len = 1;
+    for (size_t i = 0; i < n_set; i++)
+      len += strlen(sets[i]) + 1;
+    char *joined = calloc(len, 1);
+    if (!joined)
+      return CS_FAIL(CS_ERR_NOMEM);
+    for (size_t i = 0; i < n_set; i++)
+      strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
+    int same = strcmp(joined, info->overrides) == 0;
+    if (!same)
+      first_difference(joined, info->overrides, diff, sizeof diff);
+    free(joined);
+    if (!same)
+      return cs_error_set(CS_ERR_MISMATCH,
+                          "the --set overrides differ from those %s was started with (override %s)",
+                          path, diff);
+  }
   return CS_OK;
 }
 
@@ -1358,7 +1437,7 @@ static void open_pass(struct cs_sweep_h5 *w, int p)
 
 enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_prior *prior, char *msg, size_t msglen)
+                                  struct cs_sweep_prior *prior)
 {
   memset(prior, 0, sizeof *prior);
   struct cs_sweep_h5 *fresh = writer_new(w->path, cfg->model, spec);
@@ -1413,7 +1492,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
   if (w->st == CS_OK)
     keep(w, cs_h5_start_swmr(w->f));
   if (w->st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: cannot resume: %s", w->partial, w->err);
+    cs_error_set(w->st, "%s: cannot resume: %s", w->partial, w->err);
     cs_sweep_h5_prior_free(prior);
     return w->st;
   }

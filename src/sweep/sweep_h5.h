@@ -66,12 +66,12 @@ struct cs_sweep_h5;
 
 /* Claims path (CS_ERR_BUSY if another process writes it; CS_ERR_EXISTS if
  * "<path>.partial" holds an unfinished sweep) and creates the partial file
- * with everything known before the run, then switches it to SWMR. msg: one
- * line naming the file. */
+ * with everything known before the run, then switches it to SWMR. The
+ * reason of a failure (cs_errmsg()) names the file. */
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_h5 **out, char *msg, size_t msglen);
+                                  struct cs_sweep_h5 **out);
 
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
@@ -92,7 +92,18 @@ void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
  * if it exists, else path). Nothing is modified. CS_ERR_NOT_FOUND when neither
  * exists; CS_ERR_BUSY when another process writes it. */
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen);
+                                       struct cs_sweep_h5_info *info);
+
+/* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
+ * params_file (NULL: the one the sweep started from, if it is still where it
+ * was) and the overrides sets consistent with what the file was started
+ * with? CS_OK; CS_ERR_MISMATCH for another results version (another
+ * program computes differently), a parameter file whose text changed, other
+ * overrides (with the first line that differs); CS_ERR_IO when params_file
+ * cannot be read. The reason in cs_errmsg(). */
+enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_h5_info *info,
+                                        const char *params_file, const char *const *sets,
+                                        size_t n_set);
 
 /* After cs_sweep_h5_open_resume (and the caller's checks that the stored
  * parameters are the ones it will use): checks the file against spec and
@@ -102,7 +113,7 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
  * line to `resumed`) and switches to SWMR. */
 enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_prior *prior, char *msg, size_t msglen);
+                                  struct cs_sweep_prior *prior);
 void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
 
 /* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
@@ -128,7 +139,6 @@ const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
  * outcome (the partial file is kept, status failed). A completed sweep
  * (!o->interrupted) gets its final file (see above); an interrupted one keeps
  * the partial file with status interrupted. Returns the first failure. */
-enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
-                                  char *msg, size_t msglen);
+enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
 
 #endif

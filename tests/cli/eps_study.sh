@@ -235,7 +235,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   last="contensou plot $h5 --var nosuch"
   run plot "$h5" --var nosuch
   [ "$rc" -eq 2 ] || die "$last: exit status $rc, expected 2"
-  case "$err" in *"--var: 'nosuch'"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
+  case "$err" in *"var = 'nosuch' is not a column of /reference"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
   ok plot "$h5b" --var dx -o "$scratch/belt.png"
   png "$scratch/belt.png"
   ok plot "$h5s" -o "$scratch/sweep.png"

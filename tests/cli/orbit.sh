@@ -300,7 +300,10 @@ with h5py.File('$scratch/sw.h5', 'r') as sw:
     assert np.max(np.abs(v - a[0, n.index('v')])) < 1e-6
 "
 bad continue "index 9 is not a grid index" continue "$duf" --set continuation.start=sweep:$scratch/sw.h5:9
-bad continue "is not a sweep file" continue "$duf" --set continuation.start=sweep:$scratch/pd.h5:1
+bad continue "pd.h5: a file of kind 'continuation', not sweep" continue "$duf" \
+  --set continuation.start=sweep:$scratch/pd.h5:1
+bad continue "sw.h5: no backward pass" continue "$duf" \
+  --set continuation.start=sweep:$scratch/sw.h5:1:backward
 
 # ------------------------------------------------------------- bad input
 cp "$duf" "$scratch/bad.ini"

@@ -330,7 +330,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   is output "$scratch/bif_v"
   grep -q "<svg" "$scratch/bif_v" || die "$last: not an SVG"
   pass "$last wrote an SVG"
-  bad plot "--var: 'nope' is not a column of the section (accepted: t, x, v, E, F)" plot "$h5" --var nope
+  bad plot "var = 'nope' is not a column of the section (accepted: t, x, v, E, F)" plot "$h5" --var nope
   bad plot "--point: 30 is not a grid index" plot "$h5" --point 30
   bad plot "--view regime: " plot "$h5" --view regime
   bad plot "--x: only with --point or --at" plot "$h5" --x v
