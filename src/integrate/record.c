@@ -51,8 +51,8 @@ enum cs_status cs_record_grid_check(double t_start, double t_end, double dt, siz
                         dt);
   if (cs_record_grid_make(t_start, t_end, dt, max_rows, g) != CS_OK)
     return cs_error_set(CS_ERR_RANGE,
-                        "dt: %g gives more than %zu rows over [%g, %g] (accepted: a larger dt)",
-                        dt, max_rows, t_start, t_end);
+                        "dt: %g gives more than %zu rows over [%g, %g] (accepted: a larger dt)", dt,
+                        max_rows, t_start, t_end);
   return CS_OK;
 }
 
