@@ -23,7 +23,6 @@
 #define vlen_string_type cs_h5_i_vlen_string_type
 #define path_exists cs_h5_i_path_exists
 
-
 /* HDF5 closes what is still open when the process exits; after a file
  * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
  * every file itself, so the exit-time cleanup is switched off before HDF5
