@@ -743,12 +743,10 @@ static void test_refusals(void **state)
    * whose names do not match its columns */
   struct cs_eps_study_file e;
   p = damaged("epsw.h5", "misstext.h5", "missing-text");
-  expect_refusal(cs_read_eps_study(p, &e), CS_ERR_PARSE, p,
-                 "/sweep_study/classes/class");
+  expect_refusal(cs_read_eps_study(p, &e), CS_ERR_PARSE, p, "/sweep_study/classes/class");
   assert_null(e.classes);
   p = damaged("epsw.h5", "blocknames.h5", "block-names");
-  expect_refusal(cs_read_eps_study(p, &e), CS_ERR_HDF5, p,
-                 "/sweep_study/periods/period");
+  expect_refusal(cs_read_eps_study(p, &e), CS_ERR_HDF5, p, "/sweep_study/periods/period");
   p = damaged("traj.h5", "nokind.h5", "no-kind");
   expect_refusal(cs_read_result(p, &f), CS_ERR_PARSE, p, "kind");
   expect_refusal(cs_read_header(p, &f.h), CS_ERR_PARSE, p, "kind");
