@@ -71,6 +71,44 @@ void cs_branch_free(struct cs_branch *b)
   memset(b, 0, sizeof *b);
 }
 
+static int stable_point(const struct cs_branch_point *q)
+{
+  return q->n_unstable == 0 && q->n_marginal == 0;
+}
+
+size_t cs_branch_stable_ranges(const struct cs_branch *b, struct cs_param_range *out, size_t max)
+{
+  size_t i = 0, n = 0;
+  while (i < b->n_points) {
+    while (i < b->n_points && !stable_point(&b->points[i]))
+      i++;
+    if (i >= b->n_points)
+      break;
+    size_t j = i;
+    while (j + 1 < b->n_points && stable_point(&b->points[j + 1]) &&
+           b->points[j + 1].segment == b->points[i].segment)
+      j++;
+    if (j == i) {
+      i++;
+      continue;
+    }
+    double lo = b->points[i].p, hi = b->points[i].p;
+    for (size_t k = i; k <= j; k++)
+      lo = fmin(lo, b->points[k].p), hi = fmax(hi, b->points[k].p);
+    for (size_t k = 0; k < b->n_special; k++) {
+      const struct cs_special *sp = &b->special[k];
+      if (sp->kind != CS_SPECIAL_END && sp->kind != CS_SPECIAL_BRANCH_SWITCH &&
+          (sp->after + 1 == i || sp->after == j))
+        lo = fmin(lo, sp->pt.p), hi = fmax(hi, sp->pt.p);
+    }
+    if (n < max)
+      out[n] = (struct cs_param_range){lo, hi};
+    n++;
+    i = j + 1;
+  }
+  return n;
+}
+
 /* A solved point and what its last evaluation gave. */
 struct sol {
   double X[NX_MAX];
@@ -146,9 +184,18 @@ static void hat(const struct cont *c, const double *tu, double *th)
     th[i] /= s;
 }
 
+/* The continuation's own copy of a failure's reason (c->msg), which later
+ * calls of the error channel would overwrite. */
+static enum cs_status keep_reason(struct cont *c, enum cs_status st)
+{
+  if (st != CS_OK)
+    snprintf(c->msg, sizeof c->msg, "%s", cs_errmsg());
+  return st;
+}
+
 static enum cs_status set_p(struct cont *c, double p)
 {
-  return cs_orbit_ws_set_param(c->w, p, c->msg, sizeof c->msg);
+  return keep_reason(c, cs_orbit_ws_set_param(c->w, p));
 }
 
 static double forced_period(struct cont *c)
@@ -194,7 +241,7 @@ static enum cs_status eval(struct cont *c, const double *X, struct sol *s)
     return CS_ERR_NOCONV;
   }
   struct cs_orbit_shot shot;
-  st = cs_orbit_shoot(c->w, &c->sp.orbit, c->t0, X, T, 1, &shot, c->msg, sizeof c->msg);
+  st = keep_reason(c, cs_orbit_shoot(c->w, &c->sp.orbit, c->t0, X, T, 1, &shot));
   if (st != CS_OK)
     return st;
   /* forced: T = k Tf(p), phi moves with the end time too */
@@ -453,15 +500,12 @@ static void ranges(struct cont *c, struct sol *s)
     return;
   if (c->hybrid) {
     int fn;
-    char why[256];
-    if (cs_orbit_graze(c->w, &c->sp.orbit, &s->orb, GRAZE_SAMPLES, &s->graze, &fn, why,
-                       sizeof why) != CS_OK)
+    if (cs_orbit_graze(c->w, &c->sp.orbit, &s->orb, GRAZE_SAMPLES, &s->graze, &fn) != CS_OK)
       s->graze = NAN;
   }
   double *tab = malloc(SAMPLE_ROWS * cols * sizeof *tab);
-  char why[256];
-  if (!tab || cs_orbit_sample(c->w, &c->sp.orbit, &s->orb, SAMPLE_ROWS, tab, s->ymin, s->ymax, why,
-                              sizeof why) != CS_OK) {
+  if (!tab ||
+      cs_orbit_sample(c->w, &c->sp.orbit, &s->orb, SAMPLE_ROWS, tab, s->ymin, s->ymax) != CS_OK) {
     memcpy(s->ymin, s->X, n * sizeof *s->X);
     memcpy(s->ymax, s->X, n * sizeof *s->X);
   }
@@ -926,8 +970,7 @@ static void hopf_end(struct cont *c, const struct sol *s, int p_sign, double rea
     sp.max_points = 100;
     sp.stop_at_hopf = 1;
     sp.locate_tol = c->sp.locate_tol;
-    char msg[512];
-    if (cs_continue_equilibria(c->w, &sp, p, y, &eb[k], msg, sizeof msg) != CS_OK)
+    if (cs_continue_equilibria(c->w, &sp, p, y, &eb[k]) != CS_OK)
       continue;
     for (size_t i = 0; i < eb[k].n_special; i++) {
       const struct cs_special *h = &eb[k].special[i];
@@ -1142,8 +1185,7 @@ static enum cs_status first_tangent(struct cont *c, struct sol *s, int direction
 }
 
 enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_cont_spec *spec,
-                                      double p0, const double *y_guess, struct cs_branch *out,
-                                      char *msg, size_t len)
+                                      double p0, const double *y_guess, struct cs_branch *out)
 {
   struct cont c;
   struct sol *s = calloc(1, sizeof *s);
@@ -1174,7 +1216,6 @@ enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_con
     st = analyse(&c, s);
   if (st == CS_OK)
     st = run(&c, s);
-  snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
   if (st != CS_OK)
     cs_error_set(st, "%s", c.msg);
   teardown(&c);
@@ -1184,7 +1225,7 @@ enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_con
 
 enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_spec *spec, double p0,
                                   double t0, const double *y_guess, double T_guess,
-                                  struct cs_branch *out, char *msg, size_t len)
+                                  struct cs_branch *out)
 {
   struct cont c;
   struct sol *s = calloc(1, sizeof *s);
@@ -1212,7 +1253,6 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_sp
     st = analyse(&c, s);
   if (st == CS_OK)
     st = run(&c, s);
-  snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
   if (st != CS_OK)
     cs_error_set(st, "%s", c.msg);
   teardown(&c);
@@ -1221,8 +1261,7 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_sp
 }
 
 enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w, const struct cs_cont_spec *spec,
-                                            const struct cs_special *hopf, struct cs_branch *out,
-                                            char *msg, size_t len)
+                                            const struct cs_special *hopf, struct cs_branch *out)
 {
   struct cont c;
   struct sol *s = calloc(1, sizeof *s);
@@ -1306,7 +1345,6 @@ enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w, const struct 
     st = analyse(&c, s);
   if (st == CS_OK)
     st = run(&c, s);
-  snprintf(msg, len, "%s", st == CS_OK ? out->end_note : c.msg);
   if (st != CS_OK)
     cs_error_set(st, "%s", c.msg);
   teardown(&c);

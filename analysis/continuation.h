@@ -177,19 +177,33 @@ struct cs_branch {
 
 void cs_branch_free(struct cs_branch *b);
 
+/* An interval of the parameter, lo <= hi (parameter unit). */
+struct cs_param_range {
+  double lo, hi;
+};
+
+/* Where branch b is stable: every stretch of at least two consecutive stable
+ * points (no unstable multiplier or eigenvalue, none marginal) of one
+ * segment, as the interval of their parameter values widened to the special
+ * points located at its ends (where the stability changes). A single stable
+ * point is left out: it is the noise of a multiplier within the solver's
+ * accuracy of the unit circle (e.g. the first cycles from a Hopf point).
+ * Writes at most max intervals, in branch order, to out (may be NULL with
+ * max 0) and returns how many there are. */
+size_t cs_branch_stable_ranges(const struct cs_branch *b, struct cs_param_range *out, size_t max);
+
 /* Equilibria from (p0, y_guess): Newton at p0 first (GSL, as
  * cs_equilibrium_find), then the branch. Returns CS_OK (the branch may have
  * ended early: see end_note), CS_ERR_NOCONV when no equilibrium is found at
  * p0, CS_ERR_UNSUPPORTED for a forced model, CS_ERR_NOMEM, CS_ERR_ARG. */
 enum cs_status cs_continue_equilibria(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                      double p0, const double *y_guess, struct cs_branch *out,
-                                      char *msg, size_t len);
+                                      double p0, const double *y_guess, struct cs_branch *out);
 
 /* Cycles from a state: the orbit through (t0, y_guess) with period guess
  * T_guess at p0 (cs_orbit_find), then the branch. */
 enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
                                   double p0, double t0, const double *y_guess, double T_guess,
-                                  struct cs_branch *out, char *msg, size_t len);
+                                  struct cs_branch *out);
 
 /* Cycles from a Hopf point (a special point of an equilibrium branch): the
  * first cycle from the eigenvector of the critical pair, small amplitude
@@ -198,7 +212,6 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_s
  * (its level at the section variable's value there), else CS_ERR_ARG with a
  * note saying which level would. */
 enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                            const struct cs_special *hopf, struct cs_branch *out,
-                                            char *msg, size_t len);
+                                            const struct cs_special *hopf, struct cs_branch *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/continuation_config.h"
+#include "core/error_private.h"
 
 static const char *const keys[] = {
     "branch",
@@ -37,8 +38,6 @@ static const char *const keys[] = {
 
 struct parse {
   const struct cs_config *cfg;
-  char *msg;
-  size_t len;
   enum cs_status st;
 };
 
@@ -48,12 +47,14 @@ static int err(struct parse *p, const struct cs_config_raw *r, const char *key, 
   if (p->st != CS_OK)
     return 0;
   p->st = st;
-  int k = snprintf(p->msg, p->len, "%s: %s: ", r ? r->where : p->cfg->path, key);
+  char line[CS_ERROR_LEN];
+  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
   va_list ap;
   va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < p->len)
-    vsnprintf(p->msg + k, p->len - (size_t)k, fmt, ap);
+  if (k >= 0 && (size_t)k < sizeof line)
+    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
   va_end(ap);
+  cs_error_set(st, "%s", line);
   return 0;
 }
 
@@ -136,11 +137,10 @@ const char *const *cs_cont_config_keys(void)
 }
 
 enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
-                                   struct cs_cont_config *c, char *msg, size_t len)
+                                   struct cs_cont_config *c)
 {
-  struct parse p = {cfg, msg, len, CS_OK};
+  struct parse p = {cfg, CS_OK};
   const struct cs_model *m = cfg->model;
-  msg[0] = '\0';
   memset(c, 0, sizeof *c);
   c->branch = CS_BRANCH_CYCLE;
   c->start = CS_CONT_FROM_STATE;

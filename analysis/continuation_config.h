@@ -63,8 +63,8 @@ const char *const *cs_cont_config_keys(void);
 
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the
  * parameter and its range are required (continue), else optional (orbit).
- * CS_ERR_PARSE or CS_ERR_RANGE with the message in msg. */
+ * CS_ERR_PARSE or CS_ERR_RANGE with the message in cs_errmsg(). */
 enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
-                                   struct cs_cont_config *out, char *msg, size_t len);
+                                   struct cs_cont_config *out);
 
 #endif

@@ -38,32 +38,24 @@ double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n)
 }
 
 enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
-                                  int event_driven, void *params, char *msg, size_t msglen)
+                                  int event_driven, void *params)
 {
   enum cs_status st;
-  msg[0] = '\0';
   memcpy(params, base, m->params_size);
   if (event_driven) {
     st = cs_model_set_choice(m, params, "law", "event-driven");
-    if (st != CS_OK) {
-      cs_error_fill(msg, msglen, "model %s has no law event-driven", m->name);
-      return CS_ERR_NOT_FOUND;
-    }
+    if (st != CS_OK)
+      return cs_error_set(CS_ERR_NOT_FOUND, "model %s has no law event-driven", m->name);
   } else {
     int k = cs_model_param_index(m, "eps");
-    if (k < 0) {
-      cs_error_fill(msg, msglen, "model %s has no parameter eps", m->name);
-      return CS_ERR_NOT_FOUND;
-    }
+    if (k < 0)
+      return cs_error_set(CS_ERR_NOT_FOUND, "model %s has no parameter eps", m->name);
     st = cs_model_set_param(m, params, "eps", eps);
-    if (st != CS_OK) {
-      cs_error_fill(msg, msglen, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
-                    m->param[k].min, m->param[k].max, m->param[k].unit);
-      return st;
-    }
+    if (st != CS_OK)
+      return cs_error_set(st, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,
+                          m->param[k].min, m->param[k].max, m->param[k].unit);
   }
-  st = m->prepare(params, msg, msglen);
-  return st;
+  return m->prepare(params);
 }
 
 /* ------------------------------------------------------------ time series */
@@ -282,8 +274,9 @@ enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, c
     for (size_t j = 0; j < out->n_t * out->cols; j++)
       r->data[j] = NAN;
     if (st == CS_OK) {
-      st = cs_eps_make_params(m, base_params, r->eps, ev, params + i * m->params_size, r->message,
-                              sizeof r->message);
+      st = cs_eps_make_params(m, base_params, r->eps, ev, params + i * m->params_size);
+      if (st != CS_OK) /* the run's failure note */
+        snprintf(r->message, sizeof r->message, "%s", cs_errmsg());
       r->status = st;
     }
   }

@@ -37,9 +37,11 @@
  * Sweep study: study/eps_sweep.h (it runs sweeps, so it sits above them).
  *
  * HDF5 layout of contensou eps-study (kind = "eps-study", written by
- * study/eps_h5.h; every double attribute x has x_units; tables have names
- * and units attributes, one entry per column, /eps/values a scalar units;
- * every dataset and group has a doc attribute saying what it holds):
+ * study/eps_h5.h; every double attribute x has x_units; tables of doubles
+ * have names and units attributes, one entry per column, /eps/values a
+ * scalar units; the tables marked [columns] are stored by columns (io/h5.h:
+ * a group of typed datasets, codes and counts int32 or int64); every dataset
+ * and group has a doc attribute saying what it holds):
  *   /                 the common header (io/run_h5.h: kind, model, law, params
  *                     text, overrides, provenance, status, message, /params of
  *                     the file, /initial, /solver) and study = "time-series" |
@@ -50,34 +52,40 @@
  *   /reference        t, states, derived outputs of the reference run;
  *                     attributes eps, law, status, message, rows, t_start,
  *                     t_end, dt, stick_rows (reference samples in stick)
- *   /reference_switches   event-driven reference: t, kind, mode, states after
+ *   /reference_switches   [columns] event-driven reference: t, kind, mode, states after
  *                     each mode switch; kind_names, count, dropped
  *   /eps/<k>/difference   k = 0, 1, ... in the order of /eps/values: t, then
  *                     run - reference for every state and derived output;
  *                     attributes eps, law, status, message, rows
- *   /eps/norms        one row per eps: eps, rows (samples compared),
+ *   /eps/norms        [columns] one row per eps: eps, rows (samples compared),
  *                     stick_rows, then <var>_<norm> for every state and
  *                     derived output var and norm in max, rms, max_stick,
  *                     max_slip, rms_stick, rms_slip (unit of var)
- *   /eps/runs         one row per run, the reference first: eps (NaN:
+ *   /eps/runs         [columns] one row per run, the reference first: eps (NaN:
  *                     event-driven), ok (1/0), rows, steps, rhs_evals,
  *                     switches, wall_time_s
  *   sweep study:
  *   /sweep_study/grid      the grid values (columns: the swept parameters)
- *   /sweep_study/classes   one row per run and pass (the reference first):
- *                     run (0 reference, k + 1 for eps k), eps, pass, then the
- *                     class code of every grid index (columns "0", "1", ...);
- *                     attribute class_names
- *   /sweep_study/periods   the same with the periods (0: not periodic)
- *   /sweep_study/summary   one row per eps: eps, compared, class_mismatches,
- *                     bifurcations_ref, matched, shift_max (max |shift|),
- *                     section_compared, section_<state> (max over the grid)
- *   /sweep_study/shifts    one row per eps and reference bifurcation: eps,
- *                     pass, kind, p_ref, p_eps, shift; attribute kind_names
- *   /sweep_study/section   one row per eps and compared grid point: eps, pass,
- *                     index, p, period, then max |difference| per state
- *   /sweep_study/bifurcations  every run's detected changes: run, eps, pass,
- *                     kind, p_left, p_right, estimate
+ *   /sweep_study/classes   [columns] one row per run and pass (the reference
+ *                     first): run (0 reference, k + 1 for eps k), eps, pass,
+ *                     and the block class, the class code of every grid index
+ *                     (int32, columns "0", "1", ...; -1, the missing_value: not
+ *                     computed); attribute class_names
+ *   /sweep_study/periods   [columns] the same with the block period (0: not
+ *                     periodic)
+ *   /sweep_study/summary   [columns] one row per eps: eps, compared,
+ *                     class_mismatches, bifurcations_ref, matched, shift_max
+ *                     (max |shift|), section_compared (the counts -1 when a
+ *                     sweep failed), section_<state> (max over the grid)
+ *   /sweep_study/shifts    [columns] one row per eps and reference
+ *                     bifurcation: eps, pass, kind, p_ref, p_eps, shift;
+ *                     attribute kind_names
+ *   /sweep_study/section   [columns] one row per eps and compared grid point:
+ *                     eps, pass, index, the parameter value(s) of the index
+ *                     (named as in /sweep_study/grid), period, then max
+ *                     |difference| per state
+ *   /sweep_study/bifurcations  [columns] every run's detected changes: run,
+ *                     eps, pass, kind, p_left, p_right, estimate
  */
 #ifndef CS_ANALYSIS_EPS_H
 #define CS_ANALYSIS_EPS_H
@@ -87,6 +95,7 @@
 #include "core/status.h"
 #include "integrate/integrate.h"
 #include "integrate/flow.h"
+#include "integrate/record.h"
 #include "models/model.h"
 
 /* The norms of a difference, in the order of the HDF5 columns. */
@@ -103,8 +112,8 @@ enum cs_eps_norm {
 /* "max", "rms", "max_stick", "max_slip", "rms_stick", "rms_slip". */
 const char *cs_eps_norm_name(enum cs_eps_norm k);
 
-/* Largest grid accepted by cs_eps_grid. */
-#define CS_EPS_MAX_ROWS 1000000
+/* Largest grid accepted by cs_eps_grid: the study keeps its runs in memory. */
+#define CS_EPS_MAX_ROWS CS_RECORD_MAX_ROWS_HELD
 
 /* The time grid of contensou simulate: t_start + k dt while below t_end, then
  * t_end itself (which replaces a grid time within 1e-9 dt of it); dt = 0:
@@ -117,9 +126,9 @@ double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n);
  * a copy of base (unprepared, see above) with eps set by name, then
  * prepare(). CS_ERR_NOT_FOUND (no parameter eps or no
  * law event-driven), CS_ERR_RANGE (eps outside the parameter's range) or
- * prepare's failure, with a one-line reason in msg. */
+ * prepare's failure, with a one-line reason in cs_errmsg(). */
 enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
-                                  int event_driven, void *params, char *msg, size_t msglen);
+                                  int event_driven, void *params);
 
 /* ------------------------------------------------------------ time series */
 

@@ -526,10 +526,9 @@ static enum cs_status set_point(struct branch *b, double p)
     return st;
   }
   if (m->prepare) {
-    char msg[96] = "";
-    st = m->prepare(b->scratch, msg, sizeof msg);
+    st = m->prepare(b->scratch);
     if (st != CS_OK) {
-      snprintf(b->note, sizeof b->note, "%s = %.17g: %s", b->param, p, msg);
+      snprintf(b->note, sizeof b->note, "%s = %.17g: %s", b->param, p, cs_errmsg());
       return st;
     }
   }

@@ -210,8 +210,10 @@ static int orthonormalise(double *V, size_t n, size_t q, double *lr)
 enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
                            const struct cs_integrator_opts *opts, double t0, const double *y0,
                            size_t q, double time, double renorm, double decide,
-                           struct cs_lyap_result *out, char *msg, size_t msglen)
+                           struct cs_lyap_result *out)
 {
+  char msg[CS_ERROR_LEN]; /* for the steps below, which also keep it in cs_errmsg() */
+  const size_t msglen = sizeof msg;
   for (size_t j = 0; j < LYAP_MAX_Q; j++)
     out->exponent[j] = out->err[j] = NAN;
   out->steps = out->rhs_evals = 0;

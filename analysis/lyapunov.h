@@ -38,12 +38,12 @@ struct cs_lyap_result {
  * (atol_vec, if any, covers the n states; the tangent components are
  * controlled only loosely, at 1e3 rtol). CS_ERR_UNSUPPORTED without a Jacobian or
  * for event-driven models; an integrator failure returns its status with
- * the message in msg. The exponents are NAN on failure. decide > 0: the run
+ * the message in cs_errmsg(). The exponents are NAN on failure. decide > 0: the run
  * may stop early once the largest exponent is decided beyond +-decide (see
  * lyapunov.c); 0: always the whole time. */
 enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
                            const struct cs_integrator_opts *opts, double t0, const double *y0,
                            size_t q, double time, double renorm, double decide,
-                           struct cs_lyap_result *out, char *msg, size_t msglen);
+                           struct cs_lyap_result *out);
 
 #endif

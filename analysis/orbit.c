@@ -101,10 +101,9 @@ static enum cs_status prep(struct cs_orbit_ws *w, int i, double value, char *msg
       return st;
     }
   }
-  char why[256] = "";
-  st = m->prepare(w->P[i], why, sizeof why);
+  st = m->prepare(w->P[i]);
   if (st != CS_OK) {
-    cs_error_fill(msg, len, "%s", why);
+    cs_error_fill(msg, len, "%s", cs_errmsg());
     return st;
   }
   if (m->attach && (st = m->attach(w->P[i])) != CS_OK) {
@@ -146,8 +145,10 @@ void cs_orbit_ws_free(struct cs_orbit_ws *w)
 }
 
 struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *params_unprepared,
-                                       int param, char *msg, size_t len)
+                                       int param)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   cs_gsl_quiet();
   if (!m || !params_unprepared || m->n_state == 0 || m->n_state > N_MAX ||
       param >= (int)m->n_param) {
@@ -197,15 +198,17 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
     if (!isfinite(p))
       p = m->param[param].def;
   }
-  if ((param >= 0 ? cs_orbit_ws_set_param(w, p, msg, len) : prep(w, 0, 0.0, msg, len)) != CS_OK) {
+  if ((param >= 0 ? cs_orbit_ws_set_param(w, p) : prep(w, 0, 0.0, msg, len)) != CS_OK) {
     cs_orbit_ws_free(w);
     return NULL;
   }
   return w;
 }
 
-enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value, char *msg, size_t len)
+enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   if (w->param < 0) {
     cs_error_fill(msg, len, "the workspace has no parameter");
     return CS_ERR_ARG;
@@ -224,12 +227,13 @@ enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value, char *
   return st;
 }
 
-enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *w, const void *params_unprepared, char *msg,
-                                    size_t len)
+enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *w, const void *params_unprepared)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   memcpy(w->base, params_unprepared, w->m->params_size);
   if (w->param >= 0)
-    return cs_orbit_ws_set_param(w, w->p, msg, len);
+    return cs_orbit_ws_set_param(w, w->p);
   return prep(w, 0, 0.0, msg, len);
 }
 
@@ -515,10 +519,9 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
     if (stop == CS_STOP_TOUT)
       break;
     cs_integrator_roots_found(w->integ, fired);
-    char why[256];
-    st = cs_saltation_apply(&sin, t, w->Y, fired, &salt, why, sizeof why);
+    st = cs_saltation_apply(&sin, t, w->Y, fired, &salt);
     if (st != CS_OK)
-      return failed(msg, len, st, "shooting", why);
+      return failed(msg, len, st, "shooting", cs_errmsg());
     if (out->switches < CS_ORBIT_MAX_SWITCHES)
       out->switch_kind[out->switches] = salt.kind;
     out->switches++;
@@ -563,9 +566,10 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
  * eps = 1e-4 takes over 100000 steps instead of 32000); after a failure the
  * other choice is tried once. */
 enum cs_status cs_orbit_shoot(struct cs_orbit_ws *w, const struct cs_orbit_opts *o, double t0,
-                              const double *y0, double T, int with_param, struct cs_orbit_shot *out,
-                              char *msg, size_t len)
+                              const double *y0, double T, int with_param, struct cs_orbit_shot *out)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   w->full_jac = cs_model_switches(w->m, w->P[0]) > 0;
   enum cs_status st = shoot_once(w, o, t0, y0, T, with_param, out, msg, len);
   if (o->solver.stepper == CS_STEPPER_DIRK && (st == CS_ERR_SOLVER || st == CS_ERR_TOO_MUCH_WORK)) {
@@ -730,8 +734,10 @@ static enum cs_status flow_start(struct cs_orbit_ws *w, const struct cs_orbit_op
 
 enum cs_status cs_orbit_guess(struct cs_orbit_ws *w, const struct cs_orbit_opts *o, double t0,
                               const double *y0, double transient, double *t_guess, double *y_guess,
-                              double *T_guess, char *msg, size_t len)
+                              double *T_guess)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   struct sec_root r;
   double t = t0, y[N_MAX];
   int k = o->returns > 0 ? o->returns : 1;
@@ -957,7 +963,6 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
   size_t nu = n + (size_t)out->autonomous;
   int moved = 0;
   enum cs_status st = CS_OK;
-  char why[256];
   for (int it = 0;; it++) {
     if (it >= o->max_iter) {
       cs_error_fill(
@@ -966,11 +971,11 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
           o->max_iter, out->correction);
       return CS_ERR_NOCONV;
     }
-    st = cs_orbit_shoot(w, o, t0, out->y, out->period, 0, &shot, why, sizeof why);
+    st = cs_orbit_shoot(w, o, t0, out->y, out->period, 0, &shot);
     out->iterations++;
     out->steps += shot.steps;
     if (st != CS_OK) {
-      snprintf(out->note, sizeof out->note, "%s", why);
+      snprintf(out->note, sizeof out->note, "%s", cs_errmsg());
       return st;
     }
     residual(w, out->y, shot.y, r, out->winding);
@@ -1046,8 +1051,10 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
 
 enum cs_status cs_orbit_sample(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
                                const struct cs_orbit *orb, size_t rows, double *table, double *ymin,
-                               double *ymax, char *msg, size_t len)
+                               double *ymax)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   const struct cs_model *m = w->m;
   size_t n = w->n, nd = m->derived_fn ? m->n_derived : 0, cols = 1 + n + nd;
   if (rows < 2)
@@ -1081,9 +1088,10 @@ enum cs_status cs_orbit_sample(struct cs_orbit_ws *w, const struct cs_orbit_opts
 }
 
 enum cs_status cs_orbit_graze(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
-                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn,
-                              char *msg, size_t len)
+                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   const struct cs_model *m = w->m;
   size_t nsw = cs_model_switches(m, w->P[0]);
   *margin = NAN;
@@ -1131,8 +1139,10 @@ enum cs_status cs_orbit_graze(struct cs_orbit_ws *w, const struct cs_orbit_opts 
 
 enum cs_status cs_orbit_crossings(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
                                   const struct cs_orbit *orb, size_t max, double *rows_out,
-                                  size_t *count, char *msg, size_t len)
+                                  size_t *count)
 {
+  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
+  const size_t len = sizeof buf;
   size_t n = w->n;
   double y[N_MAX], t = orb->t0;
   *count = 0;

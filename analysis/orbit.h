@@ -120,22 +120,21 @@ struct cs_orbit_ws;
  * from a file, before prepare: struct cs_config's params_unprepared; copied).
  * param: index of a parameter the orbit will be continued in
  * (cs_orbit_ws_set_param), or -1. The params are prepared (and attached) at
- * once. NULL on failure, with the reason in msg. */
+ * once. NULL on failure, with the reason in cs_errmsg(). */
 struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *params_unprepared,
-                                       int param, char *msg, size_t len);
+                                       int param);
 void cs_orbit_ws_free(struct cs_orbit_ws *ws);
 
 /* Sets the workspace's parameter to value (range-checked, prepared,
  * attached). CS_ERR_ARG without a parameter; the status of
- * cs_model_set_param or prepare with the reason in msg. */
-enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *ws, double value, char *msg, size_t len);
+ * cs_model_set_param or prepare with the reason in cs_errmsg(). */
+enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *ws, double value);
 
 /* Replaces the parameters the workspace starts from (unprepared, copied) and
  * prepares them, keeping the current value of its parameter if it has one
  * (e.g. a sweep's second parameter changed). Same failures as
  * cs_orbit_ws_set_param. */
-enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_unprepared,
-                                    char *msg, size_t len);
+enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_unprepared);
 
 /* The prepared params of the current parameter value (read-only use; a
  * hybrid model's mode in it changes during runs). */
@@ -155,12 +154,12 @@ double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
  * direction (the guess) and on to the opts->returns-th crossing after it (the
  * period guess), within opts->search; for a forced model, to the first
  * multiple of the forcing period at or after t0 + transient, and T =
- * returns Tf. CS_ERR_NOT_FOUND (with a note in msg) if the section is not
+ * returns Tf. CS_ERR_NOT_FOUND (the reason in cs_errmsg()) if the section is not
  * crossed often enough (e.g. the state settled to an equilibrium); integrator
  * failures as in cs_flow_advance. */
 enum cs_status cs_orbit_guess(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
                               const double *y0, double transient, double *t_guess, double *y_guess,
-                              double *T_guess, char *msg, size_t len);
+                              double *T_guess);
 
 /* Newton from (t0, y_guess, T_guess) (T_guess ignored for forced models)
  * at the current parameter; out is always filled (converged = 0 and a note
@@ -187,10 +186,11 @@ struct cs_orbit_shot {
   long steps;                                /* integrator steps */
 };
 
-/* CS_OK, or the integrator's / saltation's status with the reason in msg. */
+/* CS_OK, or the integrator's / saltation's status with the reason in
+ * cs_errmsg(). */
 enum cs_status cs_orbit_shoot(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
-                              const double *y0, double T, int with_param, struct cs_orbit_shot *out,
-                              char *msg, size_t len);
+                              const double *y0, double T, int with_param,
+                              struct cs_orbit_shot *out);
 
 /* The section's value s(y) - level at (t, y), its gradient in y (n values,
  * may be NULL) and its derivative in the parameter (may be NULL; 0 without
@@ -223,7 +223,7 @@ enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *ws, const double *M, str
  * rows (ymin, ymax, may be NULL). */
 enum cs_status cs_orbit_sample(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
                                const struct cs_orbit *orb, size_t rows, double *table, double *ymin,
-                               double *ymax, char *msg, size_t len);
+                               double *ymax);
 
 /* Event-driven models: how close the orbit comes to a switch it does not
  * make. Over `samples` equidistant times of one period, every switching
@@ -234,8 +234,7 @@ enum cs_status cs_orbit_sample(struct cs_orbit_ws *ws, const struct cs_orbit_opt
  * model), with the function's index in *fn. A margin tending to 0 along a
  * branch is a grazing: a new switch (e.g. a stick phase) is about to appear. */
 enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
-                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn,
-                              char *msg, size_t len);
+                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn);
 
 /* Every crossing of the section (in its direction) along one period,
  * starting with the orbit's own point: at most max rows of 1 + n values (t,
@@ -243,6 +242,6 @@ enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts
  * the points at t0 + j Tf, j < returns. */
 enum cs_status cs_orbit_crossings(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
                                   const struct cs_orbit *orb, size_t max, double *rows_out,
-                                  size_t *count, char *msg, size_t len);
+                                  size_t *count);
 
 #endif

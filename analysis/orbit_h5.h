@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Result files of periodic orbits and branches (HDF5, the conventions of
- * src/io/h5.h: tables with `names` and `units`, a `doc` attribute on every
- * dataset), after the header every run file starts with (src/io/run_h5.h).
+ * src/io/h5.h: tables of doubles with `names` and `units`; /orbit,
+ * /multipliers, /branch, /equilibria and /special, which hold codes and
+ * counts, stored by columns, those as int32 or int64; a `doc` attribute on
+ * every dataset), after the header every run file starts with
+ * (src/io/run_h5.h).
  *
  * `contensou orbit` (root kind = "orbit"):
  *   /orbit         one row: period, t0, n_unstable, stable, trivial_re,
  *                  trivial_im, trivial_err, iterations, correction, residual,
  *                  switches; attributes stability, note
  *   /section_point one row: the orbit's point on the section (the states)
- *   /multipliers   one row per nontrivial multiplier: re, im, modulus, argument
+ *   /multipliers   one row per nontrivial multiplier: k (1, 2, ...), re, im,
+ *                  modulus, argument
  *   /monodromy     the monodromy matrix, row i = d phi_i, column j = d y0_j
  *   /trajectory    one period: t, states, derived outputs (as simulate writes)
  * `contensou continue` (root kind = "continuation"):
@@ -40,18 +44,18 @@ struct cs_run_info {
 
 /* Writes an orbit file: orb and one period sampled by cs_orbit_sample (rows
  * of 1 + n_state + n_derived values; table may be NULL with rows 0). status
- * "ok" or "failed", with message. Returns the first failure with its reason
- * in msg. */
+ * "ok" or "failed", with message (the run's, stored in the file). Returns
+ * the first failure with its reason in cs_errmsg(). */
 enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
                                  const struct cs_run_info *run, const struct cs_orbit *orb,
                                  const double *table, size_t rows, const char *status,
-                                 const char *message, char *msg, size_t len);
+                                 const char *message);
 
 /* Writes a continuation file: the branch b (cycles or equilibria) and, for a
  * start at a Hopf point, the equilibrium branch eq (may be NULL). */
 enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
                                   const struct cs_run_info *run, const struct cs_cont_config *cc,
                                   const struct cs_branch *b, const struct cs_branch *eq,
-                                  const char *status, const char *message, char *msg, size_t len);
+                                  const char *status, const char *message);
 
 #endif

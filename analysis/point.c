@@ -845,7 +845,6 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   const struct cs_point_spec *s = r->spec;
   size_t q = s->lyapunov == 2 ? r->n : 1;
   struct cs_lyap_result lr;
-  char why[256];
   double decide = s->lyapunov_full ? 0.0 : fmax(s->lyapunov_zero_tol, 1e-300);
   /* A looser tolerance for the exponent's run (lyapunov_rtol): its error is
    * statistical, from the finite run, far above the integrator's (figure 5a
@@ -869,12 +868,12 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   cs_lyap_ws_set_tangent_atol(r->ws->lyap, 1e3 * s->solver.rtol);
   cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
   enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &o, t0, r->yend, q, s->lyapunov_time,
-                                  s->lyapunov_renorm, decide, &lr, why, sizeof why);
+                                  s->lyapunov_renorm, decide, &lr);
   res->lyapunov_time_used = lr.time_used;
   res->steps += lr.steps;
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
-    snprintf(res->message, sizeof res->message, "%s", why);
+    snprintf(res->message, sizeof res->message, "%s", cs_errmsg());
     if (st == CS_ERR_INTERRUPTED)
       res->status = st; /* abandoned: the caller discards the point */
     return;

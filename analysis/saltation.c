@@ -106,29 +106,26 @@ static int reset_of(const struct cs_saltation_in *in, void *src, double t, const
   return kind < 0 ? kind : 0;
 }
 
-static enum cs_status fail(char *msg, size_t len, enum cs_status st, const char *fmt, double t)
+static enum cs_status fail(enum cs_status st, const char *fmt, double t)
 {
   char why[256];
   snprintf(why, sizeof why, fmt, t);
-  cs_error_fill(msg, msg ? len : 0, "%s (%s)", why, cs_strerror(st));
-  return st;
+  return cs_error_set(st, "%s (%s)", why, cs_strerror(st));
 }
 
 enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, const double *y_minus,
-                                  const int *fired, struct cs_saltation *out, char *msg, size_t len)
+                                  const int *fired, struct cs_saltation *out)
 {
   const struct cs_model *m = in->m;
   size_t n = m->n_state, nsw = m->n_switch;
-  if (msg && len)
-    msg[0] = '\0';
   if (!m->switch_fn || !m->switch_apply || nsw == 0 || nsw > MAX_ROOTS || n > N_MAX)
-    return fail(msg, len, CS_ERR_ARG, "saltation at t = %.17g: the model has no switches", t);
+    return fail(CS_ERR_ARG, "saltation at t = %.17g: the model has no switches", t);
   int k = -1;
   for (size_t i = 0; i < nsw && k < 0; i++)
     if (fired[i])
       k = (int)i;
   if (k < 0)
-    return fail(msg, len, CS_ERR_ARG, "saltation at t = %.17g: no switching function fired", t);
+    return fail(CS_ERR_ARG, "saltation at t = %.17g: no switching function fired", t);
   out->fn = k;
   out->t = t;
   memcpy(out->y_minus, y_minus, n * sizeof *y_minus);
@@ -167,7 +164,7 @@ enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, co
   if (!rc)
     rc = fd_deriv(&FR, FD_FIRST * in->t_scale, Rt);
   if (rc)
-    return fail(msg, len, rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
+    return fail(rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
                 "saltation at t = %.17g: the model's switching function or reset failed", t);
 
   /* the parameter: h_p and R_p from the neighbouring params, before they switch */
@@ -184,7 +181,7 @@ enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, co
     if (!rc)
       rc = reset_of(in, in->params_minus, t, y_minus, fired, ym);
     if (rc)
-      return fail(msg, len, rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
+      return fail(rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
                   "saltation at t = %.17g: the switch failed at a neighbouring parameter", t);
     hp = (gpl - gm) / (2.0 * in->dp);
     for (size_t i = 0; i < n; i++)
@@ -195,7 +192,7 @@ enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, co
     int k1 = m->switch_apply(t, yp, fired, in->params_plus);
     int k2 = m->switch_apply(t, ym, fired, in->params_minus);
     if (k1 < 0 || k2 < 0)
-      return fail(msg, len, (enum cs_status)(k1 < 0 ? -k1 : -k2),
+      return fail((enum cs_status)(k1 < 0 ? -k1 : -k2),
                   "saltation at t = %.17g: the switch failed at a neighbouring parameter", t);
   }
 
@@ -203,10 +200,10 @@ enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, co
   memcpy(out->y_plus, y_minus, n * sizeof *y_minus);
   out->kind = m->switch_apply(t, out->y_plus, fired, in->params);
   if (out->kind < 0)
-    return fail(msg, len, (enum cs_status)(-out->kind), "mode switch at t = %.17g failed", t);
+    return fail((enum cs_status)(-out->kind), "mode switch at t = %.17g failed", t);
   rc = m->rhs(t, out->y_plus, fp, in->params);
   if (rc)
-    return fail(msg, len, rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
+    return fail(rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER,
                 "saltation at t = %.17g: the right-hand side after the switch failed", t);
 
   out->D = D;
@@ -220,7 +217,7 @@ enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, co
   if (!(fabs(D) * in->t_scale > CS_SALTATION_GRAZE * hsize)) {
     memcpy(out->S, Ry, n * n * sizeof *Ry);
     memset(out->sp, 0, n * sizeof *out->sp);
-    return fail(msg, len, CS_ERR_SINGULAR,
+    return fail(CS_ERR_SINGULAR,
                 "saltation at t = %.17g: the switching function crosses zero tangentially "
                 "(grazing)",
                 t);

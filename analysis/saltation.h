@@ -73,10 +73,9 @@ struct cs_saltation {
  * sets out->y_plus and the modes of in->params (and of params_plus/minus),
  * and computes S (and sp). CS_ERR_SINGULAR at a grazing crossing (the switch
  * is still applied), the model's status if a callback fails, CS_ERR_ARG for
- * a model without switching functions or no function fired. msg receives
- * the reason of a failure. */
+ * a model without switching functions or no function fired; the reason
+ * of a failure in cs_errmsg(). */
 enum cs_status cs_saltation_apply(const struct cs_saltation_in *in, double t, const double *y_minus,
-                                  const int *fired, struct cs_saltation *out, char *msg,
-                                  size_t len);
+                                  const int *fired, struct cs_saltation *out);
 
 #endif

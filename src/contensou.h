@@ -8,12 +8,13 @@
  *
  * Layers, each using only the ones above it in this list:
  *   core/status.h          status codes and their messages
+ *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
  *   friction/law_table.h   a law by name and parameters at a velocity or over
  *                          a (v, w) grid; the fit with the papers' pairs
- *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   models/model.h         mechanical models: descriptors, parameters by name
+ *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   integrate/flow.h       a model run through its modes (event-driven laws)
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
@@ -25,27 +26,36 @@
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
  *   analysis/orbit.h       periodic orbits by shooting, Floquet multipliers
- *   analysis/continuation.h  branches of equilibria and cycles
+ *   analysis/continuation.h  branches of equilibria and cycles (and where
+ *                          they are stable)
+ *   analysis/continuation_config.h  a parameter file's [continuation] keys
+ *   analysis/orbit_h5.h    the orbit and continuation files
  *   analysis/eps.h         the eps study of one trajectory against a reference
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
- *   sweep/sweep_h5.h       the sweep's result file
+ *   sweep/sweep_h5.h       the sweep's result file (written, resumed)
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
  *   study/eps_h5.h         the eps-study file (either study)
  *   results/read.h         every kind of result file read back into structs
- *   plot/plot_data.h       what the pictures of result files are made of
- * tests/cli/layers.sh checks the order (core < friction < integrate/models <
- * io < analysis < sweep < study < results < plot < cli) on every include.
+ *                          (also one point of a sweep)
+ *   plot/plot_data.h       what the pictures of result files are made of:
+ *                          their rows and their scripts' variables, made
+ *                          from the readers' structs
+ * tests/cli/layers.sh checks the order (core < friction < models < integrate
+ * < io < analysis < sweep < study < results < plot < cli) on every include.
  *
  * Errors: one channel. A function that fails returns its enum cs_status and
  * records a one-line reason in a per-thread buffer, read with cs_errmsg()
  * (core/status.h), e.g. "run.ini:5: zeta: -7 is out of range (accepted: ...)" or "no such
  * file 'x.h5'". The message is meaningful only right after a failure, in the
  * thread that saw it: a success does not clear it (cs_error_clear() does),
- * so read it when a status said so.
- * cs_h5_errmsg() is the same channel under its former name; the functions
- * that take a (char *msg, size_t len) buffer fill it with the same text, kept
- * for compatibility. Per-point failures of a sweep (a point's class FAILED
- * and its message in the results) are results, not this channel.
+ * so read it when a status said so. No public function takes a message
+ * buffer. Per-point failures of a sweep (a point's class FAILED and its
+ * message in the results), a continuation's end note and an orbit's note are
+ * results, not this channel. (The integrator's and the flow's workspaces
+ * also keep their last message, cs_integrator_last_error() and
+ * cs_flow_last_error(); the functions built on them carry it into
+ * cs_errmsg(). A mode switch that cs_flow_advance could not make is, for
+ * now, told by cs_flow_last_error() only.)
  *
  * Parameters in code (no file):
  *   const struct cs_model *m = cs_model_find("oscillator");
@@ -62,7 +72,7 @@
  * Each call returns a status and leaves its reason in cs_errmsg() on failure.
  * A sweep prepares its parameters at every point: pass them unprepared. A
  * single run (cs_flow_*, cs_record_*) needs them prepared first
- * (m->prepare(p, msg, len)). tests/cli/install/consumer.c does this against
+ * (m->prepare(p)). tests/cli/install/consumer.c does this against
  * the installed package. A parameter file's text can also be loaded without
  * a file on disk (cs_config_load_text).
  */
@@ -71,10 +81,11 @@
 
 #include "cs_version.h"
 #include "core/status.h"
+#include "core/ode.h"
 #include "friction/friction.h"
 #include "friction/law_table.h"
-#include "integrate/integrate.h"
 #include "models/model.h"
+#include "integrate/integrate.h"
 #include "integrate/flow.h"
 #include "integrate/record.h"
 #include "io/h5.h"
@@ -87,6 +98,8 @@
 #include "analysis/lyapunov.h"
 #include "analysis/orbit.h"
 #include "analysis/continuation.h"
+#include "analysis/continuation_config.h"
+#include "analysis/orbit_h5.h"
 #include "analysis/eps.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"

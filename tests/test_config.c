@@ -53,12 +53,12 @@ static void every_params_file_loads(void **state)
     size_t l = strlen(e->d_name);
     if (l < 5 || strcmp(e->d_name + l - 4, ".ini") != 0)
       continue;
-    char path[1200], msg[CS_CONFIG_MSG];
+    char path[1200];
     snprintf(path, sizeof path, "%s/%s", pdir, e->d_name);
     struct cs_config cfg;
-    enum cs_status st = cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg);
+    enum cs_status st = cs_config_load(path, NULL, 0, &cfg);
     if (st != CS_OK)
-      fail_msg("%s: %s", e->d_name, msg);
+      fail_msg("%s: %s", e->d_name, cs_errmsg());
     assert_non_null(cfg.model);
     cs_config_free(&cfg);
     n++;
@@ -85,9 +85,8 @@ static void good_file_and_overrides(void **state)
   (void)state;
   const char *path = write_ini("good.ini", good);
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
   const char *sets[] = {"parameters.omega0=61.5", "solver.rtol=1e-8", "initial.phi=0.3"};
-  assert_int_equal(cs_config_load(path, sets, 3, &cfg, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_config_load(path, sets, 3, &cfg), CS_OK);
   const struct cs_model *m = cfg.model;
   assert_string_equal(m->name, "pendulum");
   assert_close(cs_model_get_param(m, cfg.params, cs_model_param_index(m, "omega0")), 61.5, 0);
@@ -197,19 +196,17 @@ static void bad_inputs(void **state)
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     const char *path = write_ini("bad.ini", cases[i].text);
     struct cs_config cfg;
-    char msg[CS_CONFIG_MSG];
     const char *sets[1] = {cases[i].set};
-    enum cs_status st = cs_config_load(path, sets, cases[i].set ? 1 : 0, &cfg, msg, sizeof msg);
-    if (st != cases[i].status || !strstr(msg, cases[i].needle))
+    enum cs_status st = cs_config_load(path, sets, cases[i].set ? 1 : 0, &cfg);
+    if (st != cases[i].status || !strstr(cs_errmsg(), cases[i].needle))
       fail_msg("case %zu: status %d (expected %d), message '%s' lacks '%s'", i, st, cases[i].status,
-               msg, cases[i].needle);
-    assert_null(strchr(msg, '\n'));
+               cs_errmsg(), cases[i].needle);
+    assert_null(strchr(cs_errmsg(), '\n'));
     assert_null(cfg.model);
   }
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  assert_int_equal(cs_config_load("/nonexistent/x.ini", NULL, 0, &cfg, msg, sizeof msg), CS_ERR_IO);
-  assert_non_null(strstr(msg, "/nonexistent/x.ini"));
+  assert_int_equal(cs_config_load("/nonexistent/x.ini", NULL, 0, &cfg), CS_ERR_IO);
+  assert_non_null(strstr(cs_errmsg(), "/nonexistent/x.ini"));
 }
 
 /* Writes len bytes (NULs allowed) to dir/name. */
@@ -232,20 +229,20 @@ static void unfaithful_text(void **state)
 {
   (void)state;
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG], text[1200];
+  char text[1200];
   /* NUL */
   static const char nul[] =
       "[model]\nname = pendulum\n[output]\nt_end = 1\n\0\n[solver]\nrtol = 5\n";
   const char *path = write_bytes("nul.ini", nul, sizeof nul - 1);
-  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
-  assert_non_null(strstr(msg, "nul.ini:5: NUL byte at column 1"));
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg), CS_ERR_PARSE);
+  assert_non_null(strstr(cs_errmsg(), "nul.ini:5: NUL byte at column 1"));
   /* a long comment line ending in a key: accepted, and the key is not set */
   int n = snprintf(text, sizeof text, "[model]\nname = pendulum\n[parameters]\n; ");
   while (n < 380)
     text[n++] = 'x';
   n += snprintf(text + n, sizeof text - (size_t)n, " omega0_amp = 5\n[output]\nt_end = 1\n");
   path = write_bytes("longc.ini", text, (size_t)n);
-  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg), CS_OK);
   const struct cs_model *m = cfg.model;
   assert_close(cs_model_get_param(m, cfg.params, cs_model_param_index(m, "omega0_amp")), 0.0, 0);
   cs_config_free(&cfg);
@@ -255,10 +252,10 @@ static void unfaithful_text(void **state)
     text[n++] = ' ';
   n += snprintf(text + n, sizeof text - (size_t)n, " omega0_amp = 5\n[output]\nt_end = 1\n");
   path = write_bytes("longv.ini", text, (size_t)n);
-  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
-  if (!strstr(msg,
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg), CS_ERR_PARSE);
+  if (!strstr(cs_errmsg(),
               "longv.ini:4: line of 358 characters, longer than the INI parser's limit of 197"))
-    fail_msg("%s", msg);
+    fail_msg("%s", cs_errmsg());
   /* 197 characters (libinih's 200 less '\r', '\n', '\0') still pass, 198 do not */
   for (int len = 197; len <= 198; len++) {
     n = snprintf(text, sizeof text, "[model]\nname = pendulum\n[parameters]\nomega0 = 40");
@@ -267,7 +264,7 @@ static void unfaithful_text(void **state)
       text[n++] = ' ';
     n += snprintf(text + n, sizeof text - (size_t)n, "\r\n[output]\nt_end = 1\n");
     path = write_bytes("edge.ini", text, (size_t)n);
-    enum cs_status st = cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg);
+    enum cs_status st = cs_config_load(path, NULL, 0, &cfg);
     assert_int_equal(st, len == 197 ? CS_OK : CS_ERR_PARSE);
     if (st == CS_OK) {
       assert_close(
@@ -282,10 +279,10 @@ static void unfaithful_text(void **state)
   memset(big, ';', (1 << 20) + 9);
   path = write_bytes("big.ini", big, (1 << 20) + 9);
   free(big);
-  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_PARSE);
-  assert_non_null(strstr(msg, "not a parameter file"));
-  assert_int_equal(cs_config_load(dir, NULL, 0, &cfg, msg, sizeof msg), CS_ERR_IO);
-  assert_non_null(strstr(msg, "Is a directory"));
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg), CS_ERR_PARSE);
+  assert_non_null(strstr(cs_errmsg(), "not a parameter file"));
+  assert_int_equal(cs_config_load(dir, NULL, 0, &cfg), CS_ERR_IO);
+  assert_non_null(strstr(cs_errmsg(), "Is a directory"));
 }
 
 /* eta_prime given instead of eta: eta is derived (the paper's 6.7627 is 2.7174). */
@@ -295,14 +292,13 @@ static void eta_prime_instead_of_eta(void **state)
   const char *path = write_ini("ep.ini", "[model]\nname = belt\n[parameters]\neta_prime = 6.7627\n"
                                          "[output]\nt_end = 1\n");
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  assert_int_equal(cs_config_load(path, NULL, 0, &cfg, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_config_load(path, NULL, 0, &cfg), CS_OK);
   const struct cs_model *m = cfg.model;
   assert_close(cs_model_get_param(m, cfg.params, cs_model_param_index(m, "eta")), 2.717426, 1e-6);
   cs_config_free(&cfg);
   /* an override of eta replaces the file's eta_prime */
   const char *sets[] = {"parameters.eta=4.98"};
-  assert_int_equal(cs_config_load(path, sets, 1, &cfg, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_config_load(path, sets, 1, &cfg), CS_OK);
   assert_close(cs_model_get_param(m, cfg.params, cs_model_param_index(m, "eta_prime")), 13.7627,
                5e-5);
   cs_config_free(&cfg);

@@ -46,11 +46,9 @@ static int quick(void)
 
 static struct cs_orbit_ws *ws_of(const struct cs_model *m, const void *params, const char *param)
 {
-  char msg[512] = "";
-  struct cs_orbit_ws *w =
-      cs_orbit_ws_create(m, params, cs_model_param_index(m, param), msg, sizeof msg);
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, params, cs_model_param_index(m, param));
   if (!w)
-    fail_msg("cs_orbit_ws_create: %s", msg);
+    fail_msg("cs_orbit_ws_create: %s", cs_errmsg());
   return w;
 }
 
@@ -85,9 +83,8 @@ static void subhopf_branch(void **state)
   sp.p_min = -0.5, sp.p_max = 0.3;
   sp.stop_at_hopf = 1;
   struct cs_branch eq, cy;
-  char msg[512];
   double origin[2] = {0.01, -0.02};
-  assert_int_equal(cs_continue_equilibria(w, &sp, -0.5, origin, &eq, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_equilibria(w, &sp, -0.5, origin, &eq), CS_OK);
   const struct cs_special *h = special(&eq, CS_SPECIAL_HOPF, 0);
   assert_non_null(h);
   print_message("Hopf at mu = %.3g, omega = %.12g\n", h->pt.p, h->omega);
@@ -95,7 +92,7 @@ static void subhopf_branch(void **state)
   assert_close(h->omega, omega, 1e-9);
   sp.stop_at_hopf = 0;
   sp.max_points = 500;
-  assert_int_equal(cs_continue_cycles_from_hopf(w, &sp, h, &cy, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_cycles_from_hopf(w, &sp, h, &cy), CS_OK);
   print_message("%zu cycles, %s\n", cy.n_points, cy.end_note);
   assert_int_equal(count(&cy, CS_SPECIAL_FOLD), 1);
   const struct cs_special *f = special(&cy, CS_SPECIAL_FOLD, 0);
@@ -134,10 +131,57 @@ static void subhopf_branch(void **state)
   assert_true(passed);
   /* the branch went round the fold to the end of the range on the stable side */
   assert_close(cy.points[cy.n_points - 1].p, sp.p_max, 1e-9);
+  /* stable exactly on the outer cycles: from the fold to the end */
+  struct cs_param_range st[4];
+  assert_int_equal(cs_branch_stable_ranges(&cy, st, 4), 1);
+  assert_close(st[0].lo, -0.25, 1e-9);
+  assert_close(st[0].hi, sp.p_max, 1e-12);
   cs_branch_free(&eq);
   cs_branch_free(&cy);
   cs_orbit_ws_free(w);
   free(p);
+}
+
+/* The stable stretches of a branch made by hand: a lone stable point and a
+ * marginal one break nothing and count for nothing; a stretch ends at a
+ * segment change and reaches to the special points located at its ends
+ * (not to a branch switch or the end marker). */
+static void stable_ranges(void **state)
+{
+  (void)state;
+  /* p:      1  2  3  4  5  6  7  8  9  10
+   * stable: S  U  S  S  S  M  S  S  S  S
+   * segment 0 .......................  1 */
+  static const int unstable[] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const int marginal[] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0};
+  struct cs_branch_point pts[10];
+  memset(pts, 0, sizeof pts);
+  for (int i = 0; i < 10; i++) {
+    pts[i].p = i + 1;
+    pts[i].n_unstable = unstable[i];
+    pts[i].n_marginal = marginal[i];
+    pts[i].segment = i < 9 ? 0 : 1;
+  }
+  struct cs_special sp[3];
+  memset(sp, 0, sizeof sp);
+  sp[0].kind = CS_SPECIAL_FOLD, sp[0].after = 1, sp[0].pt.p = 2.4;            /* before 3 */
+  sp[1].kind = CS_SPECIAL_PERIOD_DOUBLING, sp[1].after = 4, sp[1].pt.p = 5.5; /* after 5 */
+  sp[2].kind = CS_SPECIAL_BRANCH_SWITCH, sp[2].after = 8, sp[2].pt.p = 9.5;   /* not a bound */
+  struct cs_branch b = {.points = pts, .n_points = 10, .special = sp, .n_special = 3};
+  struct cs_param_range r[3];
+  assert_int_equal(cs_branch_stable_ranges(&b, NULL, 0), 2); /* counted without room */
+  assert_int_equal(cs_branch_stable_ranges(&b, r, 1), 2);    /* at most max written */
+  assert_close(r[0].lo, 2.4, 0);
+  assert_close(r[0].hi, 5.5, 0);
+  assert_int_equal(cs_branch_stable_ranges(&b, r, 3), 2);
+  assert_close(r[1].lo, 7, 0);
+  assert_close(r[1].hi, 9, 0); /* the lone point 10 is left out */
+  /* a branch run backwards: the interval still reads low to high */
+  for (int i = 0; i < 10; i++)
+    pts[i].p = -pts[i].p;
+  assert_int_equal(cs_branch_stable_ranges(&b, r, 3), 2);
+  assert_close(r[1].lo, -9, 0);
+  assert_close(r[1].hi, -7, 0);
 }
 
 /* ------------------------------------------------- a fold of equilibria */
@@ -153,9 +197,8 @@ static void equilibrium_fold(void **state)
   sp.p_min = 0.0, sp.p_max = 1.0;
   sp.max_points = 400;
   struct cs_branch eq;
-  char msg[512];
   double guess[2] = {-0.95, 0.0};
-  assert_int_equal(cs_continue_equilibria(w, &sp, 0.1, guess, &eq, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_equilibria(w, &sp, 0.1, guess, &eq), CS_OK);
   print_message("%zu points: %s\n", eq.n_points, eq.end_note);
   assert_int_equal(count(&eq, CS_SPECIAL_FOLD), 1);
   assert_int_equal(count(&eq, CS_SPECIAL_HOPF), 0);
@@ -230,8 +273,7 @@ static void sweep_brackets(const struct cs_model *m, const void *p, double from,
 static double multiplier_near_minus_one(struct cs_orbit_ws *w, double gamma, int k, const double *y,
                                         double t0)
 {
-  char msg[512];
-  assert_int_equal(cs_orbit_ws_set_param(w, gamma, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_orbit_ws_set_param(w, gamma), CS_OK);
   struct cs_orbit_opts o = cs_orbit_opts_default();
   o.solver.rtol = 1e-10, o.solver.atol = 1e-12;
   o.returns = k;
@@ -256,12 +298,10 @@ static void duffing_period_doubling(void **state)
   sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
   sp.switch_pd = 1;
   sp.locate_tol = 1e-9;
-  char msg[512];
   double t0, y[2], T, y0[2] = {1.0, 0.0};
-  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, y0, 300.0, &t0, y, &T, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, y0, 300.0, &t0, y, &T), CS_OK);
   struct cs_branch b;
-  assert_int_equal(cs_continue_cycles(w, &sp, 0.22, t0, y, T, &b, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_cycles(w, &sp, 0.22, t0, y, T, &b), CS_OK);
   print_message("%zu points: %s\n", b.n_points, b.end_note);
   assert_true(count(&b, CS_SPECIAL_PERIOD_DOUBLING) >= 2);
   assert_true(count(&b, CS_SPECIAL_BRANCH_SWITCH) >= 1);
@@ -335,9 +375,9 @@ static int ns_jac(double t, const double *y, double *J, const void *vp)
   return 0;
 }
 
-static enum cs_status ns_prepare(void *p, char *msg, size_t len)
+static enum cs_status ns_prepare(void *p)
 {
-  (void)p, (void)msg, (void)len;
+  (void)p;
   return CS_OK;
 }
 
@@ -373,9 +413,7 @@ static void neimark_sacker(void **state)
   sp.p_min = -0.2, sp.p_max = 0.15;
   sp.ds = sp.ds_max = 0.1;
   struct cs_branch b;
-  char msg[512];
-  assert_int_equal(cs_continue_cycles(w, &sp, -0.2, 0.0, ns_y0, 2 * M_PI, &b, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_continue_cycles(w, &sp, -0.2, 0.0, ns_y0, 2 * M_PI, &b), CS_OK);
   assert_int_equal(count(&b, CS_SPECIAL_NEIMARK_SACKER), 1);
   assert_int_equal(count(&b, CS_SPECIAL_PERIOD_DOUBLING), 0);
   assert_int_equal(count(&b, CS_SPECIAL_FOLD), 0);
@@ -408,10 +446,8 @@ static void belt_grazing(void **state)
   const char *sets[] = {"model.law=event-driven", "solver.stepper=erk", "solver.rtol=1e-10",
                         "solver.atol=1e-12"};
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 4, &cfg, msg,
-                     sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 4, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   struct cs_orbit_ws *w = ws_of(cfg.model, cfg.params_unprepared, "eta");
   struct cs_cont_spec sp = cs_cont_spec_default();
   sp.p_min = 4.5, sp.p_max = 5.5;
@@ -419,10 +455,9 @@ static void belt_grazing(void **state)
   sp.orbit.solver = cfg.solver;
   sp.orbit.section = cfg.section;
   double t0, y[4], T;
-  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, cfg.y0, 0.0, &t0, y, &T, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, cfg.y0, 0.0, &t0, y, &T), CS_OK);
   struct cs_branch b;
-  assert_int_equal(cs_continue_cycles(w, &sp, 4.98, t0, y, T, &b, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_cycles(w, &sp, 4.98, t0, y, T, &b), CS_OK);
   print_message("%zu points: %s\n", b.n_points, b.end_note);
   const struct cs_special *g = special(&b, CS_SPECIAL_GRAZING, 0);
   assert_non_null(g);
@@ -452,9 +487,8 @@ static void fig5a(void **state)
     return;
   }
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(FIG5A, NULL, 0, &cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(FIG5A, NULL, 0, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_orbit_ws *w = ws_of(m, cfg.params_unprepared, "omega0");
   struct cs_cont_spec sp = cs_cont_spec_default();
@@ -464,13 +498,13 @@ static void fig5a(void **state)
   sp.stop_at_hopf = 1;
   sp.max_points = 400;
   struct cs_branch eq, cy;
-  assert_int_equal(cs_continue_equilibria(w, &sp, 30.0, cfg.y0, &eq, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_equilibria(w, &sp, 30.0, cfg.y0, &eq), CS_OK);
   const struct cs_special *h = special(&eq, CS_SPECIAL_HOPF, 0);
   assert_non_null(h);
   print_message("Hopf at omega0 = %.8f rad/s, omega %.6f rad/s\n", h->pt.p, h->omega);
   assert_close(h->pt.p, 37.1707, 1e-4);
   sp.stop_at_hopf = 0;
-  assert_int_equal(cs_continue_cycles_from_hopf(w, &sp, h, &cy, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_continue_cycles_from_hopf(w, &sp, h, &cy), CS_OK);
   print_message("%zu cycles: %s\n", cy.n_points, cy.end_note);
   for (size_t i = 0; i < cy.n_special; i++)
     print_message("  %s at %.8f (period %.8f s)\n", cs_special_name(cy.special[i].kind),
@@ -506,7 +540,7 @@ static void fig5a(void **state)
     for (size_t i = f1->after + 1; i <= f2->after; i++)
       if (fabs(cy.points[i].p - probes[k]) < fabs(cy.points[best].p - probes[k]))
         best = i;
-    assert_int_equal(cs_orbit_ws_set_param(w, probes[k], msg, sizeof msg), CS_OK);
+    assert_int_equal(cs_orbit_ws_set_param(w, probes[k]), CS_OK);
     struct cs_orbit orb;
     assert_int_equal(
         cs_orbit_find(w, &sp.orbit, 0.0, cy.points[best].y, cy.points[best].period, &orb), CS_OK);
@@ -533,6 +567,7 @@ static void fig5a(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(stable_ranges),
       cmocka_unit_test(subhopf_branch),
       cmocka_unit_test(equilibrium_fold),
       cmocka_unit_test(duffing_period_doubling),

@@ -23,10 +23,9 @@
 
 static void load(const char *path, const char *const *sets, size_t n, struct cs_config *cfg)
 {
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(path, sets, n, cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(path, sets, n, cfg);
   if (st != CS_OK)
-    fail_msg("%s: %s", path, msg);
+    fail_msg("%s: %s", path, cs_errmsg());
 }
 
 /* The study of cfg on its [output] grid. */
@@ -78,24 +77,21 @@ static void make_params(void **state)
   load(FIG9, NULL, 0, &cfg);
   const struct cs_model *m = cfg.model;
   void *p = malloc(m->params_size);
-  char msg[256];
   int ls = cs_model_param_index(m, "lambda_stick"), ke = cs_model_param_index(m, "eps");
   assert_true(ls >= 0 && ke >= 0);
   /* from the unprepared params lambda_stick (not given) follows the run's eps */
-  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 1e-2, 0, p, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 1e-2, 0, p), CS_OK);
   assert_true(cs_model_get_param(m, p, ke) == 1e-2);
   assert_true(cs_model_get_param(m, p, ls) == 1e-2);
   /* from prepared params the derived value (the file's eps) stays */
-  assert_int_equal(cs_eps_make_params(m, cfg.params, 1e-2, 0, p, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_eps_make_params(m, cfg.params, 1e-2, 0, p), CS_OK);
   assert_true(cs_model_get_param(m, p, ls) == 1e-4);
   /* eta stays as given, eta' is derived again (the same value) */
   int ep = cs_model_param_index(m, "eta_prime");
   assert_true(cs_model_get_param(m, p, ep) == cs_model_get_param(m, cfg.params, ep));
-  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 2e3, 0, p, msg, sizeof msg),
-                   CS_ERR_RANGE);
-  assert_non_null(strstr(msg, "eps"));
-  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, NAN, 1, p, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, 2e3, 0, p), CS_ERR_RANGE);
+  assert_non_null(strstr(cs_errmsg(), "eps"));
+  assert_int_equal(cs_eps_make_params(m, cfg.params_unprepared, NAN, 1, p), CS_OK);
   assert_string_equal(cs_model_get_choice(m, p, 0), "event-driven");
   free(p);
   cs_config_free(&cfg);
@@ -104,9 +100,9 @@ static void make_params(void **state)
   assert_non_null(tm);
   void *base = malloc(tm->params_size), *q = malloc(tm->params_size);
   cs_model_params_default(tm, base);
-  assert_int_equal(tm->prepare(base, msg, sizeof msg), CS_OK);
-  assert_int_equal(cs_eps_make_params(tm, base, 1e-3, 0, q, msg, sizeof msg), CS_ERR_NOT_FOUND);
-  assert_int_equal(cs_eps_make_params(tm, base, NAN, 1, q, msg, sizeof msg), CS_ERR_NOT_FOUND);
+  assert_int_equal(tm->prepare(base), CS_OK);
+  assert_int_equal(cs_eps_make_params(tm, base, 1e-3, 0, q), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_eps_make_params(tm, base, NAN, 1, q), CS_ERR_NOT_FOUND);
   free(base), free(q);
 }
 
@@ -263,10 +259,9 @@ static void sweep_identical(void **state)
                                      "sweep.transient=10",     "sweep.record=10",
                                      "sweep.spacing=linear",   "sweep.adaptive_transient=false"};
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
   load(CONTENSOU_SOURCE_DIR "/params/pendulum_eps_sweep.ini", sets, 8, &cfg);
   struct cs_sweep_spec sw;
-  assert_int_equal(cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_sweep_spec_from_config(&cfg, &sw), CS_OK);
   sw.threads = 2;
   double eps[1] = {1e-1};
   struct cs_eps_sweep_spec spec = {.eps = eps, .n_eps = 1, .reference_eps = 1e-1, .sweep = &sw};

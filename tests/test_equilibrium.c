@@ -144,9 +144,8 @@ static void set(const struct cs_model *m, void *p, const char *name, double v)
   if (cs_model_set_param(m, p, name, v) != CS_OK)
     fail_msg("cannot set %s = %g", name, v);
   if (m->prepare) {
-    char msg[256] = "";
-    if (m->prepare(p, msg, sizeof msg) != CS_OK)
-      fail_msg("%s: prepare failed: %s", m->name, msg);
+    if (m->prepare(p) != CS_OK)
+      fail_msg("%s: prepare failed: %s", m->name, cs_errmsg());
   }
 }
 

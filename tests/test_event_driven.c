@@ -858,9 +858,8 @@ static void energy_balances(void **state)
 
 static void load(const char *path, const char *const *sets, size_t n, struct cs_config *cfg)
 {
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(path, sets, n, cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(path, sets, n, cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
 }
 
 static int phi_level(double t, const double *y, double *g, const void *ctx)

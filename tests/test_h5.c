@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* HDF5 helpers: datasets, column names and units, appended rows (also after a
- * killed writer), attributes, provenance, error texts, and what h5py sees. */
+ * killed writer), tables stored by typed columns, attributes, provenance,
+ * error texts, and what h5py sees. */
 #define _POSIX_C_SOURCE 200809L /* fork, waitpid, unlink */
 
 #include <math.h>
@@ -117,10 +118,10 @@ static void test_vector_and_replace(void **state)
   assert_string_equal(d.units[1], ""); /* no units written */
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_read(f, "/sweep/missing", &d), CS_ERR_NOT_FOUND);
-  assert_non_null(strstr(cs_h5_errmsg(), "/sweep/missing"));
+  assert_non_null(strstr(cs_errmsg(), "/sweep/missing"));
   /* a group is read as a table only when its `columns` attribute names its datasets */
   assert_int_equal(cs_h5_read(f, "/sweep", &d), CS_ERR_UNSUPPORTED);
-  assert_true(strlen(cs_h5_errmsg()) > 0);
+  assert_true(strlen(cs_errmsg()) > 0);
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_close(f), CS_OK);
   unlink(path);
@@ -145,7 +146,7 @@ static void test_attributes(void **state)
   assert_int_equal(cs_h5_attr_write_double(f, "/params", "omega0", 61.5, "rad/s"), CS_OK);
   assert_int_equal(cs_h5_attr_write_string(f, "/params/dummy", "doc", "a unicode µ string"), CS_OK);
   assert_int_equal(cs_h5_attr_write_string(f, "/nowhere", "x", "y"), CS_ERR_NOT_FOUND);
-  assert_non_null(strstr(cs_h5_errmsg(), "/nowhere"));
+  assert_non_null(strstr(cs_errmsg(), "/nowhere"));
   assert_int_equal(cs_h5_close(f), CS_OK);
 
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -315,21 +316,21 @@ static void test_errors(void **state)
   (void)state;
   assert_int_equal(cs_h5_open("test_h5_does_not_exist.h5", 0, &f), CS_ERR_NOT_FOUND);
   assert_null(f);
-  assert_non_null(strstr(cs_h5_errmsg(), "test_h5_does_not_exist.h5"));
+  assert_non_null(strstr(cs_errmsg(), "test_h5_does_not_exist.h5"));
   fp = fopen(text, "w");
   assert_non_null(fp);
   fputs("not an HDF5 file\n", fp);
   fclose(fp);
   assert_int_equal(cs_h5_open(text, 0, &f), CS_ERR_HDF5);
-  assert_non_null(strstr(cs_h5_errmsg(), "not an HDF5 file"));
+  assert_non_null(strstr(cs_errmsg(), "not an HDF5 file"));
   unlink(text);
   /* A failure inside HDF5: its error stack becomes the message. */
   assert_int_equal(cs_h5_create("no_such_dir_test_h5/x.h5", &f), CS_ERR_IO);
   assert_null(f);
   /* the system's reason first, HDF5's call after it */
-  assert_non_null(strstr(cs_h5_errmsg(), "No such file or directory"));
-  assert_non_null(strstr(cs_h5_errmsg(), "H5F"));
-  assert_non_null(strstr(cs_h5_errmsg(), "no_such_dir_test_h5/x.h5"));
+  assert_non_null(strstr(cs_errmsg(), "No such file or directory"));
+  assert_non_null(strstr(cs_errmsg(), "H5F"));
+  assert_non_null(strstr(cs_errmsg(), "no_such_dir_test_h5/x.h5"));
   assert_int_equal(cs_h5_close(NULL), CS_OK);
   assert_int_equal(cs_h5_table_close(NULL), CS_OK);
   cs_h5_data_free(NULL);
@@ -413,7 +414,7 @@ static void test_output_lock_partial_commit(void **state)
   if (pid == 0) {
     struct cs_h5 *h;
     enum cs_status st = cs_h5_output_create(path, 1, &h);
-    _exit(st == CS_ERR_BUSY && strstr(cs_h5_errmsg(), "pid") ? 0 : 1);
+    _exit(st == CS_ERR_BUSY && strstr(cs_errmsg(), "pid") ? 0 : 1);
   }
   int ws;
   assert_int_equal(waitpid(pid, &ws, 0), pid);
@@ -444,7 +445,7 @@ static void test_output_lock_partial_commit(void **state)
   assert_int_equal(access("test_h5_out.h5.partial", F_OK), 0);
   assert_int_equal(access("test_h5_out.h5.lock", F_OK), -1);
   assert_int_equal(cs_h5_output_create(path, 0, &f), CS_ERR_EXISTS);
-  assert_non_null(strstr(cs_h5_errmsg(), "did not finish"));
+  assert_non_null(strstr(cs_errmsg(), "did not finish"));
   assert_int_equal(cs_h5_output_create(path, 1, &f), CS_OK);
   assert_int_equal(cs_h5_output_commit(f), CS_OK);
   unlink(path);
@@ -557,6 +558,122 @@ static void test_recover_killed_swmr_writer(void **state)
   unlink(path);
 }
 
+/* A table stored by columns: integer columns in their own integer types
+ * (what h5py sees: dtype, units, doc, missing_value, the `columns` order),
+ * read back by the generic readers as one table of doubles with a block
+ * expanded into its named columns and -1 of a column with missing values as
+ * NaN; values an integer column cannot hold are refused; an appended table
+ * holds its rows until flushed or closed, and then has them all. */
+static void test_columns(void **state)
+{
+  const char *path = "test_h5_columns.h5";
+  static const char *const block[] = {"0", "1"};
+  const struct cs_h5_column cols[] = {
+      {"run", CS_H5_INT32, "1", "the run", 0, 0, NULL},
+      {"eps", CS_H5_DOUBLE, "m/s", "eps", 0, 0, NULL},
+      {"rows", CS_H5_INT64, "1", "rows compared", 1, 0, NULL},
+      {"class", CS_H5_INT32, "1", "class of grid index 0, 1", 1, 2, block},
+  };
+  /* run, eps, rows, class[0], class[1] */
+  const double rows[] = {0, NAN, 5e12, 3, NAN, /* */
+                         1, 0.5, NAN,  2, 1};
+  struct cs_h5 *f;
+  struct cs_h5_data d;
+  (void)state;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  assert_int_equal(cs_h5_write_columns(f, "/study/runs", 4, cols, 2, rows, "one row per run"),
+                   CS_OK);
+  assert_int_equal(cs_h5_write_columns(f, "/empty", 4, cols, 0, NULL, "no rows"), CS_OK);
+  /* refused: a fraction, NaN where nothing may be missing, beyond int32 */
+  const double frac[] = {0.5, 1, 1, 1, 1}, nan_run[] = {NAN, 1, 1, 1, 1}, big[] = {3e9, 1, 1, 1, 1};
+  const double *bad[] = {frac, nan_run, big};
+  for (int i = 0; i < 3; i++) {
+    assert_int_equal(cs_h5_write_columns(f, "/bad", 4, cols, 1, bad[i], "bad"), CS_ERR_ARG);
+    assert_non_null(strstr(cs_errmsg(), "column 'run'"));
+  }
+  struct cs_h5_column nodoc = cols[0];
+  nodoc.doc = NULL;
+  assert_int_equal(cs_h5_write_columns(f, "/bad", 1, &nodoc, 1, rows, "bad"), CS_ERR_ARG);
+
+  /* appended by rows: held, then all there */
+  struct cs_h5_table *t;
+  assert_int_equal(cs_h5_table_create_columns(f, "/switches", 2, cols, 4, "switches", &t), CS_OK);
+  assert_int_equal(cs_h5_table_cols(t), 2);
+  for (int i = 0; i < 6; i++) {
+    double r[2] = {i, 0.25 * i};
+    assert_int_equal(cs_h5_table_append(t, 1, r), CS_OK);
+  }
+  assert_int_equal(cs_h5_table_rows(t), 6);
+  assert_int_equal(cs_h5_read(f, "/switches", &d), CS_OK);
+  assert_int_equal(d.nrows, 4); /* one chunk of 4 written, 2 held */
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_table_flush(t), CS_OK);
+  assert_int_equal(cs_h5_read(f, "/switches", &d), CS_OK);
+  assert_int_equal(d.nrows, 6);
+  cs_h5_data_free(&d);
+  double r7[2] = {6, 1.5};
+  assert_int_equal(cs_h5_table_append(t, 1, r7), CS_OK);
+  assert_int_equal(cs_h5_table_close(t), CS_OK);
+  assert_int_equal(cs_h5_table_open(f, "/switches", &t), CS_ERR_UNSUPPORTED);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  int rank;
+  size_t nr, nc;
+  assert_int_equal(cs_h5_shape(f, "/study/runs", &rank, &nr, &nc), CS_OK);
+  assert_true(rank == 2 && nr == 2 && nc == 5);
+  assert_int_equal(cs_h5_read(f, "/study/runs", &d), CS_OK);
+  assert_true(d.rank == 2 && d.nrows == 2 && d.ncols == 5);
+  static const char *const want_names[] = {"run", "eps", "rows", "0", "1"};
+  static const char *const want_units[] = {"1", "m/s", "1", "1", "1"};
+  for (int j = 0; j < 5; j++) {
+    assert_string_equal(d.names[j], want_names[j]);
+    assert_string_equal(d.units[j], want_units[j]);
+  }
+  for (int k = 0; k < 10; k++)
+    assert_true(d.data[k] == rows[k] || (isnan(d.data[k]) && isnan(rows[k])));
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read_rows(f, "/study/runs", 1, 1, &d), CS_OK);
+  assert_true(d.nrows == 1 && d.data[0] == 1 && d.data[4] == 1);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read_column(f, "/study/runs", "1", &d), CS_OK);
+  assert_true(d.nrows == 2 && d.ncols == 1 && isnan(d.data[0]) && d.data[1] == 1);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read_column(f, "/study/runs", "none", &d), CS_ERR_NOT_FOUND);
+  assert_int_equal(cs_h5_read(f, "/empty", &d), CS_OK);
+  assert_true(d.nrows == 0 && d.ncols == 5);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_read(f, "/switches", &d), CS_OK);
+  assert_true(d.nrows == 7 && d.ncols == 2 && d.data[13] == 1.5);
+  cs_h5_data_free(&d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  if (access("/usr/bin/python3", X_OK) == 0 &&
+      system("/usr/bin/python3 -c 'import h5py' >/dev/null 2>&1") == 0) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c '\n"
+             "import sys, h5py, numpy as np\n"
+             "g = h5py.File(sys.argv[1], \"r\")[\"study/runs\"]\n"
+             "assert list(g.attrs[\"columns\"]) == [\"run\", \"eps\", \"rows\", \"class\"]\n"
+             "assert g.attrs[\"doc\"] == \"one row per run\"\n"
+             "assert g[\"run\"].dtype == np.int32 and g[\"rows\"].dtype == np.int64\n"
+             "assert g[\"eps\"].dtype == np.float64 and g[\"eps\"].attrs[\"units\"] == \"m/s\"\n"
+             "assert g[\"rows\"][0] == 5 * 10**12 and g[\"rows\"][1] == -1\n"
+             "assert g[\"rows\"].attrs[\"missing_value\"] == -1\n"
+             "assert \"missing_value\" not in g[\"run\"].attrs\n"
+             "c = g[\"class\"]\n"
+             "assert c.shape == (2, 2) and c.dtype == np.int32 and c[0, 1] == -1\n"
+             "assert list(c.attrs[\"names\"]) == [\"0\", \"1\"]\n"
+             "assert list(c.attrs[\"units\"]) == [\"1\", \"1\"]\n"
+             "assert g[\"run\"].attrs[\"doc\"] == \"the run\"\n"
+             "' %s",
+             path);
+    assert_int_equal(system(cmd), 0);
+  }
+  unlink(path);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -571,6 +688,7 @@ int main(void)
       cmocka_unit_test(test_output_lock_partial_commit),
       cmocka_unit_test(test_typed_datasets),
       cmocka_unit_test(test_recover_killed_swmr_writer),
+      cmocka_unit_test(test_columns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

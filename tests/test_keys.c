@@ -14,13 +14,16 @@
 
 static const char base[] = "[model]\nname = oscillator\n[output]\nt_end = 1\n";
 
-/* Loads base with the overrides; returns the status, msg filled. */
+/* Loads base with the overrides; returns the status, msg filled with the
+ * reason of a failure. */
 static enum cs_status load(const char *const *sets, size_t n, char *msg, size_t len)
 {
   struct cs_config cfg;
-  enum cs_status st = cs_config_load_text("keys.ini", base, sets, n, &cfg, msg, len);
+  enum cs_status st = cs_config_load_text("keys.ini", base, sets, n, &cfg);
   if (st == CS_OK)
     cs_config_free(&cfg);
+  else
+    snprintf(msg, len, "%s", cs_errmsg());
   return st;
 }
 

@@ -44,10 +44,9 @@ static int quick(void)
 
 static struct cs_orbit_ws *ws_of(const struct cs_model *m, const void *params, int param)
 {
-  char msg[512] = "";
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, params, param, msg, sizeof msg);
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, params, param);
   if (!w)
-    fail_msg("cs_orbit_ws_create: %s", msg);
+    fail_msg("cs_orbit_ws_create: %s", cs_errmsg());
   return w;
 }
 
@@ -55,11 +54,10 @@ static struct cs_orbit_ws *ws_of(const struct cs_model *m, const void *params, i
 static void find(struct cs_orbit_ws *w, const struct cs_orbit_opts *o, const double *y0,
                  double transient, struct cs_orbit *orb)
 {
-  char msg[512] = "";
   double t, y[16], T;
-  enum cs_status st = cs_orbit_guess(w, o, 0.0, y0, transient, &t, y, &T, msg, sizeof msg);
+  enum cs_status st = cs_orbit_guess(w, o, 0.0, y0, transient, &t, y, &T);
   if (st != CS_OK)
-    fail_msg("guess: %s", msg);
+    fail_msg("guess: %s", cs_errmsg());
   st = cs_orbit_find(w, o, t, y, T, orb);
   if (st != CS_OK)
     fail_msg("find: %s", orb->note);
@@ -210,9 +208,8 @@ static void duffing_liouville(void **state)
 
 static void load(const char *path, const char *const *sets, size_t n, struct cs_config *cfg)
 {
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(path, sets, n, cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(path, sets, n, cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
 }
 
 /* The section variable as a root function. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* plot/plot_data.h on tables built in memory: angle wrapping, time windows
  * and the settled window, wrap breaks, regime categories (class, period,
- * rotation), the return map's consecutive pairs, and the stable/unstable
- * split of a branch block. */
+ * rotation), the return map's consecutive pairs, the stable/unstable
+ * split of a branch block, and the variables as gnuplot reads them. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include <math.h>
@@ -20,10 +20,10 @@
 #include "plot/plot_data.h"
 
 /* A table of nrows x ncols (row-major values) with the given column names. */
-static struct cs_h5_data table(size_t nrows, size_t ncols, const char *const *names,
-                               const double *values)
+static struct cs_result_table table(size_t nrows, size_t ncols, const char *const *names,
+                                    const double *values)
 {
-  struct cs_h5_data d = {.rank = 2, .nrows = nrows, .ncols = ncols};
+  struct cs_result_table d = {.nrows = nrows, .ncols = ncols};
   d.data = malloc(nrows * ncols * sizeof *d.data + 1);
   d.names = calloc(ncols, sizeof *d.names);
   d.units = calloc(ncols, sizeof *d.units);
@@ -94,7 +94,7 @@ static void test_rows_wrap_breaks(void **state)
   double v[2 * 40];
   for (int i = 0; i < 40; i++)
     v[2 * i] = 0.1 * i, v[2 * i + 1] = 0.05 + 0.5 * i; /* 19.55 rad: three turns */
-  struct cs_h5_data d = table(40, 2, names, v);
+  struct cs_result_table d = table(40, 2, names, v);
   long cols[2] = {0, 1};
   int wrap[2] = {0, 1}, nowrap[2] = {0, 0};
   for (int pass = 0; pass < 2; pass++) {
@@ -115,7 +115,7 @@ static void test_rows_wrap_breaks(void **state)
     assert_int_equal(blanks, pass ? 0 : 3);
     free(c.text);
   }
-  cs_h5_data_free(&d);
+  cs_result_table_free(&d);
 }
 
 /* A hand-made 1-D sweep of five points: class, period, rotation number and
@@ -190,7 +190,7 @@ static void test_branch_block(void **state)
   (void)state;
   static const char *const names[] = {"p", "stable", "x"};
   const double v[] = {1, 1, 0.1, 2, 1, 0.2, 3, 1, 0.3, 4, 0, 0.4, 5, 0, 0.5, 6, 0, 0.6};
-  struct cs_h5_data d = table(6, 3, names, v);
+  struct cs_result_table d = table(6, 3, names, v);
   struct capture c;
   capture_open(&c);
   cs_plot_branch_block(&d, 0, 2, 0, NULL, 0, c.f);
@@ -207,17 +207,47 @@ static void test_branch_block(void **state)
   assert_non_null(strstr(c.text, "3.5 0.35 0.35"));
   assert_non_null(strstr(c.text, "4 nan 0.4"));
   free(c.text);
-  cs_h5_data_free(&d);
+  cs_result_table_free(&d);
+}
+
+/* The variables as gnuplot reads them: quotes doubled, numbers to 17
+ * digits, a value that is not finite as NaN, in the order they were set; a
+ * list that does not fit is refused, not cut silently. */
+static void test_vars(void **state)
+{
+  (void)state;
+  struct cs_plot_vars v = {0};
+  cs_plot_vars_text(&v, "label", "it's");
+  cs_plot_vars_number(&v, "x", 0.1);
+  cs_plot_vars_number(&v, "bad", INFINITY);
+  cs_plot_vars_text(&v, "label", "");
+  char buf[256];
+  assert_int_equal(cs_plot_vars_gnuplot(&v, buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "label='it''s'; x=0.10000000000000001; bad=NaN; label=''; ");
+  assert_string_equal(cs_plot_vars_find(&v, "label")->text, ""); /* the last one */
+  assert_null(cs_plot_vars_find(&v, "y"));
+  struct cs_plot_vars w = {0};
+  cs_plot_vars_number(&w, "first", 1);
+  cs_plot_vars_append(&w, &v);
+  assert_int_equal(w.n, 5);
+  assert_int_equal(cs_plot_vars_gnuplot(&w, buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "first=1; label='it''s'; x=0.10000000000000001; bad=NaN; label=''; ");
+  for (size_t cap = 1; cap < strlen(buf) + 1; cap++) {
+    char small[128];
+    assert_int_equal(cs_plot_vars_gnuplot(&w, small, cap), CS_ERR_RANGE);
+    assert_true(strlen(small) < cap); /* terminated within the buffer */
+  }
+  cs_plot_vars_free(&w);
+  cs_plot_vars_free(&v);
+  assert_int_equal(v.n, 0);
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_wrap),
-      cmocka_unit_test(test_windows),
-      cmocka_unit_test(test_rows_wrap_breaks),
-      cmocka_unit_test(test_regime),
-      cmocka_unit_test(test_return_map),
+      cmocka_unit_test(test_wrap),         cmocka_unit_test(test_vars),
+      cmocka_unit_test(test_windows),      cmocka_unit_test(test_rows_wrap_breaks),
+      cmocka_unit_test(test_regime),       cmocka_unit_test(test_return_map),
       cmocka_unit_test(test_branch_block),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

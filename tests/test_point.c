@@ -442,14 +442,12 @@ static void belt_converged_period(void **state)
 {
   (void)state;
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
   const char *sets[] = {"model.law=event-driven"};
-  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 1, &cfg, msg,
-                     sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 1, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   struct cs_sweep_spec sw;
-  if (cs_sweep_spec_from_config(&cfg, &sw, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_sweep_spec_from_config(&cfg, &sw) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_point_ws *ws = cs_point_ws_create(m->n_state, 1000);
   struct cs_point_result r;
@@ -596,9 +594,9 @@ static int coulomb_mode_of(const void *vp)
 
 static const char *const coulomb_kinds[] = {"reversal", "stick", NULL};
 
-static enum cs_status coulomb_prepare(void *vp, char *msg, size_t len)
+static enum cs_status coulomb_prepare(void *vp)
 {
-  (void)vp, (void)msg, (void)len;
+  (void)vp;
   return CS_OK;
 }
 

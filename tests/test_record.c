@@ -2,9 +2,11 @@
 /* Trajectory recording (integrate/record.h): the grid's rows and last time
  * as documented, and a recorded run against the closed-form solution of the
  * subhopf normal form on its stable cycle; blocks of any size give the same
- * rows; a caller's stop and a bad grid are reported. */
+ * rows; a caller's stop and a bad grid are reported, a parameter file's
+ * window refused with the key at fault. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "testmodel.h"
 
@@ -36,6 +38,29 @@ static void grid_rows(void **state)
   assert_int_equal(cs_record_grid_make(-1, 1, 0.1, CS_RECORD_MAX_ROWS, &g), CS_ERR_RANGE);
   assert_int_equal(cs_record_grid_make(1, 1, 0.1, CS_RECORD_MAX_ROWS, &g), CS_ERR_RANGE);
   assert_int_equal(cs_record_grid_make(0, INFINITY, 0.1, CS_RECORD_MAX_ROWS, &g), CS_ERR_RANGE);
+  /* the check of a parameter file's window: the grid, or the key at fault in words */
+  assert_int_equal(cs_record_grid_check(0, 1, 0.1, CS_RECORD_MAX_ROWS, &g), CS_OK);
+  assert_int_equal(g.rows, 11);
+  static const struct {
+    double t_start, t_end, dt;
+    const char *why;
+  } refused[] = {
+      {0, NAN, 0.1, "t_end: missing in [output]"},
+      {-1, 1, 0.1, "t_start: -1 is before t = 0"},
+      {2, 1, 0.1, "t_end: 1 is not after t_start = 2"},
+      {0, 1, -0.1, "dt: -0.1 is negative"},
+      {0, 1, 1e-7, "dt: 1e-07 gives more than 1000000 rows over [0, 1]"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+    assert_int_equal(cs_record_grid_check(refused[i].t_start, refused[i].t_end, refused[i].dt,
+                                          CS_RECORD_MAX_ROWS_HELD, &g),
+                     CS_ERR_RANGE);
+    if (!strstr(cs_errmsg(), refused[i].why))
+      fail_msg("'%s', expected '%s'", cs_errmsg(), refused[i].why);
+    assert_int_equal(g.rows, 0);
+  }
+  /* the same window is refused in memory and accepted for a file */
+  assert_int_equal(cs_record_grid_check(0, 1, 1e-7, CS_RECORD_MAX_ROWS, &g), CS_OK);
   const double bad[] = {0, 0.5, 0.5}, good[] = {0.25, 0.5, 2};
   assert_int_equal(cs_record_grid_times(bad, 3, &g), CS_ERR_ARG);
   assert_int_equal(cs_record_grid_times(good, 3, &g), CS_OK);

@@ -3,12 +3,13 @@
  * without the command line: a trajectory recorded in memory and written by
  * cs_trajectory_write_h5 (io/trajectory_h5.h) reads back as the closed-form
  * solution of the harmonic oscillator (Duffing with beta = delta = gamma =
- * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics and doc
- * attributes, and the same run written as it goes (begin, on_rows, end)
- * gives the same rows bit for bit; a trajectory of another model is refused.
- * An eps study written by cs_eps_h5_write_series_file (study/eps_h5.h)
- * reads back with its eps list, a zero difference at t = 0 (every run starts
- * from the same state), the norms of the result and the root attributes. */
+ * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics (counts
+ * stored as int64 columns) and doc attributes, and the same run written as
+ * it goes (begin, on_rows, end) gives the same rows bit for bit; a
+ * trajectory of another model is refused. An eps study written by
+ * cs_eps_h5_write_series_file (study/eps_h5.h) reads back with its eps list,
+ * a zero difference at t = 0 (every run starts from the same state), the
+ * norms of the result (counts int64), the root attributes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,9 +74,8 @@ static void load(const char *name, const char *text, const char *const *sets, si
   assert_non_null(f);
   fputs(text, f);
   fclose(f);
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(path, sets, n_set, cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(path, sets, n_set, cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
 }
 
 static char *read_string(struct cs_h5 *f, const char *obj, const char *name)
@@ -83,6 +83,16 @@ static char *read_string(struct cs_h5 *f, const char *obj, const char *name)
   char *s = NULL;
   assert_int_equal(cs_h5_attr_read_string(f, obj, name, &s), CS_OK);
   return s;
+}
+
+/* The dataset at path has the element type want. */
+static void expect_type(struct cs_h5 *f, const char *path, enum cs_h5_type want)
+{
+  struct cs_h5_dset *d;
+  assert_int_equal(cs_h5_dset_open(f, path, &d), CS_OK);
+  if (cs_h5_dset_type(d) != want)
+    fail_msg("%s: element type %d, expected %d", path, (int)cs_h5_dset_type(d), (int)want);
+  cs_h5_dset_close(d);
 }
 
 static void has_doc(struct cs_h5 *f, const char *obj)
@@ -106,10 +116,8 @@ static void trajectory_file(void **state)
   struct cs_record_spec rs = {.grid = g, .solver = &cfg.solver};
   struct cs_trajectory tr;
   assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
-  char msg[512];
   const char *path = in_dir("memory.h5");
-  assert_int_equal(
-      cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25, msg, sizeof msg), CS_OK);
+  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25), CS_OK);
 
   struct cs_h5 *f;
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -149,6 +157,16 @@ static void trajectory_file(void **state)
   assert_int_equal(cs_h5_attr_read_double(f, "/params", "omega", &v), CS_OK);
   assert_true(v == 1.5);
   assert_false(cs_h5_exists(f, "/switches")); /* duffing has no mode switches */
+  /* /stats is stored by columns: the counts as int64, the times as doubles */
+  expect_type(f, "/stats/rows", CS_H5_INT64);
+  expect_type(f, "/stats/steps", CS_H5_INT64);
+  expect_type(f, "/stats/t_reached", CS_H5_DOUBLE);
+  expect_type(f, "/solver/max_steps", CS_H5_INT64);
+  struct cs_h5_data st;
+  assert_int_equal(cs_h5_read(f, "/stats", &st), CS_OK);
+  assert_true(st.nrows == 1 && cs_h5_data_column(&st, "rows") >= 0);
+  assert_true(st.data[cs_h5_data_column(&st, "rows")] == 21);
+  cs_h5_data_free(&st);
   const char *objs[] = {"/trajectory", "/stats", "/params", "/initial", "/solver"};
   for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
     has_doc(f, objs[i]);
@@ -183,9 +201,8 @@ static void trajectory_file(void **state)
 
   /* a trajectory with other columns than the model's is refused */
   tr.cols++;
-  assert_int_equal(
-      cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0, msg, sizeof msg),
-      CS_ERR_ARG);
+  assert_int_equal(cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0),
+                   CS_ERR_ARG);
   assert_true(access(in_dir("bad.h5"), F_OK) != 0);
   tr.cols--;
   cs_trajectory_free(&tr);
@@ -199,9 +216,8 @@ static void eps_series_file(void **state)
   snprintf(ini, sizeof ini, "%s/params/pendulum_fig9.ini", CONTENSOU_SOURCE_DIR);
   const char *sets[] = {"output.t_end=0.2", "output.dt=0.01"};
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(ini, sets, 2, &cfg, msg, sizeof msg) != CS_OK)
-    fail_msg("%s", msg);
+  if (cs_config_load(ini, sets, 2, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
   size_t n_t = 0;
   double *t = cs_eps_grid(cfg.t_start, cfg.t_end, cfg.dt, &n_t);
   assert_non_null(t);
@@ -217,8 +233,7 @@ static void eps_series_file(void **state)
   assert_int_equal(cs_eps_study(cfg.model, cfg.params_unprepared, cfg.y0, &spec, &r), CS_OK);
   const struct cs_run_info run = {sets, 2, 0, NULL};
   const char *path = in_dir("eps.h5");
-  assert_int_equal(cs_eps_h5_write_series_file(path, &cfg, &run, &spec, &r, msg, sizeof msg),
-                   CS_OK);
+  assert_int_equal(cs_eps_h5_write_series_file(path, &cfg, &run, &spec, &r), CS_OK);
 
   struct cs_h5 *f;
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -261,6 +276,10 @@ static void eps_series_file(void **state)
       assert_true(d.data[k * d.ncols + (size_t)c] == cs_eps_norm_get(&r, k, v, CS_EPS_MAX));
   }
   cs_h5_data_free(&d);
+  expect_type(f, "/eps/norms/rows", CS_H5_INT64);
+  expect_type(f, "/eps/runs/ok", CS_H5_INT32);
+  expect_type(f, "/eps/runs/steps", CS_H5_INT64);
+  expect_type(f, "/eps/runs/wall_time_s", CS_H5_DOUBLE);
   const char *objs[] = {"/reference", "/eps/values", "/eps/norms", "/eps/runs", "/eps"};
   for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
     has_doc(f, objs[i]);

@@ -16,7 +16,7 @@
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
-#include "io/h5.h"
+#include "results/read.h"
 
 #define MAX_SETS 256
 
@@ -136,47 +136,23 @@ static void print_special(const struct cs_model *m, const struct cs_param_desc *
     printf("%s; %d unstable)\n", buf, q->n_unstable);
 }
 
-/* stable = [p1, p2] for every stretch of at least two stable points of b,
- * widened to the special points located at its ends (a single point is the
- * noise of a multiplier within the solver's accuracy of the unit circle,
- * e.g. the first cycles from a Hopf point) */
+/* stable = [p1, p2] for every stretch where the branch is stable */
 static void print_stable(const struct cs_branch *b, const struct cs_param_desc *pd)
 {
-  size_t i = 0;
-  while (i < b->n_points) {
-    while (i < b->n_points && (b->points[i].n_unstable != 0 || b->points[i].n_marginal != 0))
-      i++;
-    if (i >= b->n_points)
-      break;
-    size_t j = i;
-    while (j + 1 < b->n_points && b->points[j + 1].n_unstable == 0 &&
-           b->points[j + 1].n_marginal == 0 && b->points[j + 1].segment == b->points[i].segment)
-      j++;
-    if (j == i) {
-      i++;
-      continue;
-    }
-    double lo = fmin(b->points[i].p, b->points[j].p), hi = fmax(b->points[i].p, b->points[j].p);
-    for (size_t k = i; k <= j; k++)
-      lo = fmin(lo, b->points[k].p), hi = fmax(hi, b->points[k].p);
-    /* to the located points where the stability changes */
-    for (size_t k = 0; k < b->n_special; k++) {
-      const struct cs_special *sp = &b->special[k];
-      if (sp->kind != CS_SPECIAL_END && sp->kind != CS_SPECIAL_BRANCH_SWITCH &&
-          (sp->after + 1 == i || sp->after == j))
-        lo = fmin(lo, sp->pt.p), hi = fmax(hi, sp->pt.p);
-    }
-    printf("stable = [%.10g, %.10g]%s%s\n", lo, hi, strcmp(pd->unit, "1") ? " " : "",
-           strcmp(pd->unit, "1") ? pd->unit : "");
-    i = j + 1;
-  }
+  size_t n = cs_branch_stable_ranges(b, NULL, 0);
+  struct cs_param_range *r = malloc((n ? n : 1) * sizeof *r);
+  n = r ? cs_branch_stable_ranges(b, r, n) : 0;
+  int dimless = strcmp(pd->unit, "1") == 0;
+  for (size_t i = 0; i < n; i++)
+    printf("stable = [%.10g, %.10g]%s%s\n", r[i].lo, r[i].hi, dimless ? "" : " ",
+           dimless ? "" : pd->unit);
+  free(r);
 }
 
-/* A point of a sweep file (layout 2, src/sweep/sweep_h5.h) as the start:
- * the grid value(s) at INDEX set in params (the unprepared params of
- * FILE.ini), the state the point ended in (/<pass>/final_state) at its time
- * (/<pass>/points/t_final: forced models keep their phase) and its class.
- * Returns 0, or an exit status after a message. */
+/* A point of a sweep file as the start: the grid value(s) at INDEX set in
+ * params (the unprepared params of FILE.ini), the state the point ended in
+ * at its time (forced models keep their phase) and its class. Returns 0, or
+ * an exit status after a message. */
 static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *cfg, void *params,
                        double *t0, double *y, int *cls)
 {
@@ -184,54 +160,34 @@ static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *
   const char *pass = cc->sweep_pass ? "backward" : "forward";
   const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
   const char *where = r ? r->where : cfg->path;
-  struct cs_h5 *f;
-  enum cs_status st = cs_h5_open(cc->sweep_file, 0, &f);
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s: start: cannot read the sweep file '%s' (%s)", where, cc->sweep_file,
-                     st == CS_ERR_NOT_FOUND ? "no such file" : cs_h5_errmsg());
-  char *kind = NULL, *model = NULL, path[64];
-  double layout = 0;
-  cs_h5_attr_read_string(f, "/", "kind", &kind);
-  cs_h5_attr_read_string(f, "/", "model", &model);
-  cs_h5_attr_read_double(f, "/", "layout_version", &layout);
-  struct cs_h5_data grid = {0}, fin = {0}, tf = {0}, cl = {0};
+  struct cs_sweep_point_file pt;
+  enum cs_status st =
+      cs_read_sweep_point(cc->sweep_file, cc->sweep_pass, (size_t)cc->sweep_index, &pt);
   int rc = 0;
-  if (!kind || strcmp(kind, "sweep") != 0 || layout < 2)
-    rc = cli_usage(cmd, "%s: start: '%s' is not a sweep file of layout 2 or later", where,
-                   cc->sweep_file);
-  else if (!model || strcmp(model, m->name) != 0)
+  if (st != CS_OK)
+    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                            : cli_usage(cmd, "%s: start: %s", where, cs_errmsg());
+  else if (!pt.model || strcmp(pt.model, m->name) != 0)
     rc = cli_usage(cmd, "%s: start: '%s' is a sweep of %s, not of %s", where, cc->sweep_file,
-                   model ? model : "?", m->name);
-  snprintf(path, sizeof path, "/%s/final_state", pass);
-  if (!rc && (cs_h5_read(f, "/sweep/grid", &grid) != CS_OK || cs_h5_read(f, path, &fin) != CS_OK))
-    rc = cli_usage(cmd, "%s: start: '%s' has no %s pass", where, cc->sweep_file, pass);
-  if (!rc && (size_t)cc->sweep_index >= grid.nrows)
-    rc = cli_usage(cmd, "%s: start: index %ld is not a grid index of '%s' (accepted: 0 ... %zu)",
-                   where, cc->sweep_index, cc->sweep_file, grid.nrows ? grid.nrows - 1 : 0);
-  if (!rc && fin.ncols != m->n_state)
+                   pt.model ? pt.model : "?", m->name);
+  else if (pt.n_state != m->n_state)
     rc = cli_usage(cmd, "%s: start: '%s' stores %zu states, %s has %zu", where, cc->sweep_file,
-                   fin.ncols, m->name, m->n_state);
-  size_t k = (size_t)cc->sweep_index;
-  for (size_t j = 0; !rc && j < grid.ncols; j++) {
+                   pt.n_state, m->name, m->n_state);
+  for (size_t j = 0; !rc && j < pt.nparam; j++)
     /* the grid value(s) of the point, in FILE.ini's parameters */
-    if (cs_model_set_param(m, params, grid.names[j], grid.data[k * grid.ncols + j]) != CS_OK)
+    if (cs_model_set_param(m, params, pt.param[j], pt.value[j]) != CS_OK)
       rc = cli_usage(cmd,
                      "%s: start: the sweep's parameter %s = %g is not a parameter of %s in range",
-                     where, grid.names[j], grid.data[k * grid.ncols + j], m->name);
-  }
-  snprintf(path, sizeof path, "/%s/points/t_final", pass);
-  *t0 = !rc && cs_h5_read(f, path, &tf) == CS_OK && k < tf.nrows ? tf.data[k] : 0.0;
-  snprintf(path, sizeof path, "/%s/points/class", pass);
-  *cls = !rc && cs_h5_read(f, path, &cl) == CS_OK && k < cl.nrows ? (int)cl.data[k] : -1;
+                     where, pt.param[j], pt.value[j], m->name);
   for (size_t i = 0; !rc && i < m->n_state; i++) {
-    y[i] = fin.data[k * fin.ncols + i];
-    if (!isfinite(y[i]) || !isfinite(*t0))
+    y[i] = pt.final_state[i];
+    if (!isfinite(y[i]) || !isfinite(pt.t_final))
       rc = cli_fail(cmd, "start: point %ld of the %s pass of '%s' was not computed (or failed)",
                     cc->sweep_index, pass, cc->sweep_file);
   }
-  cs_h5_data_free(&grid), cs_h5_data_free(&fin), cs_h5_data_free(&tf), cs_h5_data_free(&cl);
-  free(kind), free(model);
-  cs_h5_close(f);
+  *t0 = pt.t_final;
+  *cls = pt.cls;
+  cs_sweep_point_file_free(&pt);
   return rc;
 }
 
@@ -249,15 +205,15 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   if (rc >= 0)
     return rc;
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
   if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                              : cli_usage(cmd, "%s", cs_errmsg());
   struct cs_cont_config cc;
-  st = cs_cont_config_read(&cfg, 1, &cc, msg, sizeof msg);
+  st = cs_cont_config_read(&cfg, 1, &cc);
   if (st != CS_OK) {
     cs_config_free(&cfg);
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   }
   const struct cs_model *m = cfg.model;
   const struct cs_param_desc *pd = &m->param[cc.param];
@@ -288,23 +244,23 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     if (!cs_config_raw_find(&cfg, "continuation", "transient"))
       cc.transient = 0.0;
   }
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param, msg, sizeof msg);
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param);
   if (!w) {
     cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", msg);
+    return cli_fail(cmd, "%s", cs_errmsg());
   }
   struct cs_branch b, eq;
   memset(&b, 0, sizeof b);
   memset(&eq, 0, sizeof eq);
   int have_eq = 0;
-  char why[512] = "";
+  char why[1024] = ""; /* why there is no branch */
   const struct cs_special *hopf = NULL;
   if (cc.branch == CS_BRANCH_EQUILIBRIUM) {
-    st = cs_continue_equilibria(w, &cc.spec, cc.at, y_start, &b, why, sizeof why);
+    st = cs_continue_equilibria(w, &cc.spec, cc.at, y_start, &b);
   } else if (cc.start == CS_CONT_FROM_HOPF) {
     struct cs_cont_spec es = cc.spec;
     es.stop_at_hopf = 1;
-    st = cs_continue_equilibria(w, &es, cc.at, cfg.y0, &eq, why, sizeof why);
+    st = cs_continue_equilibria(w, &es, cc.at, cfg.y0, &eq);
     have_eq = st == CS_OK;
     for (size_t i = 0; st == CS_OK && i < eq.n_special && !hopf; i++)
       if (eq.special[i].kind == CS_SPECIAL_HOPF)
@@ -315,28 +271,27 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
       st = CS_ERR_NOT_FOUND;
     }
     if (st == CS_OK)
-      st = cs_continue_cycles_from_hopf(w, &cc.spec, hopf, &b, why, sizeof why);
+      st = cs_continue_cycles_from_hopf(w, &cc.spec, hopf, &b);
   } else {
     double t0, y[CS_ORBIT_MAX_N], T;
-    st = cs_orbit_ws_set_param(w, cc.at, why, sizeof why);
+    st = cs_orbit_ws_set_param(w, cc.at);
     if (st == CS_OK)
-      st = cs_orbit_guess(w, &cc.spec.orbit, t_start, y_start, cc.transient, &t0, y, &T, why,
-                          sizeof why);
+      st = cs_orbit_guess(w, &cc.spec.orbit, t_start, y_start, cc.transient, &t0, y, &T);
     if (st == CS_OK)
-      st = cs_continue_cycles(w, &cc.spec, cc.at, t0, y, T, &b, why, sizeof why);
+      st = cs_continue_cycles(w, &cc.spec, cc.at, t0, y, T, &b);
   }
+  if (st != CS_OK && !why[0])
+    snprintf(why, sizeof why, "%s", cs_errmsg());
   cs_orbit_ws_free(w);
   struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  char wmsg[600];
   enum cs_status wst = CS_OK;
   if (st == CS_OK)
-    wst = cs_branch_h5_write(path, &cfg, &run, &cc, &b, have_eq ? &eq : NULL, "ok", b.end_note,
-                             wmsg, sizeof wmsg);
+    wst = cs_branch_h5_write(path, &cfg, &run, &cc, &b, have_eq ? &eq : NULL, "ok", b.end_note);
   if (st != CS_OK || wst != CS_OK) {
     cs_branch_free(&b), cs_branch_free(&eq);
     cs_config_free(&cfg);
     return st != CS_OK ? cli_fail(cmd, "no branch (%s): %s", cs_strerror(st), why)
-                       : cli_fail(cmd, "%s", wmsg);
+                       : cli_fail(cmd, "%s", cs_errmsg());
   }
   static const char *const starts[] = {"state", "hopf", "sweep"};
   printf("output = %s\n", path);

@@ -206,17 +206,13 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
   const struct cs_model *m = cfg->model;
   size_t n_t = 0;
-  if (!isfinite(cfg->t_end))
-    return cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)",
-                     cfg->path);
-  if (cfg->t_start < 0)
-    return cli_usage(cmd, "%s: t_start: %g is before t = 0, where every run starts", cfg->path,
-                     cfg->t_start);
+  struct cs_record_grid g;
+  if (cs_record_grid_check(cfg->t_start, isfinite(cfg->t_end) ? cfg->t_end : NAN, cfg->dt,
+                           CS_EPS_MAX_ROWS, &g) != CS_OK)
+    return cli_usage(cmd, "%s: %s", cfg->path, cs_errmsg());
   double *t = cs_eps_grid(cfg->t_start, cfg->t_end, cfg->dt, &n_t);
   if (!t)
-    return cli_usage(cmd,
-                     "%s: dt: %g gives more than %d rows over [%g, %g] (accepted: a larger dt)",
-                     cfg->path, cfg->dt, CS_EPS_MAX_ROWS, cfg->t_start, cfg->t_end);
+    return cli_fail(cmd, "out of memory");
 
   if (cs_make_parent_dirs(out) != 0) {
     free(t);
@@ -225,7 +221,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   struct cs_writer w = {.st = CS_OK};
   if (cs_h5_output_create(out, 1, &w.f) != CS_OK) {
     free(t);
-    return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
+    return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
   }
   cs_eps_h5_write_header(&w, cfg, &run, "time-series", eps, n_eps, ref_ev, ref_eps);
 
@@ -315,16 +311,15 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
 {
   const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
   const struct cs_model *m = cfg->model;
-  char msg[CS_CONFIG_MSG];
   if (cfg->n_raw == 0)
     return cli_usage(cmd,
                      "%s: --sweep: no [sweep] section (accepted: a file with [sweep] "
                      "parameter, from, to, ...)",
                      cfg->path);
   struct cs_sweep_spec sw;
-  enum cs_status st = cs_sweep_spec_from_config(cfg, &sw, msg, sizeof msg);
+  enum cs_status st = cs_sweep_spec_from_config(cfg, &sw);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   if (strcmp(m->param[sw.param].name, "eps") == 0 ||
       (sw.param2 >= 0 && strcmp(m->param[sw.param2].name, "eps") == 0))
     return cli_usage(cmd,
@@ -337,7 +332,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
     return cli_fail(cmd, "cannot create the directory of '%s'", out);
   struct cs_writer w = {.st = CS_OK};
   if (cs_h5_output_create(out, 1, &w.f) != CS_OK)
-    return cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
+    return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
   cs_eps_h5_write_header(&w, cfg, &run, "sweep", eps, n_eps, ref_ev, ref_eps);
 
   struct cli_progress prog;
@@ -453,10 +448,10 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   }
 
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
   if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                              : cli_usage(cmd, "%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
 
   /* every run's params can be made (eps in range, the laws exist) */
@@ -468,12 +463,15 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   for (size_t i = 0; i <= n_eps && rc == 0; i++) {
     int ev = i == 0 && ref_ev;
     double e = i == 0 ? ref_eps : eps[i - 1];
-    st = cs_eps_make_params(m, cfg.params_unprepared, e, ev, probe, msg, sizeof msg);
+    st = cs_eps_make_params(m, cfg.params_unprepared, e, ev, probe);
     if (st == CS_ERR_NOMEM)
       rc = cli_fail(cmd, "%s", cs_strerror(st));
     else if (st != CS_OK)
-      rc = st == CS_ERR_NOT_FOUND ? cli_usage(cmd, "%s: %s", cfg.path, msg)
-                                  : cli_usage(cmd, "%s: %s", i == 0 ? "--reference" : "--eps", msg);
+      rc = cli_usage(cmd, "%s: %s",
+                     st == CS_ERR_NOT_FOUND ? cfg.path
+                     : i == 0               ? "--reference"
+                                            : "--eps",
+                     cs_errmsg());
   }
   free(probe);
   if (rc != 0) {

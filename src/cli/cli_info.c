@@ -549,13 +549,12 @@ static void show_file(const char *file, const struct cs_result_header *h)
 static int info_file(struct cli_guard *g, void *ctx)
 {
   const char *file = ctx;
-  char msg[1024];
   enum cs_result_kind kind;
-  enum cs_status st = cs_result_kind(file, &kind, msg, sizeof msg);
+  enum cs_status st = cs_result_kind(file, &kind);
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   const struct cs_result_header *h = NULL;
   struct cs_sweep_file sw = {0};
   struct cs_trajectory_file tr = {0}, tr_last = {0};
@@ -563,28 +562,28 @@ static int info_file(struct cli_guard *g, void *ctx)
   struct cs_result_header any = {0};
   switch (kind) {
   case CS_RESULT_SWEEP:
-    st = cs_read_sweep(file, CS_READ_NO_SECTIONS, &sw, msg, sizeof msg);
+    st = cs_read_sweep(file, CS_READ_NO_SECTIONS, &sw);
     h = &sw.h;
     break;
   case CS_RESULT_TRAJECTORY:
-    st = cs_read_trajectory(file, 0, 1, &tr, msg, sizeof msg);
+    st = cs_read_trajectory(file, 0, 1, &tr);
     if (st == CS_OK && tr.rows_total > 1)
-      st = cs_read_trajectory(file, tr.rows_total - 1, 1, &tr_last, msg, sizeof msg);
+      st = cs_read_trajectory(file, tr.rows_total - 1, 1, &tr_last);
     h = &tr.h;
     break;
   case CS_RESULT_FIT:
-    st = cs_read_fit(file, &fit, msg, sizeof msg);
+    st = cs_read_fit(file, &fit);
     h = &fit.h;
     break;
   default: /* eps-study, orbit, continuation, kinds of later versions: the header */
-    st = cs_read_header(file, &any, msg, sizeof msg);
+    st = cs_read_header(file, &any);
     h = &any;
     break;
   }
   cli_guard_reading_done(g);
   int rc = CLI_EXIT_OK;
   if (st != CS_OK) {
-    rc = cli_fail(cmd, "%s", msg);
+    rc = cli_fail(cmd, "%s", cs_errmsg());
   } else {
     show_file(file, h);
     if (kind == CS_RESULT_SWEEP)

@@ -116,15 +116,15 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
   if (rc >= 0)
     return rc;
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
   if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                              : cli_usage(cmd, "%s", cs_errmsg());
   struct cs_cont_config cc;
-  st = cs_cont_config_read(&cfg, 0, &cc, msg, sizeof msg);
+  st = cs_cont_config_read(&cfg, 0, &cc);
   if (st != CS_OK) {
     cs_config_free(&cfg);
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   }
   const struct cs_model *m = cfg.model;
   if (m->forcing_period && m->forcing_period(cfg.params) > 0 && cfg.section_given &&
@@ -149,16 +149,18 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
     cs_config_free(&cfg);
     return rc;
   }
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, -1, msg, sizeof msg);
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, -1);
   if (!w) {
     cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", msg);
+    return cli_fail(cmd, "%s", cs_errmsg());
   }
   struct cs_orbit orb;
   memset(&orb, 0, sizeof orb);
   double t0, y[CS_ORBIT_MAX_N], T;
-  char why[512] = "";
-  st = cs_orbit_guess(w, &cc.spec.orbit, 0.0, cfg.y0, cc.transient, &t0, y, &T, why, sizeof why);
+  char why[512] = ""; /* why there is no orbit: printed, and stored in the file */
+  st = cs_orbit_guess(w, &cc.spec.orbit, 0.0, cfg.y0, cc.transient, &t0, y, &T);
+  if (st != CS_OK)
+    snprintf(why, sizeof why, "%s", cs_errmsg());
   if (st == CS_OK) {
     st = cs_orbit_find(w, &cc.spec.orbit, t0, y, T, &orb);
     snprintf(why, sizeof why, "%s", orb.note);
@@ -168,13 +170,13 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
   double *table = st == CS_OK ? malloc(rows * cols * sizeof *table) : NULL;
   if (st == CS_OK && !table)
     st = CS_ERR_NOMEM;
-  if (st == CS_OK)
-    st = cs_orbit_sample(w, &cc.spec.orbit, &orb, rows, table, NULL, NULL, why, sizeof why);
+  if (st == CS_OK &&
+      (st = cs_orbit_sample(w, &cc.spec.orbit, &orb, rows, table, NULL, NULL)) != CS_OK)
+    snprintf(why, sizeof why, "%s", cs_errmsg());
   struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  char wmsg[600];
   enum cs_status wst =
       cs_orbit_h5_write(path, &cfg, &run, &orb, st == CS_OK ? table : NULL, st == CS_OK ? rows : 0,
-                        st == CS_OK ? "ok" : "failed", st == CS_OK ? "" : why, wmsg, sizeof wmsg);
+                        st == CS_OK ? "ok" : "failed", st == CS_OK ? "" : why);
   free(table);
   cs_orbit_ws_free(w);
   if (st != CS_OK) {
@@ -183,7 +185,7 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
   }
   if (wst != CS_OK) {
     cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", wmsg);
+    return cli_fail(cmd, "%s", cs_errmsg());
   }
   printf("output = %s\n", path);
   printf("model = %s\n", m->name);

@@ -161,25 +161,16 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the parameter file */
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg, msg, sizeof msg);
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
   if (st == CS_ERR_NOMEM)
-    return cli_fail(cmd, "%s", msg[0] ? msg : cs_strerror(st));
+    return cli_fail(cmd, "%s", cs_errmsg());
   if (st != CS_OK)
-    return cli_usage(cmd, "%s", msg);
+    return cli_usage(cmd, "%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_record_grid g = {0};
-  if (!isfinite(cfg.t_end))
-    rc = cli_usage(cmd, "%s: t_end: missing in [output] (accepted: a number > t_start)", cfg.path);
-  else if (cfg.t_start < 0)
-    rc = cli_usage(cmd,
-                   "%s: t_start: %g is before t = 0, where every run starts (accepted: 0 <= "
-                   "t_start < t_end)",
-                   cfg.path, cfg.t_start);
-  else if (cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, CS_RECORD_MAX_ROWS, &g) != CS_OK)
-    rc =
-        cli_usage(cmd, "%s: dt: %g gives more than %.0g rows over [%g, %g] (accepted: a larger dt)",
-                  cfg.path, cfg.dt, (double)CS_RECORD_MAX_ROWS, cfg.t_start, cfg.t_end);
+  if (cs_record_grid_check(cfg.t_start, isfinite(cfg.t_end) ? cfg.t_end : NAN, cfg.dt,
+                           CS_RECORD_MAX_ROWS, &g) != CS_OK)
+    rc = cli_usage(cmd, "%s: %s", cfg.path, cs_errmsg());
   if (rc != 0) {
     cs_config_free(&cfg);
     return rc;
@@ -208,7 +199,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_h5 *f = NULL;
   st = cs_h5_output_create(out, 1, &f);
   if (st != CS_OK) {
-    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_h5_errmsg());
+    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
     cs_config_free(&cfg);
     return rc;
   }

@@ -12,7 +12,6 @@
 #include "cli/cli_common.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
-#include "cs_version.h"
 #include "io/config.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
@@ -184,92 +183,6 @@ static size_t split_lines(char *text, const char **sets, size_t max)
   return n;
 }
 
-/* The first line where two texts differ, for a message. */
-static void first_difference(const char *a, const char *b, char *buf, size_t cap)
-{
-  int line = 1;
-  const char *la = a, *lb = b;
-  while (*a && *a == *b) {
-    if (*a == '\n')
-      line++, la = a + 1, lb = b + 1;
-    a++, b++;
-  }
-  int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
-  snprintf(buf, cap, "line %d is '%.*s', was '%.*s'", line, na > 80 ? 80 : na, la,
-           nb > 80 ? 80 : nb, lb);
-}
-
-static char *read_text(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 4096, len = 0, k;
-  char *buf = malloc(cap);
-  while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-    len += k;
-    if (len + 1 >= cap) {
-      char *nb = realloc(buf, cap *= 2);
-      if (!nb)
-        free(buf);
-      buf = nb;
-    }
-  }
-  fclose(f);
-  if (buf)
-    buf[len] = '\0';
-  return buf;
-}
-
-/* Is the resume consistent with what the file was started with? Returns 0 or
- * an exit status after printing why not. */
-static int check_resume(const struct cs_sweep_h5_info *info, const char *file,
-                        const char *const *sets, size_t nset, const char *out)
-{
-  char diff[256];
-  if (info->results_version != CS_RESULTS_VERSION)
-    return cli_usage(cmd,
-                     "%s was started by contensou %s (results version %ld); this contensou %s "
-                     "computes differently (results version %d): finish it with contensou %s, "
-                     "or start the sweep again",
-                     info->source, info->version, info->results_version, CS_VERSION,
-                     CS_RESULTS_VERSION, info->version);
-  /* the parameter file: the one given, else the one the sweep started from
-   * if it is still there */
-  const char *pf = file ? file : info->params_file;
-  char *text = pf && *pf ? read_text(pf) : NULL;
-  if (file && !text)
-    return cli_usage(cmd, "%s: cannot read the parameter file", file);
-  if (text && strcmp(text, info->params_text) != 0) {
-    first_difference(text, info->params_text, diff, sizeof diff);
-    free(text);
-    return cli_usage(cmd,
-                     "%s has changed since %s was started (%s): resuming would mix two "
-                     "sweeps; restore it%s, or start a new sweep",
-                     pf, out, diff, file ? "" : " or move it away (the copy in the file is used)");
-  }
-  free(text);
-  if (nset) {
-    size_t len = 1;
-    for (size_t i = 0; i < nset; i++)
-      len += strlen(sets[i]) + 1;
-    char *joined = calloc(len, 1);
-    if (!joined)
-      return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-    for (size_t i = 0; i < nset; i++)
-      strcat(strcat(joined, sets[i]), i + 1 < nset ? "\n" : "");
-    int same = strcmp(joined, info->overrides) == 0;
-    if (!same)
-      first_difference(joined, info->overrides, diff, sizeof diff);
-    free(joined);
-    if (!same)
-      return cli_usage(cmd,
-                       "the --set overrides differ from those %s was started with (override %s)",
-                       out, diff);
-  }
-  return 0;
-}
-
 static void print_summary(const char *path, const struct cs_config *cfg,
                           const struct cs_sweep_spec *spec, const struct cs_sweep_outcome *out,
                           int resumed, const struct progress_sink *ps)
@@ -373,7 +286,6 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   install_handlers();
 
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG + 600];
   struct cs_sweep_h5 *w = NULL;
   struct cs_sweep_h5_info info;
   memset(&info, 0, sizeof info);
@@ -389,19 +301,20 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   if (resume) {
     snprintf(path, sizeof path, "%s", resume);
     if (rank0) {
-      st = cs_sweep_h5_open_resume(path, &w, &info, msg, sizeof msg);
+      st = cs_sweep_h5_open_resume(path, &w, &info);
       if (st != CS_OK)
         rc = st == CS_ERR_NOT_FOUND || st == CS_ERR_PARSE || st == CS_ERR_MISMATCH
-                 ? cli_usage(cmd, "%s", msg)
-                 : cli_fail(cmd, "%s", msg);
+                 ? cli_usage(cmd, "%s", cs_errmsg())
+                 : cli_fail(cmd, "%s", cs_errmsg());
       else if (strcmp(info.status, "complete") == 0) {
         printf("output = %s\nstatus = complete\n", info.source);
         fprintf(stderr, "%s: %s is complete: nothing to resume\n", cmd, info.source);
         rc = CLI_EXIT_OK;
       } else {
-        int crc = check_resume(&info, file, sets, nset, path);
-        if (crc != 0)
-          rc = crc;
+        st = cs_sweep_h5_check_resume(path, &info, file, sets, nset);
+        if (st != CS_OK)
+          rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                                  : cli_usage(cmd, "%s", cs_errmsg());
       }
     }
   }
@@ -420,14 +333,14 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     cs_dist_share_text(&dist, &stored_sets_text);
     size_t ns = split_lines(stored_sets_text, stored_sets, MAX_SETS);
     st = cs_config_load_text(ptext_path && *ptext_path ? ptext_path : path, text, stored_sets, ns,
-                             &cfg, msg, CS_CONFIG_MSG);
+                             &cfg);
     if (!rank0)
       free(text), free(ptext_path);
   } else {
-    st = cs_config_load(file, sets, nset, &cfg, msg, CS_CONFIG_MSG);
+    st = cs_config_load(file, sets, nset, &cfg);
   }
   if (st != CS_OK) {
-    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", msg) : cli_usage(cmd, "%s", msg);
+    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg()) : cli_usage(cmd, "%s", cs_errmsg());
     if (w)
       cs_sweep_h5_abandon(w);
     rc = cs_dist_agree_all(&dist, rc);
@@ -444,9 +357,9 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     goto out_cfg;
   }
   struct cs_sweep_spec spec;
-  st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
+  st = cs_sweep_spec_from_config(&cfg, &spec);
   if (st != CS_OK) {
-    rc = cli_usage(cmd, "%s", msg);
+    rc = cli_usage(cmd, "%s", cs_errmsg());
     if (w)
       cs_sweep_h5_abandon(w);
     rc = cs_dist_agree_all(&dist, rc);
@@ -474,14 +387,15 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     if (!resume && cs_make_parent_dirs(path) != 0) {
       rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
     } else if (!resume) {
-      st = cs_sweep_h5_create(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &w, msg,
-                              sizeof msg);
+      st = cs_sweep_h5_create(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &w);
       if (st != CS_OK)
-        rc = st == CS_ERR_EXISTS ? cli_usage(cmd, "%s", msg) : cli_fail(cmd, "%s", msg);
+        rc = st == CS_ERR_EXISTS ? cli_usage(cmd, "%s", cs_errmsg())
+                                 : cli_fail(cmd, "%s", cs_errmsg());
     } else {
-      st = cs_sweep_h5_resume(w, &cfg, &spec, ctx->argc, ctx->argv, &prior, msg, sizeof msg);
+      st = cs_sweep_h5_resume(w, &cfg, &spec, ctx->argc, ctx->argv, &prior);
       if (st != CS_OK) {
-        rc = st == CS_ERR_MISMATCH ? cli_usage(cmd, "%s", msg) : cli_fail(cmd, "%s", msg);
+        rc = st == CS_ERR_MISMATCH ? cli_usage(cmd, "%s", cs_errmsg())
+                                   : cli_fail(cmd, "%s", cs_errmsg());
         cs_sweep_h5_abandon(w);
         w = NULL;
       }
@@ -490,7 +404,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   rc = cs_dist_agree(&dist, rc);
   if (rc >= 0) {
     if (w)
-      cs_sweep_h5_finish(w, NULL, NULL, 0);
+      cs_sweep_h5_finish(w, NULL);
     goto out_cfg;
   }
 
@@ -522,18 +436,17 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     goto out_cfg;
   }
   if (st != CS_OK) {
-    cs_sweep_h5_finish(w, NULL, NULL, 0);
+    cs_sweep_h5_finish(w, NULL);
     rc = cli_fail(cmd, "%s (every finished point is kept in %s.partial)", cs_strerror(st), path);
     goto out_cfg;
   }
-  char wmsg[1400];
   size_t on_disk = cs_sweep_h5_written(w);
-  enum cs_status wst = cs_sweep_h5_finish(w, &out, wmsg, sizeof wmsg);
+  enum cs_status wst = cs_sweep_h5_finish(w, &out);
   if (wst != CS_OK) {
     rc = cli_fail(cmd,
                   "%s; %zu finished points are in %s.partial: free space (or fix the "
                   "cause) and continue with 'contensou sweep --resume %s'",
-                  wmsg, on_disk, path, path);
+                  cs_errmsg(), on_disk, path, path);
   } else if (out.stop == CS_SWEEP_CANCELLED) {
     int sig = (int)stop_signal;
     fprintf(stderr,

@@ -17,10 +17,9 @@ enum cs_status cs_error_vset(enum cs_status status, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /* A failure without a more specific reason: "<function>: <status message>". */
 #define CS_FAIL(st) cs_error_set((st), "%s: %s", __func__, cs_strerror(st))
-/* snprintf into a caller's msg buffer (msg may be NULL when cap is 0) that
- * also records the text as this thread's last error: what the functions that
- * keep their msg buffers for compatibility fill it with. Returns what
- * snprintf returns. */
+/* snprintf into a buffer of the library's own (msg may be NULL when cap is
+ * 0: a workspace's last message, a result's note) that also records the
+ * text as this thread's last error. Returns what snprintf returns. */
 int cs_error_fill(char *msg, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The thread's message buffer itself (CS_ERROR_LEN bytes), for the HDF5

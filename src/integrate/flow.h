@@ -12,8 +12,8 @@
  * the integrator restarts from the (possibly changed) state, the switch is
  * logged, and advancing continues transparently unless a user event fired at
  * the same time. */
-#ifndef CS_MODELS_FLOW_H
-#define CS_MODELS_FLOW_H
+#ifndef CS_INTEGRATE_FLOW_H
+#define CS_INTEGRATE_FLOW_H
 
 #include <stddef.h>
 

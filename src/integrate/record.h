@@ -33,10 +33,14 @@
 #include "models/model.h"
 
 #define CS_RECORD_GRID_TOL 1e-9 /* relative to dt: a grid time this close to t_end is t_end */
-/* Longest uniform grid accepted when rows go to a file as they are made
- * (contensou simulate): beyond this, dt is surely a mistake. Callers that
- * keep rows in memory pass their own, smaller limit. */
+/* The longest uniform grids, the one place they are set: rows that go to a
+ * file as they are made (contensou simulate), where beyond this dt is surely
+ * a mistake; and rows kept in memory, whole (cs_trajectory_record; the eps
+ * study holds one such recording per run and a difference per eps), where
+ * 1e6 rows of a dozen columns are already 100 MB per run and a larger grid
+ * would exhaust the memory rather than be refused. */
 #define CS_RECORD_MAX_ROWS 100000000
+#define CS_RECORD_MAX_ROWS_HELD 1000000
 
 /* A time grid (times in the model's time unit). */
 struct cs_record_grid {
@@ -51,6 +55,16 @@ struct cs_record_grid {
  */
 enum cs_status cs_record_grid_make(double t_start, double t_end, double dt, size_t max_rows,
                                    struct cs_record_grid *g);
+
+/* The same for a recording window as [output] of a parameter file gives it
+ * (t_end NaN when missing), with the reason of a refusal in words, naming
+ * the key: CS_ERR_RANGE and cs_errmsg() "t_end:
+ * missing in [output] ...", "t_start: -1 is before t = 0, ...", "t_end: 1 is
+ * not after t_start = 2 ...", "dt: -1 is negative ..." or "dt: 1e-12 gives
+ * more than 100000000 rows over [0, 1] (accepted: a larger dt)". What
+ * contensou simulate and eps-study check before a run. */
+enum cs_status cs_record_grid_check(double t_start, double t_end, double dt, size_t max_rows,
+                                    struct cs_record_grid *g);
 
 /* An explicit grid of n ascending times >= 0 (not copied: t must outlive
  * g). CS_ERR_ARG when t is not such a list. */

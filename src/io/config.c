@@ -93,10 +93,25 @@ struct loader {
   struct cs_config_raw pending[256];
   size_t n_pending;
   int seen_t_end;
-  char *msg;
-  size_t msglen;
   enum cs_status st;
 };
+
+static void sanitize(char *msg);
+
+/* Records the reason as this thread's last error (cs_errmsg), sanitized: it
+ * quotes what the user wrote. Returns st. */
+static enum cs_status record(enum cs_status st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static enum cs_status record(enum cs_status st, const char *fmt, ...)
+{
+  char line[CS_ERROR_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  sanitize(line);
+  return cs_error_set(st, "%s", line);
+}
 
 static int failf(struct loader *L, enum cs_status st, const char *fmt, ...)
 {
@@ -108,7 +123,7 @@ static int failf(struct loader *L, enum cs_status st, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
-  cs_error_fill(L->msg, L->msg ? L->msglen : 0, "%s: %s", L->where, why);
+  record(st, "%s: %s", L->where, why);
   return 0;
 }
 
@@ -567,15 +582,12 @@ static int apply_set(struct loader *L, const char *set)
 #define MAX_FILE_BYTES (1 << 20)
 
 /* Reads the whole file into *text (NUL-terminated, *len bytes without the
- * terminator). The reason of a failure goes to msg. */
-static enum cs_status read_file(const char *path, char **text, size_t *len, char *msg,
-                                size_t msglen)
+ * terminator). */
+static enum cs_status read_file(const char *path, char **text, size_t *len)
 {
   FILE *f = fopen(path, "rb");
-  if (!f) {
-    cs_error_fill(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(errno));
-    return CS_ERR_IO;
-  }
+  if (!f)
+    return record(CS_ERR_IO, "%s: cannot read the parameter file: %s", path, strerror(errno));
   size_t cap = 4096, n = 0, k;
   char *buf = malloc(cap);
   while (buf && n <= MAX_FILE_BYTES && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
@@ -590,19 +602,14 @@ static enum cs_status read_file(const char *path, char **text, size_t *len, char
   int err = ferror(f) ? errno : 0;
   fclose(f);
   enum cs_status st = CS_OK;
-  if (!buf) {
-    cs_error_fill(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
-    st = CS_ERR_NOMEM;
-  } else if (err) {
-    cs_error_fill(msg, msglen, "%s: cannot read the parameter file: %s", path, strerror(err));
-    st = CS_ERR_IO;
-  } else if (n > MAX_FILE_BYTES) {
-    cs_error_fill(msg, msglen,
-                  "%s: larger than %d bytes: not a parameter file (accepted: an INI text "
-                  "file)",
-                  path, MAX_FILE_BYTES);
-    st = CS_ERR_PARSE;
-  }
+  if (!buf)
+    st = record(CS_ERR_NOMEM, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
+  else if (err)
+    st = record(CS_ERR_IO, "%s: cannot read the parameter file: %s", path, strerror(err));
+  else if (n > MAX_FILE_BYTES)
+    st = record(CS_ERR_PARSE,
+                "%s: larger than %d bytes: not a parameter file (accepted: an INI text file)", path,
+                MAX_FILE_BYTES);
   if (st != CS_OK) {
     free(buf);
     return st;
@@ -665,29 +672,28 @@ void cs_config_free(struct cs_config *cfg)
 }
 
 static enum cs_status load(const char *path, const char *text, const char *const *sets,
-                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen);
+                           size_t n_set, struct cs_config *cfg);
 
 enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
-                              struct cs_config *cfg, char *msg, size_t msglen)
+                              struct cs_config *cfg)
 {
-  return load(path, NULL, sets, n_set, cfg, msg, msglen);
+  return load(path, NULL, sets, n_set, cfg);
 }
 
 enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
-                                   size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
+                                   size_t n_set, struct cs_config *cfg)
 {
-  return load(path, text, sets, n_set, cfg, msg, msglen);
+  return load(path, text, sets, n_set, cfg);
 }
 
 static enum cs_status load(const char *path, const char *text, const char *const *sets,
-                           size_t n_set, struct cs_config *cfg, char *msg, size_t msglen)
+                           size_t n_set, struct cs_config *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
-  msg[0] = '\0';
   struct loader *L = calloc(1, sizeof *L);
   if (!L)
     return CS_FAIL(CS_ERR_NOMEM);
-  L->cfg = cfg, L->msg = msg, L->msglen = msglen, L->st = CS_OK;
+  L->cfg = cfg, L->st = CS_OK;
   L->where = path;
   snprintf(cfg->path, sizeof cfg->path, "%s", path);
   const char *base = strrchr(path, '/');
@@ -705,27 +711,22 @@ static enum cs_status load(const char *path, const char *text, const char *const
   enum cs_status st = CS_OK;
   if (text) { /* e.g. the copy stored in a result file: checked like a file */
     len = strlen(text);
-    if (len > MAX_FILE_BYTES) {
-      cs_error_fill(msg, msglen, "%s: larger than %d bytes: not a parameter file", path,
-                    MAX_FILE_BYTES);
-      st = CS_ERR_PARSE;
-    } else if (!(cfg->text = strdup(text))) {
-      cs_error_fill(msg, msglen, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
-      st = CS_ERR_NOMEM;
-    }
+    if (len > MAX_FILE_BYTES)
+      st = record(CS_ERR_PARSE, "%s: larger than %d bytes: not a parameter file", path,
+                  MAX_FILE_BYTES);
+    else if (!(cfg->text = strdup(text)))
+      st = record(CS_ERR_NOMEM, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
   } else {
-    st = read_file(path, &cfg->text, &len, msg, msglen);
+    st = read_file(path, &cfg->text, &len);
   }
   if (st == CS_OK && find_nul(cfg->text, len, &nul_line, &nul_col)) {
-    cs_error_fill(msg, msglen,
-                  "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: a "
-                  "text file without NUL bytes)",
-                  path, nul_line, nul_col);
-    st = CS_ERR_PARSE;
+    st = record(CS_ERR_PARSE,
+                "%s:%d: NUL byte at column %zu: the parser would end the file there (accepted: "
+                "a text file without NUL bytes)",
+                path, nul_line, nul_col);
     free(cfg->text);
   }
   if (st != CS_OK) {
-    sanitize(msg);
     cfg->text = NULL;
     free(L);
     return st;
@@ -758,7 +759,7 @@ static enum cs_status load(const char *path, const char *text, const char *const
     cfg->params = malloc(m->params_size);
     cfg->y0 = malloc(m->n_state * sizeof *cfg->y0);
     if (!cfg->params || !cfg->y0) {
-      L->st = CS_ERR_NOMEM;
+      L->st = record(CS_ERR_NOMEM, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
     } else {
       cs_model_params_default(m, cfg->params);
       memcpy(cfg->y0, m->state_default, m->n_state * sizeof *cfg->y0);
@@ -815,14 +816,15 @@ static enum cs_status load(const char *path, const char *text, const char *const
   if (L->st == CS_OK) {
     cfg->params_unprepared = malloc(cfg->model->params_size);
     if (!cfg->params_unprepared)
-      L->st = CS_ERR_NOMEM;
+      L->st = record(CS_ERR_NOMEM, "%s: %s", path, cs_strerror(CS_ERR_NOMEM));
     else
       memcpy(cfg->params_unprepared, cfg->params, cfg->model->params_size);
   }
   if (L->st == CS_OK) {
-    char why[256] = "";
-    enum cs_status pst = cfg->model->prepare(cfg->params, why, sizeof why);
+    enum cs_status pst = cfg->model->prepare(cfg->params);
     if (pst != CS_OK) {
+      char why[CS_ERROR_LEN];
+      snprintf(why, sizeof why, "%s", cs_errmsg());
       L->where = path;
       failf(L, pst, "%s", why);
     } else if (cfg->model->attach && (pst = cfg->model->attach(cfg->params)) != CS_OK) {
@@ -833,7 +835,6 @@ static enum cs_status load(const char *path, const char *text, const char *const
   st = L->st;
   free(L->seen);
   free(L);
-  sanitize(msg);
   if (st != CS_OK) {
     free(cfg->params), free(cfg->params_unprepared), free(cfg->y0), free(cfg->text);
     memset(cfg, 0, sizeof *cfg);

@@ -33,7 +33,6 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
-#define CS_CONFIG_MSG 512
 #define CS_CONFIG_MAX_RAW 64
 
 /* A key kept as text for a later stage (the [sweep] section). */
@@ -70,16 +69,17 @@ struct cs_config {
 };
 
 /* Loads path and applies the overrides ("section.key=value", n_set of them).
- * On failure returns a status, fills msg with the one-line reason and leaves
- * cfg empty (nothing to free). On success the caller owns cfg: cs_config_free. */
+ * On failure returns a status with the one-line reason in cs_errmsg() and
+ * leaves cfg empty (nothing to free). On success the caller owns cfg:
+ * cs_config_free. */
 enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
-                              struct cs_config *cfg, char *msg, size_t msglen);
+                              struct cs_config *cfg);
 void cs_config_free(struct cs_config *cfg);
 
 /* The same from the text of a parameter file (e.g. the copy stored in a
  * result file); path names it in messages and in cfg->path. */
 enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
-                                   size_t n_set, struct cs_config *cfg, char *msg, size_t msglen);
+                                   size_t n_set, struct cs_config *cfg);
 
 /* The raw [sweep] (or other deferred) key, or NULL. */
 const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, const char *section,

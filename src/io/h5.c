@@ -23,19 +23,6 @@
 #define vlen_string_type cs_h5_i_vlen_string_type
 #define path_exists cs_h5_i_path_exists
 
-struct cs_h5_table {
-  struct cs_h5 *f; /* the file it lives in */
-  hid_t dset;      /* the extendible dataset */
-  size_t rows;     /* rows written so far */
-  size_t cols;     /* columns */
-};
-
-/* The library's one error channel (core/status.h) under its former name. */
-const char *cs_h5_errmsg(void)
-{
-  return cs_errmsg();
-}
-
 /* HDF5 closes what is still open when the process exits; after a file
  * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
  * every file itself, so the exit-time cleanup is switched off before HDF5
@@ -1010,9 +997,37 @@ static enum cs_status open_table(struct cs_h5 *f, const char *path, hid_t *dset,
   return CS_OK;
 }
 
+/* The values of an integer dataset equal to its attribute missing_value
+ * (the CF convention for "not computed", cs_h5_column.missing) become NaN. */
+static enum cs_status apply_missing(struct cs_h5 *f, hid_t dset, const char *path, double *v,
+                                    size_t n)
+{
+  hid_t type = H5Dget_type(dset);
+  int integer = type >= 0 && H5Tget_class(type) == H5T_INTEGER;
+  if (type >= 0)
+    H5Tclose(type);
+  htri_t has = integer ? H5Aexists(dset, "missing_value") : 0;
+  if (has < 0)
+    return fail_h5("cannot look up attribute missing_value of", path);
+  if (has == 0)
+    return CS_OK;
+  double m;
+  enum cs_status st = cs_h5_attr_read_double(f, path, "missing_value", &m);
+  if (st != CS_OK) /* a string, an array: the wrong type */
+    return fail(CS_ERR_UNSUPPORTED, "dataset '%s': its missing_value is not one number", path);
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == m)
+      v[i] = NAN;
+  return st;
+}
+
 static int is_group(struct cs_h5 *f, const char *path);
+static enum cs_status columns_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
+                                    size_t *ncols);
 static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
                                    struct cs_h5_data *out);
+static enum cs_status column_of_group(struct cs_h5 *f, const char *path, const char *name,
+                                      struct cs_h5_data *out);
 
 enum cs_status cs_h5_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
                            size_t *ncols)
@@ -1022,20 +1037,8 @@ enum cs_status cs_h5_shape(struct cs_h5 *f, const char *path, int *rank, size_t 
   enum cs_status st = read_path(f->file, path, 1);
   if (st != CS_OK)
     return st;
-  if (is_group(f, path)) { /* a table stored by columns: the first row tells the shape */
-    struct cs_h5_data d;
-    if ((st = read_columns(f, path, 0, 1, &d)) == CS_ERR_RANGE) /* no row */
-      st = read_columns(f, path, 0, 0, &d);
-    if (st != CS_OK)
-      return st;
-    char sub[1024];
-    snprintf(sub, sizeof sub, "%s/%s", path, d.names[0]);
-    size_t n = d.ncols;
-    cs_h5_data_free(&d);
-    st = cs_h5_shape(f, sub, rank, nrows, ncols);
-    *rank = 2, *ncols = n;
-    return st;
-  }
+  if (is_group(f, path)) /* a table stored by columns */
+    return columns_shape(f, path, rank, nrows, ncols);
   st = open_table(f, path, &dset, rank, nrows, ncols);
   if (st == CS_OK)
     H5Dclose(dset);
@@ -1085,6 +1088,8 @@ enum cs_status cs_h5_read_rows(struct cs_h5 *f, const char *path, size_t first, 
       st = fail_h5("cannot read dataset", path);
       goto done;
     }
+    if ((st = apply_missing(f, dset, path, out->data, count * ncols)) != CS_OK)
+      goto done;
   }
   if (rank == 1) {
     const char *base = strrchr(path, '/');
@@ -1115,23 +1120,23 @@ static int is_group(struct cs_h5 *f, const char *path)
          oi.type == H5O_TYPE_GROUP;
 }
 
-/* Columns of a table stored as a group at most. */
+/* Columns (datasets) of a table stored as a group at most. */
 #define MAX_GROUP_COLUMNS 4096
 
-/* A group of 1-D datasets of equal length named by its `columns` attribute
- * (sweep points, the change table), rows first .. first + count - 1 read as
- * one table of doubles. The column names come from the file: each is a path
- * component below the group, checked like any path. */
-static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
-                                   struct cs_h5_data *out)
+/* The `columns` attribute of the group path: 1 to MAX_GROUP_COLUMNS names,
+ * each a path component below the group (they come from the file: checked
+ * like any path), and the path of each. Free both with free_strings. */
+static enum cs_status group_columns(struct cs_h5 *f, const char *path, char ***cols, char ***subs,
+                                    size_t *ncols)
 {
-  memset(out, 0, sizeof *out); /* cs_h5_shape passes it uninitialised */
+  *cols = *subs = NULL;
+  *ncols = 0;
   hid_t g = H5Oopen(f->file, path, H5P_DEFAULT);
-  char **cols = NULL;
-  size_t ncols = 0;
+  char **c = NULL;
+  size_t n = 0;
   enum cs_status st = g < 0 ? fail_h5("cannot open group", path) : CS_OK;
   if (st == CS_OK) {
-    st = read_strings(g, "columns", path, &cols, &ncols);
+    st = read_strings(g, "columns", path, &c, &n);
     if (st == CS_ERR_NOT_FOUND)
       st = fail(CS_ERR_UNSUPPORTED, "'%s' is a group without a columns attribute", path);
   }
@@ -1139,64 +1144,165 @@ static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t fir
     H5Oclose(g);
   if (st != CS_OK)
     return st;
-  if (ncols == 0 || ncols > MAX_GROUP_COLUMNS) {
-    free_strings(cols, ncols);
-    return fail(CS_ERR_HDF5, "'%s': %zu columns (accepted: 1 to %d)", path, ncols,
-                MAX_GROUP_COLUMNS);
+  if (n == 0 || n > MAX_GROUP_COLUMNS) {
+    free_strings(c, n);
+    return fail(CS_ERR_HDF5, "'%s': %zu columns (accepted: 1 to %d)", path, n, MAX_GROUP_COLUMNS);
   }
-  out->rank = 2;
-  out->ncols = ncols;
-  out->names = calloc(ncols, sizeof(char *));
-  out->units = calloc(ncols, sizeof(char *));
-  if (!out->names || !out->units) {
-    free_strings(cols, ncols);
-    cs_h5_data_free(out);
+  char **s = calloc(n, sizeof *s);
+  if (!s) {
+    free_strings(c, n);
     return fail(CS_ERR_NOMEM, "out of memory");
   }
-  for (size_t c = 0; c < ncols && st == CS_OK; c++) {
+  for (size_t i = 0; i < n && st == CS_OK; i++) {
     char sub[1024];
-    struct cs_h5_data col;
-    if (!cols[c][0] || strchr(cols[c], '/') || strlen(cols[c]) >= CS_H5_MAX_LABEL ||
-        (size_t)snprintf(sub, sizeof sub, "%s/%s", path, cols[c]) >= sizeof sub) {
-      st = fail(CS_ERR_HDF5, "'%s': column %zu has a bad name (attribute 'columns')", path, c);
-      break;
-    }
-    st = is_group(f, sub) ? fail(CS_ERR_HDF5, "'%s' is a group, not a column", sub)
-                          : cs_h5_read_rows(f, sub, first, c == 0 ? count : out->nrows, &col);
-    if (st == CS_OK && (col.rank != 1 || (c > 0 && col.nrows != out->nrows)))
-      st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", sub, out->nrows);
-    if (st != CS_OK) {
-      cs_h5_data_free(&col);
-      break;
-    }
-    if (c == 0) {
-      out->nrows = col.nrows;
-      if (col.nrows > CS_H5_MAX_ELEMENTS / ncols)
-        st = fail(CS_ERR_RANGE,
-                  "'%s' has %zu x %zu elements (accepted: at most %zu to read in memory)", path,
-                  col.nrows, ncols, (size_t)CS_H5_MAX_ELEMENTS);
-      else if (!(out->data = malloc((out->nrows ? out->nrows : 1) * ncols * sizeof(double))))
-        st = fail(CS_ERR_NOMEM, "out of memory");
-      if (st != CS_OK) {
-        cs_h5_data_free(&col);
-        break;
-      }
-    }
-    for (size_t i = 0; i < out->nrows; i++)
-      out->data[i * ncols + c] = col.data[i];
-    out->names[c] = dup_string(cols[c]);
-    out->units[c] = dup_string(col.units[0] ? col.units[0] : "");
-    cs_h5_data_free(&col);
-    if (!out->names[c] || !out->units[c])
+    if (!c[i][0] || strchr(c[i], '/') || strlen(c[i]) >= CS_H5_MAX_LABEL ||
+        (size_t)snprintf(sub, sizeof sub, "%s/%s", path, c[i]) >= sizeof sub)
+      st = fail(CS_ERR_HDF5, "'%s': column %zu has a bad name (attribute 'columns')", path, i);
+    else if (!(s[i] = dup_string(sub)))
       st = fail(CS_ERR_NOMEM, "out of memory");
-    for (char *p = out->names[c]; st == CS_OK && *p; p++)
-      if ((unsigned char)*p < 0x20 || *p == 0x7F)
-        *p = '?';
+    else if ((st = read_path(f->file, sub, 1)) == CS_OK && is_group(f, sub))
+      st = fail(CS_ERR_HDF5, "'%s' is a group, not a column", sub);
   }
-  free_strings(cols, ncols);
+  if (st != CS_OK) {
+    free_strings(c, n);
+    free_strings(s, n);
+    return st;
+  }
+  *cols = c, *subs = s, *ncols = n;
+  return CS_OK;
+}
+
+/* The shape of a table stored by columns without reading it: the rows of
+ * its first dataset, the columns of all (a block counts its width). */
+static enum cs_status columns_shape(struct cs_h5 *f, const char *path, int *rank, size_t *nrows,
+                                    size_t *ncols)
+{
+  char **cols, **subs;
+  size_t n, total = 0, rows = 0;
+  enum cs_status st = group_columns(f, path, &cols, &subs, &n);
+  for (size_t c = 0; st == CS_OK && c < n; c++) {
+    hid_t dset;
+    int r;
+    size_t nr, nc;
+    if ((st = open_table(f, subs[c], &dset, &r, &nr, &nc)) != CS_OK)
+      break;
+    H5Dclose(dset);
+    if (c == 0)
+      rows = nr;
+    if ((total += nc) > CS_H5_MAX_ELEMENTS)
+      break;
+  }
+  if (st == CS_OK && (total > CS_H5_MAX_ELEMENTS || rows > CS_H5_MAX_ELEMENTS / total))
+    st = fail(CS_ERR_RANGE, "'%s' has %zu x %zu elements (accepted: at most %zu to read in memory)",
+              path, rows, total, (size_t)CS_H5_MAX_ELEMENTS);
+  free_strings(cols, n);
+  free_strings(subs, n);
+  if (st == CS_OK)
+    *rank = 2, *nrows = rows, *ncols = total;
+  return st;
+}
+
+/* A table stored by columns (cs_h5_write_columns: sweep points, the change
+ * table, every table of codes and counts beside real numbers), rows first ..
+ * first + count - 1 read as one table of doubles: a 1-D dataset is one
+ * column named as in `columns`, a 2-D block as many as it has, named by its
+ * `names`. Every dataset must have those rows. */
+static enum cs_status read_columns(struct cs_h5 *f, const char *path, size_t first, size_t count,
+                                   struct cs_h5_data *out)
+{
+  memset(out, 0, sizeof *out);
+  char **cols, **subs;
+  size_t n;
+  enum cs_status st = group_columns(f, path, &cols, &subs, &n);
+  if (st != CS_OK)
+    return st;
+  struct cs_h5_data *part = calloc(n, sizeof *part);
+  size_t rows = 0, total = 0;
+  if (!part)
+    st = fail(CS_ERR_NOMEM, "out of memory");
+  for (size_t c = 0; st == CS_OK && c < n; c++) {
+    st = cs_h5_read_rows(f, subs[c], first, c == 0 ? count : rows, &part[c]);
+    if (st != CS_OK)
+      break;
+    if (c == 0)
+      rows = part[0].nrows;
+    total += part[c].ncols;
+    /* each part is bounded alone, all of them together here */
+    if (part[c].nrows != rows)
+      st = fail(CS_ERR_HDF5, "'%s': not a column of %zu values", subs[c], rows);
+    else if (total > CS_H5_MAX_ELEMENTS || rows > CS_H5_MAX_ELEMENTS / total)
+      st = fail(CS_ERR_RANGE,
+                "'%s' has %zu x %zu elements or more (accepted: at most %zu to read in memory)",
+                path, rows, total, (size_t)CS_H5_MAX_ELEMENTS);
+  }
+  if (st == CS_OK) {
+    out->rank = 2;
+    out->nrows = rows;
+    out->ncols = total;
+    out->data = malloc((rows ? rows : 1) * total * sizeof(double));
+    out->names = calloc(total, sizeof(char *));
+    out->units = calloc(total, sizeof(char *));
+    if (!out->data || !out->names || !out->units)
+      st = fail(CS_ERR_NOMEM, "out of memory");
+  }
+  for (size_t c = 0, j0 = 0; st == CS_OK && c < n; j0 += part[c].ncols, c++) {
+    const struct cs_h5_data *p = &part[c];
+    for (size_t i = 0; i < rows; i++)
+      memcpy(out->data + i * total + j0, p->data + i * p->ncols, p->ncols * sizeof(double));
+    for (size_t j = 0; j < p->ncols; j++) {
+      /* a 1-D column is named as in `columns`; a block's names are its own */
+      out->names[j0 + j] = p->rank == 1 ? dup_string(cols[c]) : p->names[j];
+      out->units[j0 + j] = p->units[j];
+      if (p->rank != 1)
+        p->names[j] = NULL;
+      p->units[j] = NULL;
+      if (!out->names[j0 + j])
+        st = fail(CS_ERR_NOMEM, "out of memory");
+      for (char *q = out->names[j0 + j]; st == CS_OK && *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7F)
+          *q = '?';
+    }
+  }
+  for (size_t c = 0; part && c < n; c++)
+    cs_h5_data_free(&part[c]);
+  free(part);
+  free_strings(cols, n);
+  free_strings(subs, n);
   if (st != CS_OK)
     cs_h5_data_free(out);
   return st;
+}
+
+/* The column name of the table stored by columns at path (nrows x 1). */
+static enum cs_status column_of_group(struct cs_h5 *f, const char *path, const char *name,
+                                      struct cs_h5_data *out)
+{
+  struct cs_h5_data all;
+  enum cs_status st = read_columns(f, path, 0, SIZE_MAX, &all);
+  if (st != CS_OK)
+    return st;
+  long j = cs_h5_data_column(&all, name);
+  if (j < 0) {
+    cs_h5_data_free(&all);
+    return fail(CS_ERR_NOT_FOUND, "table '%s' has no column '%s'", path, name);
+  }
+  out->rank = 2;
+  out->nrows = all.nrows;
+  out->ncols = 1;
+  out->data = malloc((all.nrows ? all.nrows : 1) * sizeof(double));
+  out->names = calloc(1, sizeof(char *));
+  out->units = calloc(1, sizeof(char *));
+  if (!out->data || !out->names || !out->units) {
+    cs_h5_data_free(&all);
+    cs_h5_data_free(out);
+    return fail(CS_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < all.nrows; i++)
+    out->data[i] = all.data[i * all.ncols + (size_t)j];
+  out->names[0] = all.names[j], all.names[j] = NULL;
+  out->units[0] = all.units[j], all.units[j] = NULL;
+  cs_h5_data_free(&all);
+  return CS_OK;
 }
 
 enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out)
@@ -1213,7 +1319,12 @@ enum cs_status cs_h5_read_column(struct cs_h5 *f, const char *path, const char *
   char **names = NULL, **units = NULL;
   begin();
   memset(out, 0, sizeof *out);
-  enum cs_status st = open_table(f, path, &dset, &rank, &nrows, &ncols);
+  enum cs_status st = read_path(f->file, path, 1);
+  if (st != CS_OK)
+    return st;
+  if (is_group(f, path)) /* stored by columns: the whole table, then the one column */
+    return column_of_group(f, path, name, out);
+  st = open_table(f, path, &dset, &rank, &nrows, &ncols);
   if (st != CS_OK)
     return st;
   names = calloc(ncols, sizeof *names);
@@ -1258,6 +1369,8 @@ enum cs_status cs_h5_read_column(struct cs_h5 *f, const char *path, const char *
         H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, cnt, NULL) < 0 ||
         H5Dread(dset, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, out->data) < 0)
       st = fail_h5("cannot read dataset", path);
+    else
+      st = apply_missing(f, dset, path, out->data, nrows);
   }
 done:
   free_strings(names, ncols);
@@ -1316,6 +1429,7 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
   t->dset = dset;
   t->rows = 0;
   t->cols = ncols;
+  t->by_columns = NULL;
   *out = t;
   return CS_OK;
 }
@@ -1329,6 +1443,8 @@ enum cs_status cs_h5_table_open(struct cs_h5 *f, const char *path, struct cs_h5_
   *out = NULL;
   if (!path_exists(f->file, path))
     return fail(CS_ERR_NOT_FOUND, "no dataset '%s'", path);
+  if (is_group(f, path))
+    return fail(CS_ERR_UNSUPPORTED, "'%s' is a table stored by columns (not reopened)", path);
   dset = H5Dopen2(f->file, path, H5P_DEFAULT);
   if (dset < 0)
     return fail_h5("cannot open dataset", path);
@@ -1350,6 +1466,7 @@ enum cs_status cs_h5_table_open(struct cs_h5 *f, const char *path, struct cs_h5_
   t->dset = dset;
   t->rows = dims[0];
   t->cols = dims[1];
+  t->by_columns = NULL;
   *out = t;
   return CS_OK;
 }
@@ -1369,6 +1486,8 @@ enum cs_status cs_h5_table_write_at(struct cs_h5_table *t, size_t first, size_t 
   begin();
   if (nrows == 0)
     return CS_OK;
+  if (t->by_columns)
+    return cs_h5_i_coltab_write(t, first, nrows, rows);
   if (end > t->rows && H5Dset_extent(t->dset, dims) < 0)
     return fail_h5("cannot extend table", "rows");
   fspace = H5Dget_space(t->dset);
@@ -1388,7 +1507,8 @@ enum cs_status cs_h5_table_write_at(struct cs_h5_table *t, size_t first, size_t 
 
 enum cs_status cs_h5_table_flush(struct cs_h5_table *t)
 {
-  return cs_h5_flush(t->f);
+  enum cs_status st = t->by_columns ? cs_h5_i_coltab_flush(t) : CS_OK;
+  return st == CS_OK ? cs_h5_flush(t->f) : st;
 }
 
 size_t cs_h5_table_rows(const struct cs_h5_table *t)
@@ -1407,7 +1527,9 @@ enum cs_status cs_h5_table_close(struct cs_h5_table *t)
   begin();
   if (!t)
     return CS_OK;
-  if (H5Dclose(t->dset) < 0)
+  if (t->by_columns)
+    st = cs_h5_i_coltab_close(t);
+  else if (H5Dclose(t->dset) < 0)
     st = fail_h5("cannot close table", "dataset");
   free(t);
   return st;

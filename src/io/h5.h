@@ -5,6 +5,8 @@
  * - strings are variable-length UTF-8;
  * - a 2-D dataset is a table of doubles, one row per sample, with two string
  *   array attributes `names` and `units` holding one entry per column;
+ * - a table whose columns are not all real numbers (codes, counts) is a group
+ *   of typed columns ("tables stored by columns" below);
  * - a 1-D dataset carries a scalar string attribute `units`;
  * - a double attribute `x` gets a companion string attribute `x_units` on the
  *   same object (HDF5 attributes cannot carry attributes);
@@ -27,11 +29,6 @@
 
 /* An open HDF5 file. */
 struct cs_h5;
-
-/* Alias of cs_errmsg() (core/status.h), kept for existing callers: the text
- * of the last failure in this thread ("" if none); never NULL; meaningful
- * right after a call that failed. */
-const char *cs_h5_errmsg(void);
 
 /* Creates path, truncating an existing file. CS_ERR_HDF5 on failure. */
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out);
@@ -273,9 +270,11 @@ struct cs_h5_data {
   char **units; /* ncols column units */
 };
 
-/* Reads a 1-D or 2-D numeric dataset as doubles with its names and units.
- * CS_ERR_NOT_FOUND if path is missing, CS_ERR_UNSUPPORTED for other ranks, a
- * table without columns or a type that is not numeric, CS_ERR_RANGE above
+/* Reads a 1-D or 2-D numeric dataset, or a table stored by columns (rank 2),
+ * as doubles with its names and units; an integer with the dataset's
+ * missing_value reads as NaN. CS_ERR_NOT_FOUND if path is missing,
+ * CS_ERR_UNSUPPORTED for other ranks, a table without columns, a group
+ * without `columns` or a type that is not numeric, CS_ERR_RANGE above
  * CS_H5_MAX_ELEMENTS numbers or for a name or unit of CS_H5_MAX_LABEL bytes
  * or more. On failure *out is left empty (safe to cs_h5_data_free). */
 enum cs_status cs_h5_read(struct cs_h5 *f, const char *path, struct cs_h5_data *out);
@@ -286,7 +285,8 @@ enum cs_status cs_h5_read_rows(struct cs_h5 *f, const char *path, size_t first, 
                                struct cs_h5_data *out);
 
 /* The column called name of a 1-D or 2-D numeric dataset (a 1-D dataset has
- * one, named after the last component of its path): out gets nrows x 1.
+ * one, named after the last component of its path) or of a table stored by
+ * columns: out gets nrows x 1.
  * CS_ERR_NOT_FOUND if there is no such column. */
 enum cs_status cs_h5_read_column(struct cs_h5 *f, const char *path, const char *name,
                                  struct cs_h5_data *out);
@@ -302,6 +302,46 @@ void cs_h5_data_free(struct cs_h5_data *d);
 /* Index of the column called name, or -1. */
 long cs_h5_data_column(const struct cs_h5_data *d, const char *name);
 
+/* ------------------------------------------------- tables stored by columns
+ *
+ * A table whose columns differ in type (codes and counts beside real
+ * numbers) is a group: one dataset per column, each with its `units`, its
+ * `doc` and, where it has one, its `missing_value`, and a string-array
+ * attribute `columns` listing them in order. A column is 1-D (one element
+ * per row) or a block: a 2-D dataset of `width` columns (the same number of
+ * rows), named by its `names` attribute, all of one type and unit (e.g. the
+ * class of every grid index). Every language reads a column by name as a
+ * plain typed array (h5py: f["equilibria/found"][:]), each with its own doc
+ * and units, which the members of an HDF5 compound type cannot carry.
+ * cs_h5_read, cs_h5_read_rows, cs_h5_read_column and cs_h5_shape read such
+ * a group as one table of doubles, blocks expanded into their columns. */
+
+struct cs_h5_column {
+  const char *name;         /* the dataset's name in the group */
+  enum cs_h5_type type;     /* CS_H5_DOUBLE, CS_H5_INT64 or CS_H5_INT32 */
+  const char *unit;         /* its `units` ("1": dimensionless, codes, counts) */
+  const char *doc;          /* its `doc`: what the numbers mean (required) */
+  int missing;              /* integer columns: NaN ("not computed") is stored as -1, and the
+                               dataset has the attribute missing_value = -1 (the name the CF
+                               conventions give it), which the readers here turn back into NaN */
+  size_t width;             /* 0: a 1-D column; else a block of width columns */
+  const char *const *names; /* a block: its width column names (attribute `names`) */
+};
+
+/* A 1-D column: name, type, unit, doc (none missing). */
+#define CS_H5_COLUMN(n, t, u, d) \
+  ((struct cs_h5_column){.name = (n), .type = (t), .unit = (u), .doc = (d)})
+
+/* Writes (or replaces) the group path: ncol columns, nrows rows given
+ * row-major as doubles (each row the columns in order, a block giving width
+ * values). A value of an integer column must be an integer its type holds,
+ * or NaN in a column with `missing`: CS_ERR_ARG otherwise (naming the column
+ * and row). doc: the group's `doc`. Datasets are chunked with Fletcher32
+ * checksums like every dataset of cs_h5_dset_create. */
+enum cs_status cs_h5_write_columns(struct cs_h5 *f, const char *path, size_t ncol,
+                                   const struct cs_h5_column *cols, size_t nrows,
+                                   const double *rows, const char *doc);
+
 /* ---------------------------------------------- extendible (appendable) tables */
 
 /* A chunked 2-D dataset with an unlimited number of rows, open for appending. */
@@ -314,9 +354,20 @@ enum cs_status cs_h5_table_create(struct cs_h5 *f, const char *path, size_t ncol
                                   size_t chunk_rows, const char *const *names,
                                   const char *const *units, struct cs_h5_table **out);
 
+/* The same stored by columns (cs_h5_write_columns), each column extendible:
+ * cs_h5_table_append takes rows of doubles as above and converts them. Rows
+ * are kept in memory and reach the file every chunk_rows rows (0: 1024), at
+ * cs_h5_table_flush and at cs_h5_table_close (one extension per column and
+ * block, not one per row). doc: the group's `doc`. cs_h5_table_cols counts
+ * the doubles of a row. */
+enum cs_status cs_h5_table_create_columns(struct cs_h5 *f, const char *path, size_t ncol,
+                                          const struct cs_h5_column *cols, size_t chunk_rows,
+                                          const char *doc, struct cs_h5_table **out);
+
 /* Opens an existing extendible table to append after its last row (e.g. to
  * resume a run). CS_ERR_NOT_FOUND if missing, CS_ERR_UNSUPPORTED if the
- * dataset is not a 2-D extendible table of doubles. */
+ * dataset is not a 2-D extendible table of doubles (a table stored by
+ * columns is not reopened). */
 enum cs_status cs_h5_table_open(struct cs_h5 *f, const char *path, struct cs_h5_table **out);
 
 /* Appends nrows rows (row-major, ncols doubles each). */
@@ -328,7 +379,8 @@ enum cs_status cs_h5_table_append(struct cs_h5_table *t, size_t nrows, const dou
 enum cs_status cs_h5_table_write_at(struct cs_h5_table *t, size_t first, size_t nrows,
                                     const double *rows);
 
-/* Flushes the whole file so that the rows appended so far are on disk. */
+/* Flushes the whole file so that the rows appended so far are on disk (a
+ * table stored by columns first writes the rows it holds). */
 enum cs_status cs_h5_table_flush(struct cs_h5_table *t);
 
 /* Rows and columns of the table. */

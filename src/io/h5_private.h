@@ -18,12 +18,29 @@ struct cs_h5 {
   char *partial;           /* the file actually written, "<target>.partial", or NULL */
 };
 
-/* the library's error channel (core/error_private.h), which cs_h5_errmsg() reads */
+/* An extendible table (h5.c): a 2-D dataset of doubles, or a group of typed
+ * columns (h5_columns.c). */
+struct cs_h5_coltab;
+struct cs_h5_table {
+  struct cs_h5 *f;                 /* the file it lives in */
+  hid_t dset;                      /* the extendible 2-D dataset (-1: stored by columns) */
+  size_t rows;                     /* rows written so far (by columns: with those held) */
+  size_t cols;                     /* columns (doubles of a row) */
+  struct cs_h5_coltab *by_columns; /* a table stored by columns, or NULL */
+};
+
+/* h5_columns.c: the table operations of a table stored by columns */
+enum cs_status cs_h5_i_coltab_write(struct cs_h5_table *t, size_t first, size_t n,
+                                    const double *rows);
+enum cs_status cs_h5_i_coltab_flush(struct cs_h5_table *t);
+enum cs_status cs_h5_i_coltab_close(struct cs_h5_table *t);
+
+/* the library's error channel (core/error_private.h), which cs_errmsg() reads */
 #define cs_h5_err (cs_error_i_buffer())
 
 /* Every entry point: HDF5 prints nothing. */
 void cs_h5_i_begin(void);
-/* Keeps a message for cs_errmsg() (= cs_h5_errmsg()) and returns status. */
+/* Keeps a message for cs_errmsg() and returns status. */
 enum cs_status cs_h5_i_fail(enum cs_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Keeps HDF5's error stack under "what 'name'" and returns CS_ERR_HDF5. */

@@ -18,16 +18,25 @@ enum cs_status cs_run_h5_write_record(struct cs_h5 *f, const char *path, size_t 
 {
   const char **names = calloc(n, sizeof *names), **units = calloc(n, sizeof *units);
   double *values = calloc(n, sizeof *values);
+  struct cs_h5_column *cols = calloc(n, sizeof *cols);
   enum cs_status st = CS_ERR_NOMEM;
-  if (names && units && values) {
-    for (size_t i = 0; i < n; i++)
+  if (names && units && values && cols) {
+    int integers = 0;
+    for (size_t i = 0; i < n; i++) {
       names[i] = fl[i].name, units[i] = fl[i].unit, values[i] = fl[i].value;
-    st = cs_h5_write_table(f, path, 1, n, values, names, units);
+      cols[i] = (struct cs_h5_column){.name = fl[i].name,
+                                      .type = fl[i].integer ? CS_H5_INT64 : CS_H5_DOUBLE,
+                                      .unit = fl[i].unit,
+                                      .doc = fl[i].doc};
+      integers |= fl[i].integer;
+    }
+    st = integers ? cs_h5_write_columns(f, path, n, cols, 1, values, NULL)
+                  : cs_h5_write_table(f, path, 1, n, values, names, units);
     for (size_t i = 0; i < n && st == CS_OK; i++)
       st = fl[i].integer ? cs_h5_attr_write_int(f, path, fl[i].name, (long long)fl[i].value)
                          : cs_h5_attr_write_double(f, path, fl[i].name, fl[i].value, fl[i].unit);
   }
-  free(names), free(units), free(values);
+  free(names), free(units), free(values), free(cols);
   return st;
 }
 
@@ -71,7 +80,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
     return CS_FAIL(CS_ERR_NOMEM);
   for (size_t i = 0; i < m->n_param; i++)
     fl[i] = (struct cs_run_field){m->param[i].name, m->param[i].unit,
-                                  cs_model_get_param(m, cfg->params, (int)i), 0};
+                                  cs_model_get_param(m, cfg->params, (int)i), 0, NULL};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/params", m->n_param, fl);
   if (st == CS_OK)
@@ -85,7 +94,7 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
     st = cs_h5_attr_write_string(f, "/params", m->choice[i].name,
                                  cs_model_get_choice(m, cfg->params, (int)i));
   for (size_t i = 0; i < m->n_state; i++)
-    fl[i] = (struct cs_run_field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0};
+    fl[i] = (struct cs_run_field){m->state[i].name, m->state[i].unit, cfg->y0[i], 0, NULL};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/initial", m->n_state, fl);
   if (st == CS_OK)
@@ -95,23 +104,27 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
                                  "given); the same values as attributes");
   const struct cs_integrator_opts *o = &cfg->solver;
   long max_steps = o->max_steps > 0 ? o->max_steps : CS_INTEGRATOR_MAX_STEPS_DEFAULT;
-  fl[0] = (struct cs_run_field){"rtol", "1", o->rtol, 0};
-  fl[1] = (struct cs_run_field){"atol", "unit of each state variable", o->atol, 0};
-  fl[2] = (struct cs_run_field){"max_steps", "1", (double)max_steps, 1};
-  fl[3] = (struct cs_run_field){"h_init", tu, o->h_init, 0};
-  fl[4] = (struct cs_run_field){"h_max", tu, o->h_max, 0};
+  fl[0] = (struct cs_run_field){"rtol", "1", o->rtol, 0, "relative tolerance"};
+  fl[1] = (struct cs_run_field){"atol", "unit of each state variable", o->atol, 0,
+                                "absolute tolerance, in the unit of each state variable"};
+  fl[2] = (struct cs_run_field){"max_steps", "1", (double)max_steps, 1,
+                                "internal steps allowed between two output times"};
+  fl[3] = (struct cs_run_field){"h_init", tu, o->h_init, 0, "first step (0: estimated)"};
+  fl[4] = (struct cs_run_field){"h_max", tu, o->h_max, 0, "largest step (0: unbounded)"};
   long max_total =
       o->max_steps_total > 0 ? o->max_steps_total : CS_INTEGRATOR_MAX_STEPS_TOTAL_DEFAULT;
-  fl[5] = (struct cs_run_field){"max_steps_total", "1", (double)max_total, 1};
+  fl[5] = (struct cs_run_field){"max_steps_total", "1", (double)max_total, 1,
+                                "integrator steps allowed over the whole run"};
   if (st == CS_OK)
     st = cs_run_h5_write_record(f, "/solver", 6, fl);
   if (st == CS_OK)
     st = cs_h5_attr_write_string(
         f, "/solver", "doc",
-        "one row: the integrator's settings, rtol (relative tolerance), atol (absolute "
-        "tolerance, in the unit of each state variable), max_steps (internal steps allowed "
-        "between two output times), h_init and h_max (first and largest step, 0: estimated, "
-        "unbounded), max_steps_total (steps allowed over the run); also as attributes");
+        "one row, a column per setting of the integrator: rtol (relative tolerance), atol "
+        "(absolute tolerance, in the unit of each state variable), max_steps (internal steps "
+        "allowed between two output times, an integer), h_init and h_max (first and largest "
+        "step, 0: estimated, unbounded), max_steps_total (steps allowed over the run, an "
+        "integer); also as attributes");
   free(fl);
   int dirk = o->stepper == CS_STEPPER_DIRK, erk6 = o->stepper == CS_STEPPER_ERK6,
       erk8 = o->stepper == CS_STEPPER_ERK8;
@@ -132,6 +145,20 @@ enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
   for (size_t i = 0; i < sizeof sol / sizeof *sol && st == CS_OK; i++)
     st = cs_h5_attr_write_string(f, "/solver", sol[i][0], sol[i][1]);
   return st;
+}
+
+void cs_switch_columns(const struct cs_model *m, struct cs_h5_column *cols, char (*docs)[160],
+                       size_t n)
+{
+  cols[0] = CS_H5_COLUMN("t", CS_H5_DOUBLE, cs_run_time_unit(m), "the switch time");
+  cols[1] =
+      CS_H5_COLUMN("kind", CS_H5_INT32, "1", "which switch: index into the table's kind_names");
+  cols[2] = CS_H5_COLUMN("mode", CS_H5_INT32, "1",
+                         "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
+  for (size_t i = 0; i < n; i++) {
+    snprintf(docs[i], sizeof docs[i], "state variable %s just after the switch", m->state[i].name);
+    cols[3 + i] = CS_H5_COLUMN(m->state[i].name, CS_H5_DOUBLE, m->state[i].unit, docs[i]);
+  }
 }
 
 int cs_make_parent_dirs(const char *path)
@@ -155,7 +182,7 @@ void cs_w_check(struct cs_writer *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_h5_errmsg());
+    snprintf(w->err, sizeof w->err, "%s", st == CS_ERR_NOMEM ? cs_strerror(st) : cs_errmsg());
   }
 }
 
@@ -189,4 +216,12 @@ void cs_w_record(struct cs_writer *w, const char *path, size_t n, const struct c
 {
   if (w->st == CS_OK)
     cs_w_check(w, cs_run_h5_write_record(w->f, path, n, fl));
+}
+
+void cs_w_columns(struct cs_writer *w, const char *path, size_t ncol,
+                  const struct cs_h5_column *cols, size_t nrows, const double *rows,
+                  const char *doc)
+{
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_write_columns(w->f, path, ncol, cols, nrows, rows, doc));
 }

@@ -15,20 +15,24 @@ static double monotonic_s(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The empty table /switches: t, kind, mode and the state after each switch. */
+/* The empty table /switches: t, kind, mode and the state after each switch,
+ * stored by columns (kind and mode are codes). */
 static void create_switch_table(struct cs_trajectory_h5 *tw)
 {
   struct cs_writer *w = &tw->w;
   const struct cs_model *m = tw->model;
-  const char *names[3 + CS_FLOW_MAX_N], *units[3 + CS_FLOW_MAX_N];
+  struct cs_h5_column cols[3 + CS_FLOW_MAX_N];
+  char docs[CS_FLOW_MAX_N][160];
   size_t n = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N;
-  names[0] = "t", units[0] = cs_run_time_unit(m);
-  names[1] = "kind", units[1] = "1";
-  names[2] = "mode", units[2] = "1";
-  for (size_t i = 0; i < n; i++)
-    names[3 + i] = m->state[i].name, units[3 + i] = m->state[i].unit;
+  cs_switch_columns(m, cols, docs, n);
   if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_table_create(w->f, "/switches", 3 + n, 0, names, units, &tw->switches));
+    cs_w_check(w, cs_h5_table_create_columns(
+                      w->f, "/switches", 3 + n, cols, 0,
+                      "one row per mode switch of the run, in order: t (the switch time), kind "
+                      "(index into kind_names), mode (the model's mode after it) and the state "
+                      "just after it; the first 200000 only (count: all switches, dropped: those "
+                      "not stored)",
+                      &tw->switches));
   size_t len = 1;
   for (size_t i = 0; m->switch_kinds && m->switch_kinds[i]; i++)
     len += strlen(m->switch_kinds[i]) + 1;
@@ -40,10 +44,6 @@ static void create_switch_table(struct cs_trajectory_h5 *tw)
   cs_w_string(w, "/switches", "kind_note", "index into kind_names (one name per line)");
   cs_w_string(w, "/switches", "mode_note",
               "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
-  cs_w_string(w, "/switches", "doc",
-              "one row per mode switch of the run, in order: t (the switch time), kind (index "
-              "into kind_names), mode (the model's mode after it) and the state just after it; "
-              "the first 200000 only (count: all switches, dropped: those not stored)");
 }
 
 enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
@@ -101,7 +101,8 @@ int cs_trajectory_h5_on_rows(void *ctx, size_t first_row, size_t n, const double
   if (w->st == CS_OK)
     tw->rows += n;
   if (w->st == CS_OK && monotonic_s() - tw->last_flush >= tw->flush_every) {
-    cs_w_check(w, cs_h5_flush(w->f));
+    /* the switches held in memory go with the rows */
+    cs_w_check(w, tw->switches ? cs_h5_table_flush(tw->switches) : cs_h5_flush(w->f));
     tw->last_flush = monotonic_s();
   }
   return w->st != CS_OK;
@@ -124,25 +125,25 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
   struct cs_writer *w = &tw->w;
   const struct cs_integrator_stats *s = &r->stats.integ;
   struct cs_run_field fl[] = {
-      {"steps", "1", (double)s->steps, 1},
-      {"rhs_evals", "1", (double)s->rhs_evals, 1},
-      {"jac_evals", "1", (double)s->jac_evals, 1},
-      {"lin_setups", "1", (double)s->lin_setups, 1},
-      {"nonlin_iters", "1", (double)s->nonlin_iters, 1},
-      {"err_test_fails", "1", (double)s->err_test_fails, 1},
-      {"conv_fails", "1", (double)s->conv_fails, 1},
-      {"switches", "1", (double)r->stats.switches, 1},
-      {"rows", "1", (double)tw->rows, 1},
-      {"t_reached", cs_run_time_unit(tw->model), r->t, 0},
-      {"wall_time_s", "s", wall_time_s, 0},
+      {"steps", "1", (double)s->steps, 1, "integrator steps taken"},
+      {"rhs_evals", "1", (double)s->rhs_evals, 1, "right-hand side evaluations"},
+      {"jac_evals", "1", (double)s->jac_evals, 1, "Jacobian evaluations (implicit stepper)"},
+      {"lin_setups", "1", (double)s->lin_setups, 1, "linear solver setups (implicit stepper)"},
+      {"nonlin_iters", "1", (double)s->nonlin_iters, 1,
+       "nonlinear solver iterations (implicit stepper)"},
+      {"err_test_fails", "1", (double)s->err_test_fails, 1, "steps rejected by the error test"},
+      {"conv_fails", "1", (double)s->conv_fails, 1, "nonlinear convergence failures"},
+      {"switches", "1", (double)r->stats.switches, 1, "mode switches (event-driven laws)"},
+      {"rows", "1", (double)tw->rows, 1, "rows written to /trajectory"},
+      {"t_reached", cs_run_time_unit(tw->model), r->t, 0, "the time the run reached"},
+      {"wall_time_s", "s", wall_time_s, 0, "wall-clock time of the run"},
   };
   cs_w_record(w, "/stats", sizeof fl / sizeof fl[0], fl);
   cs_w_string(w, "/stats", "doc",
               "one row of the run's statistics: the integrator's steps, right-hand side and "
               "Jacobian evaluations, linear setups, nonlinear iterations, error-test and "
-              "convergence failures, mode switches and rows written (counts, exact in these "
-              "doubles and also integer attributes), t_reached (the time reached) and "
-              "wall_time_s");
+              "convergence failures, mode switches and rows written (counts, int64, also "
+              "integer attributes), t_reached (the time reached) and wall_time_s");
   if (tw->switches) {
     cs_w_int(w, "/switches", "count", r->stats.switches);
     cs_w_int(w, "/switches", "dropped", r->stats.switches - (long)r->switches_logged);
@@ -161,32 +162,20 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
 enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
-                                      char *const *argv, double wall_time_s, char *msg, size_t len)
+                                      char *const *argv, double wall_time_s)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !tr || !cfg || !g || (tr->rows && !tr->data)) {
-    cs_error_fill(msg, len, "cs_trajectory_write_h5: missing argument");
-    return CS_ERR_ARG;
-  }
-  if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0)) {
-    cs_error_fill(msg, len, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
-                  tr->cols, cfg->model->name);
-    return CS_ERR_ARG;
-  }
+  if (!path || !tr || !cfg || !g || (tr->rows && !tr->data))
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: missing argument");
+  if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0))
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
+                        tr->cols, cfg->model->name);
   int err = cs_make_parent_dirs(path);
-  if (err != 0) {
-    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
-    return CS_ERR_IO;
-  }
+  if (err != 0)
+    return cs_error_set(CS_ERR_IO, "cannot create the directory of '%s': %s", path, strerror(err));
   struct cs_h5 *f = NULL;
   enum cs_status st = cs_h5_output_create(path, 1, &f);
-  if (st != CS_OK) {
-    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
-    return st;
-  }
+  if (st != CS_OK)
+    return cs_error_set(st, "cannot create '%s': %s", path, cs_errmsg());
   struct cs_trajectory_h5 tw = {.flush_every = 1e300};
   cs_trajectory_h5_begin(&tw, f, cfg, g, sets, n_set, argc, argv);
   if (tr->rows)
@@ -201,6 +190,6 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
   else
     cs_h5_close(f); /* the partial file stays, with what was written */
   if (tw.w.st != CS_OK)
-    cs_error_fill(msg, len, "cannot write '%s': %s", path, tw.w.err);
+    cs_error_set(tw.w.st, "cannot write '%s': %s", path, tw.w.err);
   return tw.w.st;
 }

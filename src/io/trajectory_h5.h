@@ -8,12 +8,14 @@
  *   /params, /initial, /solver   one-row records (io/run_h5.h)
  *   /trajectory   rows t, state variables, derived outputs; attributes t0,
  *                 t_start, t_end, dt (model time unit), rows_planned
- *   /switches     models that switch modes (law = event-driven): t, kind,
- *                 mode (after the switch), the state after it; attributes
- *                 kind_names (one per line), count, dropped
- *   /stats        one row: steps, rhs_evals, jac_evals, lin_setups,
- *                 nonlin_iters, err_test_fails, conv_fails, switches, rows,
- *                 t_reached, wall_time_s (also as attributes)
+ *   /switches     models that switch modes (law = event-driven), stored by
+ *                 columns (io/h5.h): t, kind and mode (int32; the mode after
+ *                 the switch), the state after it; attributes kind_names
+ *                 (one per line), count, dropped
+ *   /stats        one row stored by columns: steps, rhs_evals, jac_evals,
+ *                 lin_setups, nonlin_iters, err_test_fails, conv_fails,
+ *                 switches, rows (int64), t_reached, wall_time_s (also as
+ *                 attributes)
  * and root attributes status ("running" until the end, then "ok" or
  * "failed") and message.
  *
@@ -89,12 +91,12 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
  * created) from tr, recorded by cs_trajectory_record with cfg's model,
  * parameters and initial state on grid g; sets, argc, argv as for begin;
  * wall_time_s goes to /stats. tr->rows rows are written. Returns CS_OK or
- * the first failure, with a message in msg (len bytes; may be NULL). The
- * run's own failure (tr->result.status) is not an error here: the file
- * records it (status = "failed", message). */
+ * the first failure, with its reason in cs_errmsg(). The run's own failure
+ * (tr->result.status) is not an error here: the file records it (status =
+ * "failed", message). */
 enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
-                                      char *const *argv, double wall_time_s, char *msg, size_t len);
+                                      char *const *argv, double wall_time_s);
 
 #endif

@@ -481,19 +481,15 @@ static int mode_of(const void *vp)
   return ((const struct belt *)vp)->mode;
 }
 
-static enum cs_status prepare(void *vp, char *msg, size_t len)
+static enum cs_status prepare(void *vp)
 {
   struct belt *p = vp;
   enum cs_status st = isnan(p->eta_prime) ? cs_eta_prime_from_eta(p->eta, &p->eta_prime)
                                           : cs_eta_from_eta_prime(p->eta_prime, &p->eta, NULL);
-  if (st != CS_OK) {
-    cs_error_fill(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
-    return st;
-  }
-  if (!event_driven(p) && !(p->eps > 0)) {
-    cs_error_fill(msg, len, "eps must be > 0 for the regularized law");
-    return CS_ERR_RANGE;
-  }
+  if (st != CS_OK)
+    return cs_error_set(st, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
+  if (!event_driven(p) && !(p->eps > 0))
+    return cs_error_set(CS_ERR_RANGE, "eps must be > 0 for the regularized law");
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps;
   p->mode = MODE_SLIP;
@@ -504,7 +500,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   struct cs_contact_moments c = cs_contact_moments_uniform_disk();
   st = cs_approx_init(&p->approx, p->b, 2.0, p->eps, p->eta_prime, &c);
   if (st != CS_OK)
-    cs_error_fill(msg, len, "invalid friction parameters");
+    cs_error_set(st, "invalid friction parameters");
   return st;
 }
 

@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
+#include "core/ode.h"
 #include "core/status.h"
-#include "integrate/integrate.h"
 
 /* A state variable or derived output. */
 struct cs_var_desc {
@@ -75,9 +75,9 @@ struct cs_model {
   int stick_output; /* index in derived of the stick indicator (1 stick, 0 slip), -1 none */
   int time_unit_si; /* 1 if time is in seconds, 0 if dimensionless */
   /* Completes params once every table field is set: derived constants (eta'
-   * from eta or back, friction-law set-up), cross-checks. On failure writes a
-   * one-line reason to msg. */
-  enum cs_status (*prepare)(void *params, char *msg, size_t msglen);
+   * from eta or back, friction-law set-up), cross-checks. On failure the
+   * one-line reason is in cs_errmsg(). */
+  enum cs_status (*prepare)(void *params);
   /* Per-copy resources a law may need (e.g. the integral model's quadrature
    * workspace): called on every params copy a thread will use, and released. */
   enum cs_status (*attach)(void *params);

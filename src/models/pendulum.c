@@ -716,30 +716,26 @@ static int mode_of(const void *vp)
   return ((const struct pendulum *)vp)->mode;
 }
 
-static enum cs_status prepare(void *vp, char *msg, size_t len)
+static enum cs_status prepare(void *vp)
 {
   struct pendulum *p = vp;
   for (int i = 0; i < CS_MLAW_COUNT; i++)
-    if (strcmp(law_names[i], cs_model_law_names[i]) != 0) {
-      cs_error_fill(msg, len, "internal: the pendulum's law names differ from the friction core's");
-      return CS_ERR_ARG;
-    }
+    if (strcmp(law_names[i], cs_model_law_names[i]) != 0)
+      return cs_error_set(CS_ERR_ARG,
+                          "internal: the pendulum's law names differ from the friction core's");
   enum cs_status st;
   if (isnan(p->eta_prime)) {
     st = cs_eta_prime_from_eta(p->eta, &p->eta_prime);
   } else {
     st = cs_eta_from_eta_prime(p->eta_prime, &p->eta, NULL);
   }
-  if (st != CS_OK) {
-    cs_error_fill(msg, len, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
-    return st;
-  }
+  if (st != CS_OK)
+    return cs_error_set(st, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
   int regularized =
       p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG || p->law == CS_MLAW_INTEGRAL_REG;
-  if (regularized && !(p->eps > 0)) {
-    cs_error_fill(msg, len, "eps must be > 0 for the regularized law %s", law_names[p->law]);
-    return CS_ERR_RANGE;
-  }
+  if (regularized && !(p->eps > 0))
+    return cs_error_set(CS_ERR_RANGE, "eps must be > 0 for the regularized law %s",
+                        law_names[p->law]);
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps > 0 ? p->eps : 1e-6;
   p->mode = MODE_SLIP;
@@ -750,7 +746,7 @@ static enum cs_status prepare(void *vp, char *msg, size_t len)
   st = cs_model_friction_prepare(&p->fr, law, &p->b, &p->m, regularized ? p->eps : 0.0,
                                  regularized ? p->eta_prime : 0.0);
   if (st != CS_OK)
-    cs_error_fill(msg, len, "invalid friction parameters b = %g, m = %g", p->b, p->m);
+    cs_error_set(st, "invalid friction parameters b = %g, m = %g", p->b, p->m);
   return st;
 }
 

@@ -37,15 +37,12 @@
 /* clang-format on */
 
 /* Every parameter of the table is finite (the table's ranges do the rest). */
-static enum cs_status prepare_finite(const struct cs_param_desc *param, size_t n, const void *vp,
-                                     char *msg, size_t len)
+static enum cs_status prepare_finite(const struct cs_param_desc *param, size_t n, const void *vp)
 {
   for (size_t i = 0; i < n; i++) {
     double v = *(const double *)((const char *)vp + param[i].offset);
-    if (!isfinite(v)) {
-      cs_error_fill(msg, len, "%s must be finite", param[i].name);
-      return CS_ERR_RANGE;
-    }
+    if (!isfinite(v))
+      return cs_error_set(CS_ERR_RANGE, "%s must be finite", param[i].name);
   }
   return CS_OK;
 }
@@ -101,9 +98,9 @@ static int osc_derived_fn(double t, const double *y, double *out, const void *vp
   return 0;
 }
 
-static enum cs_status osc_prepare(void *vp, char *msg, size_t len)
+static enum cs_status osc_prepare(void *vp)
 {
-  return prepare_finite(osc_params, sizeof osc_params / sizeof *osc_params, vp, msg, len);
+  return prepare_finite(osc_params, sizeof osc_params / sizeof *osc_params, vp);
 }
 
 const struct cs_model cs_model_oscillator = {
@@ -176,9 +173,9 @@ static int vdp_derived_fn(double t, const double *y, double *out, const void *vp
   return 0;
 }
 
-static enum cs_status vdp_prepare(void *vp, char *msg, size_t len)
+static enum cs_status vdp_prepare(void *vp)
 {
-  return prepare_finite(vdp_params, sizeof vdp_params / sizeof *vdp_params, vp, msg, len);
+  return prepare_finite(vdp_params, sizeof vdp_params / sizeof *vdp_params, vp);
 }
 
 const struct cs_model cs_model_vanderpol = {
@@ -264,9 +261,9 @@ static double duf_forcing_period(const void *vp)
   return p->omega > 0 ? 2.0 * M_PI / p->omega : 0.0;
 }
 
-static enum cs_status duf_prepare(void *vp, char *msg, size_t len)
+static enum cs_status duf_prepare(void *vp)
 {
-  return prepare_finite(duf_params, sizeof duf_params / sizeof *duf_params, vp, msg, len);
+  return prepare_finite(duf_params, sizeof duf_params / sizeof *duf_params, vp);
 }
 
 const struct cs_model cs_model_duffing = {
@@ -350,9 +347,9 @@ static int lor_derived_fn(double t, const double *y, double *out, const void *vp
   return 0;
 }
 
-static enum cs_status lor_prepare(void *vp, char *msg, size_t len)
+static enum cs_status lor_prepare(void *vp)
 {
-  return prepare_finite(lor_params, sizeof lor_params / sizeof *lor_params, vp, msg, len);
+  return prepare_finite(lor_params, sizeof lor_params / sizeof *lor_params, vp);
 }
 
 const struct cs_model cs_model_lorenz = {

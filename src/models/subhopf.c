@@ -77,13 +77,11 @@ static int derived_fn(double t, const double *y, double *out, const void *vp)
   return 0;
 }
 
-static enum cs_status prepare(void *vp, char *msg, size_t len)
+static enum cs_status prepare(void *vp)
 {
   const struct subhopf *p = vp;
-  if (!isfinite(p->mu) || !isfinite(p->omega)) {
-    cs_error_fill(msg, len, "mu and omega must be finite");
-    return CS_ERR_RANGE;
-  }
+  if (!isfinite(p->mu) || !isfinite(p->omega))
+    return cs_error_set(CS_ERR_RANGE, "mu and omega must be finite");
   return CS_OK;
 }
 

@@ -414,21 +414,17 @@ static double forcing_period(const void *vp)
   return p->Omega > 0 ? 2.0 * M_PI / p->Omega : 0.0;
 }
 
-static enum cs_status prepare(void *vp, char *msg, size_t len)
+static enum cs_status prepare(void *vp)
 {
   struct twomass *p = vp;
   for (size_t i = 0; i < NPARAM; i++) {
     double v = *(const double *)((const char *)p + params[i].offset);
-    if (!isfinite(v) || v < params[i].min || v > params[i].max) {
-      cs_error_fill(msg, len, "%s = %g is outside [%g, %g]", params[i].name, v, params[i].min,
-                    params[i].max);
-      return CS_ERR_RANGE;
-    }
+    if (!isfinite(v) || v < params[i].min || v > params[i].max)
+      return cs_error_set(CS_ERR_RANGE, "%s = %g is outside [%g, %g]", params[i].name, v,
+                          params[i].min, params[i].max);
   }
-  if (!(p->M1 > 0 && p->M2 > 0)) {
-    cs_error_fill(msg, len, "the masses M1 and M2 must be > 0");
-    return CS_ERR_RANGE;
-  }
+  if (!(p->M1 > 0 && p->M2 > 0))
+    return cs_error_set(CS_ERR_RANGE, "the masses M1 and M2 must be > 0");
   return CS_OK;
 }
 

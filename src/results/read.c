@@ -19,12 +19,10 @@
 #define MAX_OBJECTS 4096 /* objects of a file read whole */
 #define MAX_DEPTH 16     /* group levels of a file read whole */
 
-/* One reading: the open file, where the message goes, what may still be read. */
+/* One reading: the open file, what may still be read. */
 struct rd {
   struct cs_h5 *f;
   const char *path;
-  char *msg;
-  size_t cap;
   size_t budget; /* numbers that may still be read (CS_H5_MAX_ELEMENTS per file) */
   size_t text;   /* bytes of text that may still be kept (CS_H5_MAX_TEXT per file) */
   size_t objects;
@@ -33,9 +31,9 @@ struct rd {
 static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Keeps "<file>: <text>" in the caller's buffer and as this thread's last
- * error (cs_errmsg), and returns st. Formatted into a buffer of its own
- * first: an argument may be the error channel's text itself. */
+/* Keeps "<file>: <text>" as this thread's last error (cs_errmsg), and
+ * returns st. Formatted into a buffer of its own first: an argument may be
+ * the error channel's text itself. */
 static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ...)
 {
   char line[1024];
@@ -46,8 +44,6 @@ static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ..
     vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
     va_end(ap);
   }
-  if (r->msg && r->cap)
-    snprintf(r->msg, r->cap, "%s", line);
   return cs_error_set(st, "%s", line);
 }
 
@@ -55,7 +51,7 @@ static enum cs_status failf(struct rd *r, enum cs_status st, const char *fmt, ..
  * wrong rank or type is a parse error, a missing required object too. */
 static enum cs_status fail_h5(struct rd *r, enum cs_status st, const char *obj)
 {
-  const char *why = cs_h5_errmsg();
+  const char *why = cs_errmsg();
   if (st == CS_ERR_NOT_FOUND)
     return failf(r, CS_ERR_PARSE, "no object '%s' (a required part of the file)", obj);
   if (st == CS_ERR_UNSUPPORTED || st == CS_ERR_NOT_FOUND || st == CS_ERR_ARG)
@@ -179,6 +175,12 @@ static void table_free(struct cs_result_table *t)
   memset(t, 0, sizeof *t);
 }
 
+void cs_result_table_free(struct cs_result_table *t)
+{
+  if (t)
+    table_free(t);
+}
+
 long cs_result_column(const struct cs_result_table *t, const char *name)
 {
   for (size_t j = 0; t && name && t->names && j < t->ncols; j++)
@@ -249,7 +251,7 @@ static enum cs_status read_strs(struct rd *r, const char *obj, const char *attr,
     return CS_OK;
   if (st != CS_OK)
     return failf(r, st == CS_ERR_UNSUPPORTED ? CS_ERR_PARSE : st, "'%s'%s%s: %s", obj,
-                 attr ? " attribute " : "", attr ? attr : "", cs_h5_errmsg());
+                 attr ? " attribute " : "", attr ? attr : "", cs_errmsg());
   if ((st = take_text(r, *v, *n, obj)) != CS_OK) {
     cs_h5_strings_free(*v, *n);
     *v = NULL, *n = 0;
@@ -283,12 +285,9 @@ static enum cs_result_kind kind_of(const char *name)
 }
 
 /* Opens path for reading. */
-static enum cs_status open_file(struct rd *r, const char *path, char *msg, size_t cap)
+static enum cs_status open_file(struct rd *r, const char *path)
 {
-  *r = (struct rd){
-      .path = path, .msg = msg, .cap = cap, .budget = CS_H5_MAX_ELEMENTS, .text = CS_H5_MAX_TEXT};
-  if (msg && cap)
-    msg[0] = '\0';
+  *r = (struct rd){.path = path, .budget = CS_H5_MAX_ELEMENTS, .text = CS_H5_MAX_TEXT};
   if (!path)
     return failf(r, CS_ERR_ARG, "no path");
   enum cs_status st = cs_h5_open(path, 0, &r->f);
@@ -296,7 +295,7 @@ static enum cs_status open_file(struct rd *r, const char *path, char *msg, size_
     return failf(r, st, "no such file");
   if (st != CS_OK)
     return failf(r, st == CS_ERR_IO ? st : CS_ERR_HDF5, "not an HDF5 file, or a damaged one (%s)",
-                 cs_h5_errmsg());
+                 cs_errmsg());
   return CS_OK;
 }
 
@@ -316,12 +315,12 @@ static enum cs_status read_kind(struct rd *r, char **kind)
   return CS_OK;
 }
 
-enum cs_status cs_result_kind(const char *path, enum cs_result_kind *kind, char *msg, size_t cap)
+enum cs_status cs_result_kind(const char *path, enum cs_result_kind *kind)
 {
   struct rd r;
   char *name = NULL;
   *kind = CS_RESULT_UNKNOWN;
-  enum cs_status st = open_file(&r, path, msg, cap);
+  enum cs_status st = open_file(&r, path);
   if (st == CS_OK && (st = read_kind(&r, &name)) == CS_OK)
     *kind = kind_of(name);
   free(name);
@@ -372,10 +371,10 @@ static enum cs_status read_header(struct rd *r, struct cs_result_header *h)
 
 /* Opens path and reads its header; wanted: the kind it must be (UNKNOWN: any). */
 static enum cs_status begin_read(struct rd *r, const char *path, enum cs_result_kind wanted,
-                                 struct cs_result_header *h, char *msg, size_t cap)
+                                 struct cs_result_header *h)
 {
   memset(h, 0, sizeof *h);
-  enum cs_status st = open_file(r, path, msg, cap);
+  enum cs_status st = open_file(r, path);
   if (st == CS_OK)
     st = read_header(r, h);
   if (st == CS_OK && wanted != CS_RESULT_UNKNOWN && h->kind != wanted)
@@ -384,10 +383,10 @@ static enum cs_status begin_read(struct rd *r, const char *path, enum cs_result_
   return st;
 }
 
-enum cs_status cs_read_header(const char *path, struct cs_result_header *out, char *msg, size_t cap)
+enum cs_status cs_read_header(const char *path, struct cs_result_header *out)
 {
   struct rd r;
-  enum cs_status st = begin_read(&r, path, CS_RESULT_UNKNOWN, out, msg, cap);
+  enum cs_status st = begin_read(&r, path, CS_RESULT_UNKNOWN, out);
   close_file(&r);
   if (st != CS_OK)
     cs_result_header_free(out);
@@ -432,7 +431,7 @@ static enum cs_status add_object(struct rd *r, struct cs_result_file *f, const c
     return fail_h5(r, st, path);
   /* not numeric: a string dataset, or nothing this reader knows */
   char keep[512];
-  snprintf(keep, sizeof keep, "%s", cs_h5_errmsg());
+  snprintf(keep, sizeof keep, "%s", cs_errmsg());
   char **v = NULL;
   size_t n = 0;
   if (cs_h5_read_strings(r->f, path, NULL, &v, &n) != CS_OK)
@@ -495,11 +494,11 @@ static enum cs_status walk(struct rd *r, struct cs_result_file *f, const char *g
 }
 
 static enum cs_status read_whole(const char *path, enum cs_result_kind wanted,
-                                 struct cs_result_file *out, char *msg, size_t cap)
+                                 struct cs_result_file *out)
 {
   struct rd r;
   memset(out, 0, sizeof *out);
-  enum cs_status st = begin_read(&r, path, wanted, &out->h, msg, cap);
+  enum cs_status st = begin_read(&r, path, wanted, &out->h);
   if (st == CS_OK)
     st = walk(&r, out, "/", 0);
   close_file(&r);
@@ -508,9 +507,9 @@ static enum cs_status read_whole(const char *path, enum cs_result_kind wanted,
   return st;
 }
 
-enum cs_status cs_read_result(const char *path, struct cs_result_file *out, char *msg, size_t cap)
+enum cs_status cs_read_result(const char *path, struct cs_result_file *out)
 {
-  return read_whole(path, CS_RESULT_UNKNOWN, out, msg, cap);
+  return read_whole(path, CS_RESULT_UNKNOWN, out);
 }
 
 const struct cs_result_table *cs_result_table_at(const struct cs_result_file *f, const char *path)
@@ -541,13 +540,13 @@ void cs_trajectory_file_free(struct cs_trajectory_file *t)
 }
 
 enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
-                                  struct cs_trajectory_file *out, char *msg, size_t cap)
+                                  struct cs_trajectory_file *out)
 {
   struct rd r;
   int rank;
   size_t ncols;
   memset(out, 0, sizeof *out);
-  enum cs_status st = begin_read(&r, path, CS_RESULT_TRAJECTORY, &out->h, msg, cap);
+  enum cs_status st = begin_read(&r, path, CS_RESULT_TRAJECTORY, &out->h);
   if (st == CS_OK &&
       (st = cs_h5_shape(r.f, "/trajectory", &rank, &out->rows_total, &ncols)) != CS_OK)
     st = fail_h5(&r, st, "/trajectory");
@@ -640,12 +639,11 @@ static enum cs_status read_section(struct rd *r, struct cs_sweep_file *s, int p)
   return st;
 }
 
-enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_file *out, char *msg,
-                             size_t cap)
+enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_file *out)
 {
   struct rd r;
   memset(out, 0, sizeof *out);
-  enum cs_status st = begin_read(&r, path, CS_RESULT_SWEEP, &out->h, msg, cap);
+  enum cs_status st = begin_read(&r, path, CS_RESULT_SWEEP, &out->h);
   if (st == CS_OK && !cs_h5_exists(r.f, "/sweep"))
     st = failf(&r, CS_ERR_PARSE, "no group '/sweep'");
   if (st == CS_OK)
@@ -736,11 +734,11 @@ void cs_fit_file_free(struct cs_fit_file *f)
   memset(f, 0, sizeof *f);
 }
 
-enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out, char *msg, size_t cap)
+enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out)
 {
   struct rd r;
   memset(out, 0, sizeof *out);
-  enum cs_status st = begin_read(&r, path, CS_RESULT_FIT, &out->h, msg, cap);
+  enum cs_status st = begin_read(&r, path, CS_RESULT_FIT, &out->h);
   if (st == CS_OK) {
     const struct cs_result_attrs *a = &out->h.root;
     out->law = cs_result_attr_text(a, "law");
@@ -764,11 +762,10 @@ enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out, char *msg,
 
 /* ------------------------------------------- eps study, orbit, continuation */
 
-enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out, char *msg,
-                                 size_t cap)
+enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out)
 {
   memset(out, 0, sizeof *out);
-  enum cs_status st = read_whole(path, CS_RESULT_EPS_STUDY, &out->all, msg, cap);
+  enum cs_status st = read_whole(path, CS_RESULT_EPS_STUDY, &out->all);
   if (st != CS_OK)
     return st;
   const struct cs_result_file *a = &out->all;
@@ -786,7 +783,7 @@ enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out
   out->section = cs_result_table_at(a, "/sweep_study/section");
   out->bifurcations = cs_result_table_at(a, "/sweep_study/bifurcations");
   if (!out->eps || out->eps->ncols != 1) {
-    struct rd r = {.path = path, .msg = msg, .cap = cap};
+    struct rd r = {.path = path};
     cs_eps_study_file_free(out);
     return failf(&r, CS_ERR_PARSE, "no dataset '/eps/values' of one column");
   }
@@ -808,10 +805,10 @@ void cs_eps_study_file_free(struct cs_eps_study_file *e)
   memset(e, 0, sizeof *e);
 }
 
-enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out, char *msg, size_t cap)
+enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out)
 {
   memset(out, 0, sizeof *out);
-  enum cs_status st = read_whole(path, CS_RESULT_ORBIT, &out->all, msg, cap);
+  enum cs_status st = read_whole(path, CS_RESULT_ORBIT, &out->all);
   if (st != CS_OK)
     return st;
   out->orbit = cs_result_table_at(&out->all, "/orbit");
@@ -820,7 +817,7 @@ enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out, char *
   out->monodromy = cs_result_table_at(&out->all, "/monodromy");
   out->trajectory = cs_result_table_at(&out->all, "/trajectory");
   if (!out->orbit || out->orbit->nrows != 1 || cs_result_column(out->orbit, "period") < 0) {
-    struct rd r = {.path = path, .msg = msg, .cap = cap};
+    struct rd r = {.path = path};
     cs_orbit_file_free(out);
     return failf(&r, CS_ERR_PARSE, "no one-row record '/orbit' with a period");
   }
@@ -835,11 +832,10 @@ void cs_orbit_file_free(struct cs_orbit_file *o)
   memset(o, 0, sizeof *o);
 }
 
-enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out, char *msg,
-                                    size_t cap)
+enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out)
 {
   memset(out, 0, sizeof *out);
-  enum cs_status st = read_whole(path, CS_RESULT_CONTINUATION, &out->all, msg, cap);
+  enum cs_status st = read_whole(path, CS_RESULT_CONTINUATION, &out->all);
   if (st != CS_OK)
     return st;
   out->branch = cs_result_table_at(&out->all, "/branch");
@@ -847,7 +843,7 @@ enum cs_status cs_read_continuation(const char *path, struct cs_continuation_fil
   out->special = cs_result_table_at(&out->all, "/special");
   out->special_notes = cs_result_texts_at(&out->all, "/special_notes");
   if (!out->branch) {
-    struct rd r = {.path = path, .msg = msg, .cap = cap};
+    struct rd r = {.path = path};
     cs_continuation_file_free(out);
     return failf(&r, CS_ERR_PARSE, "no table '/branch'");
   }
@@ -860,4 +856,68 @@ void cs_continuation_file_free(struct cs_continuation_file *c)
     return;
   cs_result_file_free(&c->all);
   memset(c, 0, sizeof *c);
+}
+
+/* ------------------------------------------------------ one sweep point */
+
+void cs_sweep_point_file_free(struct cs_sweep_point_file *p)
+{
+  if (!p)
+    return;
+  free(p->model);
+  for (int j = 0; j < 2; j++)
+    free(p->param[j]);
+  free(p->final_state);
+  memset(p, 0, sizeof *p);
+}
+
+enum cs_status cs_read_sweep_point(const char *path, int pass, size_t index,
+                                   struct cs_sweep_point_file *out)
+{
+  struct cs_sweep_file s;
+  memset(out, 0, sizeof *out);
+  out->pass = pass;
+  out->index = index;
+  out->cls = -1;
+  out->t_final = NAN;
+  enum cs_status st = cs_read_sweep(path, CS_READ_NO_SECTIONS, &s);
+  if (st != CS_OK)
+    return st;
+  struct rd r = {.path = path};
+  const struct cs_sweep_pass *ps = pass == 0 || pass == 1 ? &s.pass[pass] : NULL;
+  out->npoints = s.npoints;
+  if (!ps || !ps->present)
+    st = failf(&r, CS_ERR_NOT_FOUND, "no %s pass", pass == 1 ? "backward" : "forward");
+  else if (index >= s.npoints)
+    st = failf(&r, CS_ERR_RANGE, "index %zu is not a grid index (accepted: 0 ... %zu)", index,
+               s.npoints ? s.npoints - 1 : 0);
+  else if (ps->final_state.nrows == 0 || ps->final_state.ncols == 0)
+    st = failf(&r, CS_ERR_PARSE, "no /%s/final_state (a sweep file of layout 2 or later has it)",
+               pass_names[pass]);
+  const char *names[2] = {s.parameter, s.parameter2};
+  for (size_t j = 0; st == CS_OK && j < 2 && names[j]; j++) {
+    if (!(out->param[j] = dup(names[j])))
+      st = failf(&r, CS_ERR_NOMEM, "out of memory");
+    out->value[j] = cs_result_value(&s.grid, index, names[j]);
+    out->nparam = j + 1;
+  }
+  if (st == CS_OK && s.h.model && !(out->model = dup(s.h.model)))
+    st = failf(&r, CS_ERR_NOMEM, "out of memory");
+  if (st == CS_OK) {
+    out->n_state = ps->final_state.ncols;
+    if (!(out->final_state = malloc(out->n_state * sizeof *out->final_state)))
+      st = failf(&r, CS_ERR_NOMEM, "out of memory");
+    else
+      memcpy(out->final_state, ps->final_state.data + index * out->n_state,
+             out->n_state * sizeof *out->final_state);
+    double t = cs_result_value(&ps->points, index, "t_final");
+    /* a file without the column started every point at t = 0 */
+    out->t_final = cs_result_column(&ps->points, "t_final") < 0 ? 0.0 : t;
+    double c = cs_result_value(&ps->points, index, "class");
+    out->cls = c >= 0 && c < 1024 && c == floor(c) ? (int)c : -1;
+  }
+  cs_sweep_file_free(&s);
+  if (st != CS_OK)
+    cs_sweep_point_file_free(out);
+  return st;
 }

@@ -10,9 +10,12 @@
  * Ownership. Every reader fills a struct the caller provides (zeroed first,
  * also on failure) with memory it allocates; the matching cs_..._free frees
  * it (safe on a zeroed or half-filled struct, and twice). Strings are UTF-8,
- * NUL-terminated. Tables are row-major doubles (integer columns such as class
- * codes or grid indices are read as doubles too); units are plain text ("rad/s",
- * "1" for dimensionless, "" when the file gives none).
+ * NUL-terminated. Tables are row-major doubles: a table stored by columns
+ * (codes and counts as int32 or int64 datasets, io/h5.h) reads as one table,
+ * its integers converted (exact below 2^53), a 2-D block expanded into its
+ * named columns, and the missing_value of an integer column (-1: not
+ * computed) read as NaN; units are plain text ("rad/s", "1" for
+ * dimensionless, "" when the file gives none).
  *
  * Errors. The file is untrusted: every rank, size, count, string length and
  * code is checked before it is used, and nothing is allocated from a size the
@@ -22,8 +25,8 @@
  * an HDF5 file, or a damaged or truncated one: an object libhdf5 cannot read),
  * CS_ERR_PARSE (an object of the wrong kind, rank, size or type, a required
  * object missing, a file of another kind), CS_ERR_RANGE (more than the bounds
- * above), CS_ERR_NOMEM. On failure, msg (when not NULL, cap bytes) gets one
- * line naming the file and the object. The readers never print. libhdf5's
+ * above), CS_ERR_NOMEM. On failure, cs_errmsg() holds one line naming the
+ * file and the object. The readers never print. libhdf5's
  * own reaction to some damaged files is a crash or a hang: a program reading
  * files it did not write should read in a child process, as `contensou info`
  * does.
@@ -71,8 +74,9 @@ int cs_result_attr_number(const struct cs_result_attrs *a, const char *name, dou
                           const char **unit);
 
 /* A table: a 2-D dataset (names/units attributes), a group of equal-length
- * 1-D columns (attribute `columns`: sweep points, bifurcations), or a 1-D
- * dataset (one column named after the last component of its path). */
+ * columns (attribute `columns`: sweep points, bifurcations, /stats, /eps/runs,
+ * /branch, every table with codes or counts), or a 1-D dataset (one column
+ * named after the last component of its path). */
 struct cs_result_table {
   char *path;                   /* where it is in the file ("/forward/points") */
   size_t nrows;                 /* rows read */
@@ -85,6 +89,9 @@ struct cs_result_table {
 
 /* Index of the column called name, or -1. */
 long cs_result_column(const struct cs_result_table *t, const char *name);
+/* Frees what t holds and zeroes it: for a table taken out of the struct a
+ * reader filled (the others go with that struct's cs_..._free). */
+void cs_result_table_free(struct cs_result_table *t);
 /* The value at (row, column name), or NaN when either is missing. */
 double cs_result_value(const struct cs_result_table *t, size_t row, const char *name);
 
@@ -106,7 +113,7 @@ const char *cs_result_kind_name(enum cs_result_kind kind);
 
 /* Which kind the file at path is (its root attribute `kind`). CS_ERR_PARSE
  * when it has no such attribute (not a contensou result file). */
-enum cs_status cs_result_kind(const char *path, enum cs_result_kind *kind, char *msg, size_t cap);
+enum cs_status cs_result_kind(const char *path, enum cs_result_kind *kind);
 
 /* What every result file starts with. Absent strings are NULL. */
 struct cs_result_header {
@@ -128,8 +135,7 @@ struct cs_result_header {
 };
 
 /* Reads the header of any result file. */
-enum cs_status cs_read_header(const char *path, struct cs_result_header *out, char *msg,
-                              size_t cap);
+enum cs_status cs_read_header(const char *path, struct cs_result_header *out);
 void cs_result_header_free(struct cs_result_header *h);
 
 /* --------------------------------------------------------------- any file */
@@ -150,7 +156,7 @@ struct cs_result_file {
   size_t ntexts;
   struct cs_result_texts *texts;
 };
-enum cs_status cs_read_result(const char *path, struct cs_result_file *out, char *msg, size_t cap);
+enum cs_status cs_read_result(const char *path, struct cs_result_file *out);
 void cs_result_file_free(struct cs_result_file *f);
 /* The table or text list at path, or NULL. */
 const struct cs_result_table *cs_result_table_at(const struct cs_result_file *f, const char *path);
@@ -177,7 +183,7 @@ struct cs_trajectory_file {
  * count 0: none, rows_total still given). CS_ERR_RANGE if first is past the
  * last row + 1. A trajectory may hold 1e8 rows: read it in slices. */
 enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
-                                  struct cs_trajectory_file *out, char *msg, size_t cap);
+                                  struct cs_trajectory_file *out);
 void cs_trajectory_file_free(struct cs_trajectory_file *t);
 
 /* -------------------------------------------------------------------- sweep */
@@ -229,9 +235,36 @@ struct cs_sweep_file {
 #define CS_READ_NO_SECTIONS 1u /* flag: skip the section rows (the bulk of a sweep) */
 
 /* Reads the sweep file at path (final or partial). flags: 0 or CS_READ_NO_SECTIONS. */
-enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_file *out, char *msg,
-                             size_t cap);
+enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_file *out);
 void cs_sweep_file_free(struct cs_sweep_file *s);
+
+/* One grid point of a sweep file, what a run started from it needs (e.g. a
+ * branch continued from a point of a diagram: `contensou continue` with
+ * start = sweep:FILE:INDEX). */
+struct cs_sweep_point_file {
+  char *model;         /* the sweep's model (root attribute), NULL when absent */
+  size_t npoints;      /* grid points of the sweep */
+  int pass;            /* 0 forward, 1 backward */
+  size_t index;        /* the grid index */
+  size_t nparam;       /* swept parameters: 1, or 2 for a 2-D sweep */
+  char *param[2];      /* their names */
+  double value[2];     /* their values at the point */
+  size_t n_state;      /* states of final_state */
+  double *final_state; /* the state the point ended in (NaN: not computed, or failed) */
+  double t_final;      /* the time it ended at (NaN likewise; 0 when the file has no
+                          t_final: its points all started at t = 0) */
+  int cls;             /* its class code (enum cs_class of analysis/point.h; 0 pending),
+                          -1 when the file has none */
+};
+
+/* Reads grid point index of pass (0 forward, 1 backward) of the sweep file
+ * at path (final or partial). Besides the statuses of cs_read_sweep:
+ * CS_ERR_NOT_FOUND when the pass is not in the file, CS_ERR_RANGE for an
+ * index past the grid, CS_ERR_PARSE for a file without final states
+ * (layout 1). */
+enum cs_status cs_read_sweep_point(const char *path, int pass, size_t index,
+                                   struct cs_sweep_point_file *out);
+void cs_sweep_point_file_free(struct cs_sweep_point_file *p);
 
 /* ---------------------------------------------------------- friction fit */
 
@@ -244,7 +277,7 @@ struct cs_fit_file {
   /* /fit/curves: the exact and fitted curves (names and units by column) */
   struct cs_result_table curves;
 };
-enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out, char *msg, size_t cap);
+enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out);
 void cs_fit_file_free(struct cs_fit_file *f);
 
 /* ----------------------------------------------- eps study, orbit, continuation
@@ -262,8 +295,7 @@ struct cs_eps_study_file {
   const struct cs_result_table *grid, *classes, *periods, *summary, *shifts, *section,
       *bifurcations;
 };
-enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out, char *msg,
-                                 size_t cap);
+enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out);
 /* /eps/<k>/difference of a trajectory study, or NULL. */
 const struct cs_result_table *cs_eps_study_difference(const struct cs_eps_study_file *e, size_t k);
 void cs_eps_study_file_free(struct cs_eps_study_file *e);
@@ -275,7 +307,7 @@ struct cs_orbit_file {
    * /monodromy, /trajectory (one period; may be absent) */
   const struct cs_result_table *orbit, *section_point, *multipliers, *monodromy, *trajectory;
 };
-enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out, char *msg, size_t cap);
+enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out);
 void cs_orbit_file_free(struct cs_orbit_file *o);
 
 struct cs_continuation_file {
@@ -285,8 +317,7 @@ struct cs_continuation_file {
   const struct cs_result_table *branch, *equilibria, *special;
   const struct cs_result_texts *special_notes;
 };
-enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out, char *msg,
-                                    size_t cap);
+enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out);
 void cs_continuation_file_free(struct cs_continuation_file *c);
 
 #endif

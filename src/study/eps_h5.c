@@ -8,38 +8,67 @@
 #include "core/error_private.h"
 #include "study/eps_h5.h"
 
-/* A list of owned strings for column names. */
+/* Columns built at run time: owned names and docs, for a 2-D table of
+ * doubles (s, units) or a table stored by columns (col). */
 struct names {
   char **s;
   const char **units;
+  char **docs;
+  struct cs_h5_column *col;
   size_t n, cap;
 };
 
-static int names_add(struct names *nm, const char *name, const char *unit)
+static char *dup_or_empty(const char *s)
+{
+  return strdup(s ? s : "");
+}
+
+/* Adds a column: type, whether it may be missing (integers), its doc. */
+static int names_col(struct names *nm, const char *name, const char *unit, enum cs_h5_type type,
+                     int missing, const char *doc)
 {
   if (nm->n == nm->cap) {
     size_t cap = nm->cap ? 2 * nm->cap : 32;
     char **s = realloc(nm->s, cap * sizeof *s);
-    if (!s)
-      return 0;
-    nm->s = s;
+    if (s)
+      nm->s = s;
     const char **u = realloc(nm->units, cap * sizeof *u);
-    if (!u)
+    if (u)
+      nm->units = u;
+    char **d = realloc(nm->docs, cap * sizeof *d);
+    if (d)
+      nm->docs = d;
+    struct cs_h5_column *c = realloc(nm->col, cap * sizeof *c);
+    if (c)
+      nm->col = c;
+    if (!s || !u || !d || !c)
       return 0;
-    nm->units = u, nm->cap = cap;
+    nm->cap = cap;
   }
   nm->s[nm->n] = strdup(name);
-  if (!nm->s[nm->n])
+  nm->docs[nm->n] = dup_or_empty(doc);
+  if (!nm->s[nm->n] || !nm->docs[nm->n]) {
+    free(nm->s[nm->n]), free(nm->docs[nm->n]);
     return 0;
-  nm->units[nm->n++] = unit;
+  }
+  nm->units[nm->n] = unit;
+  nm->col[nm->n] = (struct cs_h5_column){
+      .name = nm->s[nm->n], .type = type, .unit = unit, .doc = nm->docs[nm->n], .missing = missing};
+  nm->n++;
   return 1;
+}
+
+/* A column of doubles, for a 2-D table (no doc needed). */
+static int names_add(struct names *nm, const char *name, const char *unit)
+{
+  return names_col(nm, name, unit, CS_H5_DOUBLE, 0, NULL);
 }
 
 static void names_free(struct names *nm)
 {
   for (size_t i = 0; i < nm->n; i++)
-    free(nm->s[i]);
-  free(nm->s), free(nm->units);
+    free(nm->s[i]), free(nm->docs[i]);
+  free(nm->s), free(nm->units), free(nm->docs), free(nm->col);
   memset(nm, 0, sizeof *nm);
 }
 
@@ -135,12 +164,11 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
               "eps) on the study's time grid: t, the state variables, the derived outputs; NaN "
               "rows past a failure");
   if (ref->event_driven && m->n_switch) {
-    const size_t ns = m->n_state, nc = 3 + ns;
+    const size_t ns = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N, nc = 3 + ns;
     double *rows = malloc((ref->n_switches ? ref->n_switches : 1) * nc * sizeof *rows);
-    const char *sn[3 + CS_FLOW_MAX_N], *su[3 + CS_FLOW_MAX_N];
-    sn[0] = "t", su[0] = tu, sn[1] = "kind", su[1] = "1", sn[2] = "mode", su[2] = "1";
-    for (size_t i = 0; i < ns; i++)
-      sn[3 + i] = m->state[i].name, su[3 + i] = m->state[i].unit;
+    struct cs_h5_column sc[3 + CS_FLOW_MAX_N];
+    char sdocs[CS_FLOW_MAX_N][160];
+    cs_switch_columns(m, sc, sdocs, ns);
     if (!rows) {
       cs_w_check(w, CS_ERR_NOMEM);
     } else {
@@ -149,7 +177,7 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
         rows[i * nc] = s->t, rows[i * nc + 1] = s->kind, rows[i * nc + 2] = s->mode;
         memcpy(rows + i * nc + 3, s->y, ns * sizeof *rows);
       }
-      cs_w_table(w, "/reference_switches", ref->n_switches, nc, rows, sn, su);
+      cs_w_columns(w, "/reference_switches", nc, sc, ref->n_switches, rows, NULL);
       char *kinds = kind_lines(m->switch_kinds);
       cs_w_string(w, "/reference_switches", "kind_names", kinds ? kinds : "");
       free(kinds);
@@ -188,13 +216,20 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
   }
   /* the norms */
   struct names cn = {0};
-  int ok =
-      names_add(&cn, "eps", eu) && names_add(&cn, "rows", "1") && names_add(&cn, "stick_rows", "1");
+  int ok = names_col(&cn, "eps", eu, CS_H5_DOUBLE, 0, "the eps of the run") &&
+           names_col(&cn, "rows", "1", CS_H5_INT64, 0, "grid samples compared") &&
+           names_col(&cn, "stick_rows", "1", CS_H5_INT64, 0,
+                     "of those, in stick by the reference's stick indicator");
   for (size_t v = 0; ok && v < r->n_var; v++)
     for (int q = 0; ok && q < CS_EPS_NORM_COUNT; q++) {
-      char name[160];
-      snprintf(name, sizeof name, "%s_%s", nm.s[1 + v], cs_eps_norm_name((enum cs_eps_norm)q));
-      ok = names_add(&cn, name, nm.units[1 + v]);
+      char name[160], doc[320];
+      const char *qn = cs_eps_norm_name((enum cs_eps_norm)q);
+      snprintf(name, sizeof name, "%s_%s", nm.s[1 + v], qn);
+      snprintf(doc, sizeof doc,
+               "norm %s of the difference of %s over the grid samples (stick, slip: by the "
+               "reference's stick indicator; NaN where a phase has no sample)",
+               qn, nm.s[1 + v]);
+      ok = names_col(&cn, name, nm.units[1 + v], CS_H5_DOUBLE, 0, doc);
     }
   double *tab = ok ? malloc(r->n_eps * cn.n * sizeof *tab) : NULL;
   if (!tab) {
@@ -208,23 +243,29 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
           row[3 + v * CS_EPS_NORM_COUNT + (size_t)q] =
               cs_eps_norm_get(r, k, v, (enum cs_eps_norm)q);
     }
-    cs_w_table(w, "/eps/norms", r->n_eps, cn.n, tab, (const char *const *)cn.s, cn.units);
+    cs_w_columns(w, "/eps/norms", cn.n, cn.col, r->n_eps, tab, NULL);
     cs_w_string(w, "/eps/norms", "note",
                 "norms of /eps/<k>/difference over the grid samples; stick/slip by the reference's "
                 "stick indicator; NaN where a phase has no sample");
     cs_w_string(w, "/eps/norms", "doc",
                 "one row per eps (in the order of /eps/values): eps, rows (grid samples "
                 "compared) and stick_rows (of those, in stick by the reference's indicator; "
-                "counts stored as doubles), then for every state and derived output var the "
+                "int64 counts), then for every state and derived output var the "
                 "norms of its difference, <var>_max, _rms, _max_stick, _max_slip, _rms_stick, "
                 "_rms_slip, in the unit of var");
   }
   free(tab);
   names_free(&cn);
   /* the runs */
-  static const char *const rn[] = {"eps",       "ok",       "rows",       "steps",
-                                   "rhs_evals", "switches", "wall_time_s"};
-  const char *ru[] = {eu, "1", "1", "1", "1", "1", "s"};
+  const struct cs_h5_column rc[] = {
+      CS_H5_COLUMN("eps", CS_H5_DOUBLE, eu, "the eps of the run (NaN: event-driven)"),
+      CS_H5_COLUMN("ok", CS_H5_INT32, "1", "1: ran to t_end, 0: failed"),
+      CS_H5_COLUMN("rows", CS_H5_INT64, "1", "rows recorded"),
+      CS_H5_COLUMN("steps", CS_H5_INT64, "1", "integrator steps"),
+      CS_H5_COLUMN("rhs_evals", CS_H5_INT64, "1", "right-hand side evaluations"),
+      CS_H5_COLUMN("switches", CS_H5_INT64, "1", "mode switches"),
+      CS_H5_COLUMN("wall_time_s", CS_H5_DOUBLE, "s", "wall-clock time of the run"),
+  };
   double *runs = malloc((r->n_eps + 1) * 7 * sizeof *runs);
   if (!runs) {
     cs_w_check(w, CS_ERR_NOMEM);
@@ -236,13 +277,13 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
       row[3] = (double)e->stats.integ.steps, row[4] = (double)e->stats.integ.rhs_evals;
       row[5] = (double)e->stats.switches, row[6] = e->wall_time;
     }
-    cs_w_table(w, "/eps/runs", r->n_eps + 1, 7, runs, rn, ru);
+    cs_w_columns(w, "/eps/runs", 7, rc, r->n_eps + 1, runs, NULL);
     cs_w_string(w, "/eps/runs", "note", "the reference first (eps NaN: event-driven)");
     cs_w_string(w, "/eps/runs", "doc",
                 "one row per run, the reference first (eps NaN: event-driven), then the eps "
                 "runs in the order of /eps/values: eps, ok (1 ran to t_end, 0 failed), rows "
-                "recorded, integrator steps, right-hand side evaluations, mode switches (counts "
-                "stored as doubles), wall_time_s");
+                "recorded, integrator steps, right-hand side evaluations, mode switches (int64 "
+                "counts), wall_time_s");
   }
   free(runs);
   names_free(&nm);
@@ -292,16 +333,17 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
   cs_w_string(w, "/sweep_study", "parameter_unit", pu);
   if (two)
     cs_w_string(w, "/sweep_study", "parameter2", m->param[sw->param2].name);
-  /* classes and periods */
-  struct names cn = {0};
-  int ok = names_add(&cn, "run", "1") && names_add(&cn, "eps", eu) && names_add(&cn, "pass", "1");
+  /* classes and periods: run, eps, pass, then a block of one column per grid index */
+  char **gi = calloc(np ? np : 1, sizeof *gi);
+  int ok = gi != NULL;
   for (size_t i = 0; ok && i < np; i++) {
     char name[32];
     snprintf(name, sizeof name, "%zu", i);
-    ok = names_add(&cn, name, "1");
+    ok = (gi[i] = strdup(name)) != NULL;
   }
-  double *cls = ok ? malloc(nruns * 2 * cn.n * sizeof *cls) : NULL;
-  double *per = ok ? malloc(nruns * 2 * cn.n * sizeof *per) : NULL;
+  const size_t rowlen = 3 + np;
+  double *cls = ok ? malloc(nruns * 2 * rowlen * sizeof *cls) : NULL;
+  double *per = ok ? malloc(nruns * 2 * rowlen * sizeof *per) : NULL;
   if (!cls || !per) {
     cs_w_check(w, CS_ERR_NOMEM);
   } else {
@@ -311,7 +353,7 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
       for (int p = 0; p < 2; p++) {
         if (!r->passes[p])
           continue;
-        double *a = cls + rows * cn.n, *b = per + rows * cn.n;
+        double *a = cls + rows * rowlen, *b = per + rows * rowlen;
         a[0] = b[0] = (double)i, a[1] = b[1] = e->eps, a[2] = b[2] = p;
         const struct cs_sweep_record *rec = e->outcome.records[p];
         for (size_t k = 0; k < np; k++) {
@@ -321,45 +363,80 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
         rows++;
       }
     }
-    cs_w_table(w, "/sweep_study/classes", rows, cn.n, cls, (const char *const *)cn.s, cn.units);
-    cs_w_table(w, "/sweep_study/periods", rows, cn.n, per, (const char *const *)cn.s, cn.units);
+    struct cs_h5_column cc[] = {
+        CS_H5_COLUMN("run", CS_H5_INT32, "1", "0: the reference, k + 1: eps k"),
+        CS_H5_COLUMN("eps", CS_H5_DOUBLE, eu, "the eps of the run (NaN: event-driven)"),
+        CS_H5_COLUMN("pass", CS_H5_INT32, "1", "0 forward, 1 backward"),
+        {.name = "class",
+         .type = CS_H5_INT32,
+         .unit = "1",
+         .doc = "one row per row of the table, one column per grid index (names \"0\", "
+                "\"1\", ...): the class code, an index into the group's class_names; -1 (the "
+                "missing_value): not computed",
+         .missing = 1,
+         .width = np,
+         .names = (const char *const *)gi},
+    };
+    cs_w_columns(w, "/sweep_study/classes", 4, cc, rows, cls,
+                 "one row per run and pass, the reference first: run (0 the reference, k + 1 "
+                 "eps k), eps, pass (0 forward, 1 backward), and the block class: the class code "
+                 "(index into class_names) of every grid index, -1 not computed");
+    cc[3].name = "period";
+    cc[3].doc = "one row per row of the table, one column per grid index (names \"0\", \"1\", "
+                "...): the period (section points per cycle, 0: not periodic); -1 (the "
+                "missing_value): not computed";
+    cs_w_columns(w, "/sweep_study/periods", 4, cc, rows, per,
+                 "as classes, with the block period: the period of every grid index (0: not "
+                 "periodic, -1: not computed)");
     char names[512] = "";
     for (int c = 0; c < CS_CLASS_COUNT; c++)
       snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? "\n" : "",
                cs_class_name((enum cs_class)c));
     cs_w_string(w, "/sweep_study/classes", "class_names", names);
     cs_w_string(w, "/sweep_study/classes", "note",
-                "run 0: the reference, k + 1: eps k; one column per grid index; NaN: not computed");
-    cs_w_string(w, "/sweep_study/classes", "doc",
-                "one row per run and pass, the reference first: run (0 the reference, k + 1 eps "
-                "k), eps, pass (0 forward, 1 backward), then the class code (index into "
-                "class_names) of every grid index, columns \"0\", \"1\", ...; codes stored as "
-                "doubles in this table with eps, NaN: not computed");
-    cs_w_string(w, "/sweep_study/periods", "doc",
-                "as classes, with the period of every grid index (0: not periodic; counts "
-                "stored as doubles, NaN: not computed)");
+                "run 0: the reference, k + 1: eps k; one column of the block class per grid "
+                "index; -1: not computed");
   }
   free(cls), free(per);
-  names_free(&cn);
+  for (size_t i = 0; gi && i < np; i++)
+    free(gi[i]);
+  free(gi);
   /* summary */
   struct names sn = {0};
-  static const char *const sum_names[] = {
-      "eps",     "compared",  "class_mismatches", "bifurcations_ref",
-      "matched", "shift_max", "section_compared"};
+  static const struct {
+    const char *name, *doc;
+  } sum_cols[] = {
+      {"eps", "the eps of the sweep"},
+      {"compared", "grid points done in both sweeps"},
+      {"class_mismatches", "of those, points whose class or period differ"},
+      {"bifurcations_ref", "the reference's bifurcations"},
+      {"matched", "of those, matched in the eps sweep"},
+      {"shift_max", "max |p_eps - p_ref| of the matched bifurcations"},
+      {"section_compared", "points compared by their section points"},
+  };
   ok = 1;
-  for (size_t i = 0; ok && i < 7; i++)
-    ok = names_add(&sn, sum_names[i], i == 0 ? eu : i == 5 ? pu : "1");
+  for (size_t i = 0; ok && i < 7; i++) /* counts: -1 (missing) when a sweep failed */
+    ok =
+        names_col(&sn, sum_cols[i].name,
+                  i == 0   ? eu
+                  : i == 5 ? pu
+                           : "1",
+                  i == 0 || i == 5 ? CS_H5_DOUBLE : CS_H5_INT64, i != 0 && i != 5, sum_cols[i].doc);
   for (size_t j = 0; ok && j < ns; j++) {
-    char name[160];
+    char name[160], doc[200];
     snprintf(name, sizeof name, "section_%s", m->state[j].name);
-    ok = names_add(&sn, name, m->state[j].unit);
+    snprintf(doc, sizeof doc, "max |difference| of %s at the section points compared",
+             m->state[j].name);
+    ok = names_col(&sn, name, m->state[j].unit, CS_H5_DOUBLE, 0, doc);
   }
   double *sum = ok ? malloc(r->n_eps * sn.n * sizeof *sum) : NULL;
   size_t nshift = 0, nsec = 0;
   for (size_t k = 0; k < r->n_eps; k++)
     nshift += r->runs[k].n_shifts, nsec += r->runs[k].n_points;
+  /* section rows: eps, pass, index, the parameter(s) as in the grid, period, the states */
+  const size_t npar = two ? 2 : 1, secw = 4 + npar + ns;
   double *sh = malloc((nshift ? nshift : 1) * 6 * sizeof *sh);
-  double *sec = malloc((nsec ? nsec : 1) * (5 + ns) * sizeof *sec);
+  double *sec = malloc((nsec ? nsec : 1) * secw * sizeof *sec);
   if (!sum || !sh || !sec) {
     cs_w_check(w, CS_ERR_NOMEM);
   } else {
@@ -385,23 +462,34 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
       }
       for (size_t i = 0; i < e->n_points; i++, isec++) {
         const struct cs_eps_sweep_point *pt = &e->points[i];
-        double *o = sec + isec * (5 + ns);
-        o[0] = e->eps, o[1] = pt->pass, o[2] = (double)pt->index, o[3] = pt->p;
-        o[4] = pt->period;
-        memcpy(o + 5, pt->diff, ns * sizeof *o);
+        double *o = sec + isec * secw, p2 = NAN;
+        o[0] = e->eps, o[1] = pt->pass, o[2] = (double)pt->index;
+        cs_sweep_values(sw, pt->index, &o[3], two ? &p2 : NULL);
+        if (two)
+          o[4] = p2;
+        o[3 + npar] = pt->period;
+        memcpy(o + 4 + npar, pt->diff, ns * sizeof *o);
       }
     }
-    cs_w_table(w, "/sweep_study/summary", r->n_eps, sn.n, sum, (const char *const *)sn.s, sn.units);
-    cs_w_string(w, "/sweep_study/summary", "doc",
-                "one row per eps: eps, compared (grid points done in both sweeps), "
-                "class_mismatches (of those, class or period differ), bifurcations_ref (the "
-                "reference's), matched (of those, matched in the eps sweep), shift_max (max "
-                "|p_eps - p_ref|), section_compared (points compared by their section points), "
-                "section_<state> (max |difference| of the section points); counts stored as "
-                "doubles, NaN when a sweep failed");
-    const char *shn[] = {"eps", "pass", "kind", "p_ref", "p_eps", "shift"};
-    const char *shu[] = {eu, "1", "1", pu, pu, pu};
-    cs_w_table(w, "/sweep_study/shifts", nshift, 6, sh, shn, shu);
+    cs_w_columns(w, "/sweep_study/summary", sn.n, sn.col, r->n_eps, sum,
+                 "one row per eps: eps, compared (grid points done in both sweeps), "
+                 "class_mismatches (of those, class or period differ), bifurcations_ref (the "
+                 "reference's), matched (of those, matched in the eps sweep), shift_max (max "
+                 "|p_eps - p_ref|), section_compared (points compared by their section "
+                 "points), section_<state> (max |difference| of the section points); the "
+                 "counts are int64, -1 (their missing_value) and NaN when a sweep failed");
+    const struct cs_h5_column shc[] = {
+        CS_H5_COLUMN("eps", CS_H5_DOUBLE, eu, "the eps of the sweep"),
+        CS_H5_COLUMN("pass", CS_H5_INT32, "1", "0 forward, 1 backward, -1 both passes"),
+        CS_H5_COLUMN("kind", CS_H5_INT32, "1", "the bifurcation's kind: index into kind_names"),
+        CS_H5_COLUMN("p_ref", CS_H5_DOUBLE, pu, "the reference bifurcation's parameter"),
+        CS_H5_COLUMN("p_eps", CS_H5_DOUBLE, pu, "the matched one's (NaN: no match)"),
+        CS_H5_COLUMN("shift", CS_H5_DOUBLE, pu, "p_eps - p_ref (NaN: no match)"),
+    };
+    cs_w_columns(w, "/sweep_study/shifts", 6, shc, nshift, sh,
+                 "one row per eps and reference bifurcation: eps, pass, kind (index into "
+                 "kind_names), p_ref (the reference's position), p_eps (the matched one's) and "
+                 "shift = p_eps - p_ref (NaN: no match)");
     char kinds[1024] = "";
     for (int c = 0; c < CS_BIF_COUNT; c++)
       snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", c ? "\n" : "",
@@ -410,27 +498,37 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
     cs_w_string(w, "/sweep_study/shifts", "note",
                 "each reference bifurcation matched with the nearest of the same kind and pass; "
                 "pass -1: both passes; p_eps, shift NaN: no match");
-    cs_w_string(w, "/sweep_study/shifts", "doc",
-                "one row per eps and reference bifurcation: eps, pass, kind (index into "
-                "kind_names; codes stored as doubles), p_ref (the reference's position), p_eps "
-                "(the matched one's) and shift = p_eps - p_ref (NaN: no match)");
     struct names sc = {0};
-    ok = names_add(&sc, "eps", eu) && names_add(&sc, "pass", "1") && names_add(&sc, "index", "1") &&
-         names_add(&sc, "p", pu) && names_add(&sc, "period", "1");
-    for (size_t j = 0; ok && j < ns; j++)
-      ok = names_add(&sc, m->state[j].name, m->state[j].unit);
+    ok = names_col(&sc, "eps", eu, CS_H5_DOUBLE, 0, "the eps of the sweep") &&
+         names_col(&sc, "pass", "1", CS_H5_INT32, 0, "0 forward, 1 backward") &&
+         names_col(&sc, "index", "1", CS_H5_INT64, 0, "the grid index");
+    for (size_t j = 0; ok && j < npar; j++) {
+      const struct cs_param_desc *pd = &m->param[j ? sw->param2 : sw->param];
+      ok = names_col(&sc, pd->name, pd->unit, CS_H5_DOUBLE, 0,
+                     "the parameter at the grid index (a column of /sweep_study/grid)");
+    }
+    ok = ok && names_col(&sc, "period", "1", CS_H5_INT32, 0,
+                         "the common period (0: the settled equilibrium)");
+    for (size_t j = 0; ok && j < ns; j++) {
+      char doc[200];
+      snprintf(doc, sizeof doc,
+               "max |difference| of %s over the last cycle's section points, cycles aligned by "
+               "the best cyclic shift",
+               m->state[j].name);
+      ok = names_col(&sc, m->state[j].name, m->state[j].unit, CS_H5_DOUBLE, 0, doc);
+    }
     if (!ok)
       cs_w_check(w, CS_ERR_NOMEM);
     else
-      cs_w_table(w, "/sweep_study/section", nsec, sc.n, sec, (const char *const *)sc.s, sc.units);
+      cs_w_columns(w, "/sweep_study/section", sc.n, sc.col, nsec, sec,
+                   "one row per eps and grid point periodic with the same period in both "
+                   "sweeps: eps, pass, index (grid index), the parameter value(s) of that index "
+                   "(named as in /sweep_study/grid), period (0: equilibrium), then per state "
+                   "the max |difference| of the section points, cycles aligned by the best "
+                   "cyclic shift");
     cs_w_string(w, "/sweep_study/section", "note",
                 "max |difference| per state of the last cycle's section points (period 0: the "
                 "settled equilibrium), cycles aligned by the best cyclic shift");
-    cs_w_string(w, "/sweep_study/section", "doc",
-                "one row per eps and grid point periodic with the same period in both sweeps: "
-                "eps, pass, index (grid index), p (the parameter), period (0: equilibrium), then "
-                "per state the max |difference| of the section points, cycles aligned by the "
-                "best cyclic shift (codes and counts stored as doubles)");
     names_free(&sc);
   }
   free(sum), free(sh), free(sec);
@@ -453,14 +551,19 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
         o[5] = b->p_right, o[6] = b->estimate;
       }
     }
-    const char *bn[] = {"run", "eps", "pass", "kind", "p_left", "p_right", "estimate"};
-    const char *bu[] = {"1", eu, "1", "1", pu, pu, pu};
-    cs_w_table(w, "/sweep_study/bifurcations", nb, 7, bt, bn, bu);
-    cs_w_string(w, "/sweep_study/bifurcations", "doc",
-                "every change detected by every sweep of the study: run (0 the reference, k + 1 "
-                "eps k), eps, pass, kind (index into the kind_names of /sweep_study/shifts), the "
-                "bracket p_left, p_right and the estimate of the parameter (codes stored as "
-                "doubles)");
+    const struct cs_h5_column bc[] = {
+        CS_H5_COLUMN("run", CS_H5_INT32, "1", "0: the reference, k + 1: eps k"),
+        CS_H5_COLUMN("eps", CS_H5_DOUBLE, eu, "the eps of the sweep (NaN: event-driven)"),
+        CS_H5_COLUMN("pass", CS_H5_INT32, "1", "0 forward, 1 backward, -1 both passes"),
+        CS_H5_COLUMN("kind", CS_H5_INT32, "1", "index into the kind_names of /sweep_study/shifts"),
+        CS_H5_COLUMN("p_left", CS_H5_DOUBLE, pu, "the change lies in [p_left, p_right]"),
+        CS_H5_COLUMN("p_right", CS_H5_DOUBLE, pu, "the change lies in [p_left, p_right]"),
+        CS_H5_COLUMN("estimate", CS_H5_DOUBLE, pu, "best estimate of the parameter"),
+    };
+    cs_w_columns(w, "/sweep_study/bifurcations", 7, bc, nb, bt,
+                 "every change detected by every sweep of the study: run (0 the reference, k + "
+                 "1 eps k), eps, pass, kind (index into the kind_names of /sweep_study/shifts), "
+                 "the bracket p_left, p_right and the estimate of the parameter");
   }
   free(bt);
   int failed = r->reference.status != CS_OK;
@@ -475,22 +578,21 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
 /* ------------------------------------------------------------ whole files */
 
 /* Creates path safely (directories, lock, <path>.partial). */
-static enum cs_status open_file(const char *path, struct cs_writer *w, char *msg, size_t len)
+static enum cs_status open_file(const char *path, struct cs_writer *w)
 {
   memset(w, 0, sizeof *w);
   int err = cs_make_parent_dirs(path);
-  if (err != 0) {
-    cs_error_fill(msg, len, "cannot create the directory of '%s': %s", path, strerror(err));
-    return w->st = CS_ERR_IO;
-  }
+  if (err != 0)
+    return w->st = cs_error_set(CS_ERR_IO, "cannot create the directory of '%s': %s", path,
+                                strerror(err));
   w->st = cs_h5_output_create(path, 1, &w->f);
   if (w->st != CS_OK)
-    cs_error_fill(msg, len, "cannot create '%s': %s", path, cs_h5_errmsg());
+    cs_error_set(w->st, "cannot create '%s': %s", path, cs_errmsg());
   return w->st;
 }
 
 /* Commits the file when everything was written, else keeps <path>.partial. */
-static enum cs_status close_file(struct cs_writer *w, const char *path, char *msg, size_t len)
+static enum cs_status close_file(struct cs_writer *w, const char *path)
 {
   if (w->st == CS_OK)
     cs_w_check(w, cs_h5_output_commit(w->f));
@@ -498,51 +600,38 @@ static enum cs_status close_file(struct cs_writer *w, const char *path, char *ms
     cs_h5_close(w->f);
   w->f = NULL;
   if (w->st != CS_OK)
-    cs_error_fill(msg, len, "cannot write '%s': %s", path, w->err);
+    cs_error_set(w->st, "cannot write '%s': %s", path, w->err);
   return w->st;
 }
 
 enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_config *cfg,
                                            const struct cs_run_info *run,
                                            const struct cs_eps_spec *spec,
-                                           const struct cs_eps_result *r, char *msg, size_t len)
+                                           const struct cs_eps_result *r)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !cfg || !spec || !r) {
-    cs_error_fill(msg, len, "cs_eps_h5_write_series_file: missing argument");
-    return CS_ERR_ARG;
-  }
+  if (!path || !cfg || !spec || !r)
+    return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_series_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w, msg, len) != CS_OK)
+  if (open_file(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_write_header(&w, cfg, run, "time-series", spec->eps, spec->n_eps,
                          spec->reference_event_driven, spec->reference_eps);
   cs_eps_h5_write_series(&w, cfg, spec, r);
-  return close_file(&w, path, msg, len);
+  return close_file(&w, path);
 }
 
 enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_config *cfg,
                                           const struct cs_run_info *run,
                                           const struct cs_eps_sweep_spec *spec,
-                                          const struct cs_eps_sweep_result *r, char *msg,
-                                          size_t len)
+                                          const struct cs_eps_sweep_result *r)
 {
-  char dummy[8];
-  if (!msg)
-    msg = dummy, len = sizeof dummy;
-  msg[0] = '\0';
-  if (!path || !cfg || !spec || !spec->sweep || !r) {
-    cs_error_fill(msg, len, "cs_eps_h5_write_sweep_file: missing argument");
-    return CS_ERR_ARG;
-  }
+  if (!path || !cfg || !spec || !spec->sweep || !r)
+    return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_sweep_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w, msg, len) != CS_OK)
+  if (open_file(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_write_header(&w, cfg, run, "sweep", spec->eps, spec->n_eps,
                          spec->reference_event_driven, spec->reference_eps);
   cs_eps_h5_write_sweep(&w, cfg, spec->sweep, r);
-  return close_file(&w, path, msg, len);
+  return close_file(&w, path);
 }

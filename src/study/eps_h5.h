@@ -59,17 +59,16 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
 /* The whole file at path, written safely (missing directories created, a
  * lock, "<path>.partial" renamed over path when complete; after a failure
  * the partial file stays): header and results of a finished study. Returns
- * CS_OK or the first failure, with a message in msg (len bytes; may be
- * NULL). A run of the study that failed is not an error here: the file
- * records it (status = "failed"). */
+ * CS_OK or the first failure, with its reason in cs_errmsg(). A run of the
+ * study that failed is not an error here: the file records it (status =
+ * "failed"). */
 enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_config *cfg,
                                            const struct cs_run_info *run,
                                            const struct cs_eps_spec *spec,
-                                           const struct cs_eps_result *r, char *msg, size_t len);
+                                           const struct cs_eps_result *r);
 enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_config *cfg,
                                           const struct cs_run_info *run,
                                           const struct cs_eps_sweep_spec *spec,
-                                          const struct cs_eps_sweep_result *r, char *msg,
-                                          size_t len);
+                                          const struct cs_eps_sweep_result *r);
 
 #endif

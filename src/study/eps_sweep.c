@@ -259,10 +259,11 @@ enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_par
       break;
     if (spec->progress)
       spec->progress(spec->progress_ctx, i, nruns);
-    r->status =
-        cs_eps_make_params(m, base_params, r->eps, ev, params, r->message, sizeof r->message);
-    if (r->status != CS_OK)
+    r->status = cs_eps_make_params(m, base_params, r->eps, ev, params);
+    if (r->status != CS_OK) { /* the run's failure note */
+      snprintf(r->message, sizeof r->message, "%s", cs_errmsg());
       continue;
+    }
     struct cycle_sink sink = {m, sw, r};
     r->status = cs_sweep_run(m, params, y0, sw, keep_cycle, &sink, &r->outcome);
     if (r->status != CS_OK)

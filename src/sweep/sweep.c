@@ -140,13 +140,15 @@ static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const
   if (spec->param2 >= 0)
     st = cs_model_set_param(m, w->ubase, m->param[spec->param2].name, p2);
   if (st == CS_OK && !w->orb) {
-    w->orb = cs_orbit_ws_create(m, w->ubase, spec->param, msg, len);
+    w->orb = cs_orbit_ws_create(m, w->ubase, spec->param);
     st = w->orb ? CS_OK : CS_ERR_NOMEM;
   } else if (st == CS_OK && spec->param2 >= 0) {
-    st = cs_orbit_ws_set_base(w->orb, w->ubase, msg, len);
+    st = cs_orbit_ws_set_base(w->orb, w->ubase);
   }
   if (st == CS_OK)
-    st = cs_orbit_ws_set_param(w->orb, p1, msg, len);
+    st = cs_orbit_ws_set_param(w->orb, p1);
+  if (st != CS_OK) /* the point's note */
+    snprintf(msg, len, "%s", cs_errmsg());
   if (st == CS_OK) {
     struct cs_orbit_opts o = cs_orbit_opts_default();
     o.solver = spec->point.solver;
@@ -206,7 +208,10 @@ static enum cs_status set_point(struct worker *w, const struct cs_model *m,
     return st;
   }
   w->msg[0] = '\0';
-  return m->prepare(w->params, w->msg, sizeof w->msg);
+  st = m->prepare(w->params);
+  if (st != CS_OK) /* the point's failure note */
+    snprintf(w->msg, sizeof w->msg, "%s", cs_errmsg());
+  return st;
 }
 
 static int usable_for_continuation(enum cs_class c)

@@ -73,10 +73,9 @@ struct cs_sweep_spec {
  * (forward | backward | both), continuation (true | false), transient, record,
  * record_crossings, adaptive_transient, transient_max, max_period, lyapunov
  * (none | largest | spectrum), parameter2, from2, to2, points2, refine,
- * refine_tol, equilibria. On error: CS_ERR_PARSE / CS_ERR_RANGE and a
- * one-line "file:line: key: what is wrong (accepted: ...)". */
-enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec,
-                                         char *msg, size_t msglen);
+ * refine_tol, equilibria. On error: CS_ERR_PARSE / CS_ERR_RANGE and in
+ * cs_errmsg() a one-line "file:line: key: what is wrong (accepted: ...)". */
+enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec);
 
 /* A spec built in code, without a file: the sweep of the parameter called
  * `parameter` of m over [from, to] in `points` grid points (linear spacing),

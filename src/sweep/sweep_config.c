@@ -10,8 +10,6 @@
 
 struct parse {
   const struct cs_config *cfg;
-  char *msg;
-  size_t len;
   enum cs_status st;
 };
 
@@ -21,13 +19,14 @@ static int err(struct parse *p, const struct cs_config_raw *r, const char *key, 
   if (p->st != CS_OK)
     return 0;
   p->st = st;
-  int k = snprintf(p->msg, p->len, "%s: %s: ", r ? r->where : p->cfg->path, key);
+  char line[CS_ERROR_LEN];
+  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
   va_list ap;
   va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < p->len)
-    vsnprintf(p->msg + k, p->len - (size_t)k, fmt, ap);
+  if (k >= 0 && (size_t)k < sizeof line)
+    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
   va_end(ap);
-  cs_error_set(st, "%s", p->msg);
+  cs_error_set(st, "%s", line);
   return 0;
 }
 
@@ -137,11 +136,9 @@ static void range(struct parse *p, int param, const char *kfrom, const char *kto
         *to, kfrom, *from, kto, *from, kto);
 }
 
-enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec,
-                                         char *msg, size_t msglen)
+enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec)
 {
-  struct parse p = {cfg, msg, msglen, CS_OK};
-  msg[0] = '\0';
+  struct parse p = {cfg, CS_OK};
   memset(spec, 0, sizeof *spec);
   spec->param = -1;
   spec->param2 = -1;

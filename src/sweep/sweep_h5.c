@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, layout 3 (see sweep_h5.h). */
+/* The sweep's HDF5 file, layout 4 (see sweep_h5.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include <errno.h>
@@ -144,7 +144,7 @@ static void keep(struct cs_sweep_h5 *w, enum cs_status st)
 {
   if (st != CS_OK && w->st == CS_OK) {
     w->st = st;
-    snprintf(w->err, sizeof w->err, "%s", cs_h5_errmsg()[0] ? cs_h5_errmsg() : cs_strerror(st));
+    snprintf(w->err, sizeof w->err, "%s", cs_errmsg()[0] ? cs_errmsg() : cs_strerror(st));
   }
 }
 
@@ -528,23 +528,22 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_h5 **out, char *msg, size_t msglen)
+                                  struct cs_sweep_h5 **out)
 {
   *out = NULL;
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
-  if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
+  if (st != CS_OK) { /* its reason is in cs_errmsg() */
     writer_free(w);
     return st;
   }
   if (access(w->partial, F_OK) == 0) {
-    cs_error_fill(msg, msglen,
-                  "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
-                  "'contensou sweep --resume %s', or remove %s to start again",
-                  w->partial, path, path, w->partial);
+    cs_error_set(CS_ERR_EXISTS,
+                 "%s holds an unfinished sweep of %s (killed or interrupted): continue it with "
+                 "'contensou sweep --resume %s', or remove %s to start again",
+                 w->partial, path, path, w->partial);
     writer_free(w);
     return CS_ERR_EXISTS;
   }
@@ -571,8 +570,7 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
              strerror(errno));
   }
   if (w->st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: cannot write: %s", w->partial, w->err);
-    st = w->st;
+    st = cs_error_set(w->st, "%s: cannot write: %s", w->partial, w->err);
     close_datasets(w);
     cs_h5_close(w->f), w->f = NULL;
     unlink(w->tmp); /* nothing computed yet */
@@ -804,22 +802,37 @@ static void write_equilibria(struct cs_h5 *f, struct cs_sweep_h5 *w,
   const struct cs_model *m = w->m;
   const struct cs_param_desc *d = &m->param[w->spec->param];
   size_t ns = m->n_state, nc = 6 + 3 * ns;
-  const char **names = calloc(nc, sizeof *names), **units = calloc(nc, sizeof *units);
+  struct cs_h5_column *cols = calloc(nc, sizeof *cols);
   char(*buf)[48] = calloc(2 * ns + 1, sizeof *buf);
+  char(*docs)[96] = calloc(3 * ns + 1, sizeof *docs);
   double *t = calloc(o->n_eq * nc, sizeof *t);
   char tu[32], per_time[32], turns[40];
   units_of(m, tu, per_time, turns);
-  if (names && units && buf && t) {
-    const char *fixed[][2] = {{"index", "1"},       {d->name, d->unit},      {"found", "1"},
-                              {"max_re", per_time}, {"max_is_complex", "1"}, {"residual", "1"}};
-    for (size_t i = 0; i < 6; i++)
-      names[i] = fixed[i][0], units[i] = fixed[i][1];
+  if (cols && buf && docs && t) {
+    const struct cs_h5_column fixed[] = {
+        CS_H5_COLUMN("index", CS_H5_INT64, "1", "grid index"),
+        CS_H5_COLUMN(d->name, CS_H5_DOUBLE, d->unit, "the swept parameter at this grid index"),
+        CS_H5_COLUMN("found", CS_H5_INT32, "1",
+                     "1: Newton found the equilibrium, 0: none near the last one"),
+        CS_H5_COLUMN("max_re", CS_H5_DOUBLE, per_time,
+                     "largest real part of the eigenvalues (> 0: unstable), NaN when none found"),
+        CS_H5_COLUMN("max_is_complex", CS_H5_INT32, "1",
+                     "1 if the eigenvalue of largest real part is one of a complex pair"),
+        CS_H5_COLUMN(
+            "residual", CS_H5_DOUBLE, "1",
+            "scaled residual of the right-hand side there (found = 0: where Newton ended)"),
+    };
+    memcpy(cols, fixed, sizeof fixed);
     for (size_t i = 0; i < ns; i++) {
-      names[6 + i] = m->state[i].name, units[6 + i] = m->state[i].unit;
       snprintf(buf[2 * i], sizeof buf[0], "re%zu", i);
       snprintf(buf[2 * i + 1], sizeof buf[0], "im%zu", i);
-      names[6 + ns + i] = buf[2 * i], units[6 + ns + i] = per_time;
-      names[6 + 2 * ns + i] = buf[2 * i + 1], units[6 + 2 * ns + i] = per_time;
+      snprintf(docs[i], sizeof docs[0], "state variable %s at the equilibrium", m->state[i].name);
+      snprintf(docs[ns + i], sizeof docs[0],
+               "real part of eigenvalue %zu (by decreasing real part)", i);
+      snprintf(docs[2 * ns + i], sizeof docs[0], "imaginary part of eigenvalue %zu", i);
+      cols[6 + i] = CS_H5_COLUMN(m->state[i].name, CS_H5_DOUBLE, m->state[i].unit, docs[i]);
+      cols[6 + ns + i] = CS_H5_COLUMN(buf[2 * i], CS_H5_DOUBLE, per_time, docs[ns + i]);
+      cols[6 + 2 * ns + i] = CS_H5_COLUMN(buf[2 * i + 1], CS_H5_DOUBLE, per_time, docs[2 * ns + i]);
     }
     for (size_t k = 0; k < o->n_eq; k++) {
       const struct cs_equilibrium *e = &o->eq[k];
@@ -833,16 +846,15 @@ static void write_equilibria(struct cs_h5 *f, struct cs_sweep_h5 *w,
         r[6 + 2 * ns + i] = e->found ? e->im[i] : NAN;
       }
     }
-    keep(w, cs_h5_write_table(f, "/equilibria", o->n_eq, nc, t, names, units));
-    keep(w, cs_h5_attr_write_string(
-                f, "/equilibria", "doc",
+    keep(w, cs_h5_write_columns(
+                f, "/equilibria", nc, cols, o->n_eq, t,
                 "per grid index: the equilibrium continued along the grid by Newton (found = 0: "
                 "none near the previous one), its eigenvalues re_i + i im_i sorted by real part "
                 "(largest first) and max_re; Hopf and fold points are in /bifurcations"));
   } else {
     w->st = CS_ERR_NOMEM;
   }
-  free(names), free(units), free(buf), free(t);
+  free(cols), free(buf), free(docs), free(t);
 }
 
 static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
@@ -1039,8 +1051,7 @@ static void mark_partial(struct cs_sweep_h5 *w, const char *status, const char *
   cs_h5_close(f);
 }
 
-enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
-                                  char *msg, size_t msglen)
+enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
 {
   /* end SWMR: closing writes everything and leaves a consistent file */
   commit_classes(w);
@@ -1054,8 +1065,7 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   enum cs_status st = w->st;
   if (st != CS_OK) {
     mark_partial(w, "failed", w->err);
-    if (msg)
-      cs_error_fill(msg, msglen, "cannot write %s: %s", w->partial, w->err);
+    cs_error_set(st, "cannot write %s: %s", w->partial, w->err);
   } else if (!o) {
     mark_partial(w, "failed", "the sweep failed before it produced a result");
   } else if (o->interrupted) {
@@ -1066,9 +1076,9 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   } else {
     write_final(w, o);
     st = w->st;
-    if (st != CS_OK && msg)
-      cs_error_fill(msg, msglen, "cannot write %s (every point is kept in %s): %s", w->path,
-                    w->partial, w->err);
+    if (st != CS_OK)
+      cs_error_set(st, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
+                   w->err);
   }
   writer_free(w);
   return st;
@@ -1118,7 +1128,7 @@ static enum cs_status count_done(struct cs_h5 *f, int p, size_t np, size_t *done
 }
 
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen)
+                                       struct cs_sweep_h5_info *info)
 {
   *out = NULL;
   memset(info, 0, sizeof *info);
@@ -1126,14 +1136,13 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
-  if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s", cs_h5_errmsg());
+  if (st != CS_OK) { /* its reason is in cs_errmsg() */
     writer_free(w);
     return st;
   }
   const char *src = access(w->partial, F_OK) == 0 ? w->partial : path;
   if (access(src, F_OK) != 0) {
-    cs_error_fill(msg, msglen, "%s: no such sweep file (nor %s)", path, w->partial);
+    cs_error_set(CS_ERR_NOT_FOUND, "%s: no such sweep file (nor %s)", path, w->partial);
     writer_free(w);
     return CS_ERR_NOT_FOUND;
   }
@@ -1142,24 +1151,23 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   struct cs_h5 *f;
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: %s", src, cs_h5_errmsg());
+    cs_error_set(st, "%s: %s", src, cs_errmsg());
     writer_free(w);
     return st;
   }
   char *kind = NULL, *status = NULL;
   if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "sweep") != 0) {
-    cs_error_fill(msg, msglen, "%s: not a sweep file (root attribute kind is not \"sweep\")", src);
-    st = CS_ERR_PARSE;
+    st = cs_error_set(CS_ERR_PARSE, "%s: not a sweep file (root attribute kind is not \"sweep\")",
+                      src);
   }
   free(kind);
   info->layout_version = read_long_attr(f, "/", "layout_version", 1);
   info->results_version = read_long_attr(f, "/", "results_version", 1);
   if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
-    cs_error_fill(msg, msglen,
-                  "%s: written in sweep file layout %ld by an older contensou; this one resumes "
-                  "layout %d only (start the sweep again)",
-                  src, info->layout_version, CS_SWEEP_H5_LAYOUT);
-    st = CS_ERR_MISMATCH;
+    st = cs_error_set(CS_ERR_MISMATCH,
+                      "%s: written in sweep file layout %ld by another contensou; this one "
+                      "resumes layout %d only (start the sweep again)",
+                      src, info->layout_version, CS_SWEEP_H5_LAYOUT);
   }
   if (st == CS_OK) {
     if (cs_h5_attr_read_string(f, "/", "status", &status) == CS_OK)
@@ -1169,18 +1177,16 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
         cs_h5_attr_read_string(f, "/", "params_file", &info->params_file) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "overrides", &info->overrides) != CS_OK ||
         cs_h5_attr_read_string(f, "/", "version", &info->version) != CS_OK) {
-      cs_error_fill(msg, msglen, "%s: the file lacks what a resume needs (%s)", src,
-                    cs_h5_errmsg());
-      st = CS_ERR_PARSE;
+      st = cs_error_set(CS_ERR_PARSE, "%s: the file lacks what a resume needs (%s)", src,
+                        cs_errmsg());
     }
   }
   if (st == CS_OK) {
     long p1 = read_long_attr(f, "/sweep", "points", -1);
     long p2 = read_long_attr(f, "/sweep", "points2", 1);
     if (p1 < 1 || p2 < 1 || p1 > 100000000L || p2 > 100000000L || p1 * p2 > 100000000L) {
-      cs_error_fill(msg, msglen, "%s: /sweep points = %ld, points2 = %ld: not a valid grid", src,
-                    p1, p2);
-      st = CS_ERR_PARSE;
+      st = cs_error_set(CS_ERR_PARSE, "%s: /sweep points = %ld, points2 = %ld: not a valid grid",
+                        src, p1, p2);
     } else {
       info->npoints = (size_t)(p1 * p2);
     }
@@ -1188,8 +1194,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   for (int p = 0; p < 2 && st == CS_OK; p++) {
     st = count_done(f, p, info->npoints, &info->done[p]);
     if (st != CS_OK)
-      cs_error_fill(msg, msglen, "%s: /%s/points/class: %s", src, pass_name(p),
-                    cs_h5_errmsg()[0] ? cs_h5_errmsg() : "wrong size or type");
+      cs_error_set(st, "%s: /%s/points/class: %s", src, pass_name(p),
+                   cs_errmsg()[0] ? cs_errmsg() : "wrong size or type");
   }
   cs_h5_close(f);
   if (st != CS_OK) {
@@ -1198,6 +1204,93 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
     return st;
   }
   *out = w;
+  return CS_OK;
+}
+
+/* The first line where two texts differ, for a message. */
+static void first_difference(const char *a, const char *b, char *buf, size_t cap)
+{
+  int line = 1;
+  const char *la = a, *lb = b;
+  while (*a && *a == *b) {
+    if (*a == '\n')
+      line++, la = a + 1, lb = b + 1;
+    a++, b++;
+  }
+  int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
+  snprintf(buf, cap, "line %d is '%.*s', was '%.*s'", line, na > 80 ? 80 : na, la,
+           nb > 80 ? 80 : nb, lb);
+}
+
+/* The whole text file at path (malloc'ed), or NULL. */
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  size_t cap = 4096, len = 0, k;
+  char *buf = malloc(cap);
+  while (buf && (k = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += k;
+    if (len + 1 >= cap) {
+      char *nb = realloc(buf, cap *= 2);
+      if (!nb)
+        free(buf);
+      buf = nb;
+    }
+  }
+  fclose(f);
+  if (buf)
+    buf[len] = '\0';
+  return buf;
+}
+
+enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_h5_info *info,
+                                        const char *params_file, const char *const *sets,
+                                        size_t n_set)
+{
+  char diff[256];
+  if (info->results_version != CS_RESULTS_VERSION)
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s was started by contensou %s (results version %ld); this contensou "
+                        "%s computes differently (results version %d): finish it with "
+                        "contensou %s, or start the sweep again",
+                        info->source, info->version, info->results_version, CS_VERSION,
+                        CS_RESULTS_VERSION, info->version);
+  /* the parameter file: the one given, else the one the sweep started from
+   * if it is still there */
+  const char *pf = params_file ? params_file : info->params_file;
+  char *text = pf && *pf ? read_text(pf) : NULL;
+  if (params_file && !text)
+    return cs_error_set(CS_ERR_IO, "%s: cannot read the parameter file", params_file);
+  if (text && strcmp(text, info->params_text) != 0) {
+    first_difference(text, info->params_text, diff, sizeof diff);
+    free(text);
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s has changed since %s was started (%s): resuming would mix two "
+                        "sweeps; restore it%s, or start a new sweep",
+                        pf, path, diff,
+                        params_file ? "" : " or move it away (the copy in the file is used)");
+  }
+  free(text);
+  if (n_set) {
+    size_t len = 1;
+    for (size_t i = 0; i < n_set; i++)
+      len += strlen(sets[i]) + 1;
+    char *joined = calloc(len, 1);
+    if (!joined)
+      return CS_FAIL(CS_ERR_NOMEM);
+    for (size_t i = 0; i < n_set; i++)
+      strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
+    int same = strcmp(joined, info->overrides) == 0;
+    if (!same)
+      first_difference(joined, info->overrides, diff, sizeof diff);
+    free(joined);
+    if (!same)
+      return cs_error_set(CS_ERR_MISMATCH,
+                          "the --set overrides differ from those %s was started with (override %s)",
+                          path, diff);
+  }
   return CS_OK;
 }
 
@@ -1344,7 +1437,7 @@ static void open_pass(struct cs_sweep_h5 *w, int p)
 
 enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_prior *prior, char *msg, size_t msglen)
+                                  struct cs_sweep_prior *prior)
 {
   memset(prior, 0, sizeof *prior);
   struct cs_sweep_h5 *fresh = writer_new(w->path, cfg->model, spec);
@@ -1399,7 +1492,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
   if (w->st == CS_OK)
     keep(w, cs_h5_start_swmr(w->f));
   if (w->st != CS_OK) {
-    cs_error_fill(msg, msglen, "%s: cannot resume: %s", w->partial, w->err);
+    cs_error_set(w->st, "%s: cannot resume: %s", w->partial, w->err);
     cs_sweep_h5_prior_free(prior);
     return w->st;
   }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 3.
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 4.
  *
- *   /                       attrs: kind = "sweep", layout_version = 3,
+ *   /                       attrs: kind = "sweep", layout_version = 4,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
  *                           provenance, resumed (command lines of resumes);
  *                           at the end: wall_time, rhs_evals, failed_points
- *   /params, /initial, /solver   one-row records (names, units)
+ *   /params, /initial, /solver   one-row records (names, units; /solver, with
+ *                           integer settings, stored by columns)
  *   /sweep                  attrs: parameter, unit, from, to, points, ...
  *   /sweep/grid             one row per grid index: <parameter>[, <parameter2>]
  *   /<pass>/points/<column> pass = forward | backward; one 1-D dataset per
@@ -32,7 +33,10 @@
  *   /<pass>/section/offsets first row of each grid index (-1: none); counts
  *   /bifurcations/<column>  pass, p_left, p_right, estimate, refined, kind,
  *                           from_class, from_period, to_class, to_period
- *   /equilibria             (when asked) per grid point: found, max_re, ...
+ *   /equilibria             (when asked) per grid point, stored by columns
+ *                           (io/h5.h): index, <parameter>, found,
+ *                           max_re, max_is_complex, residual, the state,
+ *                           re<i>, im<i>
  * Every dataset and group has a string attribute doc (what it holds, its
  * rows and columns) and every dataset units: tables with names have one unit
  * per column, 1-D datasets and floquet/re, im one string ("1" dimensionless,
@@ -54,7 +58,7 @@
 #include "io/config.h"
 #include "sweep/sweep.h"
 
-#define CS_SWEEP_H5_LAYOUT 3
+#define CS_SWEEP_H5_LAYOUT 4
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 
@@ -62,12 +66,12 @@ struct cs_sweep_h5;
 
 /* Claims path (CS_ERR_BUSY if another process writes it; CS_ERR_EXISTS if
  * "<path>.partial" holds an unfinished sweep) and creates the partial file
- * with everything known before the run, then switches it to SWMR. msg: one
- * line naming the file. */
+ * with everything known before the run, then switches it to SWMR. The
+ * reason of a failure (cs_errmsg()) names the file. */
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_h5 **out, char *msg, size_t msglen);
+                                  struct cs_sweep_h5 **out);
 
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
@@ -88,7 +92,18 @@ void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
  * if it exists, else path). Nothing is modified. CS_ERR_NOT_FOUND when neither
  * exists; CS_ERR_BUSY when another process writes it. */
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                       struct cs_sweep_h5_info *info, char *msg, size_t msglen);
+                                       struct cs_sweep_h5_info *info);
+
+/* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
+ * params_file (NULL: the one the sweep started from, if it is still where it
+ * was) and the overrides sets consistent with what the file was started
+ * with? CS_OK; CS_ERR_MISMATCH for another results version (another
+ * program computes differently), a parameter file whose text changed, other
+ * overrides (with the first line that differs); CS_ERR_IO when params_file
+ * cannot be read. The reason in cs_errmsg(). */
+enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_h5_info *info,
+                                        const char *params_file, const char *const *sets,
+                                        size_t n_set);
 
 /* After cs_sweep_h5_open_resume (and the caller's checks that the stored
  * parameters are the ones it will use): checks the file against spec and
@@ -98,7 +113,7 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
  * line to `resumed`) and switches to SWMR. */
 enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_prior *prior, char *msg, size_t msglen);
+                                  struct cs_sweep_prior *prior);
 void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
 
 /* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
@@ -124,7 +139,6 @@ const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
  * outcome (the partial file is kept, status failed). A completed sweep
  * (!o->interrupted) gets its final file (see above); an interrupted one keeps
  * the partial file with status interrupted. Returns the first failure. */
-enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o,
-                                  char *msg, size_t msglen);
+enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
 
 #endif

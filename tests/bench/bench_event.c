@@ -37,13 +37,12 @@ static void run(const char *label, const char *law, enum cs_stepper stepper, int
 {
   const struct cs_model *m = cs_model_find("belt");
   void *p = malloc(m->params_size);
-  char msg[256];
   cs_model_params_default(m, p);
   cs_model_set_choice(m, p, "law", law);
   cs_model_set_param(m, p, "eta", 4.98);
   cs_model_set_param(m, p, "eps", 1e-5);
-  if (m->prepare(p, msg, sizeof msg) != CS_OK || (m->attach && m->attach(p) != CS_OK)) {
-    printf("%s_error = %s\n", label, msg);
+  if (m->prepare(p) != CS_OK || (m->attach && m->attach(p) != CS_OK)) {
+    printf("%s_error = %s\n", label, cs_errmsg());
     free(p);
     return;
   }

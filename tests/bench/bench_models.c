@@ -22,9 +22,8 @@ static void run(const char *label, const char *path, const char *const *sets, si
                 enum cs_stepper stepper, double t_end, long max_total_steps)
 {
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(path, sets, nsets, &cfg, msg, sizeof msg) != CS_OK) {
-    printf("%s_error = %s\n", label, msg);
+  if (cs_config_load(path, sets, nsets, &cfg) != CS_OK) {
+    printf("%s_error = %s\n", label, cs_errmsg());
     return;
   }
   const struct cs_model *m = cfg.model;

@@ -61,10 +61,9 @@ static int branch(struct cs_orbit_ws *w, const struct cs_config *cfg, struct cs_
   sp.orbit.solver = cfg->solver;
   sp.orbit.section = cfg->section;
   sp.stop_at_hopf = 1;
-  char msg[512];
   struct cs_branch eq;
-  if (cs_continue_equilibria(w, &sp, 30.0, cfg->y0, &eq, msg, sizeof msg) != CS_OK) {
-    printf("error = %s\n", msg);
+  if (cs_continue_equilibria(w, &sp, 30.0, cfg->y0, &eq) != CS_OK) {
+    printf("error = %s\n", cs_errmsg());
     return 0;
   }
   const struct cs_special *h = NULL;
@@ -74,9 +73,9 @@ static int branch(struct cs_orbit_ws *w, const struct cs_config *cfg, struct cs_
   sp.stop_at_hopf = 0;
   sp.ds_max = 0.05;
   sp.max_points = POINTS;
-  int ok = h && cs_continue_cycles_from_hopf(w, &sp, h, cy, msg, sizeof msg) == CS_OK;
+  int ok = h && cs_continue_cycles_from_hopf(w, &sp, h, cy) == CS_OK;
   if (!ok)
-    printf("error = %s\n", h ? msg : "no Hopf point");
+    printf("error = %s\n", h ? cs_errmsg() : "no Hopf point");
   cs_branch_free(&eq);
   return ok;
 }
@@ -116,7 +115,6 @@ static void against_sweep(const char *path, struct cs_orbit_ws *w, const struct 
   struct cs_orbit_opts o = cs_orbit_opts_default();
   o.solver = cfg->solver;
   o.section = cfg->section;
-  char msg[512];
   for (size_t k = 0; k < grid.nrows; k++) {
     double p = grid.data[k * grid.ncols];
     if (cls.data[k] != 2 || per.data[k] != 1 || p < lo || p > hi) /* 2: periodic */
@@ -126,7 +124,7 @@ static void against_sweep(const char *path, struct cs_orbit_ws *w, const struct 
       if (fabs(cy->points[i].p - p) < fabs(cy->points[best].p - p))
         best = i;
     struct cs_orbit orb;
-    if (cs_orbit_ws_set_param(w, p, msg, sizeof msg) != CS_OK ||
+    if (cs_orbit_ws_set_param(w, p) != CS_OK ||
         cs_orbit_find(w, &o, 0.0, cy->points[best].y, cy->points[best].period, &orb) != CS_OK)
       continue;
     compared++;
@@ -153,9 +151,8 @@ out:
 int main(int argc, char **argv)
 {
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load(FILE_5A, NULL, 0, &cfg, msg, sizeof msg) != CS_OK) {
-    printf("error = %s (run from the source directory)\n", msg);
+  if (cs_config_load(FILE_5A, NULL, 0, &cfg) != CS_OK) {
+    printf("error = %s (run from the source directory)\n", cs_errmsg());
     return 1;
   }
   FILE *la = fopen("/proc/loadavg", "r");
@@ -168,21 +165,21 @@ int main(int argc, char **argv)
   }
   printf("load = %s\n", load);
   const struct cs_model *m = cfg.model;
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared,
-                                             cs_model_param_index(m, "omega0"), msg, sizeof msg);
+  struct cs_orbit_ws *w =
+      cs_orbit_ws_create(m, cfg.params_unprepared, cs_model_param_index(m, "omega0"));
   if (!w) {
-    printf("error = %s\n", msg);
+    printf("error = %s\n", cs_errmsg());
     return 1;
   }
   struct cs_orbit_opts o = cs_orbit_opts_default();
   o.solver = cfg.solver;
   o.section = cfg.section;
-  cs_orbit_ws_set_param(w, 40.0, msg, sizeof msg);
+  cs_orbit_ws_set_param(w, 40.0);
 
   /* the orbit at 40 rad/s */
   double t0, y[16], T, times[REPEATS];
   struct cs_orbit orb;
-  cs_orbit_guess(w, &o, 0.0, cfg.y0, cfg.t_end, &t0, y, &T, msg, sizeof msg);
+  cs_orbit_guess(w, &o, 0.0, cfg.y0, cfg.t_end, &t0, y, &T);
   for (int r = 0; r < REPEATS; r++) {
     double c = cpu();
     cs_orbit_find(w, &o, t0, y, T, &orb);
@@ -199,7 +196,7 @@ int main(int argc, char **argv)
   for (int r = 0; r < REPEATS; r++) {
     double c = cpu();
     for (int k = 0; k < 100; k++)
-      cs_orbit_shoot(w, &o, 0.0, orb.y, orb.period, 1, &shot, msg, sizeof msg);
+      cs_orbit_shoot(w, &o, 0.0, orb.y, orb.period, 1, &shot);
     times[r] = (cpu() - c) / 100;
     c = cpu();
     for (int k = 0; k < 100; k++) {

@@ -20,10 +20,9 @@ static double cpu_now(void)
 int main(void)
 {
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
   const char *sets[] = {"parameters.omega0=40"};
-  if (cs_config_load("params/pendulum_fig5a.ini", sets, 1, &cfg, msg, sizeof msg) != CS_OK) {
-    printf("bench_rhs_error = %s\n", msg);
+  if (cs_config_load("params/pendulum_fig5a.ini", sets, 1, &cfg) != CS_OK) {
+    printf("bench_rhs_error = %s\n", cs_errmsg());
     return 1;
   }
   const struct cs_model *m = cfg.model;

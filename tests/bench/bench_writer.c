@@ -43,9 +43,8 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
 {
   const struct cs_model *m = cfg->model;
   struct cs_sweep_spec spec;
-  char msg[1024];
-  if (cs_sweep_spec_from_config(cfg, &spec, msg, sizeof msg) != CS_OK) {
-    printf("error = %s\n", msg);
+  if (cs_sweep_spec_from_config(cfg, &spec) != CS_OK) {
+    printf("error = %s\n", cs_errmsg());
     return;
   }
   spec.points = npoints;
@@ -54,8 +53,8 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
   snprintf(path, sizeof path, "bench_writer_%zu.h5", rows);
   unlink(path);
   struct cs_sweep_h5 *w;
-  if (cs_sweep_h5_create(path, cfg, NULL, 0, &spec, 0, NULL, &w, msg, sizeof msg) != CS_OK) {
-    printf("error = %s\n", msg);
+  if (cs_sweep_h5_create(path, cfg, NULL, 0, &spec, 0, NULL, &w) != CS_OK) {
+    printf("error = %s\n", cs_errmsg());
     return;
   }
   size_t cols = 1 + m->n_state + m->n_derived;
@@ -82,7 +81,7 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
   struct cs_sweep_outcome o = {0};
   o.bif = calloc(1, sizeof *o.bif);
   double f0 = cpu();
-  enum cs_status st = cs_sweep_h5_finish(w, &o, msg, sizeof msg);
+  enum cs_status st = cs_sweep_h5_finish(w, &o);
   double fin_cpu = cpu() - f0;
   free(o.bif);
   long bytes = file_size(path);
@@ -90,7 +89,8 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
   printf("rows_%zu_sink_us_per_point = %.1f\n", rows, 1e6 * (c1 - c0 - flush) / (double)npoints);
   printf("rows_%zu_flush_us_per_point = %.1f\n", rows, 1e6 * flush / (double)npoints);
   printf("rows_%zu_wall_us_per_point = %.1f\n", rows, 1e6 * (w1 - w0) / (double)npoints);
-  printf("rows_%zu_final_file_ms = %.1f (%s)\n", rows, 1e3 * fin_cpu, st == CS_OK ? "ok" : msg);
+  printf("rows_%zu_final_file_ms = %.1f (%s)\n", rows, 1e3 * fin_cpu,
+         st == CS_OK ? "ok" : cs_errmsg());
   printf("rows_%zu_bytes_per_point = %.0f\n", rows, (double)bytes / (double)npoints);
   unlink(path);
   free(sec);
@@ -99,9 +99,8 @@ static void run(struct cs_config *cfg, size_t npoints, size_t rows)
 int main(void)
 {
   struct cs_config cfg;
-  char msg[CS_CONFIG_MSG];
-  if (cs_config_load("params/pendulum_fig5a.ini", NULL, 0, &cfg, msg, sizeof msg) != CS_OK) {
-    printf("error = %s (run from the source root)\n", msg);
+  if (cs_config_load("params/pendulum_fig5a.ini", NULL, 0, &cfg) != CS_OK) {
+    printf("error = %s (run from the source root)\n", cs_errmsg());
     return 1;
   }
   run(&cfg, 4000, 1);

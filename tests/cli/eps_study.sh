@@ -30,6 +30,8 @@ def s(x):
     return x.decode() if isinstance(x, bytes) else str(x)
 def names(d):
     return [s(x) for x in d.attrs['names']]
+def columns(g):  # a table stored by columns
+    return [s(x) for x in g.attrs['columns']]
 with h5py.File(sys.argv[1], "r") as f:
 $(printf '%s\n' "$code" | sed 's/^/    /')
 PY
@@ -120,21 +122,25 @@ for k in range(2):
     assert d.attrs['eps'] == [0.1, 0.01][k] and s(d.attrs['status']) == 'ok'
     assert np.array_equal(d[:, 0], r[:, 0])
 nm = f['eps/norms']
-cn = names(nm)
-assert cn[:3] == ['eps', 'rows', 'stick_rows'] and nm.shape == (2, 3 + 6 * (len(n) - 1))
+cn = columns(nm)
+assert cn[:3] == ['eps', 'rows', 'stick_rows'] and len(cn) == 3 + 6 * (len(n) - 1)
+assert nm['rows'].dtype == np.int64 and nm['stick_rows'].dtype == np.int64
+assert list(nm['rows'][:]) == [201, 201] and all(0 < nm['stick_rows'][:]) and all(nm['stick_rows'][:] < 201)
 for v in ['XC', 'phi', 'dphi', 'lambda_s']:
     for q in ['max', 'rms', 'max_stick', 'max_slip', 'rms_stick', 'rms_slip']:
-        assert v + '_' + q in cn
+        assert v + '_' + q in cn and nm[v + '_' + q].shape == (2,)
     for k in range(2):
-        row = nm[k]
+        row = {c: nm[c][k] for c in cn}
         d = f['eps/%d/difference' % k][:, n.index(v)]
-        assert row[cn.index(v + '_max')] == np.max(np.abs(d))
-        assert row[cn.index(v + '_max')] >= row[cn.index(v + '_rms')]
-        assert row[cn.index(v + '_max')] == max(row[cn.index(v + '_max_stick')], row[cn.index(v + '_max_slip')])
-assert nm[1, cn.index('phi_max')] < nm[0, cn.index('phi_max')]
+        assert row[v + '_max'] == np.max(np.abs(d))
+        assert row[v + '_max'] >= row[v + '_rms']
+        assert row[v + '_max'] == max(row[v + '_max_stick'], row[v + '_max_slip'])
+assert nm['phi_max'][1] < nm['phi_max'][0]
 ru = f['eps/runs']
-assert names(ru) == ['eps', 'ok', 'rows', 'steps', 'rhs_evals', 'switches', 'wall_time_s']
-assert ru.shape == (3, 7) and ru[0, 0] == 1e-3 and all(ru[:, 1] == 1)
+assert columns(ru) == ['eps', 'ok', 'rows', 'steps', 'rhs_evals', 'switches', 'wall_time_s']
+assert ru['eps'].shape == (3,) and ru['eps'][0] == 1e-3 and all(ru['ok'][:] == 1)
+assert all(ru[c].dtype == np.int64 for c in ['rows', 'steps', 'rhs_evals', 'switches'])
+assert ru['ok'].dtype == np.int32 and list(ru['rows'][:]) == [201, 201, 201]
 assert 'reference_switches' not in f
 for g in ['params', 'initial', 'solver']:
     assert g in f
@@ -143,9 +149,9 @@ for g in ['params', 'initial', 'solver']:
 if [ "$have_h5py" -eq 0 ] && command -v h5dump >/dev/null 2>&1; then
   h5dump -a /kind "$h5" | grep -q '"eps-study"' || die "h5dump: /kind is not eps-study"
   h5dump -a /reference/names "$h5" | grep -q '"phi"' || die "h5dump: /reference has no column phi"
-  h5dump -a /eps/norms/names "$h5" | grep -q '"phi_max_stick"' || die "h5dump: no phi_max_stick"
+  h5dump -a /eps/norms/columns "$h5" | grep -q '"phi_max_stick"' || die "h5dump: no phi_max_stick"
   h5dump -d /eps/values "$h5" | grep -q '0.1, 0.01' || die "h5dump: /eps/values is not 0.1, 0.01"
-  for p in /eps/0/difference /eps/1/difference /eps/runs /params /initial /solver; do
+  for p in /eps/0/difference /eps/1/difference /eps/runs/rows /params /initial /solver/rtol; do
     h5dump -H -d "$p" "$h5" >/dev/null 2>&1 || die "h5dump: no dataset $p"
   done
   pass "h5dump finds kind, /reference, /eps/values, the differences, norms and runs in $h5"
@@ -174,9 +180,10 @@ h5check "$h5b" "
 assert s(f.attrs['reference']) == 'event-driven' and np.isnan(f.attrs['reference_eps'])
 assert np.isnan(f['reference'].attrs['eps']) and s(f['reference'].attrs['law']) == 'event-driven'
 sw = f['reference_switches']
-assert names(sw)[:3] == ['t', 'kind', 'mode'] and sw.shape[0] >= 2 and sw.attrs['count'] == sw.shape[0]
+assert columns(sw)[:3] == ['t', 'kind', 'mode'] and sw['t'].shape[0] >= 2
+assert sw.attrs['count'] == sw['t'].shape[0] and sw['kind'].dtype == np.int32
 assert 'slip->stick' in s(sw.attrs['kind_names'])
-assert np.isnan(f['eps/runs'][0, 0]) and f['eps/runs'][0, 5] == sw.shape[0]
+assert np.isnan(f['eps/runs/eps'][0]) and f['eps/runs/switches'][0] == sw['t'].shape[0]
 "
 [ "$have_h5py" -eq 1 ] && pass "h5py: /reference_switches of the event-driven reference"
 
@@ -198,12 +205,22 @@ pass "$last: one line per eps; eps = reference gives no mismatch and zero shifts
 h5check "$h5s" "
 assert s(f.attrs['study']) == 'sweep'
 c = f['sweep_study/classes']
-assert names(c)[:3] == ['run', 'eps', 'pass'] and c.shape == (3, 6)
-assert np.array_equal(c[0, 3:], c[1, 3:])
-assert names(f['sweep_study/shifts']) == ['eps', 'pass', 'kind', 'p_ref', 'p_eps', 'shift']
-assert names(f['sweep_study/summary'])[:7] == ['eps', 'compared', 'class_mismatches', 'bifurcations_ref', 'matched', 'shift_max', 'section_compared']
+assert columns(c) == ['run', 'eps', 'pass', 'class'] and c['class'].shape == (3, 3)
+assert c['class'].dtype == np.int32 and [s(x) for x in c['class'].attrs['names']] == ['0', '1', '2']
+assert list(c['run'][:]) == [0, 1, 2] and np.all(c['class'][:] > 0)
+assert np.array_equal(c['class'][0], c['class'][1])
+p = f['sweep_study/periods']
+assert columns(p) == ['run', 'eps', 'pass', 'period'] and p['period'].dtype == np.int32
+assert columns(f['sweep_study/shifts']) == ['eps', 'pass', 'kind', 'p_ref', 'p_eps', 'shift']
+su = f['sweep_study/summary']
+assert columns(su)[:7] == ['eps', 'compared', 'class_mismatches', 'bifurcations_ref', 'matched', 'shift_max', 'section_compared']
+assert list(su['compared'][:]) == [3, 3] and su['compared'].dtype == np.int64
 assert f['sweep_study/grid'].shape == (3, 1) and names(f['sweep_study/grid']) == ['omega0']
-assert 'section' in f['sweep_study'] and 'bifurcations' in f['sweep_study'] and 'periods' in f['sweep_study']
+sc = f['sweep_study/section']
+assert columns(sc)[:5] == ['eps', 'pass', 'index', 'omega0', 'period']
+g = f['sweep_study/grid'][:, 0]
+assert np.array_equal(sc['omega0'][:], g[sc['index'][:]])
+assert list(columns(f['sweep_study/bifurcations'])) == ['run', 'eps', 'pass', 'kind', 'p_left', 'p_right', 'estimate']
 "
 [ "$have_h5py" -eq 1 ] && pass "h5py: /sweep_study tables by name"
 bad "the sweep's parameter is eps" eps-study "$params/pendulum_eps_sweep.ini" --sweep
@@ -218,7 +235,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   last="contensou plot $h5 --var nosuch"
   run plot "$h5" --var nosuch
   [ "$rc" -eq 2 ] || die "$last: exit status $rc, expected 2"
-  case "$err" in *"--var: 'nosuch'"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
+  case "$err" in *"var = 'nosuch' is not a column of /reference"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
   ok plot "$h5b" --var dx -o "$scratch/belt.png"
   png "$scratch/belt.png"
   ok plot "$h5s" -o "$scratch/sweep.png"

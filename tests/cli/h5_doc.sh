@@ -9,9 +9,11 @@
 # each dataset needs a non-empty string attribute `doc` and units, either a
 # scalar string attribute `units` or (tables) a list `units` with one entry per
 # column; each group needs a non-empty `doc`. Datasets that hold codes or counts
-# (class, period, status, counts, ...) must have an integer type, and the code
-# and count columns of tables of doubles (kind, pass, rows, steps, ...) must
-# hold exact integers.
+# (class, period, status, counts, ...) must have an integer type; every table
+# with such columns is stored by columns (a group with `columns`: /stats,
+# /switches, /eps/runs, /sweep_study/*, /orbit, /branch, ...) and exactly its
+# code and count columns are of an integer type, each table checked in at
+# least one file; no table of doubles has a column of those names.
 # Usage (CTest): bash h5_doc.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -146,17 +148,47 @@ def text(x):
         return text(x[()])
     return x if isinstance(x, str) else None
 
-# datasets (1-D) or table columns that hold codes or counts: integer types
+# standalone 1-D datasets that hold codes or counts: integer types
 integer_names = {"class", "period", "status", "counts", "offsets", "index", "kind", "pass",
-                 "from_class", "to_class", "from_period", "to_period", "refined",
                  "n_section", "steps", "rhs_evals", "floquet_unstable"}
-table_integer_names = {"kind", "pass", "index", "run", "ok", "rows", "stick_rows", "steps",
-                       "rhs_evals", "jac_evals", "switches", "compared", "class_mismatches",
-                       "matched", "section_compared", "bifurcations_ref", "n_unstable",
-                       "iterations", "max_steps", "max_steps_total", "err_test_fails",
-                       "conv_fails", "mode", "branch", "row", "segment"}
+# tables stored by columns (a group with `columns`), by file kind and path: the
+# columns that hold codes or counts, which must be of an integer type, and the
+# only ones that may be (every other column is float64)
+I = {
+    ("trajectory", "stats"): {"steps", "rhs_evals", "jac_evals", "lin_setups", "nonlin_iters",
+                              "err_test_fails", "conv_fails", "switches", "rows"},
+    ("trajectory", "switches"): {"kind", "mode"},
+    ("sweep", "forward/points"): {"index", "class", "period", "n_section", "steps", "rhs_evals",
+                                  "status", "floquet_unstable"},
+    ("sweep", "bifurcations"): {"pass", "refined", "kind", "from_class", "from_period",
+                                "to_class", "to_period"},
+    ("sweep", "equilibria"): {"index", "found", "max_is_complex"},
+    ("eps-study", "reference_switches"): {"kind", "mode"},
+    ("eps-study", "eps/runs"): {"ok", "rows", "steps", "rhs_evals", "switches"},
+    ("eps-study", "eps/norms"): {"rows", "stick_rows"},
+    ("eps-study", "sweep_study/classes"): {"run", "pass", "class"},
+    ("eps-study", "sweep_study/periods"): {"run", "pass", "period"},
+    ("eps-study", "sweep_study/bifurcations"): {"run", "pass", "kind"},
+    ("eps-study", "sweep_study/shifts"): {"pass", "kind"},
+    ("eps-study", "sweep_study/section"): {"pass", "index", "period"},
+    ("eps-study", "sweep_study/summary"): {"compared", "class_mismatches", "bifurcations_ref",
+                                          "matched", "section_compared"},
+    ("orbit", "orbit"): {"n_unstable", "stable", "n_marginal", "iterations", "switches"},
+    ("orbit", "multipliers"): {"k"},
+    ("continuation", "branch"): {"segment", "returns", "n_unstable", "stable", "iterations",
+                                 "switches"},
+    ("continuation", "equilibria"): {"segment", "returns", "n_unstable", "stable", "iterations",
+                                     "switches"},
+    ("continuation", "special"): {"branch", "kind", "row", "n_unstable"},
+}
+I[("sweep", "backward/points")] = I[("sweep", "forward/points")]
+for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation"):
+    I[(k, "solver")] = {"max_steps", "max_steps_total"}
+# a column of one of these names in a 2-D table of doubles is an integer hidden in a float
+integer_columns = set().union(*I.values())
 bad = []
 seen = {}
+covered = set()
 for fn in sys.argv[1:]:
     with h5py.File(fn, "r") as f:
         kind = text(f.attrs.get("kind"))
@@ -167,7 +199,27 @@ for fn in sys.argv[1:]:
             doc = text(o.attrs.get("doc"))
             if doc is None or not doc.strip():
                 bad.append(f"{where}: doc missing or empty")
+            parent = o.parent
             if isinstance(o, h5py.Group):
+                if "columns" not in o.attrs:
+                    return
+                # a table stored by columns
+                cols = [text(c) for c in o.attrs["columns"]]
+                if sorted(cols) != sorted(k for k in o.keys()):
+                    bad.append(f"{where}: columns {cols} are not its datasets {list(o.keys())}")
+                    return
+                rows = {o[c].shape[0] for c in cols}
+                if len(rows) != 1:
+                    bad.append(f"{where}: columns of different lengths {rows}")
+                ints = {c for c in cols if o[c].dtype.kind in "iu"}
+                want = I.get((kind, name))
+                if want is None:
+                    bad.append(f"{where}: a table stored by columns this test does not know "
+                               f"(integer columns {sorted(ints)})")
+                elif ints != want:
+                    bad.append(f"{where}: integer columns {sorted(ints)}, expected "
+                               f"{sorted(want)}")
+                covered.add((kind, name))
                 return
             seen[fn] = seen.get(fn, 0) + 1
             if "units" not in o.attrs:
@@ -183,24 +235,27 @@ for fn in sys.argv[1:]:
                         bad.append(f"{where}: {n} units for {cols} columns")
                     elif any(text(x) is None for x in u):
                         bad.append(f"{where}: units not strings")
+            if "missing_value" in o.attrs and (o.dtype.kind not in "iu"
+                                               or o.attrs["missing_value"] != -1):
+                bad.append(f"{where}: missing_value on {o.dtype}, or not -1")
             last = name.rsplit("/", 1)[-1]
-            if len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
+            column = "columns" in parent.attrs
+            if not column and len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
                 bad.append(f"{where}: codes or counts stored as {o.dtype}")
-            # in tables that mix them with reals, codes and counts hold exact integers
-            if len(o.shape) == 2 and "names" in o.attrs and o.dtype.kind == "f" and o.shape[0]:
-                cols = [text(x) for x in o.attrs["names"]]
-                for j, c in enumerate(cols):
-                    if c in table_integer_names:
-                        col = o[:, j]
-                        col = col[~np.isnan(col)]
-                        if np.any(col != np.round(col)):
-                            bad.append(f"{where}: column {c} holds non-integers")
+            # codes and counts are never columns of a table of doubles
+            if not column and len(o.shape) == 2 and "names" in o.attrs and o.dtype.kind == "f":
+                hidden = sorted(integer_columns & {text(x) for x in o.attrs["names"]})
+                if hidden:
+                    bad.append(f"{where}: integer columns {hidden} stored as {o.dtype}")
         f.visititems(visit)
     if seen.get(fn, 0) == 0:
         bad.append(f"{fn}: no dataset")
+for k in sorted(set(I) - covered):
+    bad.append(f"no file had the table {k[1]} of a {k[0]} file: not checked")
 for b in bad:
     print(b)
-print("datasets walked:", sum(seen.values()), "in", len(sys.argv) - 1, "files")
+print("datasets walked:", sum(seen.values()), "in", len(sys.argv) - 1, "files,",
+      len(covered), "tables stored by columns")
 sys.exit(1 if bad else 0)
 PY
 ) || die "datasets without doc or units:

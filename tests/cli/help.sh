@@ -45,6 +45,15 @@ check keys
 [ "$n" -ge 12 ] || die "only $n help texts"
 pass "$n help texts: usage, outputs, exit statuses, nothing outside the repository"
 
+# plot says where its scripts are found once installed, not a source-tree path
+last="contensou plot --help"
+run plot --help
+intro=$(printf '%s\n' "$out" | sed -n '/^Draws a result file/,/^  friction-fit/p')
+printf '%s\n' "$intro" | grep -q 'share/contensou/gnuplot' || die "$last: does not name share/contensou/gnuplot"
+printf '%s\n' "$intro" | grep -q 'CONTENSOU_GNUPLOT_DIR' || die "$last: does not name CONTENSOU_GNUPLOT_DIR"
+printf '%s\n' "$intro" | grep -q 'analysis/gnuplot' && die "$last: says the scripts are in analysis/gnuplot"
+pass "$last: the scripts are found in CONTENSOU_GNUPLOT_DIR or PREFIX/share/contensou/gnuplot"
+
 # nor does anything else in the repository (this file names the pattern)
 last="grep for references outside the repository"
 pattern='\.\./shared\|MODELS\.md'

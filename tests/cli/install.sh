@@ -42,6 +42,26 @@ for f in include/contensou/contensou.h include/contensou/cs_version.h \
   share/doc/contensou/models.md share/doc/contensou/friction.md; do
   [ -e "$prefix/$f" ] || die "not installed: $f"
 done
+# only the public headers, each of which compiles on its own against the
+# installed package (no SUNDIALS, GSL or HDF5 headers needed)
+for f in integrate/nvector_small.h core/gsl_quiet.h analysis/saltation.h core/error_private.h \
+  io/h5_private.h cli/cli_common.h; do
+  [ -e "$prefix/include/contensou/$f" ] && die "an internal header is installed: $f"
+done
+nh=0
+while IFS= read -r h; do
+  rel=${h#"$prefix/include/"}
+  printf '#include <%s>\n' "$rel" >"$scratch/one_header.c"
+  cc -std=c17 -Wall -Wextra -Werror -fsyntax-only -I"$prefix/include" "$scratch/one_header.c" \
+    >"$scratch/one_header.log" 2>&1 || {
+    out=$(head -20 "$scratch/one_header.log")
+    die "the installed $rel does not compile on its own"
+  }
+  grep -q '#include "' "$h" && die "the installed $rel still includes a header by a source-tree path"
+  nh=$((nh + 1))
+done < <(find "$prefix/include/contensou" -name '*.h' | sort)
+[ "$nh" -ge 30 ] || die "only $nh headers installed"
+pass "$nh installed headers, each compiling on its own; none of the internal ones"
 libdir=$(find "$prefix" -name 'contensouConfig.cmake' -path '*/cmake/contensou/*' | head -1)
 [ -n "$libdir" ] || die "no contensouConfig.cmake in the prefix"
 libdir=${libdir%/cmake/contensou/contensouConfig.cmake}

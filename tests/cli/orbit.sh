@@ -44,10 +44,18 @@ h5check() {
 import sys, h5py, numpy as np
 def s(x):
     return x.decode() if isinstance(x, bytes) else str(x)
+# tables of doubles have names and units; tables stored by columns (a group)
+# have columns, each a dataset with its units
 def names(d):
-    return [s(x) for x in d.attrs['names']]
+    return [s(x) for x in d.attrs['columns' if isinstance(d, h5py.Group) else 'names']]
 def units(d):
+    if isinstance(d, h5py.Group):
+        return [s(d[c].attrs['units']) for c in names(d)]
     return [s(x) for x in d.attrs['units']]
+def table(d):  # every column as doubles, side by side
+    if isinstance(d, h5py.Group):
+        return np.stack([d[c][:].astype(float) for c in names(d)], axis=1)
+    return d[:]
 with h5py.File(sys.argv[1], "r") as f:
 $(printf '%s\n' "$code" | sed 's/^/    /')
 PY
@@ -93,17 +101,20 @@ assert s(f.attrs['kind']) == 'orbit' and s(f.attrs['status']) == 'ok'
 o = f['orbit']
 assert names(o) == ['period', 't0', 'n_unstable', 'stable', 'n_marginal', 'trivial_re', 'trivial_im',
                     'trivial_err', 'iterations', 'correction', 'residual', 'switches'], names(o)
-assert abs(o[0, 0] - 6.6632868593231) < 1e-8 and o.attrs['stable'] == 1
+assert abs(o['period'][0] - 6.6632868593231) < 1e-8 and o.attrs['stable'] == 1
+assert o['stable'].dtype == np.int64 and o['stable'][0] == 1 and o['iterations'][0] >= 1
+assert o['period'].dtype == np.float64 and o['n_unstable'][0] == 0
 assert s(o.attrs['stability']) == 'stable' and len(s(o.attrs['doc'])) > 20
 m = f['multipliers']
 assert names(m) == ['k', 're', 'im', 'modulus', 'argument'] and units(m)[4] == 'rad'
-assert m.shape == (1, 5) and abs(m[0, 1] - 0.000859695063557) < 1e-11
+assert table(m).shape == (1, 5) and abs(m['re'][0] - 0.000859695063557) < 1e-11
+assert m['k'].dtype == np.int32 and list(m['k'][:]) == [1]
 M = f['monodromy'][:]
-assert M.shape == (2, 2) and abs(np.linalg.det(M) - m[0, 1]) < 1e-9
+assert M.shape == (2, 2) and abs(np.linalg.det(M) - m['re'][0]) < 1e-9
 t = f['trajectory']
 assert names(t) == ['t', 'x', 'v', 'E'] and t.shape == (1001, 4)
 tr = t[:]
-assert abs(tr[-1, 0] - tr[0, 0] - o[0, 0]) < 1e-12
+assert abs(tr[-1, 0] - tr[0, 0] - o['period'][0]) < 1e-12
 assert np.max(np.abs(tr[-1, 1:3] - tr[0, 1:3])) < 1e-7
 sp = f['section_point']
 assert names(sp) == ['x', 'v'] and units(sp) == ['1', '1']
@@ -168,10 +179,12 @@ n = names(b)
 assert n[:12] == ['segment', 'mu', 'period', 'returns', 'n_unstable', 'stable', 'trivial_err',
                   'tangent_p', 'iterations', 'ds', 'switches', 'graze'], n
 assert n[12:] == ['x', 'y', 'min_x', 'min_y', 'max_x', 'max_y', 'mu1_re', 'mu1_im'], n
-assert np.all(np.isnan(b[:, n.index('graze')]))
+assert np.all(np.isnan(b['graze'][:]))
 u = dict(zip(n, units(b)))
 assert u['mu'] == '1' and u['period'] == '1' and u['mu1_re'] == '1'
-a = b[:]
+assert [c for c in n if b[c].dtype.kind == 'i'] == ['segment', 'returns', 'n_unstable', 'stable',
+                                                    'iterations', 'switches']
+a = table(b)
 r2 = a[:, n.index('x')] ** 2
 mu = a[:, n.index('mu')]
 root = np.sqrt(np.maximum(1 + 4 * mu, 0))
@@ -182,18 +195,19 @@ assert np.all(a[:, n.index('trivial_err')] < 1e-6)
 assert s(b.attrs['parameter']) == 'mu' and s(b.attrs['start']) == 'hopf'
 assert s(b.attrs['kind']) == 'cycles' and s(b.attrs['section_variable']) == 'y'
 e = f['equilibria']
-assert e.shape[0] >= 2 and s(e.attrs['kind']) == 'equilibria'
+assert table(e).shape[0] >= 2 and s(e.attrs['kind']) == 'equilibria'
 en = names(e)
 assert 'eig1_re' in en and dict(zip(en, units(e)))['eig1_re'] == '1'
 sp = f['special']
 kn = [s(x) for x in sp.attrs['kind_names']]
 sn = names(sp)
-rows = sp[:]
-kinds = [kn[int(k)] for k in rows[:, sn.index('kind')]]
+rows = table(sp)
+assert sp['kind'].dtype == np.int32 and sp['row'].dtype == np.int64
+kinds = [kn[k] for k in sp['kind'][:]]
 assert 'fold' in kinds and 'hopf' in kinds and 'end' in kinds, kinds
 fold = rows[kinds.index('fold')]
 assert abs(fold[sn.index('mu')] + 0.25) < 1e-8
-assert len(f['special_notes']) == sp.shape[0]
+assert len(f['special_notes']) == rows.shape[0]
 "
 [ "$have_h5py" -eq 1 ] && pass "h5py reads $h5: every cycle on r^2 = (1 +- sqrt(1 + 4 mu))/2, the equilibria, the special points"
 [ "$have_gnuplot" -eq 1 ] && png "$scratch/subhopf_branch.png"
@@ -244,7 +258,7 @@ pass "$last: period doublings at $first ..., the switch to the doubled cycle"
 h5check "$scratch/pd.h5" "
 b = f['branch']
 n = names(b)
-a = b[:]
+a = table(b)
 assert set(a[:, n.index('segment')]) >= {0, 1}
 seg1 = a[a[:, n.index('segment')] == 1]
 assert np.all(seg1[:, n.index('returns')] == 2)
@@ -274,7 +288,7 @@ near period-doubling 0.2655817867 1e-8
 h5check "$scratch/fromsweep.h5" "
 b = f['branch']
 n = names(b)
-a = b[:]
+a = table(b)
 assert abs(a[0, n.index('gamma')] - 0.23) < 1e-12
 with h5py.File('$scratch/sw.h5', 'r') as sw:
     sec = sw['forward/section']
@@ -286,7 +300,10 @@ with h5py.File('$scratch/sw.h5', 'r') as sw:
     assert np.max(np.abs(v - a[0, n.index('v')])) < 1e-6
 "
 bad continue "index 9 is not a grid index" continue "$duf" --set continuation.start=sweep:$scratch/sw.h5:9
-bad continue "is not a sweep file" continue "$duf" --set continuation.start=sweep:$scratch/pd.h5:1
+bad continue "pd.h5: a file of kind 'continuation', not sweep" continue "$duf" \
+  --set continuation.start=sweep:$scratch/pd.h5:1
+bad continue "sw.h5: no backward pass" continue "$duf" \
+  --set continuation.start=sweep:$scratch/sw.h5:1:backward
 
 # ------------------------------------------------------------- bad input
 cp "$duf" "$scratch/bad.ini"

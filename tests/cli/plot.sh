@@ -109,7 +109,7 @@ has "$scratch/keep/fig8a_dphi_phi.svg.gp" "w_lo=6;" "w_hi=12;" "xwrapped=1;"
 ok plot "$traj" --x XA --y YA --from 10 -o "$scratch/path.png"
 complete "$scratch/path.png"
 has "$scratch/keep/path.png.gp" "w_lo=10;" "xvar_unit='m';"
-bad plot "--x: 'nope' is not a column of /trajectory (accepted: t, XC" plot "$traj" --x nope
+bad plot "fig8a.h5: x = 'nope' is not a column of /trajectory (accepted: t, XC" plot "$traj" --x nope
 bad plot "the window [20, 30] holds fewer than two rows" plot "$traj" --window 20,30
 bad plot "--window: expected two times T0,T1, got '3'" plot "$traj" --window 3
 bad plot "the time window [4, 2] is empty" plot "$traj" --from 4 --to 2

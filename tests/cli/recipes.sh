@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The README's Python recipe for the bifurcation diagram, run as printed
+# The README's Python recipes, run as printed: the bifurcation diagram
 # (taken from the README, with the plotting line left out: matplotlib is not
 # a dependency) on a small figure-5a sweep, and its (parameter, coordinate)
 # pairs checked against the file read another way: the parameter of each row
 # is the grid value of its grid index, every section row is there, and the
-# wrapped angle is the stored angle modulo 2 pi.
+# wrapped angle is the stored angle modulo 2 pi; and the one for a table
+# stored by columns (the sweep's /equilibria), checked against the grid.
 # Usage (CTest): bash recipes.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -61,4 +62,27 @@ print("recipe: %d section points over %d parameter values" % (len(p), len(np.uni
 PY
 out=$(/usr/bin/python3 check.py 2>&1) || die "the README's Python recipe failed"
 pass "the recipe's (omega0, phi) pairs agree with the file read by grid index ($out)"
+
+# the recipe for a table stored by columns (the sweep's /equilibria)
+awk '/^index of each section row. Any table stored by columns/ { on = 1 }
+     on && /^```python$/ { code = 1; next }
+     code && /^```$/ { exit }
+     code { print }' "$src/README.md" >columns.py
+grep -q 'f\["equilibria"\]' columns.py || die "no Python recipe for a table stored by columns"
+cat columns.py - >check_columns.py <<'PY'
+
+# --- checks: the columns against the grid and the equilibria's own numbers ---
+with h5py.File("output/pendulum_fig5a_sweep.h5", "r") as g:
+    e = g["equilibria"]
+    grid = g["sweep/grid"][:, 0]
+    assert cols[:4] == ["index", "omega0", "found", "max_re"], cols
+    assert e["found"].dtype == np.int32 and e["index"].dtype == np.int64
+    assert np.array_equal(e["index"][:], np.arange(len(grid)))
+    assert np.array_equal(e["omega0"][:], grid)
+    assert found.all(), "the pendulum's equilibrium is found at every omega0"
+    assert set(unstable) == set(grid[e["max_re"][:] > 0])
+print("columns recipe: %d grid points, %d with an unstable equilibrium" % (len(found), len(unstable)))
+PY
+out=$(/usr/bin/python3 check_columns.py 2>&1) || die "the README's recipe for a table stored by columns failed: $out"
+pass "the columns recipe reads /equilibria by name and type ($out)"
 echo "1..$checks"

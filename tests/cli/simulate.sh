@@ -109,6 +109,8 @@ assert s(sv.attrs['stepper']) == 'dirk' and sv.attrs['rtol'] == 1e-8 and sv.attr
 assert s(sv.attrs['jacobian']) == 'analytic' and sv.attrs['max_steps'] == 100000
 st = f['stats']
 assert st.attrs['steps'] == $steps and st.attrs['rows'] == 251 and st.attrs['t_reached'] == 0.5
+assert st['steps'].dtype == np.int64 and st['steps'][0] == $steps and st['rows'][0] == 251
+assert st['t_reached'].dtype == np.float64 and sv['max_steps'].dtype == np.int64
 assert st.attrs['rhs_evals'] > 0 and st.attrs['jac_evals'] > 0
 assert s(st.attrs['wall_time_s_units']) == 's'
 assert tr.attrs['t_start'] == 0 and tr.attrs['t_end'] == 0.5 and tr.attrs['dt'] == 0.002
@@ -167,16 +169,17 @@ near dphi_end 0 0
 h5check "$h5e" "
 assert s(f.attrs['law']) == 'event-driven'
 sw = f['switches']
-names = [s(x) for x in sw.attrs['names']]
+names = [s(x) for x in sw.attrs['columns']]
 assert names == ['t', 'kind', 'mode', 'x', 'phi', 'dx', 'dphi'], names
-assert [s(x) for x in sw.attrs['units']] == ['1', '1', '1', '1', 'rad', '1', '1']
-assert sw.shape == (5, 7), sw.shape
+assert [s(sw[c].attrs['units']) for c in names] == ['1', '1', '1', '1', 'rad', '1', '1']
+assert all(sw[c].shape == (5,) for c in names)
 assert s(sw.attrs['kind_names']).split('\\n') == ['slip->stick', 'stick->slip', 'reversal']
 assert sw.attrs['count'] == 5 and sw.attrs['dropped'] == 0
-assert list(sw[:, 1]) == [0, 1, 0, 1, 0] and list(sw[:, 2]) == [1, 0, 1, 0, 1]
-assert np.allclose(sw[:, 0], [0.0300, 102.460, 108.195, 239.808, 257.577], atol=1e-3), sw[:, 0]
-assert np.all(sw[:, 5] == 0.15) and np.all(sw[:, 6] == 0.0)
-assert f['stats'].attrs['switches'] == 5
+assert sw['kind'].dtype == np.int32 and sw['mode'].dtype == np.int32
+assert list(sw['kind'][:]) == [0, 1, 0, 1, 0] and list(sw['mode'][:]) == [1, 0, 1, 0, 1]
+assert np.allclose(sw['t'][:], [0.0300, 102.460, 108.195, 239.808, 257.577], atol=1e-3), sw['t'][:]
+assert np.all(sw['dx'][:] == 0.15) and np.all(sw['dphi'][:] == 0.0)
+assert f['stats'].attrs['switches'] == 5 and f['stats/switches'][0] == 5
 tr = f['trajectory']
 tn = [s(x) for x in tr.attrs['names']]
 t, st = tr[:, 0], tr[:, tn.index('stick')]
@@ -191,8 +194,9 @@ assert np.allclose(G[ins], 1e-4 * 0.15 + x[ins] + 0.85 * phi[ins], rtol=0, atol=
 [ "$have_h5py" -eq 1 ] && pass "h5py reads /switches of $h5e: kinds, modes, times, the stick rows and the static load"
 if [ "$have_h5py" -eq 0 ] && command -v h5dump >/dev/null 2>&1; then
   h5dump -a /switches/kind_names "$h5e" | grep -q 'stick->slip' || die "h5dump: no kind_names in /switches"
-  h5dump -d /switches "$h5e" | grep -q 'SIMPLE { ( 5, 7 )' || die "h5dump: /switches is not 5 x 7"
-  pass "h5dump finds /switches (5 x 7) and its kind_names in $h5e"
+  h5dump -d /switches/kind "$h5e" | grep -q 'DATATYPE  H5T_STD_I32LE' || die "h5dump: /switches/kind is not int32"
+  h5dump -d /switches/t "$h5e" | grep -q 'SIMPLE { ( 5 )' || die "h5dump: /switches/t has not 5 rows"
+  pass "h5dump finds /switches (5 rows, kind int32) and its kind_names in $h5e"
 fi
 
 # ------------------------------------------------------------ twomass

@@ -126,7 +126,7 @@ assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
 assert names(g) == ['gamma'] and g.shape == (30, 1)
 assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
-assert f.attrs['layout_version'] == 3
+assert f.attrs['layout_version'] == 4
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5
@@ -330,7 +330,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   is output "$scratch/bif_v"
   grep -q "<svg" "$scratch/bif_v" || die "$last: not an SVG"
   pass "$last wrote an SVG"
-  bad plot "--var: 'nope' is not a column of the section (accepted: t, x, v, E, F)" plot "$h5" --var nope
+  bad plot "var = 'nope' is not a column of the section (accepted: t, x, v, E, F)" plot "$h5" --var nope
   bad plot "--point: 30 is not a grid index" plot "$h5" --point 30
   bad plot "--view regime: " plot "$h5" --view regime
   bad plot "--x: only with --point or --at" plot "$h5" --x v

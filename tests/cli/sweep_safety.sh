@@ -257,6 +257,15 @@ with h5py.File('$scratch/old_version.h5.partial', 'r+') as f:
     f.attrs['results_version'] = 1
 "
 bad_verb sweep "computes differently (results version" sweep --resume "$scratch/old_version.h5"
+# a partial file of the layout before the integer columns (3) is not continued
+cp "$out_h5.partial" "$scratch/old_layout.h5.partial"
+/usr/bin/python3 -c "
+import h5py
+with h5py.File('$scratch/old_layout.h5.partial', 'r+') as f:
+    f.attrs['layout_version'] = 3
+"
+bad_verb sweep "written in sweep file layout 3 by another contensou; this one resumes layout 4 only" \
+  sweep --resume "$scratch/old_layout.h5"
 ok sweep --resume "$out_h5" "$ini"
 same "$scratch/ref_cont.h5" "$out_h5"
 pass "resumes that would mix two sweeps are refused naming the difference; the right one completes"

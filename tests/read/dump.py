@@ -3,7 +3,9 @@
 """An independent reading of contensou result files (h5py, not the library),
 for tests/test_read.c: every scalar attribute, every string-array attribute,
 every numeric dataset and table stored as a group of columns (attribute
-`columns`), every string dataset, as one 'key<TAB>value' line each.
+`columns`; a 2-D block in it gives its columns, named by its `names`; an
+integer equal to a dataset's missing_value reads as NaN), every string
+dataset, as one 'key<TAB>value' line each.
 
   L:a:/obj:name      scalar attribute (numbers as repr(float), text as is)
   L:sa:/obj:name:i   entry i of a string-array attribute
@@ -59,6 +61,14 @@ def table(label, path, data, names, units):
             out(f"{label}:v:{path}:{i}:{j}", num(data[i, j]))
 
 
+def values(d):
+    """A numeric dataset as floats, its missing_value (integers) as NaN."""
+    v = d[()].astype(float)
+    if d.dtype.kind in "iu" and "missing_value" in d.attrs:
+        v[v == float(d.attrs["missing_value"])] = np.nan
+    return v
+
+
 def walk(label, g):
     attrs(label, g.name, g)
     for name in sorted(g.keys(), key=lambda s: s.encode()):
@@ -67,11 +77,20 @@ def walk(label, g):
             continue
         o = g[name]
         if isinstance(o, h5py.Group) and "columns" in o.attrs:
-            cols = [text(c) for c in o.attrs["columns"]]
-            data = np.stack([o[c][:].astype(float) for c in cols], axis=1)
-            units = [text(o[c].attrs.get("units", "")) for c in cols]
+            # 1-D columns, and 2-D blocks of as many columns as they have
+            parts, names, units = [], [], []
+            for c in [text(c) for c in o.attrs["columns"]]:
+                d = values(o[c])
+                if d.ndim == 1:
+                    parts.append(d.reshape(-1, 1))
+                    names.append(c)
+                    units.append(text(o[c].attrs.get("units", "")))
+                else:
+                    parts.append(d)
+                    names += [text(s) for s in o[c].attrs["names"]]
+                    units += [text(s) for s in o[c].attrs["units"]]
             attrs(label, o.name, o)
-            table(label, o.name, data, cols, units)
+            table(label, o.name, np.concatenate(parts, axis=1), names, units)
         elif isinstance(o, h5py.Group):
             walk(label, o)
         elif o.dtype.kind in "OSU":
@@ -80,7 +99,7 @@ def walk(label, g):
                 out(f"{label}:s:{o.name}:{i}", text(s))
         else:
             attrs(label, o.name, o)
-            d = o[()].astype(float)
+            d = values(o)
             if d.ndim == 1:
                 table(label, o.name, d.reshape(-1, 1), [o.name.rsplit("/", 1)[1]],
                       [text(o.attrs.get("units", ""))])
@@ -110,6 +129,12 @@ def damage(kind, path):
             f["forward/points/class"] = np.zeros(3)
         elif kind == "points-huge":  # a count no reader may use as a size
             f["sweep"].attrs["points"] = 1e12
+        elif kind == "missing-text":  # a column's missing_value that is not a number
+            c = f["sweep_study/classes/class"]
+            del c.attrs["missing_value"]
+            c.attrs["missing_value"] = "none"
+        elif kind == "block-names":  # a block with fewer names than columns
+            f["sweep_study/periods/period"].attrs["names"] = ["0"]
         elif kind == "no-kind":
             del f.attrs["kind"]
         else:

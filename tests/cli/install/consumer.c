@@ -16,7 +16,8 @@
  * over the unit disk divided by its area). Then the same sweep again with
  * its parameters built in code, without a file (cs_model_find,
  * cs_model_set_param, cs_sweep_spec_init), and a parameter refused with its
- * reason in cs_errmsg(). Exit 0 when every check holds. */
+ * reason in cs_errmsg(), as is the parameter file when read as a sweep file
+ * (cs_read_sweep). Exit 0 when every check holds. */
 #include <contensou/contensou.h>
 
 #include <math.h>
@@ -119,7 +120,6 @@ int main(int argc, char **argv)
   struct cs_sweep_spec spec;
   struct cs_sweep_outcome out = {0};
   struct check c = {0, 0};
-  char msg[1024];
   enum cs_status st;
   if (argc != 2) {
     fprintf(stderr, "usage: consumer FILE.ini\n");
@@ -130,16 +130,16 @@ int main(int argc, char **argv)
     fprintf(stderr, "consumer: the friction limits do not hold\n");
     return 1;
   }
-  st = cs_config_load(argv[1], NULL, 0, &cfg, msg, sizeof msg);
+  st = cs_config_load(argv[1], NULL, 0, &cfg);
   if (st != CS_OK) {
-    fprintf(stderr, "consumer: %s\n", msg);
+    fprintf(stderr, "consumer: %s\n", cs_errmsg());
     return 2;
   }
-  st = cs_sweep_spec_from_config(&cfg, &spec, msg, sizeof msg);
+  st = cs_sweep_spec_from_config(&cfg, &spec);
   if (st == CS_OK)
     st = cs_sweep_run(cfg.model, cfg.params_unprepared, cfg.y0, &spec, sink, &c, &out);
   else
-    fprintf(stderr, "consumer: %s\n", msg);
+    fprintf(stderr, "consumer: %s\n", cs_errmsg());
   cs_sweep_outcome_free(&out);
   cs_config_free(&cfg);
   if (st != CS_OK) {
@@ -152,6 +152,15 @@ int main(int argc, char **argv)
   }
   if (sweep_in_code() != 0)
     return 1;
+  /* the readers' failures go through the same channel: the parameter file
+   * is no result file */
+  struct cs_sweep_file sf;
+  if (cs_read_sweep(argv[1], 0, &sf) == CS_OK || !strstr(cs_errmsg(), argv[1])) {
+    fprintf(stderr, "consumer: %s read as a sweep file, or no reason naming it (\"%s\")\n", argv[1],
+            cs_errmsg());
+    return 1;
+  }
+  printf("consumer: %s refused: %s\n", argv[1], cs_errmsg());
   printf("consumer: all checks hold\n");
   return 0;
 }
