@@ -134,7 +134,7 @@ static void bad_inputs(void **state)
       {"[model]\nname = pendulum\nlaw = coulomb\n[output]\nt_end = 1\n", NULL, CS_ERR_RANGE,
        "bad.ini:3: law: 'coulomb' is not accepted (accepted: I11-reg, I00-reg, integral-reg"},
       {"[model]\nname = pendulum\n[solver]\nstepper = rk4\n[output]\nt_end = 1\n", NULL,
-       CS_ERR_RANGE, "bad.ini:4: stepper: 'rk4' is not a stepper (accepted: erk, dirk, erk6)"},
+       CS_ERR_RANGE, "bad.ini:4: stepper: 'rk4' is not a stepper (accepted: erk, dirk, erk6, erk8)"},
       {"[model]\nname = pendulum\n[solver]\nrtol = 0\n[output]\nt_end = 1\n", NULL, CS_ERR_RANGE,
        "bad.ini:4: rtol: 0 is out of range"},
       {"[model]\nname = pendulum\n[solver]\nmax_steps = 1.5\n[output]\nt_end = 1\n", NULL,
