@@ -100,6 +100,23 @@ enum cs_status cs_equilibrium_find(const struct cs_model *m, const void *params,
 enum cs_status cs_equilibrium_eigen(const struct cs_model *m, const void *params, const double *y,
                                     struct cs_equilibrium *out);
 
+/* The linear stability of a state y that a simulation found settled (f(y)
+ * small to the integrator's accuracy, not to Newton's; analysis/point.c):
+ * the eigenvalues of the Jacobian at y, filled into out as by
+ * cs_equilibrium_eigen; the eigenvector of re[0] + i im[0] (the +w member of
+ * a pair) in vre, vim (n_state values each, unit Euclidean norm, phase as GSL
+ * leaves it); and *re_err, the accuracy of re[0] as the eigenvalue of the
+ * equilibrium y approximates: the eigensolver's round-off, 1e-10 ||J||_inf
+ * (the zero of the scan's sign test), plus twice the change of re[0] over
+ * one Newton step from y towards the exact equilibrium (y's distance from
+ * it, which the eigenvalues inherit at first order; the factor 2 covers the
+ * second-order rest). INFINITY when that step
+ * cannot be taken (J singular: a fold or a continuum of equilibria, whose
+ * stability the eigenvalues do not decide). Statuses as cs_equilibrium_eigen. */
+enum cs_status cs_equilibrium_settled(const struct cs_model *m, const void *params, const double *y,
+                                      struct cs_equilibrium *out, double *vre, double *vim,
+                                      double *re_err);
+
 /* Kinds of stability change along a parameter. */
 enum cs_eq_kind {
   CS_EQ_NONE = 0, /* not located (see the crossing's status and note) */

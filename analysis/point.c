@@ -49,7 +49,55 @@
  * settles later is classified by its crossings (usually not periodic: the
  * transient was too short, see adaptive transients). Equilibria keep no
  * section points (n_section = 0); res->equilibrium is the state at the
- * window's end.
+ * window's end. A settled state that is an unstable equilibrium is not a
+ * verdict: see unstable equilibria.
+ *
+ * Unstable equilibria. For a smooth autonomous model with an analytic
+ * Jacobian (left as they were: models without m->jac, event-driven models
+ * in a hybrid mode, whose equilibrium may sit on a switching surface, and
+ * forced models, whose frozen-time Jacobian does not decide stability),
+ * every window judged settled gets the eigenvalues of the Jacobian at its
+ * end state (cs_equilibrium_settled: GSL's nonsymmetric eigensolver). The
+ * state is unstable if re(lambda_max) > re_err, the eigenvalue's accuracy:
+ * round-off, 1e-10 ||J||_inf, plus twice the change of re(lambda_max) over
+ * one Newton step from the state to the exact equilibrium. The settled state
+ * is off the equilibrium by what the equilibrium test lets pass, and the
+ * eigenvalues inherit that at first order (figure 5a at 37.32 rad/s:
+ * re lambda = 0.0514 1/s, re_err 2.3e-6). Such a state stays put only until
+ * the integrator's errors push it off, at the rate re(lambda), which tends
+ * to 0 at a Hopf point: the verdict was a transient's, and which one
+ * depended on the stepper (figure 5a, forward continuation past the
+ * subcritical Hopf point at 37.1707 rad/s: Dormand-Prince equilibrium at
+ * 37.32 and quasiperiodic at 37.57, Verner 6(5) equilibrium to 37.57 and
+ * quasiperiodic at 37.82, where the attractor is the period-1 cycle). So the
+ * state is kicked along the unstable eigenvector v, with the phase that
+ * makes its component k largest against w_k = |y_k| + s_k (angles 1 + s_k)
+ * real and positive (deterministic; for a complex pair the real part lies
+ * in the pair's plane): y_i += KICK w_k Re(v_i conj(v_k)) / |v_k|^2, at
+ * most KICK w_i in each component. KICK = 1e-3: the integrator's error
+ * weight of component i is rtol |y_i| + atol_i = rtol w_i, so the kick is
+ * 1e-3/rtol error weights (1e5 at rtol 1e-8) and the direction of departure
+ * is the kick's, not the stepper's errors'; and it is 1e-3 of the state's
+ * scale, where the linearisation holds, so the orbit follows the unstable
+ * manifold instead of jumping into another basin. The time to leave depends
+ * on it only through grow = ln(1/KICK)/re(lambda), the time the kick takes
+ * to grow to the scale w. The run then goes on as from a new start: grow
+ * unrecorded, then adaptive windows until 2 grow + transient_max after the
+ * kick (without adaptive transients: a transient of 2 grow + transient, then
+ * the recording). Figure 5a's kicked orbits reached the cycle and converged
+ * 1.5-2.4 grow after the kick for re(lambda) from 0.003 to 0.136 1/s: the
+ * way from the scale w to the cycle is about as slow again. Where grow
+ * exceeds KICK_GROW_MAX = 25 budgets (transient_max; transient without
+ * adaptive transients), which bounds a kicked point's cost at about 50
+ * budgets (figure 5a: re(lambda) >= 0.0046 1/s, 0.014 rad/s past the Hopf
+ * point), or after MAX_KICKS kicks, the state is left as it is and the
+ * point is aperiodic, undecided, with the equilibrium as its final state:
+ * the next point of a continuation, where re(lambda) is larger, starts on
+ * it and is kicked, not from a slow spiral half way out, which no window
+ * can classify (a torus to the Lyapunov exponent). The message says what
+ * happened (eigenvalue, its accuracy, the time of the kick). Stable
+ * equilibria cost one eigen-decomposition and keep their results bit for
+ * bit.
  *
  * Periodicity (classify.c): the smallest k <= max_period with P_{i+k} = P_i
  * over the last half of the crossings: each state column c within
@@ -141,8 +189,9 @@
  * final_state: the state at the window's end, carried on to the next
  * multiple of the forcing period for forced models (t_final), so that a
  * continuation restarting at t = 0 keeps the forcing phase; the equilibrium
- * for equilibria; for escaped and failed points the last state reached (not
- * fit for continuation). */
+ * for equilibria and for points left undecided on an unstable one; for
+ * escaped and failed points the last state reached (not fit for
+ * continuation). */
 #include "analysis/point.h"
 
 #include <math.h>
@@ -154,6 +203,7 @@
 
 #include "core/error_private.h"
 #include "analysis/classify.h"
+#include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
 #include "integrate/flow.h"
 
@@ -167,6 +217,12 @@
  * 1, figure 5a's section error at rtol 1e-8 grew from 3.7e-6 to 7.2e-5
  * against an rtol 1e-11 reference, tests/bench/bench_xppaut.sh) */
 #define EARLY_REMAINING 1e-2
+/* unstable equilibria (see above): the kick, relative to |y_i| + s_i; kicks
+ * per point at most (an orbit that keeps coming back); the longest growth
+ * time allowed, in transient budgets */
+#define KICK 1e-3
+#define MAX_KICKS 3
+#define KICK_GROW_MAX 25.0
 
 static const char *const class_names[] = {
 #define CS_CLASS_NAME(id, name) name,
@@ -331,6 +387,8 @@ struct run {
   int s_prev;
   size_t jc;
   double chk_t[CHECKS], chk_r[CHECKS];
+  int kicks;    /* kicks off unstable equilibria so far */
+  int unstable; /* the last window settled on an unstable equilibrium not kicked off */
 };
 
 static double state_norm(const struct cs_model *m, const double *y)
@@ -778,14 +836,97 @@ static int first_angle(const struct cs_model *m)
   return -1;
 }
 
+/* A window judged settled (r->y), for a smooth autonomous model with an
+ * analytic Jacobian: if r->y is an unstable equilibrium, kicks the state
+ * along the unstable eigenvector and returns KICKED with *grow, the time
+ * the kick needs to grow to the state's scale at the rate re(lambda); or
+ * returns UNSTABLE (r->unstable set, the state untouched) when that time is
+ * beyond KICK_GROW_MAX budgets or the point was kicked MAX_KICKS times
+ * already; else STABLE (also for the models left out). See "Unstable
+ * equilibria" above. */
+enum kick { STABLE, KICKED, UNSTABLE };
+
+static enum kick kick_unstable(struct run *r, struct cs_point_result *res, double budget,
+                               double *grow)
+{
+  const struct cs_model *m = r->m;
+  if (!m->jac || cs_model_switches(m, r->p) > 0 ||
+      (m->forcing_period && m->forcing_period(r->p) > 0))
+    return STABLE;
+  struct cs_equilibrium eq;
+  double vre[CS_FLOW_MAX_N], vim[CS_FLOW_MAX_N], err;
+  if (cs_equilibrium_settled(m, r->p, r->y, &eq, vre, vim, &err) != CS_OK || !(eq.re[0] > err))
+    return STABLE;
+  double g = log(1.0 / KICK) / eq.re[0], cap = KICK_GROW_MAX * budget;
+  if (r->kicks >= MAX_KICKS || g > cap) {
+    r->unstable = 1;
+    int len = snprintf(res->message, sizeof res->message,
+                       "unstable equilibrium (eigenvalue %.6g %+.6gi, re to %.2g): ", eq.re[0],
+                       eq.im[0], err);
+    if (len > 0 && (size_t)len < sizeof res->message) {
+      if (g > cap)
+        snprintf(res->message + len, sizeof res->message - (size_t)len,
+                 "a kick would need %.3g to grow, more than the %.3g allowed", g, cap);
+      else
+        snprintf(res->message + len, sizeof res->message - (size_t)len,
+                 "reached again after %d kicks", r->kicks);
+    }
+    return UNSTABLE;
+  }
+  /* the eigenvector's phase that makes its component largest against the
+   * scale, k, real and positive: deterministic, and the real part used is
+   * then nonzero (for a complex pair it spans the pair's plane with the
+   * imaginary part; either starts the spiral out) */
+  size_t n = r->n, k = 0;
+  double w[CS_FLOW_MAX_N], y[CS_FLOW_MAX_N], best = -1;
+  for (size_t i = 0; i < n; i++) {
+    w[i] = (r->ws->angle[i] ? 1.0 : fabs(r->y[i])) + r->scale[i];
+    double a = hypot(vre[i], vim[i]) / w[i];
+    if (a > best)
+      best = a, k = i;
+  }
+  double vk2 = vre[k] * vre[k] + vim[k] * vim[k];
+  if (!(vk2 > 0))
+    return STABLE;
+  /* component i: KICK w_k Re(v_i conj(v_k)) / |v_k|^2, at most KICK w_i */
+  for (size_t i = 0; i < n; i++)
+    y[i] = r->y[i] + KICK * w[k] * (vre[i] * vre[k] + vim[i] * vim[k]) / vk2;
+  if (cs_flow_set_state(r->ws->flow, r->t, y) != CS_OK)
+    return STABLE;
+  memcpy(r->y, y, n * sizeof *y);
+  r->kicks++;
+  *grow = g;
+  snprintf(res->message, sizeof res->message,
+           "unstable equilibrium left at t = %.6g: eigenvalue %.6g %+.6gi (re to %.2g)", r->t,
+           eq.re[0], eq.im[0], err);
+  return KICKED;
+}
+
 /* Runs windows until the recording one; sets transient_used and drift. */
 static enum outcome record_window(struct run *r, struct cs_point_result *res, double len)
 {
   const struct cs_point_spec *s = r->spec;
+  double grow;
   if (!s->adaptive_transient) {
-    res->transient_used = r->t;
-    return run_window(r, len);
+    double budget = s->transient > 0 ? s->transient : len;
+    for (;;) {
+      res->transient_used = r->t;
+      enum outcome o = run_window(r, len);
+      int k;
+      double pt;
+      size_t first;
+      struct cs_sect_conv conv;
+      if (o == RUN_ESCAPED || o == RUN_FAILED ||
+          judge(r, &k, &pt, &first, &conv) != CS_CLASS_EQUILIBRIUM ||
+          kick_unstable(r, res, budget, &grow) != KICKED)
+        return o;
+      /* as from a new start, after the growth */
+      o = advance_to(r, r->t + 2.0 * grow + s->transient);
+      if (o != RUN_OK)
+        return o;
+    }
   }
+  double limit = s->transient_max;
   size_t n = r->n;
   double *prev = r->ws->stats, *cur = r->ws->stats + 3 * n;
   struct cs_sect_cmp c = {.n = n, .cols = r->cols, .angle = r->ws->angle, .skip = r->ev.state_idx};
@@ -811,7 +952,17 @@ static enum outcome record_window(struct run *r, struct cs_point_result *res, do
       res->drift = NAN;
       have_prev = 0;
     }
-    if (cls == CS_CLASS_EQUILIBRIUM || r->t > s->transient_max)
+    if (cls == CS_CLASS_EQUILIBRIUM &&
+        kick_unstable(r, res, s->transient_max > 0 ? s->transient_max : len, &grow) == KICKED) {
+      /* the growth unrecorded, then windows as from a new start */
+      limit = r->t + 2.0 * grow + s->transient_max;
+      o = advance_to(r, r->t + grow);
+      if (o != RUN_OK)
+        return o;
+      have_prev = 0;
+      continue;
+    }
+    if (cls == CS_CLASS_EQUILIBRIUM || r->t > limit)
       return o;
     if (cls == CS_CLASS_PERIODIC) {
       /* converged when the change still to come is within the tolerance */
@@ -982,7 +1133,12 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
     res->cls = judge(r, &k, &pt, &first, &conv);
     int a = first_angle(m);
     const double *rows = ws->rows;
-    if (res->cls == CS_CLASS_EQUILIBRIUM) {
+    if (res->cls == CS_CLASS_EQUILIBRIUM && r->unstable) {
+      /* not an attractor: undecided, its state the final one */
+      res->cls = CS_CLASS_APERIODIC;
+      res->n_section = 0;
+      res->rotation_number = a >= 0 ? 0.0 : NAN;
+    } else if (res->cls == CS_CLASS_EQUILIBRIUM) {
       res->n_section = 0;
       memcpy(eq, r->yend, r->n * sizeof *eq);
       res->equilibrium = eq;

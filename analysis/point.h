@@ -12,7 +12,10 @@
  * section crossings (whichever ends first; 0 disables either limit), then,
  * if asked and the attractor is not an equilibrium or periodic orbit (or
  * always, with lyapunov_always), a Lyapunov run continuing from the end of
- * the window. Algorithms and tolerances: see point.c. */
+ * the window. A window that settles on an equilibrium the Jacobian says is
+ * unstable does not end the run: the state is kicked off it along the
+ * unstable eigenvector and the analysis goes on as from a new start, so that
+ * the verdict is the attractor's. Algorithms and tolerances: see point.c. */
 #ifndef CS_ANALYSIS_POINT_H
 #define CS_ANALYSIS_POINT_H
 
@@ -26,7 +29,7 @@
  * names in an attribute). */
 #define CS_CLASS_LIST(X)                                                                     \
   X(CS_CLASS_PENDING, "pending")             /* not computed (yet): a killed sweep */        \
-  X(CS_CLASS_EQUILIBRIUM, "equilibrium")     /* the state settles */                         \
+  X(CS_CLASS_EQUILIBRIUM, "equilibrium")     /* the state settles, on a stable one */        \
   X(CS_CLASS_PERIODIC, "periodic")           /* section points repeat with period k */       \
   X(CS_CLASS_QUASIPERIODIC, "quasiperiodic") /* not periodic, largest exponent ~ 0 */        \
   X(CS_CLASS_CHAOTIC, "chaotic")             /* not periodic, largest exponent > 0 */        \
@@ -85,7 +88,9 @@ struct cs_point_spec cs_point_spec_default(void);
 struct cs_point_result {
   enum cs_status status;     /* CS_OK, or why the point failed */
   char message[256];         /* the integrator's message on failure, where an escaped orbit left,
-                                or why an asked-for exponent is NAN; else "" */
+                                why an asked-for exponent is NAN, or the unstable equilibrium
+                                the point was kicked off or left undecided on (point.c); else
+                                "" */
   enum cs_class cls;         /* the attractor class */
   int period;                /* k for periodic orbits (section points per cycle), else 0 */
   double period_time;        /* period of the orbit in time (periodic), else NAN */

@@ -205,6 +205,51 @@ static void brusselator_point(void **state)
     }
 }
 
+/* cs_equilibrium_settled, the stability of a simulation's settled state:
+ * near the Brusselator's unstable focus (b = 3.2 > 1 + a^2), the returned
+ * vector is an eigenvector of the Jacobian at that state for re[0] + i im[0]
+ * (J v = lambda v, |v| = 1), and re_err bounds the distance of re[0] from
+ * the closed-form eigenvalue of the exact equilibrium: the round-off floor
+ * alone at the equilibrium, growing with the state's distance from it. */
+static void settled_state(void **state)
+{
+  (void)state;
+  struct bruss p = {1.37, 3.2};
+  double a = p.a, b = p.b, re[2], im[2];
+  bruss_eigen(a, b, re, im);
+  assert_true(re[0] > 0 && im[0] > 0);
+  const double dist[] = {0.0, 1e-7, 1e-5, 1e-3};
+  for (size_t k = 0; k < sizeof dist / sizeof *dist; k++) {
+    double d = dist[k], y[2] = {a + d, b / a - 0.5 * d}, vr[2], vi[2], err, J[4];
+    struct cs_equilibrium e;
+    assert_int_equal(cs_equilibrium_settled(&bruss_model, &p, y, &e, vr, vi, &err), CS_OK);
+    assert_false(e.found);
+    assert_close(e.max_re, e.re[0], 0.0);
+    assert_int_equal(e.max_is_complex, 1);
+    assert_close(hypot(hypot(vr[0], vi[0]), hypot(vr[1], vi[1])), 1.0, 1e-14);
+    bruss_jac(0, y, J, &p);
+    for (int i = 0; i < 2; i++) {
+      double jr = J[2 * i] * vr[0] + J[2 * i + 1] * vr[1];
+      double ji = J[2 * i] * vi[0] + J[2 * i + 1] * vi[1];
+      assert_close(jr, e.re[0] * vr[i] - e.im[0] * vi[i], 1e-13);
+      assert_close(ji, e.re[0] * vi[i] + e.im[0] * vr[i], 1e-13);
+    }
+    print_message("distance %g: re %.15f (exact %.15f), re_err %.3g\n", d, e.re[0], re[0], err);
+    assert_true(fabs(e.re[0] - re[0]) <= err);
+    if (d == 0)
+      assert_true(err <= 1e-9); /* 1e-10 ||J||_inf, ||J||_inf = 5.1 */
+    else
+      assert_true(err <= 10 * fabs(e.re[0] - re[0]) + 1e-9); /* not a gross overestimate */
+  }
+  /* a singular Jacobian leaves the sign undecided: x' = mu - x^2 at its fold */
+  struct fold f = {0.0};
+  double y0[2] = {0.0, 0.0}, vr[2], vi[2], err;
+  struct cs_equilibrium e;
+  assert_int_equal(cs_equilibrium_settled(&fold_model, &f, y0, &e, vr, vi, &err), CS_OK);
+  assert_close(e.re[0], 0.0, 0.0);
+  assert_true(isinf(err));
+}
+
 static void brusselator_hopf(void **state)
 {
   (void)state;
@@ -562,6 +607,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(brusselator_point),
+      cmocka_unit_test(settled_state),
       cmocka_unit_test(brusselator_hopf),
       cmocka_unit_test(brusselator_scan),
       cmocka_unit_test(fold_point),

@@ -10,6 +10,7 @@
 #include "testmodel.h"
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -646,6 +647,135 @@ static void event_driven_model(void **state)
   cs_point_ws_free(ws);
 }
 
+/* An unstable equilibrium is not a verdict (point.c, "Unstable equilibria").
+ * The subcritical Hopf normal form r' = mu r + r^3 - r^5, theta' = omega
+ * started exactly at its equilibrium, the origin, where f = 0 to the last
+ * bit, so only the kick can move it. For mu = 0.1 > 0 (eigenvalues mu +- i
+ * omega) the point is the outer cycle, r^2 = (1 + sqrt(1 + 4 mu))/2 with
+ * period 2 pi/omega (section y = 0 increasing: x = r), with and without
+ * adaptive transients, and the windows follow the schedule of a kick: the
+ * first window [200, 300] settles, the kick's growth time is ln(1e3)/mu;
+ * without adaptive transients the recording starts two growth times and a
+ * transient after the kick (mu = 1e-3: see below). For mu = -0.1 the origin
+ * attracts: started on it
+ * or inside the unstable cycle (r^2 = (1 - sqrt(1 + 4 mu))/2, r = 0.336),
+ * the point stays the equilibrium, without a note. */
+static void unstable_equilibrium(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("subhopf");
+  assert_non_null(m);
+  void *p = make_params(m);
+  const double omega = 2 * M_PI, origin[2] = {0.0, 0.0};
+  set(m, p, "omega", omega);
+  struct cs_point_ws *ws = cs_point_ws_create(2, 1000);
+  assert_non_null(ws);
+  struct cs_point_result r;
+  set(m, p, "mu", 0.1);
+  prepare_ok(m, p);
+  const double r_cycle = sqrt(0.5 * (1.0 + sqrt(1.4))), grow = log(1e3) / 0.1;
+  for (int adaptive = 0; adaptive < 2; adaptive++) {
+    struct cs_point_spec s = spec_for(m);
+    s.adaptive_transient = adaptive;
+    analyse(m, p, origin, &s, ws, &r);
+    print_message("mu = 0.1, adaptive %d: %s, period %d, T %.12f, transient %g; %s\n", adaptive,
+                  cs_class_name(r.cls), r.period, r.period_time, r.transient_used, r.message);
+    assert_int_equal(r.cls, CS_CLASS_PERIODIC);
+    assert_int_equal(r.period, 1);
+    assert_close(r.period_time, 1.0, 1e-7);
+    /* the last half of the window: the adaptive one may start on the way out */
+    assert_true(r.n_section > 10);
+    for (size_t i = r.n_section / 2; i < r.n_section; i++)
+      assert_close(r.section[i * r.section_cols + 1], r_cycle, 1e-6);
+    assert_non_null(strstr(r.message, "unstable equilibrium left at t = 300"));
+    double re;
+    const char *e = strstr(r.message, "eigenvalue ");
+    assert_non_null(e);
+    assert_int_equal(sscanf(e, "eigenvalue %lf", &re), 1);
+    assert_close(re, 0.1, 1e-6); /* the message's %.6g of mu */
+    if (adaptive)
+      assert_true(r.transient_used >= 300 + grow);
+    else
+      assert_close(r.transient_used, 300 + 2 * grow + s.transient, 1e-9);
+  }
+  /* mu = 1e-3: a kick would take ln(1e3)/mu = 6908 to grow, beyond 25
+   * transients (5000): the point is left undecided, aperiodic, its final
+   * state the equilibrium, so that a continuation's next point starts there */
+  set(m, p, "mu", 1e-3);
+  prepare_ok(m, p);
+  struct cs_point_spec slow = spec_for(m);
+  analyse(m, p, origin, &slow, ws, &r);
+  print_message("mu = 1e-3: %s; %s\n", cs_class_name(r.cls), r.message);
+  assert_int_equal(r.cls, CS_CLASS_APERIODIC);
+  assert_int_equal(r.n_section, 0);
+  assert_null(r.equilibrium);
+  assert_close(r.final_state[0], 0.0, 0.0);
+  assert_close(r.final_state[1], 0.0, 0.0);
+  assert_non_null(strstr(r.message, "a kick would need 6.91e+03 to grow, more than the 5e+03"));
+
+  set(m, p, "mu", -0.1);
+  prepare_ok(m, p);
+  const double inside[2] = {0.2, 0.0};
+  for (int adaptive = 0; adaptive < 2; adaptive++)
+    for (int start = 0; start < 2; start++) {
+      struct cs_point_spec s = spec_for(m);
+      s.adaptive_transient = adaptive;
+      analyse(m, p, start ? inside : origin, &s, ws, &r);
+      assert_int_equal(r.cls, CS_CLASS_EQUILIBRIUM);
+      assert_string_equal(r.message, "");
+      assert_close(r.transient_used, s.transient, 0.0);
+      assert_close(r.equilibrium[0], 0.0, start ? 1e-8 : 0.0);
+      assert_close(r.equilibrium[1], 0.0, start ? 1e-8 : 0.0);
+    }
+  cs_point_ws_free(ws);
+  free(p);
+}
+
+/* A saddle: Lorenz's origin has the real eigenvalues (-(sigma + 1) +-
+ * sqrt((sigma + 1)^2 + 4 sigma (rho - 1)))/2 and -beta, and C+- = (+-c, +-c,
+ * rho - 1), c = sqrt(beta (rho - 1)), are stable foci below rho = 24.74.
+ * Started exactly at the origin, the point is kicked along the unstable
+ * eigenvector (1, 1 + lambda/sigma, 0), signed so that its component largest
+ * against the scales (y) is positive, and settles where that branch of the
+ * unstable manifold goes: C+ below the homoclinic explosion at rho = 13.926,
+ * C- above it (Sparrow, The Lorenz Equations, 1982, ch. 3; an RK4 run from
+ * 1e-6 (1, 1 + lambda/sigma, 0) agrees at rho = 10 and 20). */
+static void saddle_left(void **state)
+{
+  (void)state;
+  const struct cs_model *m = &cs_model_lorenz;
+  void *p = make_params(m);
+  struct cs_point_ws *ws = cs_point_ws_create(3, 1000);
+  struct cs_point_spec s = spec_for(m);
+  s.transient = 20, s.record = 20, s.adaptive_transient = 1, s.transient_max = 200;
+  const double origin[3] = {0.0, 0.0, 0.0}, beta = 8.0 / 3.0;
+  const double rhos[2] = {10.0, 20.0};
+  for (int k = 0; k < 2; k++) {
+    double rho = rhos[k], c = (k ? -1 : 1) * sqrt(beta * (rho - 1));
+    double lambda = 0.5 * (-11.0 + sqrt(121.0 + 40.0 * (rho - 1)));
+    set(m, p, "rho", rho);
+    prepare_ok(m, p);
+    struct cs_point_result r;
+    analyse(m, p, origin, &s, ws, &r);
+    print_message("Lorenz rho = %g from the origin: %s at (%.9f, %.9f, %.9f); %s\n", rho,
+                  cs_class_name(r.cls), r.equilibrium ? r.equilibrium[0] : NAN,
+                  r.equilibrium ? r.equilibrium[1] : NAN, r.equilibrium ? r.equilibrium[2] : NAN,
+                  r.message);
+    assert_int_equal(r.cls, CS_CLASS_EQUILIBRIUM);
+    assert_close(r.equilibrium[0], c, 1e-5);
+    assert_close(r.equilibrium[1], c, 1e-5);
+    assert_close(r.equilibrium[2], rho - 1, 1e-5);
+    double re, im;
+    const char *e = strstr(r.message, "eigenvalue ");
+    assert_non_null(e);
+    assert_int_equal(sscanf(e, "eigenvalue %lf %lfi", &re, &im), 2);
+    assert_close(re, lambda, 1e-5 * lambda);
+    assert_close(im, 0.0, 0.0);
+  }
+  cs_point_ws_free(ws);
+  free(p);
+}
+
 static void names_and_arguments(void **state)
 {
   (void)state;
@@ -686,6 +816,7 @@ int main(void)
       cmocka_unit_test(contraction_estimate),     cmocka_unit_test(decaying_alternation),
       cmocka_unit_test(belt_converged_period),    cmocka_unit_test(pendulum_fig6b),
       cmocka_unit_test(twomass_stick_statistics), cmocka_unit_test(event_driven_model),
+      cmocka_unit_test(unstable_equilibrium),     cmocka_unit_test(saddle_left),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -467,6 +467,77 @@ static void pendulum_hopf_agreement(void **state)
   free(p);
 }
 
+/* Per point of the pendulum's forward pass below: class, period, message. */
+struct hopf_seen {
+  int cls[16], period[16], kicked[16];
+};
+
+static int hopf_sink(void *ctx, const struct cs_sweep_point *pt)
+{
+  struct hopf_seen *s = ctx;
+  s->cls[pt->index] = pt->res->cls;
+  s->period[pt->index] = pt->res->period;
+  s->kicked[pt->index] = strstr(pt->res->message, "unstable equilibrium left") != NULL;
+  return 0;
+}
+
+/* Figure 5a's forward continuation across the subcritical Hopf point
+ * (omega0* = 37.1706864 rad/s, the eigenvalues' crossing): each point starts
+ * from its neighbour's final state, i.e. on the equilibrium, which past
+ * omega0* it leaves only at re(lambda) = 0.051 1/s at the first grid point.
+ * With the file's settings the point analysis used to keep it there, or to
+ * call the slow spiral out quasiperiodic, at grid points that depended on
+ * the stepper's errors (Dormand-Prince: 37.32 equilibrium, 37.57
+ * quasiperiodic; Verner 6(5): equilibrium to 37.57, 37.82 quasiperiodic).
+ * Refusing the unstable equilibrium (point.c) makes both steppers agree with
+ * the eigenvalues: equilibria up to the last grid point below omega0*, the
+ * period-1 cycle from the first above it (kicked off the equilibrium), and
+ * an equilibrium -> periodic change that brackets omega0*. */
+static void pendulum_forward_past_hopf(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("pendulum");
+  void *p = params_of(m);
+  double y0[6] = {0.1, 0, 0, 0, 0, 0};
+  const enum cs_stepper steppers[2] = {CS_STEPPER_ERK, CS_STEPPER_ERK6};
+  for (int k = 0; k < 2; k++) {
+    struct cs_sweep_spec s = {0};
+    s.param = cs_model_param_index(m, "omega0"), s.param2 = -1;
+    s.from = 36.3179916, s.to = 40.0836820, s.points = 16;
+    s.continuation = 1, s.direction = CS_SWEEP_FORWARD, s.threads = 1;
+    s.newton_continuation = 1;
+    s.point = cs_point_spec_default();
+    s.point.section = m->section;
+    s.point.solver.stepper = steppers[k];
+    s.point.solver.rtol = 1e-8, s.point.solver.atol = 1e-10;
+    s.point.transient = 20, s.point.adaptive_transient = 1, s.point.transient_max = 60;
+    s.point.record = 20, s.point.lyapunov = 0;
+    struct hopf_seen seen;
+    memset(&seen, 0, sizeof seen);
+    struct cs_sweep_outcome o;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, hopf_sink, &seen, &o), CS_OK);
+    int changes = 0;
+    for (size_t i = 0; i < o.n_bif; i++) {
+      const struct cs_bifurcation *b = &o.bif[i];
+      print_message("stepper %d: %s [%.6f, %.6f]\n", k, cs_bifurcation_kind_name(b->kind),
+                    b->p_left, b->p_right);
+      assert_int_equal(b->kind, CS_BIF_EQ_TO_PERIODIC);
+      assert_true(b->p_left < 37.1706864 && 37.1706864 < b->p_right);
+      changes++;
+    }
+    assert_int_equal(changes, 1);
+    for (size_t i = 0; i < 16; i++) {
+      double w = s.from + (s.to - s.from) * (double)i / 15.0;
+      assert_int_equal(seen.cls[i], w < 37.1706864 ? CS_CLASS_EQUILIBRIUM : CS_CLASS_PERIODIC);
+      if (w > 37.1706864)
+        assert_int_equal(seen.period[i], 1);
+      assert_int_equal(seen.kicked[i], i == 4); /* 37.32, the first point past omega0* */
+    }
+    cs_sweep_outcome_free(&o);
+  }
+  free(p);
+}
+
 /* Grid values: linear and log spacing hit both ends exactly. */
 static void grid_values(void **state)
 {
@@ -783,6 +854,7 @@ int main(void)
       cmocka_unit_test(newton_continuation_subhopf),
       cmocka_unit_test(duffing_period_doubling),
       cmocka_unit_test(pendulum_hopf_agreement),
+      cmocka_unit_test(pendulum_forward_past_hopf),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

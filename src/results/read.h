@@ -198,7 +198,7 @@ struct cs_sweep_pass {
   struct cs_result_table points;
   char **class_names; /* the names of the class codes */
   size_t n_class_names;
-  char **messages; /* per grid index: why the point failed, or "" */
+  char **messages; /* per grid index: why the point failed, a note (point.h), or "" */
   size_t n_messages;
   /* /<pass>/section/values (not read with CS_READ_NO_SECTIONS): section
    * points: the parameter(s), t, the states, derived outputs */

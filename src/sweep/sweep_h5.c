@@ -393,7 +393,9 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
                                .rows = w->npoints,
                                .chunk_rows = 256,
                                .unit = "",
-                               .doc = "per grid index: why the point failed, or \"\""};
+                               .doc = "per grid index: why the point failed or escaped, or the "
+                                      "unstable equilibrium it was kicked off or left "
+                                      "undecided on; else \"\""};
   snprintf(path, sizeof path, "/%s/messages", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(w->f, path, &ms, &po->messages));
