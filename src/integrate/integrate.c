@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,15 +204,18 @@ static size_t first_nonfinite(const double *v, size_t n)
   return n;
 }
 
-/* 0 if every v_i is finite, NaN otherwise (0 * inf is NaN): the hot path's
- * test, a few instructions per value without branches; first_nonfinite
- * then finds which. */
-static inline double nonfinite_probe(const double *v, size_t n)
+/* Whether some v_i is infinite or NaN (its exponent bits all set): the hot
+ * path's test, integer operations on the high words that the compiler
+ * vectorizes, without branches; first_nonfinite then finds which. */
+static inline bool any_nonfinite(const double *v, size_t n)
 {
-  double s = 0.0;
-  for (size_t i = 0; i < n; i++)
-    s += 0.0 * v[i];
-  return s;
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, v + i, sizeof b);
+    bad |= ((uint32_t)(b >> 32) & 0x7ff00000u) == 0x7ff00000u;
+  }
+  return bad != 0;
 }
 
 static void note_recoverable(struct cs_integrator *integ, double t)
@@ -249,10 +253,9 @@ static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
   double *fv = NV_DATA_S(ydot);
   size_t n = integ->n;
   integ->nrhs++;
-  if (nonfinite_probe(yv, n) != 0.0) {
-    note_nonfinite(integ, "state", t, first_nonfinite(yv, n));
-    return 1;
-  }
+  /* the state needs no test of its own: ARKODE forms it from earlier
+   * derivatives, all tested below, and a step too large to stay finite
+   * shows as a non-finite derivative here */
   int ret = integ->ode.rhs(t, yv, fv, integ->ode.params);
   if (ret < 0) {
     note_user_failure(integ, "right-hand side", t, ret);
@@ -262,7 +265,7 @@ static int rhs_trampoline(sunrealtype t, N_Vector y, N_Vector ydot, void *data)
     note_recoverable(integ, t);
     return 1;
   }
-  if (nonfinite_probe(fv, n) != 0.0) {
+  if (any_nonfinite(fv, n)) {
     note_nonfinite(integ, "right-hand side", t, first_nonfinite(fv, n));
     return 1;
   }
@@ -1071,11 +1074,18 @@ static int state_in_step(struct cs_integrator *integ, double tout, double t0, N_
 /* A root ARKODE located at *tr on its interpolant, in the step that started
  * at (t_step, ystep), with y the interpolated state: in RESTEP mode, y is
  * replaced by restep's state at *tr, and the root is then moved onto the
- * first event function that fired, g_k = 0, by one Newton step along the
- * solution: dt = -g_k / (dg_k/dt), the derivative a difference quotient
- * along f, and y += dt f + dt^2 / 2 f' (f exact at the step's end, f' from
- * the restep's interpolant). The interpolant's root is off by its O(h^4)
- * error; after the correction g_k is at round-off level (tests/test_integrate.c). */
+ * first event function that fired, g_k = 0, by Newton along the solution:
+ * dt = -g_k / (dg_k/dt), the derivative a difference quotient along f. A
+ * correction that is not small against the step (the cubic's root is off by
+ * its O(h^4) error, 1e-3 of the step and more at loose tolerances) is taken
+ * by another restep to the corrected time, at most POLISH_MAX_RESTEPS; a
+ * small one by the Taylor polynomial y + s f + s^2/2 f' (f exact at the
+ * restep's end, f' from its interpolant), whose error (s^3/6 times the third
+ * derivative, s below 1e-4 of the step) is far below the step's. g_k ends at
+ * round-off (1e-18 on tests/test_integrate.c's oscillator). */
+#define POLISH_MAX_RESTEPS 3
+#define POLISH_TAYLOR_FRAC 1e-4
+
 static void polish_root(struct cs_integrator *integ, double *tr, N_Vector y)
 {
   if (!integ->restep || restep(integ, integ->t_step, integ->ystep, *tr) != ARK_SUCCESS)
@@ -1088,44 +1098,63 @@ static void polish_root(struct cs_integrator *integ, double *tr, N_Vector y)
   if (k == integ->nroots || h == 0.0)
     return;
   void *p = integ->mem[integ->which - MEM_ERK + MEM_RESTEP];
-  if (ERKStepGetDky(p, *tr, 1, integ->fpol) != ARK_SUCCESS)
-    return;
   const void *ctx = integ->g_ctx != NULL ? integ->g_ctx : integ->ode.params;
   double *g0 = integ->gbuf, *g1 = integ->gbuf + integ->nroots;
   double *yv = NV_DATA_S(y), *fv = NV_DATA_S(integ->fpol), *sv = NV_DATA_S(integ->ypol);
   size_t n = integ->n;
-  /* the quotient over 1e-4 of the step: its truncation error (1e-4 relative
-   * to the correction) and round-off (1e-12) both negligible */
-  double del = 1e-4 * h;
-  for (size_t i = 0; i < n; i++)
-    sv[i] = yv[i] - del * fv[i];
-  integ->ng += 2;
-  if (integ->g(*tr, yv, g0, ctx) != 0 || integ->g(*tr - del, sv, g1, ctx) != 0)
-    return;
-  double gdot = (g0[k] - g1[k]) / del;
-  double dt = -g0[k] / gdot;
-  /* a tangential or badly conditioned crossing, or a correction beyond the
-   * step: keep the restepped state at ARKODE's time */
-  if (!isfinite(dt) || fabs(dt) > 0.25 * fabs(h))
-    return;
-  if (ERKStepGetDky(p, *tr, 2, integ->ypol) != ARK_SUCCESS)
-    return;
-  /* Newton with the fixed derivative on the Taylor polynomial y* + s f +
-   * s^2/2 f' (within the step's accuracy for |s| << h): the second
-   * iteration takes g from the quadratic residual g'' dt^2 / 2 to
-   * round-off */
-  double *y0v = NV_DATA_S(integ->dky);
-  memcpy(y0v, yv, n * sizeof *yv);
-  double s_tot = dt;
-  for (size_t i = 0; i < n; i++)
-    yv[i] = y0v[i] + s_tot * (fv[i] + 0.5 * s_tot * sv[i]);
-  integ->ng++;
-  if (integ->g(*tr + s_tot, yv, g1, ctx) == 0 && fabs(g1[k]) < fabs(g0[k])) {
-    s_tot -= g1[k] / gdot;
+  double t = *tr, gdot = 0.0;
+  for (int it = 0;; it++) {
+    /* y holds the restepped state at t; f there is exact (the last stage) */
+    if (ERKStepGetDky(p, t, 1, integ->fpol) != ARK_SUCCESS)
+      break;
+    integ->ng++;
+    if (integ->g(t, yv, g0, ctx) != 0)
+      break;
+    if (it == 0) {
+      /* the quotient over 1e-4 of the step: truncation (1e-4 relative to
+       * the correction) and round-off (1e-12) both negligible */
+      double del = 1e-4 * h;
+      for (size_t i = 0; i < n; i++)
+        sv[i] = yv[i] - del * fv[i];
+      integ->ng++;
+      if (integ->g(t - del, sv, g1, ctx) != 0)
+        break;
+      gdot = (g0[k] - g1[k]) / del;
+    }
+    double dt = -g0[k] / gdot;
+    /* a tangential or badly conditioned crossing, or a correction that
+     * leaves the step: keep the last restepped state */
+    double u = (t + dt - integ->t_step) / h;
+    if (!isfinite(dt) || u < -0.25 || u > 1.25)
+      break;
+    bool small = fabs(dt) <= POLISH_TAYLOR_FRAC * fabs(h);
+    if (!small) {
+      if (it == POLISH_MAX_RESTEPS ||
+          restep(integ, integ->t_step, integ->ystep, t + dt) != ARK_SUCCESS)
+        break;
+      t += dt;
+      N_VScale(1.0, integ->ypol, y);
+      continue;
+    }
+    if (ERKStepGetDky(p, t, 2, integ->ypol) != ARK_SUCCESS)
+      break;
+    /* Newton with the fixed derivative on the Taylor polynomial; the second
+     * iteration takes g from the quadratic residual to round-off */
+    double *y0v = NV_DATA_S(integ->dky);
+    memcpy(y0v, yv, n * sizeof *yv);
+    double s_tot = dt;
     for (size_t i = 0; i < n; i++)
       yv[i] = y0v[i] + s_tot * (fv[i] + 0.5 * s_tot * sv[i]);
+    integ->ng++;
+    if (integ->g(t + s_tot, yv, g1, ctx) == 0 && fabs(g1[k]) < fabs(g0[k])) {
+      s_tot -= g1[k] / gdot;
+      for (size_t i = 0; i < n; i++)
+        yv[i] = y0v[i] + s_tot * (fv[i] + 0.5 * s_tot * sv[i]);
+    }
+    t += s_tot;
+    break;
   }
-  *tr += s_tot;
+  *tr = t;
 }
 
 /* Consecutive retries of retry_smaller (without an accepted step between):
