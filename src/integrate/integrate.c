@@ -12,6 +12,7 @@
 
 #include "core/error_private.h"
 #include "integrate/nvector_small.h"
+#include "integrate/sunlinsol_gsl.h"
 
 #include <limits.h>
 #include <math.h>
@@ -24,7 +25,6 @@
 #include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 /* ARKODE's messages are embedded in ours, hence the longer outer buffer. */
@@ -71,7 +71,7 @@ struct cs_integrator {
   N_Vector dky;             /* output of the interpolant */
   N_Vector atol;            /* per-component absolute tolerances */
   SUNMatrix jac;            /* dense Newton matrix of ARKStep */
-  SUNLinearSolver ls;       /* dense LU on jac */
+  SUNLinearSolver ls;       /* dense LU on jac (GSL's, sunlinsol_gsl.c) */
   void *mem[MEM_COUNT];     /* ERKStep (Dormand-Prince), ARKStep, ERKStep (Verner) memories */
   bool roots_in[MEM_COUNT]; /* whether mem[k] has ARKODE root arrays installed */
 
@@ -582,7 +582,8 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
   integ->jac = SUNDenseMatrix(len, len, integ->ctx);
   if (integ->jac == NULL)
     goto nomem;
-  integ->ls = SUNLinSol_Dense(integ->y, integ->jac, integ->ctx);
+  /* SUNDIALS' dense LU interface, on GSL's LU (sunlinsol_gsl.c) */
+  integ->ls = cs_sunlinsol_gsl(integ->y, integ->jac, integ->ctx);
   if (integ->ls == NULL)
     goto nomem;
 
