@@ -44,8 +44,8 @@ for f in include/contensou/contensou.h include/contensou/cs_version.h \
 done
 # only the public headers, each of which compiles on its own against the
 # installed package (no SUNDIALS, GSL or HDF5 headers needed)
-for f in integrate/nvector_small.h core/gsl_quiet.h analysis/saltation.h core/error_private.h \
-  io/h5_private.h cli/cli_common.h; do
+for f in integrate/nvector_small.h integrate/sunlinsol_gsl.h core/gsl_quiet.h analysis/saltation.h \
+  core/error_private.h io/h5_private.h cli/cli_common.h; do
   [ -e "$prefix/include/contensou/$f" ] && die "an internal header is installed: $f"
 done
 nh=0
