@@ -980,6 +980,13 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
     }
     residual(w, out->y, shot.y, r, out->winding);
     out->residual = tol_units(o, n, out->y, r);
+    if (it == 0 && o->max_residual0 > 0 && !(out->residual <= o->max_residual0)) {
+      cs_error_fill(out->note, sizeof out->note,
+                    "the guess returns %.3g tolerance units away from itself (more than %g): no "
+                    "orbit near it",
+                    out->residual, o->max_residual0);
+      return CS_ERR_NOCONV;
+    }
     for (size_t i = 0; i < n; i++) {
       for (size_t j = 0; j < n; j++)
         gsl_matrix_set(w->A, i, j, shot.M[i * n + j] - (i == j));

@@ -79,10 +79,12 @@ struct cs_orbit_opts {
   double newton_tol; /* accepted correction, in units of the solver tolerance (> 0) */
   int max_iter;      /* Newton iterations at most */
   double search;     /* time searched for section crossings after the transient (model unit) */
+  double max_residual0; /* > 0: give up when the guess's first residual exceeds this, in units
+                           of the solver tolerance (no orbit near it); 0: no bound */
 };
 
 /* ERK rtol 1e-9 atol 1e-11, the model's section, returns 1, newton_tol 10,
- * max_iter 30, search 1000. */
+ * max_iter 30, search 1000, no bound on the first residual. */
 struct cs_orbit_opts cs_orbit_opts_default(void);
 
 /* A periodic orbit. */

@@ -123,7 +123,11 @@ static void worker_free(struct worker *w, const struct cs_model *m)
  * Newton converges in 2-4 iterations, and a few points took 10-11; one that
  * needs more is not near a fixed point of the k-th return map (figure 5a:
  * three points near the period-6 and -7 windows spent 21-30 iterations, a
- * fifth of the diagram's CPU time, and failed). */
+ * fifth of the diagram's CPU time, and failed). NEWTON_MAX_RESIDUAL0: a
+ * guess whose k-th return misses it by more than its own size (1 / rtol
+ * tolerance units) is no orbit's neighbour; those three started at
+ * 1.7e9-1e10 units, every guess that converged below 5e8 (figure 5a's
+ * diagram, one shooting each, whatever the tolerance). */
 #define NEWTON_MAX_ITER 12
 
 /* Newton on the section map at the point's parameters (analysis/orbit.h)
@@ -155,6 +159,7 @@ static enum cs_status orbit_at(struct worker *w, const struct cs_model *m, const
     o.section = spec->point.section;
     o.returns = k > 0 ? k : 1;
     o.max_iter = NEWTON_MAX_ITER;
+    o.max_residual0 = spec->point.solver.rtol > 0 ? 1.0 / spec->point.solver.rtol : 0.0;
     st = cs_orbit_find(w->orb, &o, row[0], row + 1, T, orb);
     if (st == CS_OK && !orb->converged)
       st = CS_ERR_NOCONV;
