@@ -54,8 +54,7 @@
  * results, not this channel. (The integrator's and the flow's workspaces
  * also keep their last message, cs_integrator_last_error() and
  * cs_flow_last_error(); the functions built on them carry it into
- * cs_errmsg(). A mode switch that cs_flow_advance could not make is, for
- * now, told by cs_flow_last_error() only.)
+ * cs_errmsg().)
  *
  * Parameters in code (no file):
  *   const struct cs_model *m = cs_model_find("oscillator");

@@ -151,8 +151,8 @@ static enum cs_status flow_advance(struct cs_flow *f, double tout, bool interp, 
     if (sw) {
       int kind = f->m->switch_apply(tr, yv, f->found + f->n_user, f->params);
       if (kind < 0) {
-        snprintf(f->msg, sizeof f->msg, "mode switch at t = %.17g failed: %s", tr,
-                 cs_strerror((enum cs_status)(-kind)));
+        cs_error_fill(f->msg, sizeof f->msg, "mode switch at t = %.17g failed: %s", tr,
+                      cs_strerror((enum cs_status)(-kind)));
         return (enum cs_status)(-kind);
       }
       log_switch(f, tr, kind, yv);

@@ -1027,16 +1027,16 @@ static enum cs_status advance_failure(struct cs_integrator *integ, int flag)
     return status_of_user_return(integ->uf_ret);
   }
   if (integ->nonfinite) {
-    snprintf(integ->msg, sizeof integ->msg,
-             "non-finite value in the %s, component %zu, at t = %.17g; %s", integ->nf_what,
-             integ->nf_index, integ->nf_t, ark);
+    cs_error_fill(integ->msg, sizeof integ->msg,
+                  "non-finite value in the %s, component %zu, at t = %.17g; %s", integ->nf_what,
+                  integ->nf_index, integ->nf_t, ark);
     return CS_ERR_NONFINITE;
   }
   if (integ->recoverable) {
-    snprintf(integ->msg, sizeof integ->msg,
-             "the model's right-hand side or Jacobian kept failing (recoverable), last at t = "
-             "%.17g; %s",
-             integ->rec_t, ark);
+    cs_error_fill(integ->msg, sizeof integ->msg,
+                  "the model's right-hand side or Jacobian kept failing (recoverable), last at t = "
+                  "%.17g; %s",
+                  integ->rec_t, ark);
     return CS_ERR_SOLVER;
   }
   cs_error_fill(integ->msg, sizeof integ->msg, "%s", ark);
@@ -1259,20 +1259,20 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
     long nst = stepper_steps(integ);
     if (nst >= integ->max_total) {
       settle_on_last_good_state(integ);
-      snprintf(integ->msg, sizeof integ->msg,
-               "step budget spent: %ld steps over the whole run (max_steps_total) at t = %.17g "
-               "before reaching tout = %.17g%s",
-               nst, integ->t, tout,
-               integ->nonfinite ? "; non-finite values were met on the way" : "");
+      cs_error_fill(
+          integ->msg, sizeof integ->msg,
+          "step budget spent: %ld steps over the whole run (max_steps_total) at t = %.17g "
+          "before reaching tout = %.17g%s",
+          nst, integ->t, tout, integ->nonfinite ? "; non-finite values were met on the way" : "");
       return CS_ERR_TOO_MUCH_WORK;
     }
     if (nst - nst0 >= integ->max_steps) {
       settle_on_last_good_state(integ);
-      snprintf(integ->msg, sizeof integ->msg,
-               "ARKODE: at t = %.17g, %ld steps taken before reaching tout = %.17g "
-               "(too much work)%s",
-               integ->t, integ->max_steps, tout,
-               integ->nonfinite ? "; non-finite values were met on the way" : "");
+      cs_error_fill(integ->msg, sizeof integ->msg,
+                    "ARKODE: at t = %.17g, %ld steps taken before reaching tout = %.17g "
+                    "(too much work)%s",
+                    integ->t, integ->max_steps, tout,
+                    integ->nonfinite ? "; non-finite values were met on the way" : "");
       return CS_ERR_TOO_MUCH_WORK;
     }
     sunrealtype tret = integ->t;
