@@ -15,7 +15,9 @@
  * /reference_codes, /eps/<k>/difference_codes), in one go and streamed in
  * blocks alike, and the readers of results/read.h give back exactly the
  * rows the library computed, in the model's order; cs_codes_split refuses
- * what is not an integer output. */
+ * what is not an integer output. A study written as it goes ends with
+ * cs_eps_h5_finish (committed) or cs_eps_h5_discard (no partial file, the
+ * older file and the path's claim released). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,13 +432,57 @@ static void eps_series_file(void **state)
   cs_config_free(&cfg);
 }
 
+/* cs_eps_h5_finish commits; cs_eps_h5_discard leaves no partial file, the
+ * older file at the path as it was, and the path free for the next run. */
+static void eps_finish_discard(void **state)
+{
+  (void)state;
+  char ini[512];
+  snprintf(ini, sizeof ini, "%s/params/pendulum_fig9.ini", CONTENSOU_SOURCE_DIR);
+  const char *sets[] = {"output.t_end=0.05", "output.dt=0.01"};
+  struct cs_config cfg;
+  if (cs_config_load(ini, sets, 2, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const double eps[] = {1e-1};
+  const char *path = in_dir("finish.h5");
+  char partial[600];
+  snprintf(partial, sizeof partial, "%s.partial", path);
+
+  /* a header only, finished: the file is there, committed */
+  struct cs_writer w = {.st = CS_OK};
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  assert_int_equal(cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 0, 1e-3), CS_OK);
+  assert_int_equal(cs_eps_h5_finish(&w), CS_OK);
+  assert_null(w.f);
+  assert_int_equal(cs_eps_h5_finish(&w), CS_OK); /* nothing left to do */
+  assert_true(access(path, F_OK) == 0 && access(partial, F_OK) != 0);
+
+  /* a second run that produced nothing: discarded, the first file kept */
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  assert_true(access(partial, F_OK) == 0);
+  cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 1, NAN);
+  cs_eps_h5_discard(&w);
+  assert_null(w.f);
+  cs_eps_h5_discard(&w); /* harmless */
+  assert_true(access(partial, F_OK) != 0);
+  struct cs_h5 *f;
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  char *s = read_string(f, "/", "reference"); /* the first run's: eps, not event-driven */
+  assert_string_equal(s, "eps");
+  free(s);
+  cs_h5_close(f);
+  /* the claim on the path is released */
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  cs_eps_h5_discard(&w);
+  cs_config_free(&cfg);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(trajectory_file),
-      cmocka_unit_test(trajectory_integer_outputs),
-      cmocka_unit_test(codes_split),
-      cmocka_unit_test(eps_series_file),
+      cmocka_unit_test(trajectory_file),    cmocka_unit_test(trajectory_integer_outputs),
+      cmocka_unit_test(codes_split),        cmocka_unit_test(eps_series_file),
+      cmocka_unit_test(eps_finish_discard),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -594,6 +594,35 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
   return w->st;
 }
 
+/* ------------------------------------------------- files written as it goes */
+
+enum cs_status cs_eps_h5_finish(struct cs_writer *w)
+{
+  if (!w->f)
+    return w->st;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_output_commit(w->f));
+  else
+    cs_h5_abandon(w->f);
+  w->f = NULL;
+  return w->st;
+}
+
+void cs_eps_h5_discard(struct cs_writer *w)
+{
+  if (!w->f)
+    return;
+  /* the path goes with the file: keep it for the removal */
+  const char *p = cs_h5_partial_path(w->f);
+  char partial[4200] = "";
+  if (p)
+    snprintf(partial, sizeof partial, "%s", p);
+  cs_h5_close(w->f);
+  w->f = NULL;
+  if (partial[0])
+    remove(partial);
+}
+
 /* ------------------------------------------------------------ whole files */
 
 /* Creates path safely (directories, lock, <path>.partial). */
