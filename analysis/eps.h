@@ -49,14 +49,20 @@
  *                     reference_eps (NaN for event-driven), eps_unit
  *   /eps/values       the eps values compared, in the order given (unit of eps)
  *   time series:
- *   /reference        t, states, derived outputs of the reference run;
- *                     attributes eps, law, status, message, rows, t_start,
- *                     t_end, dt, stick_rows (reference samples in stick)
+ *   /reference        t, states, the real derived outputs of the reference
+ *                     run (float64 only); attributes eps, law, status,
+ *                     message, rows, t_start, t_end, dt, stick_rows
+ *                     (reference samples in stick)
+ *   /reference_codes  models with integer outputs (stick, vcase): those
+ *                     outputs at the rows of /reference, int32,
+ *                     missing_value = -1 (io/run_h5.h)
  *   /reference_switches   [columns] event-driven reference: t, kind, mode, states after
  *                     each mode switch; kind_names, count, dropped
  *   /eps/<k>/difference   k = 0, 1, ... in the order of /eps/values: t, then
- *                     run - reference for every state and derived output;
- *                     attributes eps, law, status, message, rows
+ *                     run - reference for every state and real derived
+ *                     output; attributes eps, law, status, message, rows
+ *   /eps/<k>/difference_codes   run - reference for every integer output,
+ *                     int32, missing_value = -2147483648 (-1 is a difference)
  *   /eps/norms        [columns] one row per eps: eps, rows (samples compared),
  *                     stick_rows, then <var>_<norm> for every state and
  *                     derived output var and norm in max, rms, max_stick,

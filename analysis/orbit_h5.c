@@ -214,13 +214,21 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
     add_states(&c, m, "", "%s");
     for (size_t i = 0; m->derived_fn && i < m->n_derived; i++)
       cols_add(&c, m->derived[i].name, m->derived[i].unit, CS_H5_DOUBLE, "derived output");
+    /* the integer outputs (the last columns) in /trajectory_codes, as in
+     * a trajectory file */
+    const size_t nc = cs_model_integer_outputs(m);
     if (!cols_done(&c))
       cs_w_check(&w, CS_ERR_NOMEM);
     else
-      cs_w_table(&w, "/trajectory", rows, c.n, table, c.np, c.up);
+      cs_w_split_table(&w, "/trajectory", rows, c.n, nc, table, c.np, c.up, 0,
+                       "the model's integer outputs (e.g. the stick indicator: 1 stick, 0 "
+                       "slip) at the rows of /trajectory, same rows in the same order, one "
+                       "int32 column each; -1: no value");
     cs_w_string(&w, "/trajectory", "doc",
-                "one period of the orbit from its section point: t, the states, the derived "
-                "outputs");
+                nc ? "one period of the orbit from its section point: t, the states, the real "
+                     "derived outputs (the integer ones in /trajectory_codes)"
+                   : "one period of the orbit from its section point: t, the states, the "
+                     "derived outputs");
     cols_free(&c);
   }
   return close_file(&w, status, message);

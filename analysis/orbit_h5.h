@@ -14,7 +14,8 @@
  *   /multipliers   one row per nontrivial multiplier: k (1, 2, ...), re, im,
  *                  modulus, argument
  *   /monodromy     the monodromy matrix, row i = d phi_i, column j = d y0_j
- *   /trajectory    one period: t, states, derived outputs (as simulate writes)
+ *   /trajectory    one period: t, states, the real derived outputs (as
+ *                  simulate writes; the integer outputs in /trajectory_codes)
  * `contensou continue` (root kind = "continuation"):
  *   /branch        one row per point of the continued branch; attributes: kind
  *                  (cycles, equilibria), end, shootings, newton_iterations, and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# valgrind memcheck on a small simulate, sweep and eps study (about 12 s on
-# an idle machine): every error counts, and no block may be definitely,
+# valgrind memcheck on a small simulate, sweeps (one with integer outputs),
+# an eps study and `info` reading them back (about 15 s on an idle machine): every error counts, and no block may be definitely,
 # indirectly or possibly lost (still reachable blocks are the libraries'
 # caches: HDF5, libgomp, SUNDIALS). Prints each run's summary lines.
 # Usage: bash tests/memcheck.sh <path-to-contensou> <source-dir> [scratch-dir]
@@ -41,5 +41,11 @@ check simulate simulate "$src/params/pendulum_fig6b.ini" --set output.t_end=0.5 
 check sweep sweep sweep.ini --threads 1 -o sweep.h5
 check eps_study eps-study "$src/params/pendulum_fig9.ini" --set output.t_end=0.05 \
   --set output.dt=0.005 --eps 1e-1,1e-2 --threads 1 -o eps.h5
+# integer outputs: the two-mass model's section/codes written, and every
+# companion merged back by the readers
+cp "$src/params/twomass_stickslip.ini" twomass.ini
+printf '[sweep]\nparameter = A1\nfrom = 4\nto = 12\npoints = 3\ntransient = 2\nrecord = 3\nlyapunov = none\n' >>twomass.ini
+check sweep_codes sweep twomass.ini --threads 1 -o tm.h5
+for f in sim tm eps; do check "info_$f" info "$f.h5"; done
 [ $fail -eq 0 ] && echo "memcheck: clean" || echo "memcheck: errors (details in $scratch/*.vg)"
 exit $fail

@@ -381,10 +381,10 @@ static enum cs_status ns_prepare(void *p)
   return CS_OK;
 }
 
-static const struct cs_var_desc ns_state[] = {{"x", "1", "circle", 0},
-                                              {"y", "1", "circle", 0},
-                                              {"u", "1", "focus", 0},
-                                              {"v", "1", "focus", 0}};
+static const struct cs_var_desc ns_state[] = {{"x", "1", "circle", 0, 0},
+                                              {"y", "1", "circle", 0, 0},
+                                              {"u", "1", "focus", 0, 0},
+                                              {"v", "1", "focus", 0, 0}};
 static const double ns_y0[] = {1.0, 0.0, 0.0, 0.0};
 static const struct cs_param_desc ns_params_desc[] = {
     {"a", "1", offsetof(struct ns_params, a), -0.2, -1, 1, NULL, "focus rate"},

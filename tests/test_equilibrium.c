@@ -22,8 +22,8 @@ struct bruss {
 };
 
 static const struct cs_var_desc xy_state[] = {
-    {"x", "1", "first concentration", 0},
-    {"y", "1", "second concentration", 0},
+    {"x", "1", "first concentration", 0, 0},
+    {"y", "1", "second concentration", 0, 0},
 };
 
 static const struct cs_param_desc bruss_params[] = {

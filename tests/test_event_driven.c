@@ -114,8 +114,8 @@ static int c1_mode(const void *vp)
   return ((const struct coulomb1 *)vp)->mode;
 }
 
-static const struct cs_var_desc c1_state[] = {{"x", "1", "position", 0},
-                                              {"dx", "1", "velocity", 0}};
+static const struct cs_var_desc c1_state[] = {{"x", "1", "position", 0, 0},
+                                              {"dx", "1", "velocity", 0, 0}};
 static const double c1_y0[] = {0.0, 0.0};
 static const char *const c1_kinds[] = {"slip->stick", "stick->slip", "reversal", NULL};
 
@@ -765,7 +765,7 @@ static double energy_balance(struct work_model *w, const double *y0, double tend
   static struct cs_var_desc st[CS_FLOW_MAX_N];
   double ydef[CS_FLOW_MAX_N] = {0};
   for (size_t i = 0; i <= n; i++)
-    st[i] = (struct cs_var_desc){"s", "1", "", 0};
+    st[i] = (struct cs_var_desc){"s", "1", "", 0, 0};
   const struct cs_model wm = {
       .name = "work",
       .n_state = n + 1,

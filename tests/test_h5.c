@@ -514,6 +514,64 @@ static void test_typed_datasets(void **state)
   unlink(path);
 }
 
+/* The integer companion of a table of doubles: its path, and a 2-D int32
+ * dataset with missing_value (cs_h5_dset_spec.missing: the fill, in the
+ * dataset's type) whose missing values read as NaN, never written rows
+ * included; a missing value its type cannot hold is refused. */
+static void test_integer_companion(void **state)
+{
+  (void)state;
+  char buf[64];
+  assert_int_equal(cs_h5_companion_path("/trajectory", buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "/trajectory_codes");
+  assert_int_equal(cs_h5_companion_path("/forward/section/values", buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "/forward/section/codes");
+  assert_int_equal(cs_h5_companion_path("/eps/1/difference", buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "/eps/1/difference_codes");
+  assert_int_equal(cs_h5_companion_path("/values_x", buf, sizeof buf), CS_OK);
+  assert_string_equal(buf, "/values_x_codes");
+  assert_int_equal(cs_h5_companion_path("/trajectory", buf, 12), CS_ERR_RANGE);
+  assert_string_equal(buf, "");
+
+  const char *path = "test_h5_companion.h5";
+  struct cs_h5 *f;
+  struct cs_h5_dset *d;
+  assert_int_equal(cs_h5_create(path, &f), CS_OK);
+  const char *const names[] = {"vcase", "stick"}, *const units[] = {"1", "1"};
+  struct cs_h5_dset_spec s = {.type = CS_H5_INT32,
+                              .cols = 2,
+                              .extendible = 1,
+                              .fill = -1,
+                              .missing = 1,
+                              .names = names,
+                              .units = units,
+                              .doc = "codes"};
+  assert_int_equal(cs_h5_dset_create(f, "/t_codes", &s, &d), CS_OK);
+  int32_t v[4] = {2, 1, -1, 0};
+  assert_int_equal(cs_h5_dset_write(d, 1, 2, v), CS_OK); /* row 0 never written */
+  assert_int_equal(cs_h5_dset_close(d), CS_OK);
+  struct cs_h5_dset_spec huge = s;
+  huge.fill = 1e10;
+  assert_int_equal(cs_h5_dset_create(f, "/huge", &huge, &d), CS_ERR_ARG);
+  assert_null(d);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  double mv;
+  assert_int_equal(cs_h5_attr_read_double(f, "/t_codes", "missing_value", &mv), CS_OK);
+  assert_true(mv == -1);
+  struct cs_h5_data dd;
+  assert_int_equal(cs_h5_read(f, "/t_codes", &dd), CS_OK);
+  assert_int_equal(dd.nrows, 3);
+  assert_int_equal(dd.ncols, 2);
+  assert_string_equal(dd.names[1], "stick");
+  assert_true(isnan(dd.data[0]) && isnan(dd.data[1])); /* never written */
+  assert_true(dd.data[2] == 2 && dd.data[3] == 1 && isnan(dd.data[4]) && dd.data[5] == 0);
+  cs_h5_data_free(&dd);
+  assert_int_equal(cs_h5_close(f), CS_OK);
+  unlink(path);
+}
+
 /* A SWMR writer killed with kill -9 leaves a file that plain HDF5 readers
  * refuse ("open for write"); cs_h5_open reads it anyway and
  * cs_h5_open_recover clears the marks so that every reader can. */
@@ -689,6 +747,7 @@ int main(void)
       cmocka_unit_test(test_typed_datasets),
       cmocka_unit_test(test_recover_killed_swmr_writer),
       cmocka_unit_test(test_columns),
+      cmocka_unit_test(test_integer_companion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

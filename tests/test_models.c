@@ -2,10 +2,12 @@
 /* Mechanical models: analytic Jacobians against finite differences for every
  * registered model (random states and states near stick); the pendulum's
  * energy without friction and damping, its static equilibrium at omega0 = 0,
- * explicit vs implicit steppers on figure 6b; the belt's power balance. */
+ * explicit vs implicit steppers on figure 6b; the belt's power balance;
+ * the integer outputs of every model (flagged, last, integers >= 0). */
 #include "testmodel.h"
 #include "testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,12 +295,82 @@ static void registry_and_names(void **state)
   release(m, p);
 }
 
+/* The integer outputs (model.h): exactly the indicators and case numbers
+ * of each model are flagged, they come after every real derived output (the
+ * result files store them apart and the readers append them again), the
+ * stick indicator is one of them, and at random states and states near
+ * stick they are integers >= 0, which the result files' int32 columns hold. */
+static void integer_outputs(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *model, *outputs;
+  } want[] = {{"pendulum", "stick"}, {"belt", "stick"}, {"twomass", "vcase stick"}};
+  uint64_t rng = 77;
+  for (size_t k = 0; cs_models[k]; k++) {
+    const struct cs_model *m = cs_models[k];
+    for (size_t i = 0; i < m->n_state; i++)
+      assert_int_equal(m->state[i].integer, 0);
+    char names[256] = "";
+    size_t flagged = 0;
+    for (size_t i = 0; i < m->n_derived; i++)
+      if (m->derived[i].integer) {
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", flagged ? " " : "",
+                 m->derived[i].name);
+        flagged++;
+      }
+    const char *expected = "";
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++)
+      if (strcmp(want[w].model, m->name) == 0)
+        expected = want[w].outputs;
+    if (strcmp(names, expected) != 0)
+      fail_msg("%s: integer outputs '%s', expected '%s'", m->name, names, expected);
+    /* all of them last: the trailing block is every flagged one */
+    assert_int_equal(cs_model_integer_outputs(m), flagged);
+    if (m->stick_output >= 0)
+      assert_true(m->derived[m->stick_output].integer);
+    if (!flagged)
+      continue;
+    void *p = make_params(m);
+    prepare_ok(m, p);
+    size_t n = m->n_state;
+    double *y = calloc(n, sizeof *y), *out = calloc(m->n_derived, sizeof *out);
+    assert_true(y && out);
+    for (int trial = 0; trial < 200; trial++) {
+      for (size_t i = 0; i < n; i++)
+        y[i] =
+            m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
+      if (trial % 2)
+        near_stick_state(m, p, &rng, y);
+      if (strcmp(m->name, "twomass") == 0 && trial % 3 == 0)
+        y[2] = y[3] = 0; /* both blocks at rest: the stiction cases */
+      assert_int_equal(m->derived_fn(test_uniform(&rng, 0, 3), y, out, p), 0);
+      for (size_t i = m->n_derived - flagged; i < m->n_derived; i++) {
+        double v = out[i];
+        if (!(v >= 0 && v <= 2147483647.0 && v == floor(v)))
+          fail_msg("%s: integer output %s = %.17g", m->name, m->derived[i].name, v);
+      }
+    }
+    free(y), free(out);
+    release(m, p);
+  }
+  /* a model whose integer output comes before a real one: none counts as integer */
+  static const struct cs_var_desc mixed[] = {{"code", "1", "", 0, 1}, {"x", "1", "", 0, 0}};
+  struct cs_model bad = *cs_model_find("vanderpol");
+  bad.derived = mixed, bad.n_derived = 2;
+  assert_int_equal(cs_model_integer_outputs(&bad), 0);
+  bad.derived_fn = NULL;
+  bad.derived = mixed + 0, bad.n_derived = 1;
+  assert_int_equal(cs_model_integer_outputs(&bad), 0); /* no derived outputs computed */
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(registry_and_names),   cmocka_unit_test(jacobians),
       cmocka_unit_test(pendulum_energy),      cmocka_unit_test(pendulum_equilibrium),
       cmocka_unit_test(pendulum_erk_vs_dirk), cmocka_unit_test(belt_power_balance),
+      cmocka_unit_test(integer_outputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

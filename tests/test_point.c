@@ -539,9 +539,9 @@ struct coulomb {
   int mode; /* +1, -1 slipping in that direction, 0 stuck */
 };
 
-static const struct cs_var_desc coulomb_state[] = {{"x", "1", "position", 0},
-                                                   {"v", "1", "velocity", 0}};
-static const struct cs_var_desc coulomb_outputs[] = {{"stick", "1", "1 when stuck", 0}};
+static const struct cs_var_desc coulomb_state[] = {{"x", "1", "position", 0, 0},
+                                                   {"v", "1", "velocity", 0, 0}};
+static const struct cs_var_desc coulomb_outputs[] = {{"stick", "1", "1 when stuck", 0, 1}};
 static const double coulomb_y0[] = {3.7, 0.0};
 
 static int coulomb_rhs(double t, const double *y, double *ydot, const void *vp)

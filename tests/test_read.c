@@ -4,10 +4,15 @@
  * sweep, eps study, friction fit, orbit, continuation), h5py dumps every
  * attribute, table and string of them (tests/read/dump.py), and every value
  * the readers give must be the one h5py read, every object h5py found must be
- * there. Then refusals: truncated files, a dataset of the wrong rank or type,
- * missing required objects, an index outside the grid, each an error naming
- * the file and the object, never a crash. Skipped without /usr/bin/python3
- * and h5py. */
+ * there. The integer outputs of a model (stick, vcase), which the files keep
+ * in int32 companions of the tables of doubles (/trajectory_codes,
+ * section/codes, /reference_codes, ...), read as the last columns of those
+ * tables (dump.py merges them the same way, by the layout's rule), for a
+ * trajectory, a sweep (complete and being written), an eps study and an
+ * orbit. Then refusals: truncated files, a dataset of the wrong rank or type,
+ * missing required objects, an index outside the grid, a companion of other
+ * rows than its table, each an error naming the file and the object, never a
+ * crash. Skipped without /usr/bin/python3 and h5py. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
 
 #include <setjmp.h>
@@ -234,12 +239,14 @@ static void check_header(const char *L, const struct cs_result_header *h, const 
 
 /* ------------------------------------------------------------ the files */
 
-#define NFILES 7
-static const char *const labels[NFILES] = {"T", "S", "E", "F", "O", "C", "W"};
-static const char *const files[NFILES] = {"traj.h5",  "sweep.h5", "eps.h5", "fit.h5",
-                                          "orbit.h5", "cont.h5",  "epsw.h5"};
-static const char *const kinds[NFILES] = {"trajectory", "sweep",        "eps-study", "friction-fit",
-                                          "orbit",      "continuation", "eps-study"};
+#define NFILES 9
+static const char *const labels[NFILES] = {"T", "S", "E", "F", "O", "C", "W", "K", "M"};
+static const char *const files[NFILES] = {"traj.h5", "sweep.h5",   "eps.h5",
+                                          "fit.h5",  "orbit.h5",   "cont.h5",
+                                          "epsw.h5", "tmsweep.h5", "tmorbit.h5"};
+static const char *const kinds[NFILES] = {"trajectory",   "sweep", "eps-study",
+                                          "friction-fit", "orbit", "continuation",
+                                          "eps-study",    "sweep", "orbit"};
 
 static int setup(void **state)
 {
@@ -271,6 +278,11 @@ static int setup(void **state)
         "max = 0.3\nstart = hopf\n",
         fp);
   fclose(fp);
+  /* the two-mass model: two integer outputs, vcase and stick */
+  if (sh("cp %s/twomass_stickslip.ini %s && printf '[sweep]\\nparameter = A1\\nfrom = 4\\n"
+         "to = 12\\npoints = 5\\ntransient = 10\\nrecord = 10\\nlyapunov = none\\n' >>%s",
+         PARAMS, fpath("twomass.ini"), fpath("twomass.ini")))
+    return -1;
   const char *q = ">/dev/null 2>&1";
   if (sh("cd %s && %s simulate %s/belt_fig4a.ini --set model.law=event-driven "
          "--set solver.stepper=erk --set initial.x=0 --set initial.phi=0 --set initial.dx=0 "
@@ -290,7 +302,9 @@ static int setup(void **state)
          "--set sweep.points2=2 --set sweep.transient=10 --set sweep.record=10 "
          "--set sweep.spacing=linear --set sweep.adaptive_transient=false --threads 2 "
          "-o epsw.h5 %s",
-         dir, CONTENSOU_EXE, PARAMS, q))
+         dir, CONTENSOU_EXE, PARAMS, q) ||
+      sh("cd %s && %s sweep twomass.ini --threads 1 -o tmsweep.h5 %s", dir, CONTENSOU_EXE, q) ||
+      sh("cd %s && %s orbit twomass.ini -o tmorbit.h5 --no-plot %s", dir, CONTENSOU_EXE, q))
     return -1;
   for (size_t i = 0; i < NFILES; i++)
     if (sh("cd %s && " PY " " DUMP " %s %s >>dump.txt", dir, labels[i], files[i]))
@@ -377,6 +391,15 @@ static void test_trajectory(void **state)
   assert_true(cs_result_value(&t.switches, 0, "mode") == 1); /* the first switch: to stick */
   assert_string_equal(t.h.status, "ok");
   assert_string_equal(cs_result_attr_text(&t.h.root, "law"), "event-driven");
+  /* the stick indicator (an int32 in /trajectory_codes) is the last column
+   * again: slip at t = 0, stick from the first switch (t = 0.030) to t = 5 */
+  expect_text("stick", get("T:c:sa:/trajectory_codes:names:0"), "the companion's column");
+  long cs = cs_result_column(&t.table, "stick"), ct = cs_result_column(&t.table, "t");
+  assert_int_equal(cs, (long)t.table.ncols - 1);
+  assert_true(cs_result_value(&t.table, 0, "stick") == 0);
+  for (size_t i = 0; i < t.table.nrows; i++)
+    if (t.table.data[i * t.table.ncols + (size_t)ct] > 0.05)
+      assert_true(t.table.data[i * t.table.ncols + (size_t)cs] == 1);
   double t_end;
   assert_true(cs_result_attr_number(&t.table.attrs, "t_end", &t_end, NULL));
   expect_num(t_end, get("T:a:/trajectory:t_end"), "t_end");
@@ -469,6 +492,26 @@ static void test_sweep(void **state)
   assert_null(s.pass[0].section_point);
   check_table("S", &s.pass[0].points);
   cs_sweep_file_free(&s);
+
+  /* integer outputs: section/codes read as the last columns of the section
+   * rows, row for row (the two-mass model: vcase 1 ... 5, stick 0 or 1) */
+  assert_int_equal(cs_read_sweep(fpath("tmsweep.h5"), 0, &s), CS_OK);
+  struct cs_result_table *sec = &s.pass[0].section;
+  check_table("K", sec);
+  expect_text("vcase", get("K:c:sa:/forward/section/codes:names:0"), "codes column 0");
+  assert_int_equal(cs_result_column(sec, "vcase"), (long)sec->ncols - 2);
+  assert_int_equal(cs_result_column(sec, "stick"), (long)sec->ncols - 1);
+  assert_int_equal(cs_result_column(sec, "A1"), 0);
+  assert_int_equal(cs_result_column(sec, "t"), 1);
+  assert_true(sec->nrows > 5);
+  for (size_t i = 0; i < sec->nrows; i++) {
+    double vc = cs_result_value(sec, i, "vcase"), st = cs_result_value(sec, i, "stick");
+    assert_true(vc >= 1 && vc <= 5 && vc == floor(vc));
+    assert_true(st == 0 || st == 1);
+    assert_true(cs_result_value(sec, i, "A1") ==
+                cs_result_value(&s.grid, s.pass[0].section_point[i], "A1"));
+  }
+  cs_sweep_file_free(&s);
 }
 
 /* The column of table path called name in h5py's dump, or -1. */
@@ -553,11 +596,22 @@ static void test_fit_eps_orbit_continuation(void **state)
   assert_non_null(e.norms);
   assert_non_null(e.runs);
   assert_null(e.grid); /* a trajectory study */
+  check_table("E", e.reference);
+  /* the stick indicator from /reference_codes, the last column again; its
+   * difference from /eps/<k>/difference_codes (the missing value
+   * -2147483648 read as NaN, none here) */
+  assert_int_equal(cs_result_column(e.reference, "stick"), (long)e.reference->ncols - 1);
   for (size_t k = 0; k < 2; k++) {
     const struct cs_result_table *d = cs_eps_study_difference(&e, k);
     assert_non_null(d);
     assert_int_equal(d->nrows, e.reference->nrows);
     check_table("E", d);
+    assert_int_equal(d->ncols, e.reference->ncols);
+    assert_int_equal(cs_result_column(d, "stick"), (long)d->ncols - 1);
+    for (size_t i = 0; i < d->nrows; i++) {
+      double x = cs_result_value(d, i, "stick");
+      assert_true(x == -1 || x == 0 || x == 1);
+    }
   }
   assert_null(cs_eps_study_difference(&e, 2));
   for (size_t i = 0; i < e.runs->nrows; i++)
@@ -608,6 +662,14 @@ static void test_fit_eps_orbit_continuation(void **state)
   assert_non_null(o.monodromy);
   assert_int_equal(o.monodromy->nrows, 2);
   cs_orbit_file_free(&o);
+  /* an orbit of the two-mass model: /trajectory with vcase and stick last */
+  assert_int_equal(cs_read_orbit(fpath("tmorbit.h5"), &o), CS_OK);
+  assert_non_null(o.trajectory);
+  check_table("M", o.trajectory);
+  assert_int_equal(cs_result_column(o.trajectory, "vcase"), (long)o.trajectory->ncols - 2);
+  assert_int_equal(cs_result_column(o.trajectory, "stick"), (long)o.trajectory->ncols - 1);
+  assert_null(cs_result_table_at(&o.all, "/trajectory_codes")); /* merged, not listed */
+  cs_orbit_file_free(&o);
 
   struct cs_continuation_file c;
   assert_int_equal(cs_read_continuation(fpath("cont.h5"), &c), CS_OK);
@@ -636,13 +698,15 @@ static size_t done_points(const struct cs_sweep_pass *ps)
 }
 
 /* A sweep being written (SWMR, "<path>.partial") reads at any moment, with
- * its section rows, and again after it was interrupted (SIGINT). */
+ * its section rows and their integer outputs (section/codes, written after
+ * the values: the rows both hold), and again after it was interrupted
+ * (SIGINT). */
 static void test_partial_sweep(void **state)
 {
   (void)state;
   NEED_FILES();
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1); /* the writer holds the file */
-  assert_int_equal(sh("cd %s && { %s sweep duffing.ini --set sweep.points=400 --threads 1 "
+  assert_int_equal(sh("cd %s && { %s sweep twomass.ini --set sweep.points=400 --threads 1 "
                       "-o live.h5 >/dev/null 2>&1 & echo $! >live.pid; }",
                       dir, CONTENSOU_EXE),
                    0);
@@ -664,8 +728,10 @@ static void test_partial_sweep(void **state)
     for (size_t i = 0; i < s.pass[0].section.nrows; i++) { /* each row at its grid point */
       size_t k = s.pass[0].section_point[i];
       assert_true(k < 400);
-      assert_true(cs_result_value(&s.pass[0].section, i, "gamma") ==
-                  cs_result_value(&s.grid, k, "gamma"));
+      assert_true(cs_result_value(&s.pass[0].section, i, "A1") ==
+                  cs_result_value(&s.grid, k, "A1"));
+      double vc = cs_result_value(&s.pass[0].section, i, "vcase");
+      assert_true(vc >= 1 && vc <= 5); /* never a row without its codes */
     }
     if (done > 0)
       reads++, last = done;
@@ -739,6 +805,25 @@ static void test_refusals(void **state)
   cs_sweep_file_free(&s);
   p = damaged("traj.h5", "notraj.h5", "no-trajectory");
   expect_refusal(cs_read_trajectory(p, 0, SIZE_MAX, &t), CS_ERR_PARSE, p, "/trajectory");
+  /* integer outputs of fewer rows than the table: refused in a complete
+   * file; cut to the rows both hold in one a killed run left (running) */
+  struct cs_trajectory_file whole;
+  assert_int_equal(cs_read_trajectory(fpath("traj.h5"), 0, SIZE_MAX, &whole), CS_OK);
+  p = damaged("traj.h5", "codes.h5", "codes-short");
+  expect_refusal(cs_read_trajectory(p, 0, SIZE_MAX, &t), CS_ERR_PARSE, p, "/trajectory_codes");
+  expect_refusal(cs_read_result(p, &f), CS_ERR_PARSE, p, "/trajectory_codes");
+  p = damaged("traj.h5", "codesrun.h5", "codes-short-running");
+  assert_int_equal(cs_read_trajectory(p, 0, SIZE_MAX, &t), CS_OK);
+  assert_int_equal(t.rows_total, whole.rows_total - 3);
+  assert_int_equal(t.table.nrows, whole.rows_total - 3);
+  assert_int_equal(t.table.ncols, whole.table.ncols);
+  assert_memory_equal(t.table.data, whole.table.data,
+                      t.table.nrows * t.table.ncols * sizeof(double));
+  cs_trajectory_file_free(&t);
+  assert_int_equal(cs_read_result(p, &f), CS_OK);
+  assert_int_equal(cs_result_table_at(&f, "/trajectory")->nrows, whole.rows_total - 3);
+  cs_result_file_free(&f);
+  cs_trajectory_file_free(&whole);
   /* tables stored by columns: a missing_value that is not a number, a block
    * whose names do not match its columns */
   struct cs_eps_study_file e;

@@ -9,7 +9,15 @@
  * trajectory of another model is refused. An eps study written by
  * cs_eps_h5_write_series_file (study/eps_h5.h) reads back with its eps list,
  * a zero difference at t = 0 (every run starts from the same state), the
- * norms of the result (counts int64), the root attributes. */
+ * norms of the result (counts int64), the root attributes. The integer
+ * outputs of a model (the two-mass model's vcase and stick, the pendulum's
+ * stick) go to int32 companions of the tables of doubles (/trajectory_codes,
+ * /reference_codes, /eps/<k>/difference_codes), in one go and streamed in
+ * blocks alike, and the readers of results/read.h give back exactly the
+ * rows the library computed, in the model's order; cs_codes_split refuses
+ * what is not an integer output. A study written as it goes ends with
+ * cs_eps_h5_finish (committed) or cs_eps_h5_discard (no partial file, the
+ * older file and the path's claim released). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +28,9 @@
 
 #include "io/config.h"
 #include "io/h5.h"
+#include "io/run_h5.h"
 #include "io/trajectory_h5.h"
+#include "results/read.h"
 #include "study/eps_h5.h"
 
 static char dir[256];
@@ -209,6 +219,122 @@ static void trajectory_file(void **state)
   cs_config_free(&cfg);
 }
 
+/* a == b element by element, NaN equal to NaN */
+static void same_values(const double *a, const double *b, size_t n, const char *what)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!(a[i] == b[i] || (isnan(a[i]) && isnan(b[i]))))
+      fail_msg("%s: element %zu is %.17g, expected %.17g", what, i, a[i], b[i]);
+}
+
+/* The two-mass model's trajectory: t, 4 states, 4 real outputs in
+ * /trajectory; vcase and stick, int32, in /trajectory_codes; written in one
+ * go and in blocks of 7 rows, the same; read back as the recorded rows. */
+static void trajectory_integer_outputs(void **state)
+{
+  (void)state;
+  char ini[512];
+  snprintf(ini, sizeof ini, "%s/params/twomass_stickslip.ini", CONTENSOU_SOURCE_DIR);
+  const char *sets[] = {"output.t_end=1", "output.dt=0.01"};
+  struct cs_config cfg;
+  if (cs_config_load(ini, sets, 2, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const struct cs_model *m = cfg.model;
+  assert_int_equal(cs_model_integer_outputs(m), 2);
+  struct cs_record_grid g;
+  assert_int_equal(cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, 1000, &g), CS_OK);
+  struct cs_record_spec rs = {.grid = g, .solver = &cfg.solver};
+  struct cs_trajectory tr;
+  assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
+  assert_int_equal(tr.cols, 11);
+  const char *path = in_dir("twomass.h5");
+  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 2, 0, NULL, 0), CS_OK);
+
+  /* streamed in blocks of 7 rows */
+  const char *path2 = in_dir("twomass_streamed.h5");
+  struct cs_h5 *out;
+  assert_int_equal(cs_h5_output_create(path2, 1, &out), CS_OK);
+  struct cs_trajectory_h5 tw = {.flush_every = 0};
+  assert_int_equal(cs_trajectory_h5_begin(&tw, out, &cfg, &g, sets, 2, 0, NULL), CS_OK);
+  struct cs_record_spec rs2 = {.grid = g,
+                               .solver = &cfg.solver,
+                               .block_rows = 7,
+                               .on_rows = cs_trajectory_h5_on_rows,
+                               .on_switch = cs_trajectory_h5_on_switch,
+                               .ctx = &tw};
+  struct cs_record_result r;
+  assert_int_equal(cs_record_run(m, cfg.params, cfg.y0, &rs2, &r), CS_OK);
+  assert_int_equal(cs_trajectory_h5_end(&tw, &r, 0), CS_OK);
+  assert_int_equal(cs_h5_output_commit(out), CS_OK);
+
+  const char *paths[] = {path, path2};
+  for (int k = 0; k < 2; k++) {
+    struct cs_h5 *f;
+    assert_int_equal(cs_h5_open(paths[k], 0, &f), CS_OK);
+    struct cs_h5_dset *reals, *codes;
+    assert_int_equal(cs_h5_dset_open(f, "/trajectory", &reals), CS_OK);
+    assert_int_equal(cs_h5_dset_open(f, "/trajectory_codes", &codes), CS_OK);
+    assert_int_equal(cs_h5_dset_type(reals), CS_H5_DOUBLE);
+    assert_int_equal(cs_h5_dset_type(codes), CS_H5_INT32);
+    assert_int_equal(cs_h5_dset_cols(reals), 9);
+    assert_int_equal(cs_h5_dset_cols(codes), 2);
+    assert_int_equal(cs_h5_dset_rows(codes), tr.rows);
+    double *x = malloc(tr.rows * 9 * sizeof *x);
+    int32_t *c = malloc(tr.rows * 2 * sizeof *c);
+    assert_true(x && c);
+    assert_int_equal(cs_h5_dset_read(reals, 0, tr.rows, x), CS_OK);
+    assert_int_equal(cs_h5_dset_read(codes, 0, tr.rows, c), CS_OK);
+    int sticks = 0;
+    for (size_t i = 0; i < tr.rows; i++) {
+      same_values(x + i * 9, tr.data + i * 11, 9, "the real columns");
+      assert_true(c[2 * i] == tr.data[i * 11 + 9] && c[2 * i + 1] == tr.data[i * 11 + 10]);
+      sticks += c[2 * i + 1];
+    }
+    assert_true(sticks > 0 && sticks < (int)tr.rows); /* stick-slip */
+    double mv;
+    assert_int_equal(cs_h5_attr_read_double(f, "/trajectory_codes", "missing_value", &mv), CS_OK);
+    assert_true(mv == -1);
+    has_doc(f, "/trajectory_codes");
+    free(x), free(c);
+    cs_h5_dset_close(reals), cs_h5_dset_close(codes);
+    cs_h5_close(f);
+
+    /* the reader: the recorded rows, in the model's order */
+    struct cs_trajectory_file rf;
+    assert_int_equal(cs_read_trajectory(paths[k], 0, SIZE_MAX, &rf), CS_OK);
+    assert_int_equal(rf.table.nrows, tr.rows);
+    assert_int_equal(rf.table.ncols, tr.cols);
+    for (size_t j = 0; j < m->n_derived; j++)
+      assert_string_equal(rf.table.names[1 + m->n_state + j], m->derived[j].name);
+    same_values(rf.table.data, tr.data, tr.rows * tr.cols, "cs_read_trajectory");
+    cs_trajectory_file_free(&rf);
+  }
+  cs_trajectory_free(&tr);
+  cs_config_free(&cfg);
+}
+
+/* cs_codes_split: NaN is the missing value, anything but an integer output
+ * is refused naming where, a table of differences takes negative ones, and
+ * the real columns compact in place. */
+static void codes_split(void **state)
+{
+  (void)state;
+  double rows[] = {0.5, 1.0, 0.0, 2.5, NAN, 3.0};
+  int32_t codes[4];
+  assert_int_equal(cs_codes_split(rows, 2, 3, 2, 0, rows, codes, "/x"), CS_OK);
+  assert_true(rows[0] == 0.5 && rows[1] == 2.5); /* the reals, compacted */
+  assert_true(codes[0] == 1 && codes[1] == 0 && codes[2] == CS_CODES_MISSING && codes[3] == 3);
+  double bad[] = {0.0, 1.5};
+  assert_int_equal(cs_codes_split(bad, 1, 2, 1, 0, bad, codes, "/t"), CS_ERR_ARG);
+  assert_non_null(strstr(cs_errmsg(), "'/t': row 0, column 1: 1.5 is not an integer output"));
+  double neg[] = {0.0, -1.0, 0.0, NAN};
+  assert_int_equal(cs_codes_split(neg, 2, 2, 1, 0, neg, codes, "/t"), CS_ERR_ARG);
+  assert_int_equal(cs_codes_split(neg, 2, 2, 1, 1, neg, codes, "/t"), CS_OK);
+  assert_true(codes[0] == -1 && codes[1] == CS_CODES_DIFF_MISSING);
+  double big[] = {0.0, 3e9};
+  assert_int_equal(cs_codes_split(big, 1, 2, 1, 0, big, codes, "/t"), CS_ERR_ARG);
+}
+
 static void eps_series_file(void **state)
 {
   (void)state;
@@ -253,7 +379,13 @@ static void eps_series_file(void **state)
   cs_h5_data_free(&d);
   assert_int_equal(cs_h5_read(f, "/reference", &d), CS_OK);
   assert_int_equal(d.nrows, n_t);
+  assert_int_equal(d.ncols, r.cols - 1); /* the stick indicator is in /reference_codes */
+  assert_int_equal(cs_h5_data_column(&d, "stick"), -1);
   cs_h5_data_free(&d);
+  expect_type(f, "/reference_codes", CS_H5_INT32);
+  expect_type(f, "/eps/0/difference_codes", CS_H5_INT32);
+  has_doc(f, "/reference_codes");
+  has_doc(f, "/eps/1/difference_codes");
   for (size_t k = 0; k < 2; k++) {
     char p[64];
     snprintf(p, sizeof p, "/eps/%zu/difference", k);
@@ -284,16 +416,73 @@ static void eps_series_file(void **state)
   for (size_t i = 0; i < sizeof objs / sizeof *objs; i++)
     has_doc(f, objs[i]);
   cs_h5_close(f);
+  /* the reader: the reference and the differences the study computed,
+   * column for column (the stick indicator last) */
+  struct cs_eps_study_file e;
+  assert_int_equal(cs_read_eps_study(path, &e), CS_OK);
+  assert_int_equal(e.reference->ncols, r.cols);
+  assert_int_equal(cs_result_column(e.reference, "stick"), (long)r.cols - 1);
+  same_values(e.reference->data, r.reference.data, n_t * r.cols, "/reference");
+  for (size_t k = 0; k < 2; k++)
+    same_values(cs_eps_study_difference(&e, k)->data, r.diff + k * n_t * r.cols, n_t * r.cols,
+                "a difference");
+  cs_eps_study_file_free(&e);
   cs_eps_result_free(&r);
   free(t);
+  cs_config_free(&cfg);
+}
+
+/* cs_eps_h5_finish commits; cs_eps_h5_discard leaves no partial file, the
+ * older file at the path as it was, and the path free for the next run. */
+static void eps_finish_discard(void **state)
+{
+  (void)state;
+  char ini[512];
+  snprintf(ini, sizeof ini, "%s/params/pendulum_fig9.ini", CONTENSOU_SOURCE_DIR);
+  const char *sets[] = {"output.t_end=0.05", "output.dt=0.01"};
+  struct cs_config cfg;
+  if (cs_config_load(ini, sets, 2, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const double eps[] = {1e-1};
+  const char *path = in_dir("finish.h5");
+  char partial[600];
+  snprintf(partial, sizeof partial, "%s.partial", path);
+
+  /* a header only, finished: the file is there, committed */
+  struct cs_writer w = {.st = CS_OK};
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  assert_int_equal(cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 0, 1e-3), CS_OK);
+  assert_int_equal(cs_eps_h5_finish(&w), CS_OK);
+  assert_null(w.f);
+  assert_int_equal(cs_eps_h5_finish(&w), CS_OK); /* nothing left to do */
+  assert_true(access(path, F_OK) == 0 && access(partial, F_OK) != 0);
+
+  /* a second run that produced nothing: discarded, the first file kept */
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  assert_true(access(partial, F_OK) == 0);
+  cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 1, NAN);
+  cs_eps_h5_discard(&w);
+  assert_null(w.f);
+  cs_eps_h5_discard(&w); /* harmless */
+  assert_true(access(partial, F_OK) != 0);
+  struct cs_h5 *f;
+  assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
+  char *s = read_string(f, "/", "reference"); /* the first run's: eps, not event-driven */
+  assert_string_equal(s, "eps");
+  free(s);
+  cs_h5_close(f);
+  /* the claim on the path is released */
+  assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
+  cs_eps_h5_discard(&w);
   cs_config_free(&cfg);
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(trajectory_file),
-      cmocka_unit_test(eps_series_file),
+      cmocka_unit_test(trajectory_file),    cmocka_unit_test(trajectory_integer_outputs),
+      cmocka_unit_test(codes_split),        cmocka_unit_test(eps_series_file),
+      cmocka_unit_test(eps_finish_discard),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -227,8 +227,8 @@ static enum cs_status nan_prepare(void *p)
   return CS_OK;
 }
 
-static const struct cs_var_desc nan_state[] = {{"x", "1", "position", 0},
-                                               {"v", "1", "velocity", 0}};
+static const struct cs_var_desc nan_state[] = {{"x", "1", "position", 0, 0},
+                                               {"v", "1", "velocity", 0, 0}};
 static const double nan_y0[] = {0.5, 0};
 static const struct cs_param_desc nan_params[] = {
     {"p", "1", offsetof(struct nanp, p), 2.0, -10, 10, NULL, "NaN below 1"}};

@@ -90,9 +90,11 @@ static const char eps_help[] =
     "                    sweep), reference (eps or event-driven), reference_eps,\n"
     "                    eps_unit, status, message\n"
     "  /eps/values       the eps list\n"
-    "  /reference        t, states, derived outputs of the reference run\n"
+    "  /reference        t, states, real derived outputs of the reference run\n"
+    "  /reference_codes  its integer outputs (stick ...), int32, the same rows\n"
     "  /reference_switches   event-driven reference: t, kind, mode, states\n"
-    "  /eps/<k>/difference   t, run - reference (states, derived), k = 0, 1, ...\n"
+    "  /eps/<k>/difference   t, run - reference (states, derived), k = 0, 1, ...;\n"
+    "                    the integer outputs' in /eps/<k>/difference_codes (int32)\n"
     "  /eps/norms        eps, rows, stick_rows, <var>_<norm> for norm in max, rms,\n"
     "                    max_stick, max_slip, rms_stick, rms_slip\n"
     "  /eps/runs         eps, ok, rows, steps, rhs_evals, switches, wall_time_s\n"
@@ -169,34 +171,6 @@ static void progress_count(void *ctx, size_t run, size_t n_runs)
   cli_progress_update(ctx, (double)run);
 }
 
-/* ------------------------------------------------------------ common header */
-
-/* Ends the file: renamed over out when everything was written; after a
- * write failure (a full disk) left as out.partial as of its last flush. */
-static void finish(struct cs_writer *w)
-{
-  if (!w->f)
-    return;
-  if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_output_commit(w->f));
-  else
-    cs_h5_abandon(w->f);
-  w->f = NULL;
-}
-
-/* Drops the partial file of a study that produced nothing. */
-static void discard(struct cs_writer *w)
-{
-  const char *p = cs_h5_partial_path(w->f);
-  char partial[4200] = "";
-  if (p)
-    snprintf(partial, sizeof partial, "%s", p);
-  cs_h5_close(w->f);
-  w->f = NULL;
-  if (partial[0])
-    remove(partial);
-}
-
 /* ------------------------------------------------------------ time series */
 
 static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const char *const *sets,
@@ -245,9 +219,8 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   cli_progress_end(&prog);
   int rc = CLI_EXIT_OK, failed = 0;
   if (st != CS_OK) {
-    cs_w_string(&w, "/", "status", "failed");
-    cs_w_string(&w, "/", "message", cs_strerror(st));
-    discard(&w);
+    /* nothing to record: the partial file goes (its status would be lost with it) */
+    cs_eps_h5_discard(&w);
     cs_eps_result_free(&r);
     free(t);
     return cli_fail(cmd, "%s", cs_strerror(st));
@@ -256,7 +229,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
   cs_eps_h5_write_series(&w, cfg, &spec, &r);
-  finish(&w);
+  cs_eps_h5_finish(&w);
 
   /* the report: one line per eps */
   for (size_t k = 0; k < n_eps; k++) {
@@ -350,7 +323,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   st = cs_eps_sweep_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
   cli_progress_end(&prog);
   if (st != CS_OK) {
-    discard(&w);
+    cs_eps_h5_discard(&w);
     cs_eps_sweep_result_free(&r);
     return cli_fail(cmd, "%s", cs_strerror(st));
   }
@@ -358,7 +331,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
   cs_eps_h5_write_sweep(&w, cfg, &sw, &r);
-  finish(&w);
+  cs_eps_h5_finish(&w);
 
   for (size_t k = 0; k < n_eps; k++) {
     const struct cs_eps_sweep_run *e = &r.runs[k];

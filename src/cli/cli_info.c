@@ -60,12 +60,13 @@ static const char info_help[] =
     "\n"
     "--model NAME: the model's states (unit, default initial value, angle), its\n"
     "parameters (unit, default, accepted range, alternative, doc), its choices,\n"
-    "derived outputs, stick indicator, default Poincare section with its doc:\n"
+    "derived outputs (integer: stored as int32 in the files' companion tables,\n"
+    "e.g. /trajectory_codes), stick indicator, default Poincare section with its doc:\n"
     "  state.<name> = [unit] default <v>[, angle]: <doc>\n"
     "  param.<name> = [unit] default <v> in [min, max][, or <alt>]: <doc>\n"
     "                (default: a number, 'from <alt>' or 'derived (see doc)')\n"
     "  choice.<name> = <a> | <b> | ... default <a>: <doc>\n"
-    "  derived.<name> = [unit][, stick indicator]: <doc>\n"
+    "  derived.<name> = [unit][, angle][, integer][, stick indicator]: <doc>\n"
     "  section = <kind> <variable> = <level> <direction>; section_doc = ...\n"
     "--models: one 'model = <name>: <title>' line per model.\n"
     "\n"
@@ -503,8 +504,9 @@ static int show_model(const char *name)
   for (size_t i = 0; i < m->n_derived; i++) {
     const struct cs_var_desc *v = &m->derived[i];
     snprintf(label, sizeof label, "derived.%s", v->name);
-    printf("%s = [%s]%s%s: %s\n", label, v->unit, v->angle ? ", angle" : "",
-           (int)i == m->stick_output ? ", stick indicator" : "", v->doc ? v->doc : "");
+    printf("%s = [%s]%s%s%s: %s\n", label, v->unit, v->angle ? ", angle" : "",
+           v->integer ? ", integer" : "", (int)i == m->stick_output ? ", stick indicator" : "",
+           v->doc ? v->doc : "");
   }
   out_line("stick_indicator", "%s",
            m->stick_output >= 0 && (size_t)m->stick_output < m->n_derived

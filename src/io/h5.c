@@ -190,6 +190,22 @@ int cs_h5_exists(struct cs_h5 *f, const char *path)
   return f && path && read_path(f->file, path, 0) == CS_OK;
 }
 
+enum cs_status cs_h5_companion_path(const char *table, char *buf, size_t cap)
+{
+  const char *slash = table ? strrchr(table, '/') : NULL;
+  const char *base = slash ? slash + 1 : table;
+  int n = !table ? -1
+          : strcmp(base, "values") == 0
+              ? snprintf(buf, cap, "%.*scodes", (int)(base - table), table)
+              : snprintf(buf, cap, "%s_codes", table);
+  if (n < 0 || (size_t)n >= cap) {
+    if (cap)
+      buf[0] = '\0';
+    return CS_ERR_RANGE;
+  }
+  return CS_OK;
+}
+
 /* ------------------------------------------------------------------ files */
 
 enum cs_status cs_h5_create(const char *path, struct cs_h5 **out)

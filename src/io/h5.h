@@ -8,6 +8,11 @@
  * - a table whose columns are not all real numbers (codes, counts) is a group
  *   of typed columns ("tables stored by columns" below);
  * - a 1-D dataset carries a scalar string attribute `units`;
+ * - rows whose values are mostly real and partly integers (a model's
+ *   outputs: t, states, derived outputs, some of them integers) keep the
+ *   real columns in a 2-D table of doubles and the integer ones in its
+ *   companion, a 2-D integer table of the same rows with its own `names`,
+ *   `units` and `doc` (cs_h5_companion_path gives its path);
  * - a double attribute `x` gets a companion string attribute `x_units` on the
  *   same object (HDF5 attributes cannot carry attributes);
  * - units are written as plain text ("rad/s", "N m"); "1" means dimensionless.
@@ -55,6 +60,12 @@ enum cs_status cs_h5_flush(struct cs_h5 *f);
 /* 1 if the group or dataset path exists (reached through hard links), 0 if
  * not (or on error). */
 int cs_h5_exists(struct cs_h5 *f, const char *path);
+
+/* The path of the integer companion of the table of doubles at table: the
+ * sibling "codes" of a table named "values" (a sweep's section/values ->
+ * section/codes), else "<table>_codes" (/trajectory -> /trajectory_codes).
+ * CS_ERR_RANGE when it does not fit in cap bytes. */
+enum cs_status cs_h5_companion_path(const char *table, char *buf, size_t cap);
 
 /* ------------------------------------------------------------- reading
  *
@@ -167,6 +178,9 @@ struct cs_h5_dset_spec {
   const char *const *units; /* 2-D: cols units (attribute `units`), or NULL */
   const char *unit;         /* 1-D: the `units` attribute, or NULL */
   const char *doc;          /* the `doc` attribute: what the numbers mean, or NULL */
+  int missing;              /* integer types: 1 writes the attribute missing_value = fill, in
+                               the dataset's type (the CF conventions' name for "no value";
+                               the readers here turn it into NaN) */
 };
 
 /* An open dataset. */

@@ -63,28 +63,6 @@ static enum cs_status check_specs(const char *path, size_t ncol, const struct cs
   return CS_OK;
 }
 
-/* Writes the scalar attribute missing_value = -1 in the column's own type. */
-static enum cs_status write_missing(struct cs_h5 *f, const char *path, enum cs_h5_type type)
-{
-  int64_t v64 = -1;
-  int32_t v32 = -1;
-  hid_t obj = H5Oopen(f->file, path, H5P_DEFAULT), space = H5Screate(H5S_SCALAR), a = -1;
-  if (obj >= 0 && space >= 0)
-    a = H5Acreate2(obj, "missing_value", type == CS_H5_INT64 ? H5T_STD_I64LE : H5T_STD_I32LE, space,
-                   H5P_DEFAULT, H5P_DEFAULT);
-  enum cs_status st = CS_OK;
-  if (a < 0 || H5Awrite(a, type == CS_H5_INT64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32,
-                        type == CS_H5_INT64 ? (const void *)&v64 : (const void *)&v32) < 0)
-    st = fail_h5("cannot write attribute missing_value of", path);
-  if (a >= 0)
-    H5Aclose(a);
-  if (space >= 0)
-    H5Sclose(space);
-  if (obj >= 0)
-    H5Oclose(obj);
-  return st;
-}
-
 /* Creates the group's datasets (nrows fixed rows, or extendible from 0
  * with chunks of chunk_rows) and its attributes; fills t's columns. */
 static enum cs_status create_columns(struct cs_h5 *f, const char *path, size_t ncol,
@@ -137,11 +115,10 @@ static enum cs_status create_columns(struct cs_h5 *f, const char *path, size_t n
         .units = units,
         .unit = c->width ? NULL : c->unit,
         .doc = c->doc,
+        .missing = c->missing && c->type != CS_H5_DOUBLE,
     };
     st = cs_h5_dset_create(f, sub, &ds, &k->d);
     free(units);
-    if (st == CS_OK && c->missing && c->type != CS_H5_DOUBLE)
-      st = write_missing(f, sub, c->type);
   }
   if (st == CS_OK)
     st = cs_h5_attr_write_strings(f, path, "columns", ncol, names);

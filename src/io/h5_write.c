@@ -522,6 +522,32 @@ static enum cs_status write_strings_attr(hid_t obj, const char *name, size_t n,
   return st;
 }
 
+/* The scalar attribute missing_value = v in the dataset's own integer type
+ * (CF: the type of the data it marks). */
+static enum cs_status write_missing(hid_t obj, const char *path, enum cs_h5_type type, double v)
+{
+  int wide = type == CS_H5_INT64;
+  if (!(v == floor(v) && v >= (wide ? -9223372036854775808.0 : -2147483648.0) &&
+        v <= (wide ? 9223372036854774784.0 : 2147483647.0)))
+    return fail(CS_ERR_ARG, "dataset '%s': missing value %g is not an integer of its type", path,
+                v);
+  int64_t v64 = (int64_t)v;
+  int32_t v32 = (int32_t)v;
+  hid_t space = H5Screate(H5S_SCALAR), a = -1;
+  if (space >= 0)
+    a = H5Acreate2(obj, "missing_value", wide ? H5T_STD_I64LE : H5T_STD_I32LE, space, H5P_DEFAULT,
+                   H5P_DEFAULT);
+  enum cs_status st = CS_OK;
+  if (a < 0 || H5Awrite(a, wide ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32,
+                        wide ? (const void *)&v64 : (const void *)&v32) < 0)
+    st = fail_h5("cannot write attribute missing_value of", path);
+  if (a >= 0)
+    H5Aclose(a);
+  if (space >= 0)
+    H5Sclose(space);
+  return st;
+}
+
 enum cs_status cs_h5_dset_create(struct cs_h5 *f, const char *path,
                                  const struct cs_h5_dset_spec *sp, struct cs_h5_dset **out)
 {
@@ -580,6 +606,8 @@ enum cs_status cs_h5_dset_create(struct cs_h5 *f, const char *path,
     st = write_strings_attr(d->id, "units", 0, &sp->unit);
   if (st == CS_OK && sp->doc)
     st = write_strings_attr(d->id, "doc", 0, &sp->doc);
+  if (st == CS_OK && sp->missing && (sp->type == CS_H5_INT32 || sp->type == CS_H5_INT64))
+    st = write_missing(d->id, path, sp->type, sp->fill);
   if (lcpl >= 0)
     H5Pclose(lcpl);
   if (dcpl >= 0)

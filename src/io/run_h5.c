@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,4 +225,97 @@ void cs_w_columns(struct cs_writer *w, const char *path, size_t ncol,
 {
   if (w->st == CS_OK)
     cs_w_check(w, cs_h5_write_columns(w->f, path, ncol, cols, nrows, rows, doc));
+}
+
+/* ------------------------------------------------------ integer outputs */
+
+enum cs_status cs_codes_create(struct cs_h5 *f, const char *path, size_t nc,
+                               const char *const *names, const char *const *units, size_t rows,
+                               int extendible, size_t reals, int difference, const char *doc,
+                               struct cs_h5_dset **out)
+{
+  *out = NULL;
+  if (nc == 0)
+    return cs_error_set(CS_ERR_ARG, "'%s': a table of integer outputs needs one", path);
+  /* the rows of a chunk of the table of doubles (cs_h5_table_create's and
+   * cs_h5_dset_create's default): a 64 KiB chunk of int32 would hold 16
+   * times as many, and a short run's file would carry it nearly empty */
+  size_t chunk = reals && reals < 8192 ? 8192 / reals : 1;
+  if (!extendible && rows > 0 && chunk > rows)
+    chunk = rows;
+  struct cs_h5_dset_spec s = {.type = CS_H5_INT32,
+                              .rows = extendible ? 0 : rows,
+                              .cols = nc,
+                              /* a fixed dataset of no rows cannot be chunked */
+                              .extendible = extendible || rows == 0,
+                              .chunk_rows = chunk,
+                              .fill = difference ? CS_CODES_DIFF_MISSING : CS_CODES_MISSING,
+                              .missing = 1,
+                              .names = names,
+                              .units = units,
+                              .doc = doc};
+  return cs_h5_dset_create(f, path, &s, out);
+}
+
+enum cs_status cs_codes_split(const double *rows, size_t n, size_t cols, size_t nc, int difference,
+                              double *reals, int32_t *codes, const char *path)
+{
+  const size_t nr = cols - nc;
+  const double lo = difference ? (double)CS_CODES_DIFF_MISSING + 1 : 0.0;
+  for (size_t i = 0; i < n; i++) {
+    const double *r = rows + i * cols;
+    for (size_t j = 0; j < nc; j++) {
+      double v = r[nr + j];
+      if (isnan(v)) {
+        codes[i * nc + j] = difference ? CS_CODES_DIFF_MISSING : CS_CODES_MISSING;
+        continue;
+      }
+      if (!(v == floor(v) && v >= lo && v <= 2147483647.0))
+        return cs_error_set(CS_ERR_ARG,
+                            "'%s': row %zu, column %zu: %.17g is not an integer output (an "
+                            "integer%s)",
+                            path, i, nr + j, v, difference ? "" : " >= 0");
+      codes[i * nc + j] = (int32_t)v;
+    }
+    /* reals may be rows: row i moves down to i * nr <= i * cols, after its
+     * codes were taken */
+    memmove(reals + i * nr, r, nr * sizeof *reals);
+  }
+  return CS_OK;
+}
+
+void cs_w_split_table(struct cs_writer *w, const char *path, size_t rows, size_t cols, size_t nc,
+                      const double *data, const char *const *names, const char *const *units,
+                      int difference, const char *codes_doc)
+{
+  if (w->st != CS_OK)
+    return;
+  if (nc == 0 || nc >= cols) {
+    if (nc)
+      cs_w_check(w, cs_error_set(CS_ERR_ARG, "'%s': %zu integer columns of %zu", path, nc, cols));
+    cs_w_table(w, path, rows, cols, data, names, units);
+    return;
+  }
+  double *reals = malloc((rows ? rows : 1) * (cols - nc) * sizeof *reals);
+  int32_t *codes = malloc((rows ? rows : 1) * nc * sizeof *codes);
+  char cpath[512];
+  if (!reals || !codes)
+    cs_w_check(w, CS_ERR_NOMEM);
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_companion_path(path, cpath, sizeof cpath) == CS_OK
+                      ? CS_OK
+                      : cs_error_set(CS_ERR_ARG, "'%s': a path too long", path));
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_codes_split(data, rows, cols, nc, difference, reals, codes, path));
+  cs_w_table(w, path, rows, cols - nc, reals, names, units);
+  struct cs_h5_dset *d = NULL;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_codes_create(w->f, cpath, nc, names + (cols - nc),
+                                  units ? units + (cols - nc) : NULL, rows, 0, cols - nc,
+                                  difference, codes_doc, &d));
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_dset_write(d, 0, rows, codes));
+  if (d)
+    cs_w_check(w, cs_h5_dset_close(d));
+  free(reals), free(codes);
 }

@@ -9,6 +9,8 @@
 #ifndef CS_RUN_H5_H
 #define CS_RUN_H5_H
 
+#include <stdint.h>
+
 #include "io/config.h"
 #include "io/h5.h"
 
@@ -53,6 +55,51 @@ void cs_w_record(struct cs_writer *w, const char *path, size_t n, const struct c
 void cs_w_columns(struct cs_writer *w, const char *path, size_t ncol,
                   const struct cs_h5_column *cols, size_t nrows, const double *rows,
                   const char *doc);
+
+/* ------------------------------------------------------ integer outputs
+ *
+ * Rows of a model's outputs (t, the states, the derived outputs in the
+ * model's order, as integrate/record.h makes them; a sweep's section rows
+ * start with the parameter values) end with the model's integer outputs
+ * (models/model.h: stick, vcase, ...). A result file keeps the real columns
+ * of such rows in a 2-D table of doubles and the integer outputs in its
+ * companion (cs_h5_companion_path: /trajectory_codes, section/codes, ...): a
+ * 2-D int32 table of the same rows in the same order, one column per integer
+ * output, with names, units, doc and missing_value = CS_CODES_MISSING where
+ * a row has no value (the NaN rows after a failed run). Integers stay
+ * integers for every reader (h5py, HDF5.jl, MATLAB get an integer array),
+ * and the table of doubles holds real numbers only. A table of differences
+ * between two runs holds differences of codes, of which -1 is one: its
+ * missing value is CS_CODES_DIFF_MISSING. */
+#define CS_CODES_MISSING (-1)
+#define CS_CODES_DIFF_MISSING (-2147483647 - 1) /* INT32_MIN */
+
+/* Creates the companion at path: nc columns (names, units), rows rows or,
+ * extendible, none yet; its chunks hold as many rows as those of a table of
+ * `reals` doubles per row (about 64 KiB, io/h5.h: the same rows in a chunk
+ * of either); doc its `doc`; difference: a table of differences (see
+ * above). The dataset is the caller's to close. */
+enum cs_status cs_codes_create(struct cs_h5 *f, const char *path, size_t nc,
+                               const char *const *names, const char *const *units, size_t rows,
+                               int extendible, size_t reals, int difference, const char *doc,
+                               struct cs_h5_dset **out);
+
+/* Splits n rows of cols doubles whose last nc values are integer outputs:
+ * the first cols - nc of each row go to reals (which may be rows itself:
+ * the rows are then compacted in place), the last nc to codes as int32, NaN
+ * as the missing value. CS_ERR_ARG (the message names path, the row, the
+ * column and the value) for a value that is not an integer >= 0 (a
+ * difference: not an int32 above CS_CODES_DIFF_MISSING). */
+enum cs_status cs_codes_split(const double *rows, size_t n, size_t cols, size_t nc, int difference,
+                              double *reals, int32_t *codes, const char *path);
+
+/* The table of rows at path (rows x cols doubles, row-major; names and
+ * units of all cols columns) written as its cols - nc real columns
+ * (cs_w_table) and, when nc > 0, the companion of its last nc (doc:
+ * codes_doc; difference as above). */
+void cs_w_split_table(struct cs_writer *w, const char *path, size_t rows, size_t cols, size_t nc,
+                      const double *data, const char *const *names, const char *const *units,
+                      int difference, const char *codes_doc);
 
 /* The columns of a table of mode switches (/switches of a trajectory,
  * /reference_switches of an eps study): t, kind and mode (int32 codes), then

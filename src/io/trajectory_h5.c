@@ -56,8 +56,10 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
   struct cs_writer *w = &tw->w;
   w->f = f, w->st = CS_OK, w->err[0] = '\0';
   tw->model = m, tw->rows = 0, tw->table = tw->switches = NULL;
+  tw->codes = NULL, tw->reals = NULL, tw->ints = NULL, tw->block_cap = 0;
   tw->max_switches = cs_model_switches(m, cfg->params) ? CS_TRAJECTORY_H5_MAX_SWITCHES : 0;
   const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
+  const size_t nc = tw->ncodes = cs_model_integer_outputs(m);
   const char **names = malloc(ncols * sizeof *names), **units = malloc(ncols * sizeof *units);
   if (!names || !units) {
     cs_w_check(w, CS_ERR_NOMEM);
@@ -70,8 +72,17 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
   for (size_t i = 0; i < nd; i++)
     names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
   cs_w_check(w, cs_run_h5_write_header(f, "trajectory", cfg, sets, n_set, argc, argv));
+  /* the real columns, and the integer outputs (the last ones) in their
+   * companion: an integer stays an integer in the file */
   if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_table_create(f, "/trajectory", ncols, 0, names, units, &tw->table));
+    cs_w_check(w, cs_h5_table_create(f, "/trajectory", ncols - nc, 0, names, units, &tw->table));
+  if (w->st == CS_OK && nc)
+    cs_w_check(w, cs_codes_create(f, "/trajectory_codes", nc, names + ncols - nc,
+                                  units + ncols - nc, 0, 1, ncols - nc, 0,
+                                  "the model's integer outputs (e.g. the stick indicator: 1 "
+                                  "stick, 0 slip) at the rows of /trajectory, same rows in the "
+                                  "same order, one int32 column each; -1: no value",
+                                  &tw->codes));
   free(names), free(units);
   cs_w_double(w, "/trajectory", "t0", 0.0, tu);
   cs_w_double(w, "/trajectory", "t_start", g->t_start, tu);
@@ -79,10 +90,15 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
   cs_w_double(w, "/trajectory", "dt", g->dt, tu);
   cs_w_int(w, "/trajectory", "rows_planned", (long long)g->rows);
   cs_w_string(w, "/trajectory", "doc",
-              "one row per grid time, from t_start every dt to t_end (the last row at t_end "
-              "exactly): t, the state variables, then the model's derived outputs (e.g. the "
-              "stick indicator), from the integrator's dense output; rows_planned rows when the "
-              "run completed, fewer when it failed");
+              nc ? "one row per grid time, from t_start every dt to t_end (the last row at t_end "
+                   "exactly): t, the state variables, then the model's real derived outputs, "
+                   "from the integrator's dense output (its integer outputs, e.g. the stick "
+                   "indicator, are in /trajectory_codes); rows_planned rows when the run "
+                   "completed, fewer when it failed"
+                 : "one row per grid time, from t_start every dt to t_end (the last row at t_end "
+                   "exactly): t, the state variables, then the model's derived outputs, from "
+                   "the integrator's dense output; rows_planned rows when the run completed, "
+                   "fewer when it failed");
   if (tw->max_switches)
     create_switch_table(tw);
   if (w->st == CS_OK)
@@ -96,8 +112,26 @@ int cs_trajectory_h5_on_rows(void *ctx, size_t first_row, size_t n, const double
   (void)first_row;
   struct cs_trajectory_h5 *tw = ctx;
   struct cs_writer *w = &tw->w;
+  const size_t nc = tw->ncodes;
+  if (w->st == CS_OK && nc && n > tw->block_cap) {
+    double *nr = realloc(tw->reals, n * cs_h5_table_cols(tw->table) * sizeof *nr);
+    if (nr)
+      tw->reals = nr;
+    int32_t *ni = nr ? realloc(tw->ints, n * nc * sizeof *ni) : NULL;
+    if (ni)
+      tw->ints = ni, tw->block_cap = n;
+    else
+      cs_w_check(w, CS_ERR_NOMEM);
+  }
+  if (w->st == CS_OK && nc)
+    cs_w_check(w, cs_codes_split(rows, n, cs_h5_table_cols(tw->table) + nc, nc, 0, tw->reals,
+                                 tw->ints, "/trajectory"));
+  /* the reals first, then their codes (a reader of a killed run's file
+   * takes the rows both have) */
   if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_table_append(tw->table, n, rows));
+    cs_w_check(w, cs_h5_table_append(tw->table, n, nc ? tw->reals : rows));
+  if (w->st == CS_OK && nc)
+    cs_w_check(w, cs_h5_dset_append(tw->codes, n, tw->ints));
   if (w->st == CS_OK)
     tw->rows += n;
   if (w->st == CS_OK && monotonic_s() - tw->last_flush >= tw->flush_every) {
@@ -156,6 +190,11 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
   if (tw->table && cs_h5_table_close(tw->table) != CS_OK)
     cs_w_check(w, CS_ERR_HDF5);
   tw->table = NULL;
+  if (tw->codes)
+    cs_w_check(w, cs_h5_dset_close(tw->codes));
+  tw->codes = NULL;
+  free(tw->reals), free(tw->ints);
+  tw->reals = NULL, tw->ints = NULL, tw->block_cap = 0;
   return w->st;
 }
 

@@ -6,8 +6,12 @@
  * double attribute x has x_units):
  *   /             the header of io/run_h5.h with kind = "trajectory"
  *   /params, /initial, /solver   one-row records (io/run_h5.h)
- *   /trajectory   rows t, state variables, derived outputs; attributes t0,
- *                 t_start, t_end, dt (model time unit), rows_planned
+ *   /trajectory   rows t, state variables, the real derived outputs (float64
+ *                 only); attributes t0, t_start, t_end, dt (model time unit),
+ *                 rows_planned
+ *   /trajectory_codes   models with integer outputs (stick, vcase: model.h):
+ *                 the same rows, one int32 column per integer output, with
+ *                 names, units, doc and missing_value = -1 (io/run_h5.h)
  *   /switches     models that switch modes (law = event-driven), stored by
  *                 columns (io/h5.h): t, kind and mode (int32; the mode after
  *                 the switch), the state after it; attributes kind_names
@@ -34,6 +38,7 @@
 #define CS_IO_TRAJECTORY_H5_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/status.h"
 #include "integrate/flow.h"
@@ -54,6 +59,11 @@ struct cs_trajectory_h5 {
   size_t rows;                   /* rows written so far */
   const struct cs_model *model;  /* set by begin */
   struct cs_h5_table *table;     /* /trajectory */
+  struct cs_h5_dset *codes;      /* /trajectory_codes, or NULL (no integer outputs) */
+  size_t ncodes;                 /* set by begin: integer outputs of a row */
+  double *reals;                 /* the real columns of a block of rows (with codes) */
+  int32_t *ints;                 /* its integer outputs */
+  size_t block_cap;              /* rows those two hold */
   struct cs_h5_table *switches;  /* /switches, or NULL */
   double last_flush;             /* monotonic clock of the last flush, s */
   double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
@@ -69,9 +79,10 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
                                       const char *const *sets, size_t n_set, int argc,
                                       char *const *argv);
 
-/* Appends n rows of 1 + n_state + n_derived values to /trajectory and
- * flushes the file when flush_every seconds have passed since the last
- * flush. The signature of cs_record_spec.on_rows, with ctx the writer:
+/* Appends n rows of 1 + n_state + n_derived values (the model's order) to
+ * /trajectory (their real columns) and /trajectory_codes (their integer
+ * outputs) and flushes the file when flush_every seconds have passed since
+ * the last flush. The signature of cs_record_spec.on_rows, with ctx the writer:
  * returns nonzero (stop the run) once the file cannot be written. */
 int cs_trajectory_h5_on_rows(void *tw, size_t first_row, size_t n, const double *rows);
 
@@ -80,9 +91,10 @@ int cs_trajectory_h5_on_rows(void *tw, size_t first_row, size_t n, const double 
 void cs_trajectory_h5_on_switch(void *tw, const struct cs_flow_switch *s);
 
 /* Ends the content: /stats from r (the run's result) and wall_time_s, the
- * count and dropped switches, root status and message; closes /trajectory
- * and /switches (not the file). Returns the first failure of the whole
- * writing (tw->w.st). */
+ * count and dropped switches, root status and message; closes /trajectory,
+ * /trajectory_codes and /switches (not the file) and frees the writer's
+ * buffers: call it after every begin, also after a failure. Returns the
+ * first failure of the whole writing (tw->w.st). */
 enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs_record_result *r,
                                     double wall_time_s);
 

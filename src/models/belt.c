@@ -120,10 +120,10 @@ struct belt {
 enum { X, PHI, DX, DPHI };
 
 static const struct cs_var_desc state[] = {
-    {"x", "1", "position of the disk centre, x^/r^", 0},
-    {"phi", "rad", "rotation of the disk", 1},
-    {"dx", "1", "velocity of the disk centre, dx/dt (t = alpha t^)", 0},
-    {"dphi", "1", "angular velocity of the disk, dphi/dt (rad per unit of t)", 0},
+    {"x", "1", "position of the disk centre, x^/r^", 0, 0},
+    {"phi", "rad", "rotation of the disk", 1, 0},
+    {"dx", "1", "velocity of the disk centre, dx/dt (t = alpha t^)", 0, 0},
+    {"dphi", "1", "angular velocity of the disk, dphi/dt (rad per unit of t)", 0, 0},
 };
 
 static const double state_default[] = {0.0, 0.0, 0.15, 0.0};
@@ -167,15 +167,15 @@ static const struct cs_choice_desc choices[] = {
 enum { O_VS, O_WS, O_LAMBDA, O_GAMMA, O_OMEGA, O_E, O_PF, O_PD, O_STICK, O_N };
 
 static const struct cs_var_desc derived[] = {
-    {"vs", "1", "sliding velocity x' - vb", 0},
-    {"ws", "1", "relative angular velocity phi'", 0},
-    {"lambda_s", "1", "sqrt(vs^2 + ws^2)", 0},
-    {"Gamma", "1", "friction force on the disk, -mu Ts (stick: the static load)", 0},
-    {"Omega", "1", "friction moment on the disk, -mu Ms (stick: the static load)", 0},
-    {"E", "1", "mechanical energy", 0},
-    {"P_fric", "1", "power of friction Gamma x' + Omega phi'", 0},
-    {"P_damp", "1", "power dissipated by damping c x'^2 + 2 c12 x' phi' + c phi'^2", 0},
-    {"stick", "1", "1 in stick (event-driven: the mode; I00-reg: lambda_s < lambda_stick)", 0},
+    {"vs", "1", "sliding velocity x' - vb", 0, 0},
+    {"ws", "1", "relative angular velocity phi'", 0, 0},
+    {"lambda_s", "1", "sqrt(vs^2 + ws^2)", 0, 0},
+    {"Gamma", "1", "friction force on the disk, -mu Ts (stick: the static load)", 0, 0},
+    {"Omega", "1", "friction moment on the disk, -mu Ms (stick: the static load)", 0, 0},
+    {"E", "1", "mechanical energy", 0, 0},
+    {"P_fric", "1", "power of friction Gamma x' + Omega phi'", 0, 0},
+    {"P_damp", "1", "power dissipated by damping c x'^2 + 2 c12 x' phi' + c phi'^2", 0, 0},
+    {"stick", "1", "1 in stick (event-driven: the mode; I00-reg: lambda_s < lambda_stick)", 0, 1},
 };
 
 static const char *const switch_kinds[] = {"slip->stick", "stick->slip", "reversal", NULL};

@@ -51,6 +51,17 @@ int cs_model_derived_index(const struct cs_model *m, const char *name)
   return var_index(m->derived, m->n_derived, name);
 }
 
+size_t cs_model_integer_outputs(const struct cs_model *m)
+{
+  /* only the trailing ones: an integer output before a real one breaks the
+   * contract of model.h, and is then stored as a real rather than mixing
+   * the columns up (tests/test_models.c refuses such a model) */
+  size_t n = 0;
+  while (m && m->derived_fn && n < m->n_derived && m->derived[m->n_derived - 1 - n].integer)
+    n++;
+  return n;
+}
+
 static double *field(const struct cs_model *m, void *params, size_t i)
 {
   return (double *)((char *)params + m->param[i].offset);

@@ -17,12 +17,24 @@
 #include "core/ode.h"
 #include "core/status.h"
 
-/* A state variable or derived output. */
+/* A state variable or derived output.
+ *
+ * Integer outputs. A derived output that takes integer values only (an
+ * indicator such as stick, a case number such as the two-mass model's vcase)
+ * has integer = 1. Its values are integers >= 0 (or NaN where a row has no
+ * value); result files store such outputs as integers, in a companion int32
+ * table beside the table of real columns of the same rows (io/run_h5.h,
+ * "Integer outputs"), and the readers (results/read.h) append them again
+ * after the real columns. The integer outputs therefore come last, after
+ * every real derived output: rows read back have the model's order (t, the
+ * states, the derived outputs), as integrate/record.h writes them
+ * (tests/test_models.c checks every model). States are never integers. */
 struct cs_var_desc {
   const char *name; /* ASCII symbol, e.g. "XC", "dphi", "vsx" */
   const char *unit; /* SI or "1" for dimensionless, e.g. "m/s", "rad" */
   const char *doc;  /* one line */
   int angle;        /* 1 if the value is an angle defined modulo 2 pi */
+  int integer;      /* derived outputs: 1 if the values are integers >= 0 (see above) */
 };
 
 /* A real parameter. */
@@ -72,7 +84,8 @@ struct cs_model {
   size_t params_size; /* sizeof the model's params struct */
   size_t n_derived;
   const struct cs_var_desc *derived;
-  int stick_output; /* index in derived of the stick indicator (1 stick, 0 slip), -1 none */
+  int stick_output; /* index in derived of the stick indicator (1 stick, 0 slip; an integer
+                       output), -1 none */
   int time_unit_si; /* 1 if time is in seconds, 0 if dimensionless */
   /* Completes params once every table field is set: derived constants (eta'
    * from eta or back, friction-law set-up), cross-checks. On failure the
@@ -139,6 +152,10 @@ int cs_model_param_index(const struct cs_model *m, const char *name);
 int cs_model_choice_index(const struct cs_model *m, const char *name);
 int cs_model_state_index(const struct cs_model *m, const char *name);
 int cs_model_derived_index(const struct cs_model *m, const char *name);
+
+/* The number of integer outputs of m (cs_var_desc.integer): the last ones
+ * of its derived outputs; 0 for a model without derived_fn. */
+size_t cs_model_integer_outputs(const struct cs_model *m);
 
 /* Fills params with every default (choices included). The struct must be
  * params_size bytes. */

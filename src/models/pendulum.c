@@ -128,12 +128,12 @@ struct pendulum {
 enum { XC, YC, PHI, DXC, DYC, DPHI };
 
 static const struct cs_var_desc state[] = {
-    {"XC", "m", "x of the mass centre C", 0},
-    {"YC", "m", "y of the mass centre C", 0},
-    {"phi", "rad", "angle of the pendulum (not wrapped: counts full turns)", 1},
-    {"dXC", "m/s", "velocity of C along x", 0},
-    {"dYC", "m/s", "velocity of C along y", 0},
-    {"dphi", "rad/s", "angular velocity of the pendulum", 0},
+    {"XC", "m", "x of the mass centre C", 0, 0},
+    {"YC", "m", "y of the mass centre C", 0, 0},
+    {"phi", "rad", "angle of the pendulum (not wrapped: counts full turns)", 1, 0},
+    {"dXC", "m/s", "velocity of C along x", 0, 0},
+    {"dYC", "m/s", "velocity of C along y", 0, 0},
+    {"dphi", "rad/s", "angular velocity of the pendulum", 0, 0},
 };
 
 static const double state_default[] = {0.1, 0.0, 0.0, 0.0, 0.0, 0.0};
@@ -191,18 +191,18 @@ static const char *const switch_kinds[] = {"slip->stick", "stick->slip", "revers
 enum { O_XA, O_YA, O_VSX, O_VSY, O_WS, O_LAMBDA, O_TX, O_TY, O_MZ, O_OMEGA0, O_E, O_STICK, O_N };
 
 static const struct cs_var_desc derived[] = {
-    {"XA", "m", "x of the joint A, eq. (9)", 0},
-    {"YA", "m", "y of the joint A, eq. (9)", 0},
-    {"vsx", "1/s", "relative sliding velocity of the contact centre along x over R, eq. (8)", 0},
-    {"vsy", "1/s", "relative sliding velocity along y over R, eq. (8)", 0},
-    {"ws", "rad/s", "relative angular velocity of the contact phi' - omega0", 0},
-    {"lambda_s", "1/s", "sqrt(vsx^2 + vsy^2 + ws^2)", 0},
-    {"Tx", "N", "friction force on the pendulum along x, -mu N Tsx", 0},
-    {"Ty", "N", "friction force on the pendulum along y, -mu N Tsy", 0},
-    {"Mz", "N m", "friction moment on the pendulum, -mu N R Ms", 0},
-    {"omega0_t", "rad/s", "angular velocity of the driving disk at t", 0},
-    {"E", "J", "mechanical energy (kinetic + springs - e M g cos phi)", 0},
-    {"stick", "1", "1 in stick (event-driven: the mode; else lambda_s < lambda_stick)", 0},
+    {"XA", "m", "x of the joint A, eq. (9)", 0, 0},
+    {"YA", "m", "y of the joint A, eq. (9)", 0, 0},
+    {"vsx", "1/s", "relative sliding velocity of the contact centre along x over R, eq. (8)", 0, 0},
+    {"vsy", "1/s", "relative sliding velocity along y over R, eq. (8)", 0, 0},
+    {"ws", "rad/s", "relative angular velocity of the contact phi' - omega0", 0, 0},
+    {"lambda_s", "1/s", "sqrt(vsx^2 + vsy^2 + ws^2)", 0, 0},
+    {"Tx", "N", "friction force on the pendulum along x, -mu N Tsx", 0, 0},
+    {"Ty", "N", "friction force on the pendulum along y, -mu N Tsy", 0, 0},
+    {"Mz", "N m", "friction moment on the pendulum, -mu N R Ms", 0, 0},
+    {"omega0_t", "rad/s", "angular velocity of the driving disk at t", 0, 0},
+    {"E", "J", "mechanical energy (kinetic + springs - e M g cos phi)", 0, 0},
+    {"stick", "1", "1 in stick (event-driven: the mode; else lambda_s < lambda_stick)", 0, 1},
 };
 
 /* A constant omega0 (amplitude 0, the usual case) costs no cosine. */

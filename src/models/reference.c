@@ -54,8 +54,8 @@ struct oscillator {
 };
 
 static const struct cs_var_desc osc_state[] = {
-    {"x", "1", "displacement", 0},
-    {"v", "1", "velocity x'", 0},
+    {"x", "1", "displacement", 0, 0},
+    {"v", "1", "velocity x'", 0, 0},
 };
 
 static const double osc_state_default[] = {1.0, 0.0};
@@ -66,8 +66,8 @@ static const struct cs_param_desc osc_params[] = {
 };
 
 static const struct cs_var_desc osc_derived[] = {
-    {"E", "1", "energy (v^2 + w^2 x^2)/2", 0},
-    {"a", "1", "acceleration x''", 0},
+    {"E", "1", "energy (v^2 + w^2 x^2)/2", 0, 0},
+    {"a", "1", "acceleration x''", 0, 0},
 };
 
 static int osc_rhs(double t, const double *y, double *ydot, const void *vp)
@@ -133,8 +133,8 @@ struct vanderpol {
 };
 
 static const struct cs_var_desc vdp_state[] = {
-    {"x", "1", "displacement", 0},
-    {"v", "1", "velocity x'", 0},
+    {"x", "1", "displacement", 0, 0},
+    {"v", "1", "velocity x'", 0, 0},
 };
 
 static const double vdp_state_default[] = {2.0, 0.0};
@@ -144,7 +144,7 @@ static const struct cs_param_desc vdp_params[] = {
 };
 
 static const struct cs_var_desc vdp_derived[] = {
-    {"E", "1", "energy (x^2 + v^2)/2", 0},
+    {"E", "1", "energy (x^2 + v^2)/2", 0, 0},
 };
 
 static int vdp_rhs(double t, const double *y, double *ydot, const void *vp)
@@ -208,8 +208,8 @@ struct duffing {
 };
 
 static const struct cs_var_desc duf_state[] = {
-    {"x", "1", "displacement", 0},
-    {"v", "1", "velocity x'", 0},
+    {"x", "1", "displacement", 0, 0},
+    {"v", "1", "velocity x'", 0, 0},
 };
 
 static const double duf_state_default[] = {1.0, 0.0};
@@ -223,8 +223,8 @@ static const struct cs_param_desc duf_params[] = {
 };
 
 static const struct cs_var_desc duf_derived[] = {
-    {"E", "1", "energy v^2/2 + alpha x^2/2 + beta x^4/4", 0},
-    {"F", "1", "forcing gamma cos(omega t)", 0},
+    {"E", "1", "energy v^2/2 + alpha x^2/2 + beta x^4/4", 0, 0},
+    {"F", "1", "forcing gamma cos(omega t)", 0, 0},
 };
 
 static int duf_rhs(double t, const double *y, double *ydot, const void *vp)
@@ -297,9 +297,9 @@ struct lorenz {
 };
 
 static const struct cs_var_desc lor_state[] = {
-    {"x", "1", "convective intensity", 0},
-    {"y", "1", "temperature difference, rising vs falling currents", 0},
-    {"z", "1", "distortion of the vertical temperature profile", 0},
+    {"x", "1", "convective intensity", 0, 0},
+    {"y", "1", "temperature difference, rising vs falling currents", 0, 0},
+    {"z", "1", "distortion of the vertical temperature profile", 0, 0},
 };
 
 static const double lor_state_default[] = {1.0, 1.0, 20.0};
@@ -311,7 +311,7 @@ static const struct cs_param_desc lor_params[] = {
 };
 
 static const struct cs_var_desc lor_derived[] = {
-    {"zc", "1", "z - (rho - 1): height above the equilibria C+ and C-", 0},
+    {"zc", "1", "z - (rho - 1): height above the equilibria C+ and C-", 0, 0},
 };
 
 static int lor_rhs(double t, const double *y, double *ydot, const void *vp)

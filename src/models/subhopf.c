@@ -29,8 +29,8 @@ struct subhopf {
 };
 
 static const struct cs_var_desc state[] = {
-    {"x", "1", "r cos(theta)", 0},
-    {"y", "1", "r sin(theta)", 0},
+    {"x", "1", "r cos(theta)", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
 };
 
 /* on the outer (stable) cycle's side of the unstable one for mu = -0.2 */
@@ -44,7 +44,7 @@ static const struct cs_param_desc params[] = {
 };
 
 static const struct cs_var_desc derived[] = {
-    {"r", "1", "radius sqrt(x^2 + y^2)", 0},
+    {"r", "1", "radius sqrt(x^2 + y^2)", 0, 0},
 };
 
 static int rhs(double t, const double *y, double *f, const void *vp)

@@ -125,10 +125,10 @@ enum { Z1, Z2, DZ1, DZ2 };
 enum { O_FT12, O_FT10, O_FT20, O_VREL, O_VCASE, O_STICK, O_N };
 
 static const struct cs_var_desc state[] = {
-    {"z1", "m", "position of the top block M1 relative to the base", 0},
-    {"z2", "m", "position of the bottom block M2 relative to the base", 0},
-    {"dz1", "m/s", "velocity of M1", 0},
-    {"dz2", "m/s", "velocity of M2", 0},
+    {"z1", "m", "position of the top block M1 relative to the base", 0, 0},
+    {"z2", "m", "position of the bottom block M2 relative to the base", 0, 0},
+    {"dz1", "m/s", "velocity of M1", 0, 0},
+    {"dz2", "m/s", "velocity of M2", 0, 0},
 };
 
 static const double state_default[] = {0.0, 0.0, 0.0, 0.0};
@@ -166,24 +166,24 @@ static const struct cs_var_desc derived[] = {
     [O_FT12] = {"FT12", "N",
                 "friction between the blocks (on M1 as -FT12, on M2 as +FT12); 0 in total "
                 "stiction, where it is undetermined",
-                0},
+                0, 0},
     [O_FT10] = {"FT10", "N",
                 "friction of the base on M1 (as -FT10); in total stiction the determined "
                 "combination FTS10 + FTS12 = F1",
-                0},
+                0, 0},
     [O_FT20] = {"FT20", "N",
                 "friction of the base on M2 (as -FT20); in total stiction the determined "
                 "combination FTS20 - FTS12 = F2",
-                0},
-    [O_VREL] = {"vrel", "m/s", "relative velocity dz1 - dz2 of the blocks", 0},
+                0, 0},
+    [O_VREL] = {"vrel", "m/s", "relative velocity dz1 - dz2 of the blocks", 0, 0},
     [O_VCASE] = {"vcase", "1",
                  "velocity case 1..5 of eqs. (4.1)-(4.10): 1 all slip, 2 dz1 = dz2, 3 dz1 = 0, "
                  "4 dz2 = 0, 5 both 0",
-                 0},
+                 0, 1},
     [O_STICK] = {"stick", "1",
                  "1 if any contact sticks (zero relative velocity and "
                  "acceleration), else 0",
-                 0},
+                 0, 1},
 };
 
 /* Everything one evaluation determines: the RHS, the Jacobian and the

@@ -238,6 +238,92 @@ static enum cs_status read_table(struct rd *r, const char *path, size_t first, s
   return st;
 }
 
+/* ------------------------------------------------------ integer outputs */
+
+/* Appends the columns of c, the integer companion of t (the same rows in the
+ * same order, io/run_h5.h "Integer outputs"), to t as doubles (its missing
+ * values NaN, as every table reads): the rows of a model's outputs come back
+ * in the model's order, t, the states, the derived outputs, as the files
+ * held them before the integer outputs moved to companions. strict (a
+ * complete file): the two must have as many rows; else (a file being
+ * written, or left by a killed run) t is cut to the rows both have. */
+static enum cs_status append_columns(struct rd *r, struct cs_result_table *t,
+                                     const struct cs_result_table *c, int strict)
+{
+  if (c->nrows != t->nrows && strict)
+    return failf(r, CS_ERR_PARSE, "'%s': %zu rows for the %zu rows of '%s'", c->path, c->nrows,
+                 t->nrows, t->path);
+  size_t rows = c->nrows < t->nrows ? c->nrows : t->nrows, nc = t->ncols + c->ncols;
+  for (size_t j = 0; j < c->ncols; j++)
+    if (cs_result_column(t, c->names[j]) >= 0)
+      return failf(r, CS_ERR_PARSE, "'%s': column '%s' is also one of '%s'", c->path, c->names[j],
+                   t->path);
+  double *data = malloc((rows ? rows : 1) * nc * sizeof *data);
+  char **names = malloc(nc * sizeof *names), **units = malloc(nc * sizeof *units);
+  if (!data || !names || !units) {
+    free(data), free(names), free(units);
+    return failf(r, CS_ERR_NOMEM, "out of memory");
+  }
+  memcpy(names, t->names, t->ncols * sizeof *names);
+  memcpy(units, t->units, t->ncols * sizeof *units);
+  size_t k = t->ncols;
+  for (; k < nc; k++) {
+    names[k] = dup(c->names[k - t->ncols]);
+    units[k] = dup(c->units[k - t->ncols]);
+    if (!names[k] || !units[k]) {
+      free(names[k]), free(units[k]);
+      break;
+    }
+  }
+  enum cs_status st = k < nc ? failf(r, CS_ERR_NOMEM, "out of memory") : CS_OK;
+  if (st == CS_OK) /* counted again: the merged table keeps its own copies */
+    st = take_text(r, names + t->ncols, c->ncols, c->path);
+  if (st == CS_OK)
+    st = take_text(r, units + t->ncols, c->ncols, c->path);
+  if (st != CS_OK) {
+    for (size_t j = t->ncols; j < k; j++)
+      free(names[j]), free(units[j]);
+    free(data), free(names), free(units);
+    return st;
+  }
+  for (size_t i = 0; i < rows; i++) {
+    memcpy(data + i * nc, t->data + i * t->ncols, t->ncols * sizeof *data);
+    memcpy(data + i * nc + t->ncols, c->data + i * c->ncols, c->ncols * sizeof *data);
+  }
+  free(t->data), free(t->names), free(t->units);
+  t->data = data, t->names = names, t->units = units;
+  t->nrows = rows, t->ncols = nc;
+  return CS_OK;
+}
+
+/* Whether the tables of the same rows are complete: a sweep is until its
+ * status is "complete", a trajectory while it is "running" (being written,
+ * or left by a killed run); every other file is written whole. */
+static int rows_complete(const struct cs_result_header *h)
+{
+  if (h->kind == CS_RESULT_SWEEP)
+    return h->status && strcmp(h->status, "complete") == 0;
+  if (h->kind == CS_RESULT_TRAJECTORY)
+    return !h->status || strcmp(h->status, "running") != 0;
+  return 1;
+}
+
+/* Reads the companion of the table t (rows first .. first + t->nrows - 1,
+ * read from table) and appends its columns; nothing when there is none. */
+static enum cs_status read_companion(struct rd *r, const char *table, size_t first, int strict,
+                                     struct cs_result_table *t)
+{
+  char cpath[1100];
+  if (cs_h5_companion_path(table, cpath, sizeof cpath) != CS_OK || !cs_h5_exists(r->f, cpath))
+    return CS_OK;
+  struct cs_result_table c;
+  enum cs_status st = read_table(r, cpath, first, t->nrows, 1, &c);
+  if (st == CS_OK)
+    st = append_columns(r, t, &c, strict);
+  table_free(&c);
+  return st;
+}
+
 /* The string array attribute attr of obj (or the string dataset obj): absent
  * is no error (*n = 0), a damaged one is. */
 static enum cs_status read_strs(struct rd *r, const char *obj, const char *attr, char ***v,
@@ -493,6 +579,32 @@ static enum cs_status walk(struct rd *r, struct cs_result_file *f, const char *g
   return st;
 }
 
+/* Every table with an integer companion gets its columns, and the
+ * companion leaves the list: the tables read as the model's rows. */
+static enum cs_status merge_companions(struct rd *r, struct cs_result_file *f)
+{
+  const int strict = rows_complete(&f->h);
+  for (size_t i = 0; i < f->ntables; i++) {
+    char cpath[1100];
+    if (cs_h5_companion_path(f->tables[i].path, cpath, sizeof cpath) != CS_OK)
+      continue;
+    size_t j = 0;
+    while (j < f->ntables && strcmp(f->tables[j].path, cpath) != 0)
+      j++;
+    if (j == f->ntables || j == i)
+      continue;
+    enum cs_status st = append_columns(r, &f->tables[i], &f->tables[j], strict);
+    if (st != CS_OK)
+      return st;
+    table_free(&f->tables[j]);
+    memmove(f->tables + j, f->tables + j + 1, (f->ntables - j - 1) * sizeof *f->tables);
+    f->ntables--;
+    if (j < i) /* the table merged into moved down */
+      i--;
+  }
+  return CS_OK;
+}
+
 static enum cs_status read_whole(const char *path, enum cs_result_kind wanted,
                                  struct cs_result_file *out)
 {
@@ -501,6 +613,8 @@ static enum cs_status read_whole(const char *path, enum cs_result_kind wanted,
   enum cs_status st = begin_read(&r, path, wanted, &out->h);
   if (st == CS_OK)
     st = walk(&r, out, "/", 0);
+  if (st == CS_OK)
+    st = merge_companions(&r, out);
   close_file(&r);
   if (st != CS_OK)
     cs_result_file_free(out);
@@ -552,6 +666,20 @@ enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
     st = fail_h5(&r, st, "/trajectory");
   if (st == CS_OK && rank != 2)
     st = failf(&r, CS_ERR_PARSE, "'/trajectory': a dataset of rank %d, expected a table", rank);
+  /* the rows of the integer outputs too: a killed run may have written
+   * the real columns of a block and not yet its codes */
+  const int strict = st == CS_OK && rows_complete(&out->h);
+  int crank;
+  size_t crows, cncols;
+  if (st == CS_OK && cs_h5_exists(r.f, "/trajectory_codes")) {
+    if ((st = cs_h5_shape(r.f, "/trajectory_codes", &crank, &crows, &cncols)) != CS_OK)
+      st = fail_h5(&r, st, "/trajectory_codes");
+    else if (strict && crows != out->rows_total)
+      st = failf(&r, CS_ERR_PARSE, "'/trajectory_codes': %zu rows for the %zu of '/trajectory'",
+                 crows, out->rows_total);
+    else if (crows < out->rows_total)
+      out->rows_total = crows;
+  }
   if (st == CS_OK && first > out->rows_total)
     st = failf(&r, CS_ERR_RANGE, "'/trajectory': row %zu asked, %zu in the file", first,
                out->rows_total);
@@ -560,6 +688,8 @@ enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
   out->first_row = first;
   if (st == CS_OK)
     st = read_table(&r, "/trajectory", first, count, 1, &out->table);
+  if (st == CS_OK)
+    st = read_companion(&r, "/trajectory", first, strict, &out->table);
   if (st == CS_OK &&
       (st = read_table(&r, "/switches", 0, SIZE_MAX, 0, &out->switches)) == CS_ERR_NOT_FOUND)
     st = CS_OK;
@@ -612,6 +742,8 @@ static enum cs_status read_section(struct rd *r, struct cs_sweep_file *s, int p)
   enum cs_status st = read_table(r, vpath, 0, SIZE_MAX, 0, &ps->section);
   if (st == CS_ERR_NOT_FOUND)
     return CS_OK;
+  if (st == CS_OK) /* the integer outputs, in section/codes */
+    st = read_companion(r, vpath, 0, rows_complete(&s->h), &ps->section);
   if (st != CS_OK)
     return st;
   struct cs_result_table idx;

@@ -15,7 +15,16 @@
  * its integers converted (exact below 2^53), a 2-D block expanded into its
  * named columns, and the missing_value of an integer column (-1: not
  * computed) read as NaN; units are plain text ("rad/s", "1" for
- * dimensionless, "" when the file gives none).
+ * dimensionless, "" when the file gives none). A table of a model's rows
+ * (/trajectory, a sweep's section/values, an eps study's /reference and
+ * differences) keeps the model's integer outputs (stick, vcase) in an int32
+ * companion of the same rows (/trajectory_codes, section/codes, ...,
+ * io/run_h5.h): the readers append its columns after the table's, so that
+ * the table reads as the model's rows (t, the states, the derived outputs,
+ * in the model's order), and do not list the companion on its own. In a
+ * file still being written (a running trajectory, an unfinished sweep) the
+ * table is cut to the rows both hold; in a complete one, a companion of
+ * other rows is an error.
  *
  * Errors. The file is untrusted: every rank, size, count, string length and
  * code is checked before it is used, and nothing is allocated from a size the
@@ -166,10 +175,12 @@ const struct cs_result_texts *cs_result_texts_at(const struct cs_result_file *f,
 
 struct cs_trajectory_file {
   struct cs_result_header h;
-  size_t rows_total; /* rows of /trajectory in the file */
+  size_t rows_total; /* rows of /trajectory in the file (still being written: those
+                        /trajectory_codes holds too) */
   size_t first_row;  /* the first row read into table */
-  /* /trajectory: t, the states, derived outputs (names and units by column);
-   * attrs: t0, t_start, t_end, dt (with units), rows_planned */
+  /* /trajectory: t, the states, derived outputs (names and units by column;
+   * the integer ones from /trajectory_codes, last); attrs: t0, t_start,
+   * t_end, dt (with units), rows_planned */
   struct cs_result_table table;
   /* /switches (event-driven laws; nrows 0 when absent): one row per mode
    * switch; attrs: kind_names (one name per line), count, dropped */
@@ -201,7 +212,8 @@ struct cs_sweep_pass {
   char **messages; /* per grid index: why the point failed, a note (point.h), or "" */
   size_t n_messages;
   /* /<pass>/section/values (not read with CS_READ_NO_SECTIONS): section
-   * points: the parameter(s), t, the states, derived outputs */
+   * points: the parameter(s), t, the states, derived outputs (the integer
+   * ones from /<pass>/section/codes, last) */
   struct cs_result_table section;
   size_t *section_point; /* section.nrows grid indices (< npoints), one per row */
   /* per grid index (nrows 0 when absent): /<pass>/final_state, the state the

@@ -148,7 +148,14 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
     return w->st;
   }
   const struct cs_eps_run *ref = &r->reference;
-  cs_w_table(w, "/reference", r->n_t, r->cols, ref->data, (const char *const *)nm.s, nm.units);
+  /* the integer outputs (stick ...: the last columns) go to companions
+   * (io/run_h5.h), so that the row tables hold real numbers only */
+  const size_t nint = r->n_derived ? cs_model_integer_outputs(m) : 0;
+  cs_w_split_table(w, "/reference", r->n_t, r->cols, nint, ref->data, (const char *const *)nm.s,
+                   nm.units, 0,
+                   "the reference run's integer outputs (e.g. the stick indicator: 1 stick, 0 "
+                   "slip) at the rows of /reference, same rows in the same order, one int32 "
+                   "column each; -1: no value (past a failure)");
   cs_w_double(w, "/reference", "eps", ref->eps, eu);
   cs_w_string(w, "/reference", "law",
               ref->event_driven ? "event-driven" : cs_model_get_choice(m, cfg->params, 0));
@@ -160,9 +167,13 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
   cs_w_double(w, "/reference", "t_end", t[r->n_t - 1], tu);
   cs_w_double(w, "/reference", "dt", dt, tu);
   cs_w_string(w, "/reference", "doc",
-              "the reference run (law = event-driven, or the regularized law at the reference "
-              "eps) on the study's time grid: t, the state variables, the derived outputs; NaN "
-              "rows past a failure");
+              nint ? "the reference run (law = event-driven, or the regularized law at the "
+                     "reference eps) on the study's time grid: t, the state variables, the real "
+                     "derived outputs (the integer ones in /reference_codes); NaN rows past a "
+                     "failure"
+                   : "the reference run (law = event-driven, or the regularized law at the "
+                     "reference eps) on the study's time grid: t, the state variables, the "
+                     "derived outputs; NaN rows past a failure");
   if (ref->event_driven && m->n_switch) {
     const size_t ns = m->n_state < CS_FLOW_MAX_N ? m->n_state : CS_FLOW_MAX_N, nc = 3 + ns;
     double *rows = malloc((ref->n_switches ? ref->n_switches : 1) * nc * sizeof *rows);
@@ -197,8 +208,12 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
     const struct cs_eps_run *e = &r->runs[k];
     char path[64];
     snprintf(path, sizeof path, "/eps/%zu/difference", k);
-    cs_w_table(w, path, r->n_t, r->cols, r->diff + k * r->n_t * r->cols, (const char *const *)nm.s,
-               nm.units);
+    cs_w_split_table(w, path, r->n_t, r->cols, nint, r->diff + k * r->n_t * r->cols,
+                     (const char *const *)nm.s, nm.units, 1,
+                     "the difference of the run's integer outputs from the reference's (e.g. "
+                     "stick: 1 the run sticks where the reference slips, -1 the reverse, 0 both "
+                     "alike) at the rows of difference, one int32 column each; missing_value "
+                     "(-2147483648, as -1 is a difference) where either run has no row");
     cs_w_double(w, path, "eps", e->eps, eu);
     cs_w_string(w, path, "law", cs_model_get_choice(m, cfg->params, 0));
     cs_w_string(w, path, "status", e->status == CS_OK ? "ok" : "failed");
@@ -208,9 +223,13 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
         w, path, "note",
         "run at eps minus the reference at the same grid times; angles wrapped into (-pi, pi]");
     cs_w_string(w, path, "doc",
-                "the run at eps (attribute eps) minus the reference at every grid time: t, then "
-                "the difference of every state variable and derived output (angles wrapped into "
-                "(-pi, pi]); NaN where either run has no row");
+                nint ? "the run at eps (attribute eps) minus the reference at every grid time: t, "
+                       "then the difference of every state variable and real derived output "
+                       "(angles wrapped into (-pi, pi]; the integer outputs' in "
+                       "difference_codes); NaN where either run has no row"
+                     : "the run at eps (attribute eps) minus the reference at every grid time: t, "
+                       "then the difference of every state variable and derived output (angles "
+                       "wrapped into (-pi, pi]); NaN where either run has no row");
     snprintf(path, sizeof path, "/eps/%zu", k);
     cs_w_string(w, path, "doc", "the run at eps = /eps/values[k], k the name of this group");
   }
@@ -573,6 +592,35 @@ enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config
   cs_w_string(w, "/", "message", failed ? "a sweep failed" : "");
   cs_w_double(w, "/", "wall_time_s", r->wall_time, "s");
   return w->st;
+}
+
+/* ------------------------------------------------- files written as it goes */
+
+enum cs_status cs_eps_h5_finish(struct cs_writer *w)
+{
+  if (!w->f)
+    return w->st;
+  if (w->st == CS_OK)
+    cs_w_check(w, cs_h5_output_commit(w->f));
+  else
+    cs_h5_abandon(w->f);
+  w->f = NULL;
+  return w->st;
+}
+
+void cs_eps_h5_discard(struct cs_writer *w)
+{
+  if (!w->f)
+    return;
+  /* the path goes with the file: keep it for the removal */
+  const char *p = cs_h5_partial_path(w->f);
+  char partial[4200] = "";
+  if (p)
+    snprintf(partial, sizeof partial, "%s", p);
+  cs_h5_close(w->f);
+  w->f = NULL;
+  if (partial[0])
+    remove(partial);
 }
 
 /* ------------------------------------------------------------ whole files */

@@ -11,8 +11,9 @@
  * - as the study goes (contensou eps-study: the file is claimed before the
  *   runs, so that a second process writing it is refused at once): create
  *   the file (cs_h5_output_create), cs_eps_h5_write_header, run the study,
- *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep, and commit
- *   (cs_h5_output_commit);
+ *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep and
+ *   cs_eps_h5_finish; a study that produced nothing ends with
+ *   cs_eps_h5_discard;
  * - in one go from a finished study: cs_eps_h5_write_series_file or
  *   cs_eps_h5_write_sweep_file.
  * The cs_writer functions do nothing after a failure and return the first
@@ -55,6 +56,22 @@ enum cs_status cs_eps_h5_write_series(struct cs_writer *w, const struct cs_confi
 enum cs_status cs_eps_h5_write_sweep(struct cs_writer *w, const struct cs_config *cfg,
                                      const struct cs_sweep_spec *sw,
                                      const struct cs_eps_sweep_result *r);
+
+/* Ends a file written as the study goes (w->f, from cs_h5_output_create):
+ * committed, renamed over its path, when everything was written; after a
+ * write failure (w->st: a full disk) let go as of its last flush
+ * (cs_h5_abandon: closing would write metadata the disk refuses and leave a
+ * file no reader opens), "<path>.partial" keeping what was flushed. For a
+ * program on its way to exit after a failure: the abandoned file stays open
+ * in HDF5 until then. w->f is NULL after (nothing done when it was NULL).
+ * Returns w->st, the commit's failure included (message in w->err). */
+enum cs_status cs_eps_h5_finish(struct cs_writer *w);
+
+/* Gives up the file of a study that produced no result (the study itself
+ * failed: nothing to record): closes w->f and removes "<path>.partial",
+ * releasing the claim on path; an older file at path is untouched. w->f is
+ * NULL after (nothing done when it was NULL). */
+void cs_eps_h5_discard(struct cs_writer *w);
 
 /* The whole file at path, written safely (missing directories created, a
  * lock, "<path>.partial" renamed over path when complete; after a failure

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, layout 4 (see sweep_h5.h). */
+/* The sweep's HDF5 file, layout 5 (see sweep_h5.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include <errno.h>
@@ -93,7 +93,7 @@ static const struct col_desc fixed_cols[N_FIXED] = {
 
 struct pass_out {
   struct cs_h5_dset *col[MAX_COLS]; /* index, parameter(s), then the fixed columns */
-  struct cs_h5_dset *final, *messages, *values, *index, *offsets, *counts;
+  struct cs_h5_dset *final, *messages, *values, *codes, *index, *offsets, *counts;
   struct cs_h5_dset *mre, *mim, *mnote; /* Floquet multipliers, their notes */
 };
 
@@ -105,11 +105,13 @@ struct cs_sweep_h5 {
   const struct cs_model *m;
   const struct cs_sweep_spec *spec;
   size_t npoints, ncols, nparam; /* nparam: 1 or 2 */
-  size_t ncols_section;          /* parameter(s), t, states, derived */
+  size_t ncols_section;          /* section/values: parameter(s), t, states, real derived */
+  size_t ncodes;                 /* section/codes: the integer outputs (0: none, no dataset) */
   int passes[2];
   struct pass_out pass[2];
   double *srow; /* section rows being written, grown as needed */
   int64_t *sidx;
+  int32_t *scodes; /* their integer outputs */
   size_t srow_cap;
   size_t written, flushed; /* points in the file (including earlier runs'), on disk */
   double pending;          /* bytes written since the last flush */
@@ -194,7 +196,8 @@ static struct cs_sweep_h5 *writer_new(const char *path, const struct cs_model *m
     w->npoints = cs_sweep_npoints(spec);
     w->nparam = spec->points2 ? 2 : 1;
     w->ncols = 1 + w->nparam + N_FIXED;
-    w->ncols_section = w->nparam + 1 + m->n_state + m->n_derived;
+    w->ncodes = cs_model_integer_outputs(m);
+    w->ncols_section = w->nparam + 1 + m->n_state + m->n_derived - w->ncodes;
     w->passes[0] = spec->direction != CS_SWEEP_BACKWARD;
     w->passes[1] = spec->direction != CS_SWEEP_FORWARD;
   }
@@ -210,6 +213,7 @@ static void close_datasets(struct cs_sweep_h5 *w)
     keep(w, cs_h5_dset_close(po->final));
     keep(w, cs_h5_dset_close(po->messages));
     keep(w, cs_h5_dset_close(po->values));
+    keep(w, cs_h5_dset_close(po->codes));
     keep(w, cs_h5_dset_close(po->index));
     keep(w, cs_h5_dset_close(po->offsets));
     keep(w, cs_h5_dset_close(po->counts));
@@ -227,7 +231,7 @@ static void writer_free(struct cs_sweep_h5 *w)
     cs_h5_close(w->f);
   cs_h5_lock_release(w->lock);
   free(w->path), free(w->partial), free(w->tmp), free(w->source);
-  free(w->srow), free(w->sidx);
+  free(w->srow), free(w->sidx), free(w->scodes);
   free(w->cls_q);
   free(w);
 }
@@ -262,11 +266,11 @@ static void column_meta(const struct cs_sweep_h5 *w, size_t c, const char **name
 static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct pass_out *po)
 {
   const struct cs_model *m = w->m;
-  size_t ns = m->n_state, nd = m->n_derived;
+  size_t ns = m->n_state, nd = m->n_derived, full = w->ncols_section + w->ncodes;
   char units[3][40], path[160];
   units_of(m, units[0], units[1], units[2]);
-  const char **sn = calloc(w->ncols_section, sizeof *sn);
-  const char **su = calloc(w->ncols_section, sizeof *su);
+  const char **sn = calloc(full, sizeof *sn);
+  const char **su = calloc(full, sizeof *su);
   if (!sn || !su) {
     free(sn), free(su);
     w->st = CS_ERR_NOMEM;
@@ -288,13 +292,27 @@ static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct
       .fill = NAN,
       .names = sn,
       .units = su,
-      .doc = "Poincare section points of every grid point: the parameter value(s), the "
-             "crossing time, the state and the derived outputs (an equilibrium: one row, its "
-             "settled state, t = NaN); rows of grid index k: offsets[k] .. offsets[k] + "
-             "counts[k] - 1, or every row whose index is k"};
+      .doc = w->ncodes
+                 ? "Poincare section points of every grid point: the parameter value(s), the "
+                   "crossing time, the state and the real derived outputs (the integer ones "
+                   "are in codes, row for row; an equilibrium: one row, its settled state, t = "
+                   "NaN); rows of grid index k: offsets[k] .. offsets[k] + counts[k] - 1, or "
+                   "every row whose index is k"
+                 : "Poincare section points of every grid point: the parameter value(s), the "
+                   "crossing time, the state and the derived outputs (an equilibrium: one row, "
+                   "its settled state, t = NaN); rows of grid index k: offsets[k] .. offsets[k] "
+                   "+ counts[k] - 1, or every row whose index is k"};
   snprintf(path, sizeof path, "/%s/section/values", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_dset_create(f, path, &vs, &po->values));
+  snprintf(path, sizeof path, "/%s/section/codes", pass_name(p));
+  if (w->st == CS_OK && w->ncodes)
+    keep(w, cs_codes_create(f, path, w->ncodes, sn + w->ncols_section, su + w->ncols_section, 0, 1,
+                            w->ncols_section, 0,
+                            "the model's integer outputs (e.g. the stick indicator: 1 stick, 0 "
+                            "slip) at the rows of values, row for row (row i of codes belongs to "
+                            "row i of values), one int32 column each; -1: no value",
+                            &po->codes));
   struct cs_h5_dset_spec is = {.type = CS_H5_INT64,
                                .extendible = 1,
                                .fill = -1,
@@ -322,9 +340,14 @@ static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct
   snprintf(path, sizeof path, "/%s/section", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_attr_write_string(f, path, "doc",
-                                    "the Poincare section points of this pass, all grid points "
-                                    "in one table (values) with its index by grid point (index, "
-                                    "offsets, counts)"));
+                                    w->ncodes ? "the Poincare section points of this pass, all "
+                                                "grid points in one table (values, the integer "
+                                                "outputs of its rows in codes) with its index "
+                                                "by grid point (index, offsets, counts)"
+                                              : "the Poincare section points of this pass, all "
+                                                "grid points in one table (values) with its "
+                                                "index by grid point (index, offsets, "
+                                                "counts)"));
   free(sn), free(su);
 }
 
@@ -631,8 +654,8 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
   const struct cs_point_result *r = pt->res;
   if (w->st != CS_OK || pt->pass < 0 || pt->pass > 1 || !w->pass[pt->pass].col[0])
     return 1;
-  if (!room_for(w, (double)(r->n_section * w->ncols_section + 64 + w->m->n_state) * 8 +
-                       CS_H5_TEXT_LEN))
+  const size_t full = w->ncols_section + w->ncodes; /* a section row before it is split */
+  if (!room_for(w, (double)(r->n_section * full + 64 + w->m->n_state) * 8 + CS_H5_TEXT_LEN))
     return 1;
   struct pass_out *po = &w->pass[pt->pass];
   size_t k = pt->index;
@@ -641,35 +664,51 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
    * as done, last */
   int64_t off = -1, cnt = 0;
   if (r->n_section && r->section) {
-    size_t need = r->n_section * w->ncols_section;
+    size_t need = r->n_section * full;
     if (need > w->srow_cap || r->n_section > w->srow_cap) {
       size_t cap = need > r->n_section ? need : r->n_section;
       double *nb = realloc(w->srow, cap * sizeof *nb);
       if (nb)
         w->srow = nb;
       int64_t *ni = nb ? realloc(w->sidx, cap * sizeof *ni) : NULL;
-      if (!nb || !ni) {
+      if (ni)
+        w->sidx = ni;
+      int32_t *nc = ni ? realloc(w->scodes, cap * sizeof *nc) : NULL;
+      if (!nb || !ni || !nc) {
         w->st = CS_ERR_NOMEM;
         snprintf(w->err, sizeof w->err, "out of memory");
         return 1;
       }
-      w->sidx = ni, w->srow_cap = cap;
+      w->scodes = nc, w->srow_cap = cap;
     }
-    size_t cols = r->section_cols < w->ncols_section - w->nparam ? r->section_cols
-                                                                 : w->ncols_section - w->nparam;
+    size_t cols = r->section_cols < full - w->nparam ? r->section_cols : full - w->nparam;
     for (size_t i = 0; i < r->n_section; i++) {
-      double *dst = w->srow + i * w->ncols_section;
+      double *dst = w->srow + i * full;
       dst[0] = pt->p1;
       if (w->nparam == 2)
         dst[1] = pt->p2;
       memcpy(dst + w->nparam, r->section + i * r->section_cols, cols * sizeof *dst);
-      for (size_t j = w->nparam + cols; j < w->ncols_section; j++)
+      for (size_t j = w->nparam + cols; j < full; j++)
         dst[j] = NAN;
       w->sidx[i] = (int64_t)k;
+    }
+    /* the integer outputs (the last columns) to codes, the rest compacted in
+     * place; a value that is no integer output (a model's fault) stops the
+     * sweep before anything of the point is written */
+    if (w->ncodes) {
+      keep(w, cs_codes_split(w->srow, r->n_section, full, w->ncodes, 0, w->srow, w->scodes,
+                             "section/values"));
+      if (w->st != CS_OK)
+        return 1;
     }
     off = (int64_t)cs_h5_dset_rows(po->values);
     cnt = (int64_t)r->n_section;
     keep(w, cs_h5_dset_append(po->values, r->n_section, w->srow));
+    /* at the rows of values, not appended: after a kill, values may hold rows
+     * of an unfinished point that codes lacks, and row i of codes must stay
+     * row i of values (the gap reads as missing, and belongs to no point) */
+    if (w->ncodes)
+      keep(w, cs_h5_dset_write(po->codes, (size_t)off, r->n_section, w->scodes));
     keep(w, cs_h5_dset_append(po->index, r->n_section, w->sidx));
   }
   keep(w, cs_h5_dset_write(po->offsets, k, 1, &off));
@@ -742,10 +781,12 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
     }
     w->cls_q = q, w->cls_cap = cap;
   }
+  /* only a point written whole: commit_classes also runs after a failure */
+  if (w->st != CS_OK)
+    return 1;
   w->cls_q[w->cls_n++] = (struct class_entry){pt->pass, k, v[cls]};
-  if (w->st == CS_OK)
-    w->written++;
-  return w->st != CS_OK;
+  w->written++;
+  return 0;
 }
 
 /* Flushes everything written, then writes the queued classes (the points are
@@ -923,9 +964,9 @@ static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
 static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5 *dst, int p)
 {
   char path[96];
-  struct cs_h5_dset *sv = NULL, *so = NULL, *sc = NULL, *dv = NULL, *di = NULL, *dof = NULL,
-                    *dco = NULL;
-  size_t np = w->npoints, nc = w->ncols_section;
+  struct cs_h5_dset *sv = NULL, *so = NULL, *sc = NULL, *sk = NULL, *dv = NULL, *dk = NULL,
+                    *di = NULL, *dof = NULL, *dco = NULL;
+  size_t np = w->npoints, nc = w->ncols_section, nk = w->ncodes;
   int64_t *off = malloc(np * sizeof *off), *cnt = malloc(np * sizeof *cnt);
   int64_t *noff = malloc(np * sizeof *noff);
   if (!off || !cnt || !noff) {
@@ -938,6 +979,9 @@ static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5
   keep(w, cs_h5_dset_open(src, path, &so));
   snprintf(path, sizeof path, "/%s/section/counts", pass_name(p));
   keep(w, cs_h5_dset_open(src, path, &sc));
+  snprintf(path, sizeof path, "/%s/section/codes", pass_name(p));
+  if (nk)
+    keep(w, cs_h5_dset_open(src, path, &sk));
   if (w->st != CS_OK)
     goto done;
   keep(w, cs_h5_dset_read(so, 0, np, off));
@@ -945,13 +989,14 @@ static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5
   /* the final file's datasets: created like the partial's */
   struct pass_out fresh = {0};
   create_section(w, dst, p, &fresh);
-  dv = fresh.values, di = fresh.index, dof = fresh.offsets, dco = fresh.counts;
+  dv = fresh.values, dk = fresh.codes, di = fresh.index, dof = fresh.offsets, dco = fresh.counts;
   if (w->st != CS_OK)
     goto done;
   keep(w, cs_h5_dset_write(dco, 0, np, cnt));
   size_t total = cs_h5_dset_rows(sv), cap = 0, next = 0;
   double *rows = NULL;
   int64_t *idx = NULL;
+  int32_t *codes = NULL;
   for (size_t k = 0; k < np && w->st == CS_OK; k++) {
     noff[k] = -1;
     if (cnt[k] <= 0)
@@ -966,28 +1011,36 @@ static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5
     if (c > cap) {
       double *nr = realloc(rows, c * nc * sizeof *rows);
       int64_t *ni = nr ? realloc(idx, c * sizeof *idx) : NULL;
+      int32_t *nn = ni ? realloc(codes, c * (nk ? nk : 1) * sizeof *codes) : NULL;
       if (nr)
         rows = nr;
-      if (!nr || !ni) {
+      if (ni)
+        idx = ni;
+      if (!nr || !ni || !nn) {
         w->st = CS_ERR_NOMEM;
         break;
       }
-      idx = ni, cap = c;
+      codes = nn, cap = c;
     }
     keep(w, cs_h5_dset_read(sv, (size_t)off[k], c, rows));
+    if (nk)
+      keep(w, cs_h5_dset_read(sk, (size_t)off[k], c, codes));
     for (size_t i = 0; i < c; i++)
       idx[i] = (int64_t)k;
     keep(w, cs_h5_dset_append(dv, c, rows));
+    if (nk)
+      keep(w, cs_h5_dset_append(dk, c, codes));
     keep(w, cs_h5_dset_append(di, c, idx));
     noff[k] = (int64_t)next;
     next += c;
   }
-  free(rows), free(idx);
+  free(rows), free(idx), free(codes);
   keep(w, cs_h5_dset_write(dof, 0, np, noff));
 done:
   free(off), free(cnt), free(noff);
-  cs_h5_dset_close(sv), cs_h5_dset_close(so), cs_h5_dset_close(sc);
-  cs_h5_dset_close(dv), cs_h5_dset_close(di), cs_h5_dset_close(dof), cs_h5_dset_close(dco);
+  cs_h5_dset_close(sv), cs_h5_dset_close(so), cs_h5_dset_close(sc), cs_h5_dset_close(sk);
+  cs_h5_dset_close(dv), cs_h5_dset_close(dk), cs_h5_dset_close(di), cs_h5_dset_close(dof);
+  cs_h5_dset_close(dco);
 }
 
 /* The final file: everything of the partial one, sections in grid order,
@@ -1435,6 +1488,14 @@ static void open_pass(struct cs_sweep_h5 *w, int p)
     snprintf(w->err, sizeof w->err, "/%s/section/values has %zu columns, expected %zu",
              pass_name(p), cs_h5_dset_cols(po->values), w->ncols_section);
   }
+  snprintf(path, sizeof path, "/%s/section/codes", pass_name(p));
+  if (w->st == CS_OK && w->ncodes)
+    keep(w, cs_h5_dset_open(w->f, path, &po->codes));
+  if (w->st == CS_OK && w->ncodes &&
+      (cs_h5_dset_cols(po->codes) != w->ncodes || cs_h5_dset_type(po->codes) != CS_H5_INT32)) {
+    w->st = CS_ERR_MISMATCH;
+    snprintf(w->err, sizeof w->err, "%s: not the dataset this sweep writes", path);
+  }
 }
 
 enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
@@ -1447,7 +1508,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
     return CS_FAIL(CS_ERR_NOMEM);
   /* take the sizes of the grid and the model from the spec */
   w->m = fresh->m, w->spec = spec, w->npoints = fresh->npoints, w->nparam = fresh->nparam;
-  w->ncols = fresh->ncols, w->ncols_section = fresh->ncols_section;
+  w->ncols = fresh->ncols, w->ncols_section = fresh->ncols_section, w->ncodes = fresh->ncodes;
   w->passes[0] = fresh->passes[0], w->passes[1] = fresh->passes[1];
   writer_free(fresh);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 4.
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 5.
  *
- *   /                       attrs: kind = "sweep", layout_version = 4,
+ *   /                       attrs: kind = "sweep", layout_version = 5,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
@@ -27,8 +27,11 @@
  *                           of a periodic point (by shooting), NaN elsewhere;
  *                           floquet/note: why they are missing
  *   /<pass>/section/values  section points: <parameter>[, <p2>], t, states,
- *                           derived outputs (equilibria: one row, the settled
- *                           state, t = NaN)
+ *                           the real derived outputs (float64 only;
+ *                           equilibria: one row, the settled state, t = NaN)
+ *   /<pass>/section/codes   models with integer outputs (stick, vcase):
+ *                           those outputs at the rows of values, row for
+ *                           row, int32, missing_value = -1 (io/run_h5.h)
  *   /<pass>/section/index   the grid index of each row (int)
  *   /<pass>/section/offsets first row of each grid index (-1: none); counts
  *   /bifurcations/<column>  pass, p_left, p_right, estimate, refined, kind,
@@ -58,7 +61,9 @@
 #include "io/config.h"
 #include "sweep/sweep.h"
 
-#define CS_SWEEP_H5_LAYOUT 4
+/* 5: the integer outputs in section/codes (4: in section/values, as
+ * doubles); a resume refuses a file of another layout */
+#define CS_SWEEP_H5_LAYOUT 5
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 

@@ -113,19 +113,33 @@ assert 'output.t_end=2' in s(f.attrs['overrides'])
 assert list(f['eps/values'][:]) == [0.1, 0.01] and s(f['eps/values'].attrs['units']) == '1/s'
 r = f['reference']
 n = names(r)
-assert n[:7] == ['t', 'XC', 'YC', 'phi', 'dXC', 'dYC', 'dphi'] and 'stick' in n
+assert n[:7] == ['t', 'XC', 'YC', 'phi', 'dXC', 'dYC', 'dphi'] and 'stick' not in n
 assert r.shape == (201, len(n)) and r[-1, 0] == 2.0 and s(r.attrs['status']) == 'ok'
-assert [s(x) for x in r.attrs['units']][3] == 'rad'
+assert r.dtype == np.float64 and [s(x) for x in r.attrs['units']][3] == 'rad'
+# the stick indicator, an integer, in the companion of the same rows
+rc = f['reference_codes']
+assert names(rc) == ['stick'] and rc.dtype == np.int32 and rc.shape == (201, 1)
+assert rc.attrs['missing_value'] == -1 and set(np.unique(rc[:])) == {0, 1}
+assert np.sum(rc[:, 0] == 1) == r.attrs['stick_rows'], (np.sum(rc[:, 0] == 1), r.attrs['stick_rows'])
 for k in range(2):
     d = f['eps/%d/difference' % k]
-    assert names(d) == n and d.shape == r.shape
+    assert names(d) == n and d.shape == r.shape and d.dtype == np.float64
     assert d.attrs['eps'] == [0.1, 0.01][k] and s(d.attrs['status']) == 'ok'
     assert np.array_equal(d[:, 0], r[:, 0])
+    dc = f['eps/%d/difference_codes' % k]
+    assert names(dc) == ['stick'] and dc.dtype == np.int32 and dc.shape == (201, 1)
+    assert dc.attrs['missing_value'] == -2**31 and set(np.unique(dc[:])) <= {-1, 0, 1}
 nm = f['eps/norms']
 cn = columns(nm)
-assert cn[:3] == ['eps', 'rows', 'stick_rows'] and len(cn) == 3 + 6 * (len(n) - 1)
+assert cn[:3] == ['eps', 'rows', 'stick_rows'] and len(cn) == 3 + 6 * len(n)
 assert nm['rows'].dtype == np.int64 and nm['stick_rows'].dtype == np.int64
 assert list(nm['rows'][:]) == [201, 201] and all(0 < nm['stick_rows'][:]) and all(nm['stick_rows'][:] < 201)
+assert nm['stick_rows'][0] == r.attrs['stick_rows']
+for k in range(2):
+    # the norms of the stick difference are those of difference_codes
+    dc = f['eps/%d/difference_codes' % k][:, 0]
+    assert nm['stick_max'][k] == np.max(np.abs(dc))
+    assert abs(nm['stick_rms'][k] - np.sqrt(np.mean(dc.astype(float) ** 2))) < 1e-15
 for v in ['XC', 'phi', 'dphi', 'lambda_s']:
     for q in ['max', 'rms', 'max_stick', 'max_slip', 'rms_stick', 'rms_slip']:
         assert v + '_' + q in cn and nm[v + '_' + q].shape == (2,)
@@ -184,6 +198,8 @@ assert columns(sw)[:3] == ['t', 'kind', 'mode'] and sw['t'].shape[0] >= 2
 assert sw.attrs['count'] == sw['t'].shape[0] and sw['kind'].dtype == np.int32
 assert 'slip->stick' in s(sw.attrs['kind_names'])
 assert np.isnan(f['eps/runs/eps'][0]) and f['eps/runs/switches'][0] == sw['t'].shape[0]
+rc = f['reference_codes'][:, 0]
+assert rc.dtype == np.int32 and np.sum(rc == 1) == f['reference'].attrs['stick_rows'] > 0
 "
 [ "$have_h5py" -eq 1 ] && pass "h5py: /reference_switches of the event-driven reference"
 
@@ -238,6 +254,15 @@ if [ "$have_gnuplot" -eq 1 ]; then
   case "$err" in *"var = 'nosuch' is not a column of /reference"*) pass "$last -> exit 2: $err" ;; *) die "$last: wrong message" ;; esac
   ok plot "$h5b" --var dx -o "$scratch/belt.png"
   png "$scratch/belt.png"
+  # the stick indicator (int32 in /reference_codes and difference_codes)
+  # plots like any column: the reference's 0/1, the differences -1, 0, 1
+  CONTENSOU_PLOT_KEEP="$scratch" ok plot "$h5" --var stick -o "$scratch/fig9_stick.png"
+  png "$scratch/fig9_stick.png"
+  awk '!/^#/ && NF == 4 { n++; if ($2 != 0 && $2 != 1) bad = 1; s += $2
+       for (i = 3; i <= 4; i++) if ($i != -1 && $i != 0 && $i != 1) bad = 1 }
+       END { exit bad || n < 100 || s == 0 }' "$scratch/fig9_stick.png.dat" ||
+    die "$last: the stick data are not the codes of the file"
+  pass "$last: the reference's stick 0/1 (it sticks), the differences in -1, 0, 1"
   ok plot "$h5s" -o "$scratch/sweep.png"
   png "$scratch/sweep.png"
 else

@@ -13,7 +13,17 @@
 # with such columns is stored by columns (a group with `columns`: /stats,
 # /switches, /eps/runs, /sweep_study/*, /orbit, /branch, ...) and exactly its
 # code and count columns are of an integer type, each table checked in at
-# least one file; no table of doubles has a column of those names.
+# least one file; no table of doubles has a column of those names. The
+# models' integer outputs (those `contensou info --model` marks "integer":
+# stick, vcase) are in no table of doubles either: the row tables documented
+# as real numbers (/trajectory, section/values, /reference, the differences
+# of an eps study, /params, /initial, ...) are float64, and beside each of
+# them, for a model with integer outputs, is its int32 companion
+# (/trajectory_codes, section/codes, /reference_codes,
+# /eps/<k>/difference_codes) of the same rows, holding exactly those outputs
+# in the model's order, with names, units and missing_value; each kind of
+# companion checked in at least one file (the two-mass model's two outputs
+# in a trajectory, a sweep and an orbit).
 # Usage (CTest): bash h5_doc.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -46,6 +56,7 @@ make() {
 make sim.h5 simulate "$params/pendulum_fig5a.ini" --set output.t_end=0.5 --set output.dt=0.01
 make sim_switches.h5 simulate "$params/belt_fig4a.ini" --set model.law=event-driven \
   --set output.t_end=5
+make sim_twomass.h5 simulate "$params/twomass_stickslip.ini" --set output.t_end=1
 
 # ------------------------------------------------------------ sweeps
 short_sweep=(--set sweep.transient=2 --set sweep.adaptive_transient=false --set sweep.record=2
@@ -56,6 +67,10 @@ make map.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=30 --set sweep.t
   --set sweep.points=2 --set sweep.parameter2=N --set sweep.from2=15 --set sweep.to2=25 \
   --set sweep.points2=2 --set sweep.direction=forward --set sweep.lyapunov=none \
   "${short_sweep[@]}" --threads 2
+cp "$params/twomass_stickslip.ini" twomass.ini
+printf '[sweep]\nparameter = A1\nfrom = 4\nto = 12\npoints = 3\ntransient = 5\nrecord = 5\nlyapunov = none\n' \
+  >>twomass.ini
+make sweep_twomass.h5 sweep twomass.ini --threads 2
 
 # ------------------------------------------------------------ eps studies
 make eps.h5 eps-study "$params/pendulum_fig9.ini" --set output.t_end=0.5 --set output.dt=0.01 \
@@ -90,6 +105,7 @@ atol = 1e-12
 t_end = 50
 EOF
 make orbit.h5 orbit vdp.ini --no-plot
+make orbit_twomass.h5 orbit twomass.ini --no-plot
 cat >hopf.ini <<'EOF'
 [model]
 name = subhopf
@@ -138,8 +154,18 @@ EOF
 make equilibria.h5 continue duffing.ini --no-plot
 
 # ------------------------------------------------------------ the walk
+# every model's integer outputs, in its order, as the program describes them:
+# "model:out,out model:..." (derived.<name> = [unit], integer...)
+outputs=""
+while read -r model; do
+  ok info --model "$model"
+  ints=$(printf '%s\n' "$out" | sed -n 's/^derived\.\([A-Za-z0-9_]*\) = \[[^]]*\], integer.*/\1/p' | paste -sd, -)
+  outputs="$outputs $model:$ints"
+done < <("$exe" info --models | sed -n 's/^model = \([a-z0-9_]*\): .*/\1/p')
+case "$outputs" in *" twomass:vcase,stick"*) ;; *) die "info --model does not mark vcase and stick of twomass as integers: $outputs" ;; esac
+export CS_INTEGER_OUTPUTS=$outputs
 report=$(/usr/bin/python3 - "${files[@]}" <<'PY' 2>&1
-import sys, h5py, numpy as np
+import os, sys, h5py, numpy as np
 
 def text(x):
     if isinstance(x, bytes):
@@ -184,8 +210,24 @@ I = {
 I[("sweep", "backward/points")] = I[("sweep", "forward/points")]
 for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation"):
     I[(k, "solver")] = {"max_steps", "max_steps_total"}
+# the models' integer outputs, in their order (from contensou info --model)
+outputs = {}
+for entry in os.environ["CS_INTEGER_OUTPUTS"].split():
+    model, _, ints = entry.partition(":")
+    outputs[model] = [x for x in ints.split(",") if x]
 # a column of one of these names in a 2-D table of doubles is an integer hidden in a float
-integer_columns = set().union(*I.values())
+integer_columns = set().union(*I.values()) | set().union(*map(set, outputs.values()))
+# the row tables of real numbers: each float64 (and one of a model's rows,
+# t, states, derived outputs: with its integer companion when the model has
+# integer outputs), by the last component of the path
+real_tables = {"trajectory": True, "values": True, "reference": True, "difference": True,
+               "params": False, "initial": False, "grid": False, "final_state": False,
+               "monodromy": False, "curves": False}
+def companion(name):
+    base = name.rsplit("/", 1)
+    return (base[0] + "/codes" if len(base) == 2 else "codes") if base[-1] == "values" \
+        else name + "_codes"
+companions_seen = set()
 bad = []
 seen = {}
 covered = set()
@@ -235,10 +277,41 @@ for fn in sys.argv[1:]:
                         bad.append(f"{where}: {n} units for {cols} columns")
                     elif any(text(x) is None for x in u):
                         bad.append(f"{where}: units not strings")
-            if "missing_value" in o.attrs and (o.dtype.kind not in "iu"
-                                               or o.attrs["missing_value"] != -1):
-                bad.append(f"{where}: missing_value on {o.dtype}, or not -1")
             last = name.rsplit("/", 1)[-1]
+            # the differences of integer outputs have -1 as a value: their
+            # missing value is the int32 minimum
+            want_missing = -2**31 if last == "difference_codes" else -1
+            if "missing_value" in o.attrs and (o.dtype.kind not in "iu"
+                                               or o.attrs["missing_value"] != want_missing):
+                bad.append(f"{where}: missing_value on {o.dtype}, or not {want_missing}")
+            model = text(f.attrs.get("model"))
+            ints = outputs.get(model, [])
+            if last in real_tables and "columns" not in parent.attrs and len(o.shape) == 2:
+                # a table of real numbers only
+                if o.dtype != np.float64:
+                    bad.append(f"{where}: a table of reals stored as {o.dtype}")
+                cname = companion(name)
+                if real_tables[last] and ints:
+                    if cname not in f:
+                        bad.append(f"{where}: no /{cname} for the integer outputs {ints}")
+                    else:
+                        companions_seen.add((kind, cname.rsplit("/", 1)[-1], len(ints)))
+                elif cname in f:
+                    bad.append(f"{where}: a companion /{cname}, yet {model} has no integer output")
+            if last == "codes" or last.endswith("_codes"):
+                # the companion of a table of reals: int32, the model's integer outputs
+                main = name[:-len("codes")] + "values" if last == "codes" else name[:-len("_codes")]
+                names = [text(x) for x in o.attrs.get("names", [])]
+                if o.dtype != np.int32 or len(o.shape) != 2:
+                    bad.append(f"{where}: integer outputs stored as {o.dtype} of rank {len(o.shape)}")
+                elif names != ints:
+                    bad.append(f"{where}: columns {names}, the integer outputs of {model}: {ints}")
+                elif main not in f or f[main].shape[0] != o.shape[0]:
+                    bad.append(f"{where}: not a companion of /{main} (rows {o.shape[0]})")
+                elif "missing_value" not in o.attrs:
+                    bad.append(f"{where}: no missing_value")
+                elif last != "difference_codes" and np.any(o[()] < -1):
+                    bad.append(f"{where}: a code below -1 (integer outputs are >= 0)")
             column = "columns" in parent.attrs
             if not column and len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
                 bad.append(f"{where}: codes or counts stored as {o.dtype}")
@@ -252,10 +325,16 @@ for fn in sys.argv[1:]:
         bad.append(f"{fn}: no dataset")
 for k in sorted(set(I) - covered):
     bad.append(f"no file had the table {k[1]} of a {k[0]} file: not checked")
+# every kind of companion, and the two-mass model's two outputs, seen
+for want in [("trajectory", "trajectory_codes", 2), ("sweep", "codes", 1), ("sweep", "codes", 2),
+             ("eps-study", "reference_codes", 1), ("eps-study", "difference_codes", 1),
+             ("orbit", "trajectory_codes", 2)]:
+    if want not in companions_seen:
+        bad.append(f"no {want[0]} file had /{want[1]} of {want[2]} integer outputs: not checked")
 for b in bad:
     print(b)
 print("datasets walked:", sum(seen.values()), "in", len(sys.argv) - 1, "files,",
-      len(covered), "tables stored by columns")
+      len(covered), "tables stored by columns,", len(companions_seen), "kinds of integer companions")
 sys.exit(1 if bad else 0)
 PY
 ) || die "datasets without doc or units:

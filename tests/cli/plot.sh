@@ -4,7 +4,8 @@
 # complete file whose gnuplot input (CONTENSOU_PLOT_KEEP) or SVG text carries
 # the expected labels, and the data behind them checked where an answer is
 # known: trajectory windows and the phase portrait without the transient, the
-# stick shading only when something sticks, the return map of a period-1
+# stick shading only when something sticks (the pendulum's, and the two-mass
+# model's contact-state panel), the return map of a period-1
 # point on the diagonal, the regime map's discrete categories, and a
 # continuation branch over a sweep (figure 5a): the sweep's stable period-1
 # points on the branch's stable part, and refusals when the two do not match.
@@ -92,6 +93,21 @@ has "$scratch/keep/free.png.gp" "any_stick=0;"
 ok plot "$free" --format svg
 grep -qF "shaded" "${free%.h5}.svg" && die "$last: stick shading although nothing sticks"
 pass "$last: no stick shading (nothing sticks)"
+
+# the two-mass model: its integer outputs (int32 in /trajectory_codes) read
+# back as the last columns, and panel (c) draws them since something sticks
+tmt="$scratch/twomass.h5"
+ok simulate "$src/params/twomass_stickslip.ini" --set output.t_end=3 -o "$tmt"
+ok plot "$tmt" --format svg
+complete "$scratch/twomass.svg"
+svgtext "$scratch/twomass.svg" "(c) contact states"
+k="$scratch/keep/twomass.svg"
+has "$k.gp" "any_stick=1;"
+head -n 1 "$k.dat" | grep -q ' vrel vcase stick$' || die "$last: the data's columns: $(head -n 1 "$k.dat")"
+awk '!/^#/ && NF >= 11 { n++; if ($10 != int($10) || $10 < 1 || $10 > 5 || ($11 != 0 && $11 != 1)) bad = 1; s += $11 }
+     END { exit bad || n < 500 || s == 0 }' "$k.dat" ||
+  die "$last: vcase or stick not the codes of the file"
+pass "$last: vcase 1 ... 5 and stick 0/1 in the data, the stick panel drawn"
 
 # --x/--y and a window
 ok plot "$traj" --y phi --window 2,4

@@ -5,8 +5,10 @@
 # a dependency) on a small figure-5a sweep, and its (parameter, coordinate)
 # pairs checked against the file read another way: the parameter of each row
 # is the grid value of its grid index, every section row is there, and the
-# wrapped angle is the stored angle modulo 2 pi; and the one for a table
-# stored by columns (the sweep's /equilibria), checked against the grid.
+# wrapped angle is the stored angle modulo 2 pi, the stick mask comes from
+# the int32 companion of the same rows (section/codes) and marks no point
+# (nothing sticks in figure 5a: every stick_fraction is 0); and the one for a
+# table stored by columns (the sweep's /equilibria), checked against the grid.
 # Usage (CTest): bash recipes.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -51,7 +53,13 @@ with h5py.File("output/pendulum_fig5a_sweep.h5", "r") as g:
     phi = g["forward/section/values"][:, 4]
     assert g["sweep"].attrs["parameter"] == "omega0"
     assert list(g["forward/section/values"].attrs["names"][:5]) == ["omega0", "t", "XC", "YC", "phi"]
+    assert "stick" not in list(g["forward/section/values"].attrs["names"])
+    codes = g["forward/section/codes"]
+    assert codes.dtype == np.int32 and codes.shape == (len(index), 1), (codes.dtype, codes.shape)
+    assert list(codes.attrs["names"]) == ["stick"]
+    fractions = g["forward/points/stick_fraction"][:]
 assert index.dtype.kind == "i" and counts.dtype.kind == "i", "integer columns stored as integers"
+assert stick.dtype == bool and stick.shape == p.shape and not stick.any() and np.all(fractions == 0)
 assert len(p) == len(x) == counts.sum() > 8, (len(p), counts.sum())
 assert np.array_equal(p, grid[index]), "parameter column differs from the grid value of the row's index"
 assert np.all(x >= -math.pi) and np.all(x < math.pi)

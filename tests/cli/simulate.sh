@@ -82,10 +82,17 @@ names = [s(x) for x in tr.attrs['names']]
 units = [s(x) for x in tr.attrs['units']]
 assert names[:7] == ['t', 'XC', 'YC', 'phi', 'dXC', 'dYC', 'dphi'], names
 assert units[:7] == ['s', 'm', 'm', 'rad', 'm/s', 'm/s', 'rad/s'], units
-for n in ['XA', 'YA', 'stick', 'E']:
+for n in ['XA', 'YA', 'E']:
     assert n in names, n
 assert units[names.index('XA')] == 'm' and units[names.index('Mz')] == 'N m'
 assert tr.shape == (251, len(names)), tr.shape
+# real numbers only; the stick indicator is an integer, in the companion
+assert tr.dtype == np.float64 and 'stick' not in names
+c = f['trajectory_codes']
+assert c.dtype == np.int32 and c.shape == (251, 1), (c.dtype, c.shape)
+assert [s(x) for x in c.attrs['names']] == ['stick'] and [s(x) for x in c.attrs['units']] == ['1']
+assert c.attrs['missing_value'] == -1 and 'stick' in s(c.attrs['doc'])
+assert np.all(c[:, 0] == 0), 'figure 6b slips over its first 0.5 s' 
 t = tr[:, 0]
 assert t[0] == 0.0 and t[-1] == 0.5 and abs(t[1] - 0.002) < 1e-15
 assert tr[0, names.index('XC')] == 0.1
@@ -139,7 +146,8 @@ h5check "$h5b" "
 assert s(f.attrs['time_unit']) == '1' and s(f.attrs['model']) == 'belt'
 tr = f['trajectory']
 names = [s(x) for x in tr.attrs['names']]
-assert names[:5] == ['t', 'x', 'phi', 'dx', 'dphi'] and 'stick' in names, names
+assert names[:5] == ['t', 'x', 'phi', 'dx', 'dphi'] and 'stick' not in names, names
+assert [s(x) for x in f['trajectory_codes'].attrs['names']] == ['stick']
 assert [s(x) for x in tr.attrs['units']][:3] == ['1', '1', 'rad']
 assert f['params'].attrs['eta'] == 4.98 and abs(f['params'].attrs['eta_prime'] - 13.7627) < 1e-3
 assert s(f['params'].attrs['eta_prime_units']) == '1' and f['solver'].attrs['rtol'] == 1e-8
@@ -182,7 +190,9 @@ assert np.all(sw['dx'][:] == 0.15) and np.all(sw['dphi'][:] == 0.0)
 assert f['stats'].attrs['switches'] == 5 and f['stats/switches'][0] == 5
 tr = f['trajectory']
 tn = [s(x) for x in tr.attrs['names']]
-t, st = tr[:, 0], tr[:, tn.index('stick')]
+c = f['trajectory_codes']
+assert c.dtype == np.int32 and c.shape == (6001, 1)
+t, st = tr[:, 0], c[:, 0]
 lam = tr[:, tn.index('lambda_s')]
 ins = ((t > 0.031) & (t < 102.45)) | ((t > 108.2) & (t < 239.8)) | (t > 257.6)
 assert np.all(st[ins] == 1) and np.all(lam[ins] < 1e-15), 'stick between the switches'
@@ -212,7 +222,14 @@ pass "$last: twomass, 401 rows, no law line"
 h5check "$h5t" "
 tr = f['trajectory']
 names = [s(x) for x in tr.attrs['names']]
-assert names[:5] == ['t', 'z1', 'z2', 'dz1', 'dz2'] and 'stick' in names and 'vcase' in names
+assert names[:5] == ['t', 'z1', 'z2', 'dz1', 'dz2'] and 'stick' not in names and 'vcase' not in names
+c = f['trajectory_codes']
+assert [s(x) for x in c.attrs['names']] == ['vcase', 'stick'] and c.dtype == np.int32
+assert c.shape == (tr.shape[0], 2) and c.shape[0] == 401
+vc, st = c[:, 0], c[:, 1]
+assert set(vc) <= {1, 2, 3, 4, 5} and set(st) == {0, 1}, (set(vc), set(st))
+# a contact sticks only where some velocity is zero (vcase 2 ... 5)
+assert np.all(vc[st == 1] > 1) and np.any(vc == 1)
 assert s(f['solver'].attrs['stepper']) == 'erk' and s(f['params'].attrs['Omega_units']) == 'rad/s'
 assert 'switches' not in f and f['stats'].attrs['switches'] == 0
 "
@@ -324,6 +341,7 @@ assert s(f.attrs['status']) == 'failed'
 assert 'too many steps' in s(f.attrs['message']) and 'ARKODE' in s(f.attrs['message'])
 tr = f['trajectory']
 assert tr.shape[0] == $rows and f['stats'].attrs['rows'] == $rows
+assert f['trajectory_codes'].shape == ($rows, 2)
 assert tr.attrs['rows_planned'] == 1001
 t = tr[:, 0]
 assert np.all(np.diff(t) > 0) and t[-1] <= $t_reached < t[-1] + 0.005 + 1e-12

@@ -126,7 +126,7 @@ assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
 assert names(g) == ['gamma'] and g.shape == (30, 1)
 assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
-assert f.attrs['layout_version'] == 4
+assert f.attrs['layout_version'] == 5
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5
@@ -164,6 +164,7 @@ for ps in ['forward', 'backward']:
     vn = names(v)
     assert vn == ['gamma', 't', 'x', 'v', 'E', 'F'], vn
     assert units(v) == ['1'] * 6
+    assert 'codes' not in sec  # Duffing has no integer outputs
     assert off.shape == (30,) and cnt.shape == (30,) and idx.dtype.kind == 'i'
     assert cnt.sum() == v.shape[0] == idx.shape[0], (cnt.sum(), v.shape)
     assert np.array_equal(cnt, pt['n_section'][:])
@@ -264,7 +265,12 @@ ok info --model pendulum
 value state.phi | grep -q 'angle' || die "$last: phi is not marked as an angle"
 value choice.law | grep -q 'I11-reg' || die "$last: no choice law"
 is stick_indicator stick
-pass "$last: the angle, the law choice and the stick indicator"
+case "$(value derived.stick)" in "[1], integer, stick indicator: "*) ;; *) die "$last: derived.stick = $(value derived.stick)" ;; esac
+pass "$last: the angle, the law choice and the stick indicator (an integer output)"
+ok info --model twomass
+case "$(value derived.vcase)" in "[1], integer: velocity case 1..5"*) ;; *) die "$last: derived.vcase = $(value derived.vcase)" ;; esac
+case "$(value derived.vrel)" in *integer*) die "$last: vrel is marked as an integer" ;; esac
+pass "$last: vcase and stick are integer outputs, vrel is not"
 ok info --models
 printf '%s\n' "$out" | grep -q '^model = duffing: ' || die "$last: duffing not listed"
 pass "$last lists the models"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # `mpirun -np N contensou sweep`: the same file as one process, bit for bit,
 # for 2 and 3 ranks, in independent and in continuation mode (1-D, both
-# passes with refinement, and a 2-D map); SIGTERM to mpirun keeps every
+# passes with refinement, a 2-D map, a model with integer outputs); SIGTERM to mpirun keeps every
 # finished point, and --resume (with or without mpirun) completes the file
 # into the uninterrupted one.
 # Usage (CTest): bash sweep_mpi.sh <path-to-contensou> <source-dir> <scratch-dir>
@@ -105,6 +105,22 @@ mpi_ok 2 "$scratch/np2_map.h5" "$ini" "${map[@]}"
 same "$scratch/one_map.h5" "$scratch/np2_map.h5"
 pass "a 2-D map: 2 ranks give the file of 1 process"
 fi
+
+# a model with integer outputs (two-mass: vcase, stick): rank 0 writes the
+# section rows the workers send into section/values and section/codes
+tm="$scratch/twomass.ini"
+cp "$src/params/twomass_stickslip.ini" "$tm"
+printf '[sweep]\nparameter = A1\nfrom = 4\nto = 12\npoints = 12\ntransient = 20\nrecord = 20\nlyapunov = none\n' >>"$tm"
+ok sweep "$tm" -o "$scratch/one_tm.h5"
+mpi_ok 2 "$scratch/np2_tm.h5" "$tm"
+/usr/bin/python3 -c "
+import h5py, sys
+with h5py.File('$scratch/np2_tm.h5', 'r') as f:
+    s = f['forward/section']
+    sys.exit(not (s['codes'].shape == (s['values'].shape[0], 2) and s['codes'].shape[0] > 12))
+" || die "$last: no section/codes of a row per section row"
+same "$scratch/one_tm.h5" "$scratch/np2_tm.h5"
+pass "integer outputs (section/codes): 2 ranks give the file of 1 process"
 
 # SIGTERM to mpirun (what a scheduler sends; mpirun passes it on a second
 # later, and kills a second after that): the ranks stop, rank 0 keeps every

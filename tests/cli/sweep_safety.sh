@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A sweep's results survive what happens to sweeps: kill -9 at random moments
-# (every point the run reported on disk is in the file, which h5py opens),
-# kill -9 during refinement, SIGTERM and SIGINT (exit 143 / 130, status
+# (every point the run reported on disk is in the file, which h5py opens;
+# with a model's integer outputs, also its rows of section/codes), kill -9
+# during refinement, SIGTERM and SIGINT (exit 143 / 130, status
 # interrupted, the way to resume), a second run on the same output (refused
 # before it touches anything), a full disk (exit 1, finished points kept);
 # --resume then completes each of them into a file equal to an uninterrupted
 # run's, in continuation and in independent mode, and refuses to mix two
-# sweeps (changed parameter file, changed --set, another results version).
+# sweeps (changed parameter file, changed --set, another results version)
+# and files of older layouts.
 # Usage (CTest): bash sweep_safety.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -164,6 +166,59 @@ done
 [ "$lost" -eq 0 ] || die "points lost after kill -9: $lost"
 pass "kill -9 in $trials trials: 0 finished points lost"
 
+# ------------------------------- kill -9 with integer outputs (section/codes)
+# The two-mass model's velocity case and stick indicator go to section/codes,
+# written before the point's class: after kill -9 every point the file holds
+# has its codes, row for row with section/values, and the resume completes a
+# file equal to an uninterrupted run's, codes included.
+tm="$scratch/twomass.ini"
+cp "$src/params/twomass_stickslip.ini" "$tm"
+cat >>"$tm" <<'EOF'
+[sweep]
+parameter = A1
+from = 4
+to = 12
+points = 48
+transient = 40
+record = 40
+chunk = 8
+lyapunov = none
+EOF
+ok sweep "$tm" -o "$scratch/ref_tm.h5" --threads 2
+for t in 1 2; do
+  out_h5="$scratch/kill_tm_$t.h5"
+  "$exe" sweep "$tm" -o "$out_h5" --threads 2 --progress log >/dev/null 2>"$scratch/kill_tm_$t.log" &
+  pid=$!
+  pause=$(rand_sleep 0.3 1.5)
+  sleep "$pause"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  reported=$(logged "$scratch/kill_tm_$t.log")
+  if [ -e "$out_h5.partial" ]; then
+    /usr/bin/python3 - "$out_h5.partial" "$reported" <<'PY' ||
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r", libver="latest", swmr=True) as f:
+    p = f["forward"]
+    cls, off, cnt = p["points/class"][:], p["section/offsets"][:], p["section/counts"][:]
+    values, codes = p["section/values"], p["section/codes"]
+    assert codes.dtype == np.int32 and list(codes.attrs["names"]) == ["vcase", "stick"]
+    done = np.flatnonzero(cls != 0)
+    assert len(done) >= int(sys.argv[2]), (len(done), sys.argv[2])
+    for k in done:
+        assert cnt[k] > 0 and off[k] + cnt[k] <= min(len(values), len(codes)), k
+        c = codes[off[k]:off[k] + cnt[k]]
+        assert np.all((c[:, 0] >= 1) & (c[:, 0] <= 5)) and np.all((c[:, 1] == 0) | (c[:, 1] == 1)), (k, c)
+PY
+      die "twomass trial $t (kill -9 after $pause s): a point on disk lacks its codes"
+    ok sweep --resume "$out_h5" --threads 2
+  elif [ ! -e "$out_h5" ]; then
+    [ "$reported" -eq 0 ] || die "twomass trial $t: no file after kill -9, $reported points reported"
+    ok sweep "$tm" -o "$out_h5" --threads 2
+  fi
+  same "$scratch/ref_tm.h5" "$out_h5"
+  pass "twomass, kill -9 at $pause s: $reported points reported, each with its section codes; resumed into the uninterrupted file"
+done
+
 # --------------------------------------------- kill -9 during refinement
 # (transient and record 400: with 100 the refinement ended within the 0.2 s
 # below once the point analysis got faster)
@@ -257,15 +312,19 @@ with h5py.File('$scratch/old_version.h5.partial', 'r+') as f:
     f.attrs['results_version'] = 1
 "
 bad_verb sweep "computes differently (results version" sweep --resume "$scratch/old_version.h5"
-# a partial file of the layout before the integer columns (3) is not continued
-cp "$out_h5.partial" "$scratch/old_layout.h5.partial"
-/usr/bin/python3 -c "
+# partial files of the layouts before the integer columns (3) and before
+# the integer outputs' section/codes (4: stick, vcase as doubles in
+# section/values) are not continued
+for old in 3 4; do
+  cp "$out_h5.partial" "$scratch/old_layout.h5.partial"
+  /usr/bin/python3 -c "
 import h5py
 with h5py.File('$scratch/old_layout.h5.partial', 'r+') as f:
-    f.attrs['layout_version'] = 3
+    f.attrs['layout_version'] = $old
 "
-bad_verb sweep "written in sweep file layout 3 by another contensou; this one resumes layout 4 only" \
-  sweep --resume "$scratch/old_layout.h5"
+  bad_verb sweep "written in sweep file layout $old by another contensou; this one resumes layout 5 only" \
+    sweep --resume "$scratch/old_layout.h5"
+done
 ok sweep --resume "$out_h5" "$ini"
 same "$scratch/ref_cont.h5" "$out_h5"
 pass "resumes that would mix two sweeps are refused naming the difference; the right one completes"

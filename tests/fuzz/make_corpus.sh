@@ -102,6 +102,19 @@ max = 0.3
 start = hopf
 EOF
 
+# the two-mass model: integer outputs (vcase, stick) in section/codes
+cp "$params/twomass_stickslip.ini" tm.ini
+cat >>tm.ini <<'EOF'
+[sweep]
+parameter = A1
+from = 4
+to = 12
+points = 3
+transient = 2
+record = 3
+lyapunov = none
+EOF
+
 q() { "$exe" "$@" >/dev/null; }
 q eps-study "$params/pendulum_fig9.ini" --set output.t_end=0.05 --set output.dt=0.005 \
   --eps 1e-1,1e-2 -o eps_series.h5
@@ -110,6 +123,7 @@ q friction fit --law I00 --points 11 -o fit_I00.h5
 q sweep sw.ini -o sweep_1d.h5 --threads 1
 q sweep sw2.ini -o sweep_2d.h5 --threads 1
 q sweep sw3.ini -o sweep_both.h5 --threads 1
+q sweep tm.ini -o sweep_twomass.h5 --threads 1
 q simulate "$params/belt_fig4a.ini" --set model.law=event-driven --set initial.x=0 \
   --set initial.phi=0 --set initial.dx=0 --set initial.dphi=0 --set output.t_end=150 \
   --set output.dt=5 -o traj_belt_event.h5

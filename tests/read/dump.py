@@ -5,7 +5,11 @@ for tests/test_read.c: every scalar attribute, every string-array attribute,
 every numeric dataset and table stored as a group of columns (attribute
 `columns`; a 2-D block in it gives its columns, named by its `names`; an
 integer equal to a dataset's missing_value reads as NaN), every string
-dataset, as one 'key<TAB>value' line each.
+dataset, as one 'key<TAB>value' line each. A table of doubles with an
+integer companion (the model's integer outputs of the same rows: "codes"
+beside "values", "<table>_codes" beside any other table) is one table, the
+companion's columns after its own, as the C readers give it; the companion
+is not listed on its own (its attributes are dumped under L:ca:).
 
   L:a:/obj:name      scalar attribute (numbers as repr(float), text as is)
   L:sa:/obj:name:i   entry i of a string-array attribute
@@ -69,6 +73,21 @@ def values(d):
     return v
 
 
+def companion(name):
+    """The name of the integer companion of the table called name."""
+    return "codes" if name == "values" else name + "_codes"
+
+
+def main_table(g, name):
+    """The table of doubles name is the companion of, in group g, or None."""
+    for m in ([name[: -len("_codes")]] if name.endswith("_codes") else []) + (
+            ["values"] if name == "codes" else []):
+        link = g.get(m, getlink=True)
+        if isinstance(link, h5py.HardLink) and isinstance(g[m], h5py.Dataset):
+            return m
+    return None
+
+
 def walk(label, g):
     attrs(label, g.name, g)
     for name in sorted(g.keys(), key=lambda s: s.encode()):
@@ -76,6 +95,9 @@ def walk(label, g):
         if not isinstance(link, h5py.HardLink):
             continue
         o = g[name]
+        if isinstance(o, h5py.Dataset) and main_table(g, name):
+            attrs(label + ":c", o.name, o)  # merged into its table below
+            continue
         if isinstance(o, h5py.Group) and "columns" in o.attrs:
             # 1-D columns, and 2-D blocks of as many columns as they have
             parts, names, units = [], [], []
@@ -108,6 +130,14 @@ def walk(label, g):
                 u = o.attrs.get("units", [""] * d.shape[1])
                 # one units string for a table without names: every column's
                 u = [text(u)] * d.shape[1] if np.asarray(u).shape == () else [text(s) for s in u]
+                cname = companion(name)
+                clink = g.get(cname, getlink=True)
+                if isinstance(clink, h5py.HardLink) and isinstance(g[cname], h5py.Dataset):
+                    c = g[cname]
+                    cv = values(c)
+                    d = np.concatenate([d, cv], axis=1)
+                    n += [text(s) for s in c.attrs["names"]]
+                    u += [text(s) for s in c.attrs["units"]]
                 table(label, o.name, d, n, u)
 
 
@@ -135,6 +165,17 @@ def damage(kind, path):
             c.attrs["missing_value"] = "none"
         elif kind == "block-names":  # a block with fewer names than columns
             f["sweep_study/periods/period"].attrs["names"] = ["0"]
+        elif kind in ("codes-short", "codes-short-running"):
+            # the integer outputs of fewer rows than /trajectory: a damaged
+            # complete file, or (status running) one a killed run left
+            c = f["trajectory_codes"]
+            keep, a = c[:-3], dict(c.attrs)
+            del f["trajectory_codes"]
+            f["trajectory_codes"] = keep
+            for k, v in a.items():
+                f["trajectory_codes"].attrs[k] = v
+            if kind == "codes-short-running":
+                f.attrs["status"] = "running"
         elif kind == "no-kind":
             del f.attrs["kind"]
         else:
