@@ -76,6 +76,20 @@ while IFS= read -r h; do
 done < <(find "$prefix/include/contensou" -name '*.h' | sort)
 [ "$nh" -ge 30 ] || die "only $nh headers installed"
 pass "$nh installed headers, each compiling on its own; none of the internal ones"
+# the shared library exports exactly the names the installed headers declare
+# (src/contensou.map hides the ones shared between the library's own files)
+so=$(find "$prefix" -name 'libcontensou.so' | head -1)
+[ -n "$so" ] || die "no libcontensou.so in the prefix"
+nexp=0
+while IFS= read -r sym; do
+  grep -rqw -- "$sym" "$prefix/include/contensou" ||
+    die "libcontensou.so exports $sym, which no installed header declares (add it to src/contensou.map's local list)"
+  nexp=$((nexp + 1))
+done < <(nm -D --defined-only "$so" | awk '$2 ~ /^[TDRB]$/ {print $3}')
+[ "$nexp" -ge 200 ] || die "only $nexp names exported by libcontensou.so"
+nm -D --defined-only "$so" | awk '{print $3}' | grep -qx 'cs_error_set' &&
+  die "libcontensou.so exports the internal cs_error_set"
+pass "libcontensou.so exports $nexp names, each declared in an installed header"
 libdir=$(find "$prefix" -name 'contensouConfig.cmake' -path '*/cmake/contensou/*' | head -1)
 [ -n "$libdir" ] || die "no contensouConfig.cmake in the prefix"
 libdir=${libdir%/cmake/contensou/contensouConfig.cmake}
