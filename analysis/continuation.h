@@ -77,6 +77,10 @@
 
 #include "analysis/orbit.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_BRANCH_MAX_N CS_ORBIT_MAX_N
 
 enum cs_branch_kind {
@@ -213,5 +217,9 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_s
  * note saying which level would. */
 enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
                                             const struct cs_special *hopf, struct cs_branch *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

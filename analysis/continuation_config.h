@@ -40,6 +40,10 @@
 #include "analysis/continuation.h"
 #include "io/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum cs_cont_start {
   CS_CONT_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
   CS_CONT_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
@@ -66,5 +70,9 @@ const char *const *cs_cont_config_keys(void);
  * CS_ERR_PARSE or CS_ERR_RANGE with the message in cs_errmsg(). */
 enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
                                    struct cs_cont_config *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

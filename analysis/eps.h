@@ -104,6 +104,10 @@
 #include "integrate/record.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The norms of a difference, in the order of the HDF5 columns. */
 enum cs_eps_norm {
   CS_EPS_MAX,
@@ -207,5 +211,9 @@ int cs_eps_monotone(const struct cs_eps_result *r);
  * against log(eps) over the eps with a finite positive max; NaN with fewer
  * than two. */
 double cs_eps_order(const struct cs_eps_result *r, size_t var);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

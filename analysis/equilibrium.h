@@ -54,6 +54,10 @@
 #include "core/status.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_EQ_MAX_N 16           /* largest state dimension */
 #define CS_EQ_RESIDUAL_TOL 1e-9  /* accepted scaled residual r(y), see above */
 #define CS_EQ_MAX_ITERATIONS 200 /* Newton iterations per start */
@@ -198,5 +202,9 @@ enum cs_status cs_equilibrium_scan(const struct cs_model *m, const void *base_pa
                                    const double *guess, double tol, struct cs_equilibrium *results,
                                    struct cs_eq_crossing *crossings, size_t max_crossings,
                                    size_t *n_crossings);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

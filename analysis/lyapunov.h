@@ -11,6 +11,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Workspace for models of up to n_max states (the augmented system has up
  * to n_max (1 + n_max) equations). NULL on failure. */
 struct cs_lyap_ws;
@@ -45,5 +49,9 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
                            const struct cs_integrator_opts *opts, double t0, const double *y0,
                            size_t q, double time, double renorm, double decide,
                            struct cs_lyap_result *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

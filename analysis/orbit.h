@@ -66,6 +66,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_ORBIT_MAX_N 16        /* largest state dimension */
 #define CS_ORBIT_MAX_SWITCHES 64 /* mode switches per period kept in struct cs_orbit */
 
@@ -245,5 +249,9 @@ enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts
 enum cs_status cs_orbit_crossings(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
                                   const struct cs_orbit *orb, size_t max, double *rows_out,
                                   size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

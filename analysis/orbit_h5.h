@@ -35,6 +35,10 @@
 #include "analysis/continuation_config.h"
 #include "io/config.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The command line and overrides of the run, for the header. */
 struct cs_run_info {
   const char *const *sets; /* --set overrides */
@@ -58,5 +62,9 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
                                   const struct cs_run_info *run, const struct cs_cont_config *cc,
                                   const struct cs_branch *b, const struct cs_branch *eq,
                                   const char *status, const char *message);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

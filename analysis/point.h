@@ -25,6 +25,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Attractor classes, in the order stored in HDF5 (`class` dataset, with the
  * names in an attribute). */
 #define CS_CLASS_LIST(X)                                                                     \
@@ -133,5 +137,9 @@ void cs_point_ws_free(struct cs_point_ws *ws);
 enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
                                 const struct cs_point_spec *spec, struct cs_point_ws *ws,
                                 struct cs_point_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,9 +11,11 @@
  *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
+ *   friction/defaults.h    the laws' default (b, m) and the papers' pairs
  *   friction/law_table.h   a law by name and parameters at a velocity or over
  *                          a (v, w) grid; the fit with the papers' pairs
  *   models/model.h         mechanical models: descriptors, parameters by name
+ *   models/friction_law.h  the friction law a model uses, chosen by name
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
  *   integrate/flow.h       a model run through its modes (event-driven laws)
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
@@ -25,6 +27,7 @@
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
+ *   analysis/lyapunov.h    Lyapunov exponents (Benettin, QR) of a model run
  *   analysis/orbit.h       periodic orbits by shooting, Floquet multipliers
  *   analysis/continuation.h  branches of equilibria and cycles (and where
  *                          they are stable)
@@ -32,7 +35,9 @@
  *   analysis/orbit_h5.h    the orbit and continuation files
  *   analysis/eps.h         the eps study of one trajectory against a reference
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
- *   sweep/sweep_h5.h       the sweep's result file (written, resumed)
+ *   sweep/sweep_h5.h       the sweep's result file (written, resumed); its top
+ *                          comment shows a sweep into a file from a program
+ *   sweep/sweep_dist.h     a sweep over MPI ranks (without MPI: one process)
  *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
  *   study/eps_h5.h         the eps-study file (either study)
  *   results/read.h         every kind of result file read back into structs
@@ -74,6 +79,11 @@
  * (m->prepare(p)). tests/cli/install/consumer.c does this against
  * the installed package. A parameter file's text can also be loaded without
  * a file on disk (cs_config_load_text).
+ *
+ * A comment that says "see point.c" (or another .c file) names the source
+ * file, in the source distribution, whose top comment derives the algorithm
+ * and its tolerances; the README (installed as share/doc/contensou/README.md)
+ * explains the same in prose.
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H
@@ -82,8 +92,10 @@
 #include "core/status.h"
 #include "core/ode.h"
 #include "friction/friction.h"
+#include "friction/defaults.h"
 #include "friction/law_table.h"
 #include "models/model.h"
+#include "models/friction_law.h"
 #include "integrate/integrate.h"
 #include "integrate/flow.h"
 #include "integrate/record.h"

@@ -4,6 +4,8 @@
  * eps -> 0, the static peak eta in pure translation, symmetries. */
 #include "testutil.h"
 
+#include <string.h>
+
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 
@@ -256,6 +258,9 @@ static void unregularized_at_rest(void **state)
   assert_int_equal(law, CS_LAW_I11_REG);
   assert_string_equal(cs_law_name(CS_LAW_I00), "I00");
   assert_int_equal(cs_law_from_name("I12", &law), CS_ERR_NOT_FOUND);
+  /* the message names the bad name and every accepted one */
+  assert_non_null(strstr(cs_errmsg(), "'I12'"));
+  assert_non_null(strstr(cs_errmsg(), "integral, I00, I11, I00-reg, I11-reg"));
   assert_int_equal(cs_approx_init(&a, -1, 1, 0, 0, NULL), CS_ERR_RANGE);
 }
 

@@ -414,11 +414,16 @@ static void test_output_lock_partial_commit(void **state)
   if (pid == 0) {
     struct cs_h5 *h;
     enum cs_status st = cs_h5_output_create(path, 1, &h);
-    _exit(st == CS_ERR_BUSY && strstr(cs_errmsg(), "pid") ? 0 : 1);
+    _exit(st == CS_ERR_BUSY && strstr(cs_errmsg(), "another process (pid") ? 0 : 1);
   }
   int ws;
   assert_int_equal(waitpid(pid, &ws, 0), pid);
   assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+  /* and in this process: it is told that the other writer is its own */
+  struct cs_h5 *again = NULL;
+  assert_int_equal(cs_h5_output_create(path, 1, &again), CS_ERR_BUSY);
+  assert_null(again);
+  assert_non_null(strstr(cs_errmsg(), "already being written by this process"));
 
   char *who;
   assert_int_equal(cs_h5_open(path, 0, &g), CS_OK);

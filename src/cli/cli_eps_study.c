@@ -94,7 +94,7 @@ static const char eps_help[] =
     "  /reference_codes  its integer outputs (stick ...), int32, the same rows\n"
     "  /reference_switches   event-driven reference: t, kind, mode, states\n"
     "  /eps/<k>/difference   t, run - reference (states, derived), k = 0, 1, ...;\n"
-    "                    the integer outputs' in /eps/<k>/difference_codes (int32)\n"
+    "                        the integer outputs' in /eps/<k>/difference_codes (int32)\n"
     "  /eps/norms        eps, rows, stick_rows, <var>_<norm> for norm in max, rms,\n"
     "                    max_stick, max_slip, rms_stick, rms_slip\n"
     "  /eps/runs         eps, ok, rows, steps, rhs_evals, switches, wall_time_s\n"

@@ -93,7 +93,7 @@ static const char simulate_help[] =
     "  /trajectory   rows t, state variables, the real derived outputs (float64);\n"
     "                attributes names, units, t0, t_start, t_end, dt, rows_planned\n"
     "  /trajectory_codes   the integer outputs (stick, vcase) of the same rows,\n"
-    "                int32; attributes names, units, missing_value (-1)\n"
+    "                      int32; attributes names, units, missing_value (-1)\n"
     "  /params       one row of every parameter as resolved by the model (eta and\n"
     "                eta_prime, the law's b and m included), names and units;\n"
     "                the same as attributes, and the choices as string attributes\n"

@@ -6,6 +6,10 @@
 #ifndef CS_CORE_ODE_H
 #define CS_CORE_ODE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Right-hand side: ydot = f(t, y), n values each. Returns 0 on success, > 0 for
  * a recoverable failure (both steppers retry with a smaller step, e.g. when a
  * trial stage left the model's domain), < 0 for a fatal one; a
@@ -24,5 +28,9 @@ typedef int (*cs_jac_fn)(double t, const double *y, double *jac, const void *par
  * g_k changes sign. Returns 0 on success, nonzero is fatal (same -s convention
  * as cs_rhs_fn). g must be continuous in t along the solution. */
 typedef int (*cs_root_fn)(double t, const double *y, double *g, const void *params);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

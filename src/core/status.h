@@ -5,6 +5,10 @@
 #ifndef CS_STATUS_H
 #define CS_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_STATUS_LIST(X)                                                     \
   X(CS_OK, "success")                                                         \
   X(CS_ERR_ARG, "invalid argument")                                           \
@@ -49,5 +53,9 @@ const char *cs_strerror(enum cs_status status);
 const char *cs_errmsg(void);
 /* Forgets this thread's last message (cs_errmsg() returns ""). */
 void cs_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

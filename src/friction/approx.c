@@ -15,6 +15,7 @@
  * regularized. Both laws are "numerator times L(Q)", so one routine computes
  * L, dL/dQ and grad Q, and each law adds its numerator. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/error_private.h"
@@ -313,5 +314,9 @@ enum cs_status cs_law_from_name(const char *name, enum cs_law *law)
       *law = (enum cs_law)i;
       return CS_OK;
     }
-  return CS_FAIL(CS_ERR_NOT_FOUND);
+  char accepted[64] = "";
+  for (int i = 0; i < CS_LAW_COUNT; i++)
+    snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s%s", i ? ", " : "",
+             law_names[i]);
+  return cs_error_set(CS_ERR_NOT_FOUND, "unknown friction law '%s' (accepted: %s)", name, accepted);
 }

@@ -4,6 +4,10 @@
 #ifndef CS_FRICTION_DEFAULTS_H
 #define CS_FRICTION_DEFAULTS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Default (b, m) of the approximations, dimensionless: the least-squares fit
  * to the integral model of the uniform unit disk, theta in [0, pi/2], phi = 0,
  * 181 nodes, Tsx and Ms together (`contensou friction fit --law I00|I11`;
@@ -29,5 +33,9 @@
 #define CS_I11_M_PAPER 0.452
 #define CS_I11_B_PAPER4 0.452
 #define CS_I11_M_PAPER4 0.765
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

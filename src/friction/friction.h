@@ -23,6 +23,10 @@
 
 #include "core/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Friction load (Tsx, Tsy, Ms), dimensionless (force / (mu N), moment / (mu N a)). */
 struct cs_friction_load {
   double Tsx; /* friction force along x, opposite to the force on the body */
@@ -254,5 +258,9 @@ enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_
                                                size_t npoints, double b, double m, double *rms,
                                                double *max_error, cs_fit_progress_fn progress,
                                                void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include "core/status.h"
 #include "friction/friction.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A law and its parameters. Start from cs_law_params_default(law). */
 struct cs_law_params {
   enum cs_law law;
@@ -94,5 +98,9 @@ size_t cs_fit_curves_cols(const struct cs_fit_report *r);
 /* The curves over n uniform nodes theta in [0, pi/2] (n >= 2) into rows
  * (caller-allocated, n * cs_fit_curves_cols(r) doubles). */
 enum cs_status cs_fit_curves(const struct cs_fit_report *r, size_t n, double *rows);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

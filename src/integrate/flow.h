@@ -20,6 +20,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_FLOW_MAX_N 16     /* largest state dimension */
 #define CS_FLOW_MAX_ROOTS 32 /* user roots + switching functions */
 
@@ -77,5 +81,9 @@ const struct cs_flow_switch *cs_flow_switch_get(const struct cs_flow *f, size_t 
 /* The integrator of the flow (for dense output and error messages). */
 struct cs_integrator *cs_flow_integrator(struct cs_flow *f);
 const char *cs_flow_last_error(const struct cs_flow *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

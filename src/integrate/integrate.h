@@ -39,6 +39,10 @@
 #include "core/ode.h"
 #include "core/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The problem of one run. The integrator keeps a copy of this struct, but
  * params is only borrowed: it must stay valid until the next reset. */
 struct cs_ode {
@@ -256,5 +260,9 @@ enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
  * 1.0000000000000002; ..."; "" if none. Valid until the next call on the
  * workspace; never NULL. */
 const char *cs_integrator_last_error(const struct cs_integrator *integ);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -32,6 +32,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_RECORD_GRID_TOL 1e-9 /* relative to dt: a grid time this close to t_end is t_end */
 /* The longest uniform grids, the one place they are set: rows that go to a
  * file as they are made (contensou simulate), where beyond this dt is surely
@@ -143,5 +147,9 @@ struct cs_trajectory {
 enum cs_status cs_trajectory_record(const struct cs_model *m, void *params, const double *y0,
                                     const struct cs_record_spec *spec, struct cs_trajectory *tr);
 void cs_trajectory_free(struct cs_trajectory *tr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -33,6 +33,10 @@
 #include "integrate/integrate.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CS_CONFIG_MAX_RAW 64
 
 /* A key kept as text for a later stage (the [sweep] section). */
@@ -68,10 +72,13 @@ struct cs_config {
   unsigned char given[256];                    /* internal: which parameter/state keys were set */
 };
 
-/* Loads path and applies the overrides ("section.key=value", n_set of them).
- * On failure returns a status with the one-line reason in cs_errmsg() and
- * leaves cfg empty (nothing to free). On success the caller owns cfg:
- * cs_config_free. */
+/* Loads path and applies the overrides ("section.key=value", n_set of them;
+ * sets may be NULL with n_set = 0). On failure returns CS_ERR_IO (the file
+ * cannot be read: missing, unreadable), CS_ERR_PARSE (a line, section or key
+ * that is not understood), CS_ERR_RANGE (a value outside the key's accepted
+ * range) or CS_ERR_NOMEM, with the one-line reason in cs_errmsg()
+ * ("file:line: key: what is wrong (accepted: ...)"), and leaves cfg empty
+ * (nothing to free). On success the caller owns cfg: cs_config_free. */
 enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
                               struct cs_config *cfg);
 void cs_config_free(struct cs_config *cfg);
@@ -95,5 +102,9 @@ const char *const *cs_config_section_keys(const char *section);
 int cs_parse_double(const char *s, double *out);
 int cs_parse_long(const char *s, long *out);
 int cs_parse_bool(const char *s, int *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "core/status.h"
 #include "friction/law_table.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Writes r to path as path.partial under a lock, renamed over path when
  * complete (cs_h5_output_create); contact_name names the contact in the file
  * ("disk", "disk-hertz"); argc/argv go into the provenance. On failure the
@@ -20,5 +24,9 @@
  * left as path.partial. */
 enum cs_status cs_fit_h5_write(const char *path, const struct cs_fit_report *r,
                                const char *contact_name, int argc, char *const *argv);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

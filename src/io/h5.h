@@ -32,6 +32,10 @@
 
 #include "core/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* An open HDF5 file. */
 struct cs_h5;
 
@@ -417,5 +421,9 @@ enum cs_status cs_h5_attr_names(struct cs_h5 *f, const char *obj, size_t max, ch
  * link, a named type). Free names with cs_h5_strings_free, kinds with free. */
 enum cs_status cs_h5_list(struct cs_h5 *f, const char *group, size_t max, char ***names,
                           int **kinds, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

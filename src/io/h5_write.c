@@ -76,9 +76,21 @@ enum cs_status cs_h5_lock_acquire(const char *path, struct cs_h5_lock **out)
         holder[n > 0 ? n : 0] = '\0';
         holder[strcspn(holder, "\n")] = '\0';
         close(fd);
+        /* flock() locks of one process conflict too: a program that opens
+         * the same output twice should hear that it is its own writer */
+        long pid = -1;
+        char host[256] = "", me[HOST_NAME_MAX + 1] = "?";
+        gethostname(me, sizeof me);
+        me[sizeof me - 1] = '\0';
+        int own = sscanf(holder, "pid %ld on %255s", &pid, host) == 2 && pid == (long)getpid() &&
+                  strcmp(host, me) == 0;
         enum cs_status st =
-            fail(CS_ERR_BUSY, "'%s' is being written by another process (%s; lock file '%s')", path,
-                 holder[0] ? holder : "unknown", l->path);
+            own ? fail(CS_ERR_BUSY,
+                       "'%s' is already being written by this process (another writer of it is "
+                       "still open; lock file '%s')",
+                       path, l->path)
+                : fail(CS_ERR_BUSY, "'%s' is being written by another process (%s; lock file '%s')",
+                       path, holder[0] ? holder : "unknown", l->path);
         free(l->path), free(l);
         return st;
       }

@@ -14,6 +14,10 @@
 #include "io/config.h"
 #include "io/h5.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Writes the header; returns the first failure (message in cs_errmsg()). */
 enum cs_status cs_run_h5_write_header(struct cs_h5 *f, const char *kind,
                                       const struct cs_config *cfg, const char *const *sets,
@@ -110,5 +114,9 @@ void cs_switch_columns(const struct cs_model *m, struct cs_h5_column *cols, char
 /* Creates the missing directories above a file path (mkdir -p of its
  * parent). 0 on success, else an errno value. */
 int cs_make_parent_dirs(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -47,6 +47,10 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Switches stored in /switches at most; later ones are counted only. */
 #define CS_TRAJECTORY_H5_MAX_SWITCHES 200000
 
@@ -110,5 +114,9 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
                                       char *const *argv, double wall_time_s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

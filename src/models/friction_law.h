@@ -12,6 +12,10 @@
 
 #include "friction/friction.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum cs_model_law {
   CS_MLAW_I11_REG,      /* regularized I(1,1), p = 3 (Acta Mech. eq. 6) */
   CS_MLAW_I00_REG,      /* regularized I(0,0), p = 1 (JTAM eq. 4.4) */
@@ -44,5 +48,9 @@ void cs_model_friction_detach(struct cs_model_friction *f);
  * (row-major 3x3). Returns 0, or a negative status if the quadrature failed. */
 int cs_model_friction_eval(const struct cs_model_friction *f, double vsx, double vsy, double ws,
                            struct cs_friction_load *out, double *jac);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 #include "core/ode.h"
 #include "core/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A state variable or derived output.
  *
  * Integer outputs. A derived output that takes integer values only (an
@@ -177,5 +181,9 @@ const char *cs_model_get_choice(const struct cs_model *m, const void *params, in
 
 /* Writes "a, b, c" (the accepted values of a choice) into buf. */
 void cs_model_choice_values(const struct cs_choice_desc *c, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

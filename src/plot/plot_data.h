@@ -36,6 +36,10 @@
 #include "models/model.h"
 #include "results/read.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* x wrapped to (-pi, pi] (radians). */
 double cs_plot_wrap_angle(double x);
 
@@ -348,5 +352,9 @@ size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, const c
  * A new segment or a jump of a wrapped angle breaks the lines. */
 void cs_plot_branch_block(const struct cs_result_table *d, long cp, long cv, int wrap,
                           const struct cs_plot_mark *mk, size_t nmk, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

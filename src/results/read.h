@@ -54,6 +54,10 @@
 
 #include "core/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------- building blocks */
 
 /* One scalar attribute of an object: a string (text != NULL) or a number
@@ -331,5 +335,9 @@ struct cs_continuation_file {
 };
 enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out);
 void cs_continuation_file_free(struct cs_continuation_file *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

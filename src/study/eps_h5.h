@@ -30,6 +30,10 @@
 #include "study/eps_sweep.h"
 #include "sweep/sweep.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The header: the common one of io/run_h5.h (cfg; run: the --set overrides
  * and the command line, may be NULL) with kind = "eps-study", and study
  * ("time-series" or "sweep"), reference ("eps" or "event-driven"),
@@ -87,5 +91,9 @@ enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_conf
                                           const struct cs_run_info *run,
                                           const struct cs_eps_sweep_spec *spec,
                                           const struct cs_eps_sweep_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

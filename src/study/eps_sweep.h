@@ -25,6 +25,10 @@
 #include "analysis/eps.h"
 #include "sweep/sweep.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ------------------------------------------------------------ sweep study */
 
 struct cs_eps_sweep_spec {
@@ -91,5 +95,9 @@ enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_par
                                   const double *y0, const struct cs_eps_sweep_spec *spec,
                                   struct cs_eps_sweep_result *out);
 void cs_eps_sweep_result_free(struct cs_eps_sweep_result *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

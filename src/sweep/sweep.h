@@ -5,8 +5,10 @@
  * Work split. Points are identified by their grid index (1-D: i; 2-D:
  * i + n1 j) and results are delivered by index to a sink, in completion
  * order; nothing else is shared between threads. Running the same sweep
- * across MPI ranks only adds a distribution layer: give each rank a range of
- * chunks (cs_sweep_run_chunks), merge the sinks' output by index.
+ * across processes (MPI ranks) only adds a distribution layer: a coordinator
+ * hands out work units and receives results through a byte transport
+ * (struct cs_sweep_server / cs_sweep_comm below; sweep/sweep_dist.h
+ * implements it over MPI).
  *
  * Continuation (default). Along a pass (forward: increasing index, backward:
  * decreasing) each point starts from the final state of the previous point,
@@ -42,13 +44,17 @@
 #include "io/config.h"
 #include "models/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum cs_sweep_direction { CS_SWEEP_FORWARD, CS_SWEEP_BACKWARD, CS_SWEEP_BOTH };
 enum cs_sweep_spacing { CS_SPACING_LINEAR, CS_SPACING_LOG };
 
 struct cs_sweep_spec {
   int param;       /* index of the control parameter in the model's table */
   double from, to; /* range, in the parameter's unit */
-  size_t points;   /* grid points (>= 2) */
+  size_t points;   /* grid points (>= 1; 1 analyses the single value from = to) */
   enum cs_sweep_spacing spacing;
   int param2; /* second parameter for a 2-D regime map, -1 for none */
   double from2, to2;
@@ -72,8 +78,10 @@ struct cs_sweep_spec {
  * parameter, from, to, points or step, spacing (linear | log), direction
  * (forward | backward | both), continuation (true | false), transient, record,
  * record_crossings, adaptive_transient, transient_max, max_period, lyapunov
- * (none | largest | spectrum), parameter2, from2, to2, points2, refine,
- * refine_tol, equilibria. On error: CS_ERR_PARSE / CS_ERR_RANGE and in
+ * (none | largest | spectrum), lyapunov_time, lyapunov_rtol, period_tol,
+ * parameter2, from2, to2, points2, refine, refine_tol, equilibria,
+ * multipliers, newton_continuation, chunk, overlap (their meanings and
+ * defaults: `contensou sweep --help`). On error: CS_ERR_PARSE / CS_ERR_RANGE and in
  * cs_errmsg() a one-line "file:line: key: what is wrong (accepted: ...)". */
 enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec);
 
@@ -255,5 +263,9 @@ enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params, c
 size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
                        const struct cs_sweep_record *rec, struct cs_bifurcation *out,
                        size_t max_out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "core/status.h"
 #include "sweep/sweep.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct cs_dist {
   int rank, size;            /* this process, of how many (0 of 1 without MPI) */
   int mpi;                   /* 1: MPI was initialised here */
@@ -46,5 +50,9 @@ void cs_dist_share_text(struct cs_dist *d, char **text);
 
 /* Ends MPI (if started) and returns rc for convenience. */
 int cs_dist_finalize(struct cs_dist *d, int rc);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -54,12 +54,33 @@
  * resumed or distributed sweep gives the same file as one uninterrupted run)
  * and renamed over path; the partial file is removed. An interrupted sweep
  * (signal) keeps the partial file with status = interrupted; a killed one
- * keeps it with status = running; both continue with cs_sweep_h5_resume. */
+ * keeps it with status = running; both continue with cs_sweep_h5_resume.
+ *
+ * A sweep into a file, from a program (error checks left out; `contensou
+ * sweep` does the same with signals and progress lines):
+ *
+ *   struct cs_config cfg;   cs_config_load("run.ini", NULL, 0, &cfg);
+ *   struct cs_sweep_spec spec;   cs_sweep_spec_from_config(&cfg, &spec);
+ *   struct cs_sweep_h5 *w;   cs_sweep_h5_create("out.h5", &cfg, NULL, 0, &spec, 0, NULL, &w);
+ *   struct cs_sweep_ctl ctl = {.tick = cs_sweep_h5_tick};
+ *   struct cs_sweep_outcome o;
+ *   enum cs_status st = cs_sweep_run_ctl(cfg.model, cfg.params_unprepared, cfg.y0, &spec,
+ *                                        cs_sweep_h5_sink, w, &ctl, &o);
+ *   cs_sweep_h5_finish(w, st == CS_OK ? &o : NULL);   (writes out.h5, frees w)
+ *   cs_sweep_outcome_free(&o);   cs_config_free(&cfg);
+ *
+ * To see each point as it finishes, pass a sink of your own that calls
+ * cs_sweep_h5_sink(w, pt) and then looks at pt. Without the tick the points
+ * reach the disk only at the end. */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
 
 #include "io/config.h"
 #include "sweep/sweep.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* 5: the integer outputs in section/codes (4: in section/values, as
  * doubles); a resume refuses a file of another layout */
@@ -69,10 +90,13 @@
 
 struct cs_sweep_h5;
 
-/* Claims path (CS_ERR_BUSY if another process writes it; CS_ERR_EXISTS if
- * "<path>.partial" holds an unfinished sweep) and creates the partial file
- * with everything known before the run, then switches it to SWMR. The
- * reason of a failure (cs_errmsg()) names the file. */
+/* Claims path (CS_ERR_BUSY if another process or another writer of this
+ * process writes it; CS_ERR_EXISTS if "<path>.partial" holds an unfinished
+ * sweep) and creates the partial file with everything known before the run,
+ * then switches it to SWMR. sets (n_set of them, may be NULL/0) are the
+ * "section.key=value" overrides applied to cfg, stored so that a resume can
+ * check them; argc/argv (may be 0/NULL) the command line stored as
+ * provenance. The reason of a failure (cs_errmsg()) names the file. */
 enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const char *const *sets, size_t n_set,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
@@ -145,5 +169,9 @@ const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
  * (!o->interrupted) gets its final file (see above); an interrupted one keeps
  * the partial file with status interrupted. Returns the first failure. */
 enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -59,6 +59,7 @@ pass "the installed documents' $nlinks relative links resolve (share/doc/contens
 # only the public headers, each of which compiles on its own against the
 # installed package (no SUNDIALS, GSL or HDF5 headers needed)
 for f in integrate/nvector_small.h integrate/sunlinsol_gsl.h core/gsl_quiet.h analysis/saltation.h \
+  analysis/classify.h \
   core/error_private.h io/h5_private.h cli/cli_common.h; do
   [ -e "$prefix/include/contensou/$f" ] && die "an internal header is installed: $f"
 done
@@ -171,6 +172,29 @@ step pc_static cc "${san[@]}" -std=c17 "${cflags[@]}" "$src/tests/cli/install/co
 ldd "$scratch/consumer-static" | grep -q libcontensou && die "consumer-static links libcontensou.so"
 step consumer_static "$scratch/consumer-static" "$scratch/oscillator.ini"
 pass "the same program linked statically with pkg-config --static"
+# C++ programs: the headers declare C linkage (extern "C")
+if command -v c++ >/dev/null 2>&1; then
+  cat >"$scratch/cxx.cc" <<'CXX'
+#include <contensou/contensou.h>
+#include <cstdio>
+#include <cstring>
+int main()
+{
+  const struct cs_model *m = cs_model_find("oscillator");
+  enum cs_law law;
+  if (!m || cs_law_from_name("I11-reg", &law) != CS_OK || law != CS_LAW_I11_REG ||
+      std::strcmp(cs_strerror(CS_OK), "success") != 0)
+    return 1;
+  std::printf("C++ sees %s, version %s\n", m->name, CS_VERSION);
+  return 0;
+}
+CXX
+  step cxx_build c++ "${san[@]}" -std=c++17 -Wall -Wextra -Werror "${cflags[@]}" "$scratch/cxx.cc" \
+    -o "$scratch/cxx" "${libs[@]}" -Wl,-rpath,"$libdir"
+  step cxx_run "$scratch/cxx"
+  grep -q 'C++ sees oscillator' "$scratch/cxx_run.log" || die "the C++ program did not run"
+  pass "a C++ program includes <contensou/contensou.h> and links the library"
+fi
 
 # relocated: the whole prefix moved, then the program run from far away
 moved=$scratch/moved/opt
