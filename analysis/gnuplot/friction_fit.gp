@@ -2,7 +2,8 @@
 # Fig. 2 of Kudra & Awrejcewicz, Acta Mech. 2016, for one approximation (I00 or I11):
 # its friction force T_sx and moment M_s against the integral model for phi_s = 0,
 # theta_s in [0, pi/2], with the fitted (b, m) (solid) and the paper's pair (dashed;
-# for I11 also the swapped pair of the paper's section 4, dotted). The lower panels
+# for I11 also the pair of the paper's section 4, dotted: section 2's printed pair
+# with b and m exchanged, and the fit rounded; section 2's is the misprint). The lower panels
 # show the differences approximation - integral model.
 #
 # Run by `contensou plot FILE.h5` (root attribute kind = "friction-fit") as
@@ -50,7 +51,7 @@ set output outfile
 
 law_label = (law eq 'I00') ? 'I_{0,0}' : (law eq 'I11') ? 'I_{1,1}' : law
 set multiplot layout 2,2 \
-  title sprintf("Approximation %s on the %s contact vs the integral model (φ_s = 0): fitted b = %.4f, m = %.4f (rms %.2g)", \
+  title sprintf("Approximation %s on the %s contact vs the integral model (φ_s = 0): fitted b = %.6g, m = %.6g (rms %.2g)", \
                 law_label, contact, b, m, rms) font ',12'
 
 set xrange [0:pi/2]
@@ -63,8 +64,10 @@ set style line 2 lc rgb '#d95f02' lw 1.8 dt 1
 set style line 3 lc rgb '#1b9e77' lw 1.8 dt 2
 set style line 4 lc rgb '#7570b3' lw 3 dt 3
 
-fit_t = sprintf("%s, fitted b = %.3f, m = %.3f", law_label, b, m)
-paper_t = sprintf("%s, paper b = %.3f, m = %.3f", law_label, paper_b, paper_m)
+fit_t = sprintf("%s, fitted b = %.6g, m = %.6g", law_label, b, m)
+# I11's pair of section 2 (the misprint: b and m exchanged), I00's only pair
+paper_t = sprintf("%s, paper%s b = %.3f, m = %.3f", law_label, (law eq 'I11') ? ' §2' : '', \
+                  paper_b, paper_m)
 paper4_t = sprintf("%s, paper §4 b = %.3f, m = %.3f", law_label, paper4_b, paper4_m)
 
 set title '(a) friction force'

@@ -4,7 +4,10 @@
 # attractor class; forward and backward passes in two panels; the detected
 # bifurcations as thin dashed lines (ticks on the frame when more than 40).
 # Positive: chaos; zero: quasiperiodic (or a periodic orbit of an autonomous
-# system); negative: attracting equilibria and periodic orbits.
+# system); negative: attracting equilibria and periodic orbits. A point is
+# classified chaotic only when lambda_1 exceeds 3 standard errors (and the
+# zero tolerance), so a positive exponent within 3 errors is quasiperiodic:
+# the title says so, the bars are 1 standard error.
 #
 # Run by `contensou plot FILE.h5` (kind "sweep") with the variables of
 # sweep_common.gp and
@@ -29,7 +32,7 @@ set key outside top center horizontal reverse Left samplen 0.5 spacing 1.1 width
 set multiplot layout npanels,1 title title_head . "\n" . title_how font ',13'
 do for [p = 0:1] {
   if ((p == 0 && has_f) || (p == 1 && has_b)) {
-    set title sprintf('%s pass (%s %s); bars: error estimate; ' . bif_what(p), \
+    set title sprintf('%s pass (%s %s); bars: ±1 standard error; chaotic: λ_1 > 3 errors; ' . bif_what(p), \
                       pass_name(p), sym(par), pass_dir(p)) font ',11'
     unset arrow
     do for [i = 1:words(bifs(p))] {

@@ -56,16 +56,41 @@ if (ywrapped && !return_map) {
   set yrange [-pi:pi]
   set ytics ('-π' -pi, '-π/2' -pi/2, '0' 0, 'π/2' pi/2, 'π' pi)
 }
+# a span of at least 1e-3 of the values' size: a period-1 orbit's points
+# (or an equilibrium's one point) spread over round-off only, and gnuplot
+# would label every tick with the same number (or refuse an empty range)
+minspan(lo, hi) = 1e-3 * (abs(lo) > abs(hi) ? abs(lo) : abs(hi)) + 1e-12
 if (return_map) {
   # the diagonal x_{j+1} = x_j over the data's extent
   stats infile u 2:3 nooutput
   dlo = STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y
   dhi = STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y
-  dpad = dhi > dlo ? 0.05 * (dhi - dlo) : 0.05 * (abs(dhi) + 1e-12)
+  if (dhi - dlo < minspan(dlo, dhi)) {
+    dmid = 0.5 * (dlo + dhi)
+    dw = minspan(dlo, dhi)
+    dlo = dmid - 0.5 * dw
+    dhi = dmid + 0.5 * dw
+  }
+  dpad = 0.05 * (dhi - dlo)
   set xrange [dlo - dpad : dhi + dpad]
   set yrange [dlo - dpad : dhi + dpad]
   set arrow 9 from dlo - dpad, dlo - dpad to dhi + dpad, dhi + dpad nohead back \
     lc rgb '#9a9a9a' dt (6, 6) lw 1
+}
+if (!return_map && (n_f + n_b) > 0) {
+  # one column at a time: two-column stats of a single point warn
+  stats infile u 2 nooutput
+  if (!xwrapped && STATS_max - STATS_min < minspan(STATS_min, STATS_max)) {
+    xm = 0.5 * (STATS_min + STATS_max)
+    xw = minspan(STATS_min, STATS_max)
+    set xrange [xm - xw : xm + xw]
+  }
+  stats infile u 3 nooutput
+  if (!ywrapped && STATS_max - STATS_min < minspan(STATS_min, STATS_max)) {
+    ym = 0.5 * (STATS_min + STATS_max)
+    yw = minspan(STATS_min, STATS_max)
+    set yrange [ym - yw : ym + yw]
+  }
 }
 set offsets graph 0.03, graph 0.03, graph 0.03, graph 0.03
 set key outside top center horizontal reverse Left samplen 0.5 spacing 1.2 width 2

@@ -37,5 +37,20 @@ set xlabel xyl(xvar, xvar_unit, xwrapped)
 set ylabel xyl(yvar, yvar_unit, ywrapped)
 set title title_head . "\n" . sprintf('%s: %s against %s, t = %g ... %g%s (%s)', what, \
   sym(yvar), sym(xvar), w_lo, w_hi, tu, why) font ',12'
+# a constant column (a stick indicator that never switches, a state at rest)
+# gets a range around its value instead of gnuplot's warning and [-1:1]
+minspan(lo, hi) = 1e-3 * (abs(lo) > abs(hi) ? abs(lo) : abs(hi)) + 1e-12
+stats infile u 1 nooutput
+if (STATS_max - STATS_min < minspan(STATS_min, STATS_max)) {
+  cm = 0.5 * (STATS_min + STATS_max)
+  cw = abs(cm) > 0 ? 0.1 * abs(cm) : 1
+  set xrange [cm - cw : cm + cw]
+}
+stats infile u 2 nooutput
+if (STATS_max - STATS_min < minspan(STATS_min, STATS_max)) {
+  cm = 0.5 * (STATS_min + STATS_max)
+  cw = abs(cm) > 0 ? 0.1 * abs(cm) : 1
+  set yrange [cm - cw : cm + cw]
+}
 plot infile u 1:2 w l ls 1 notitle
 set output

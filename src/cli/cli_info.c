@@ -51,7 +51,9 @@ static const char info_help[] =
     "  <pass>.points_done, <pass>.class_<name> = N   per pass (forward, backward)\n"
     "  bifurcations = N, then one line per detected change:\n"
     "    bifurcation = <kind> in [p_left, p_right] <unit> estimate <p>\n"
-    "                  (<pass>[, refined]): <class>[(period)] -> <class>[(period)]\n"
+    "                  (<pass>[, refined]): <class>[(period)] -> <class>[(period)];\n"
+    "                  pass: forward, backward, both, or grid (from the equilibria's\n"
+    "                  eigenvalues along the grid, in a one-pass sweep)\n"
     "  failed_point = <pass> index <k> at <p> <unit>: <message>   (one per failure)\n"
     "kind = trajectory (contensou simulate): rows, rows_planned, t_first, t_last,\n"
     "  t_start, t_end, dt, column = <name> [unit], stats.<name> (steps, rhs_evals...)\n"
@@ -347,9 +349,16 @@ static void show_pass(const struct cs_sweep_file *s, int pass, struct lines *fai
 static void show_bifurcations(const struct cs_sweep_file *s)
 {
   if (!s->has_bifurcations) {
-    out_line("bifurcations", "none recorded (sweep not finished)");
+    const char *status = cs_result_attr_text(&s->h.root, "status");
+    /* changes are detected along 1-D passes only */
+    out_line("bifurcations", "%s",
+             s->parameter2                               ? "none (a 2-D map: see the regime map)"
+             : status && strcmp(status, "complete") == 0 ? "none recorded"
+                                                         : "none recorded (sweep not finished)");
     return;
   }
+  const char *dir = cs_result_attr_text(&s->settings, "direction");
+  int both = dir && strcmp(dir, "both") == 0;
   const struct cs_result_table *d = &s->bifurcations;
   size_t nk = s->n_kind_names, ncn = s->n_bif_class_names;
   static const char *const cols[] = {"pass", "p_left",     "p_right",     "estimate", "refined",
@@ -367,7 +376,8 @@ static void show_bifurcations(const struct cs_sweep_file *s)
     char from[96], to[96];
     class_text(from, sizeof from, s->bif_class_names, ncn, v[6], v[7]);
     class_text(to, sizeof to, s->bif_class_names, ncn, v[8], v[9]);
-    const char *pass = v[0] == 0 ? "forward" : v[0] == 1 ? "backward" : "both";
+    /* -1: both passes, or the equilibria's eigenvalues (no pass) of a one-pass sweep */
+    const char *pass = v[0] == 0 ? "forward" : v[0] == 1 ? "backward" : both ? "both" : "grid";
     printf("bifurcation = %s in [%.10g, %.10g]%s estimate %.10g (%s%s): %s -> %s\n", kind, v[1],
            v[2], unit_sfx(s->parameter_unit, ub, sizeof ub), v[3], pass,
            v[4] == 1 ? ", refined" : "", from, to);

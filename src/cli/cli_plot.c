@@ -280,6 +280,8 @@ static int sweep_picture(const struct cs_plot_sweep *s, const struct sweep_req *
   int rc;
   if (st == CS_ERR_NOT_FOUND && (view == V_LYAPUNOV || view == V_STICK) && r->view < 0)
     rc = drop(data, tmp, -1);
+  else if (st == CS_ERR_NOT_FOUND && (view == V_LYAPUNOV || view == V_STICK))
+    rc = drop(data, tmp, cli_usage(cmd, "--view %s: %s", view_names[view], cs_errmsg()));
   else if (st != CS_OK)
     rc = drop(data, tmp, picture_failed(st));
   else
@@ -303,6 +305,20 @@ static int nearest_index(const struct cs_plot_sweep *s, const char *at, long *k)
   if (s->two != (comma != NULL))
     return cli_usage(cmd, "--at: expected %s for this %s sweep, got '%s'",
                      s->two ? "two values V1,V2" : "one value", s->two ? "2-D" : "1-D", at);
+  /* within the grid, give or take half a step: a value beyond it is a typo,
+   * not a request for the end point */
+  for (int d = 0; d < 1 + s->two; d++) {
+    const double *p = d ? s->p2 : s->p1;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < s->npoints; i++)
+      lo = fmin(lo, p[i]), hi = fmax(hi, p[i]);
+    size_t n = d ? s->n2 : s->n1;
+    double half = n > 1 ? 0.5 * (hi - lo) / (double)(n - 1) : 0.0;
+    if (!(a[d] >= lo - half && a[d] <= hi + half))
+      return cli_usage(cmd,
+                       "--at: %.10g is outside the sweep's grid of %s (accepted: %.10g ... %.10g)",
+                       a[d], d ? s->par2 : s->par, lo, hi);
+  }
   *k = (long)cs_plot_sweep_nearest(s, a);
   return CLI_EXIT_OK;
 }
@@ -363,12 +379,14 @@ static int plot_sweep(const struct cs_plot_sweep *s, const struct sweep_req *r)
   if (r->view == V_REGIME && !s->two) {
     rc = cli_usage(cmd,
                    "--view regime: %s is a 1-D sweep (accepted: bifurcation, lyapunov, "
-                   "stick; section, return with --point K)",
+                   "stick; section, return with --point K or --at V)",
                    file);
     goto done;
   }
   if (s->two && r->view >= 0 && r->view != V_REGIME) {
-    rc = cli_usage(cmd, "--view %s: %s is a 2-D sweep (accepted: regime; or --point K)",
+    rc = cli_usage(cmd,
+                   "--view %s: %s is a 2-D sweep (accepted: regime; section, return with "
+                   "--point K or --at V1,V2)",
                    view_names[r->view], file);
     goto done;
   }
@@ -534,8 +552,9 @@ static const char plot_help[] =
     "output (name = value): output = PATH for each file written.\n"
     "exit status: 0 every picture written; 1 gnuplot failed, was stopped or left\n"
     "an incomplete picture, or the file is damaged; 2 bad arguments, a missing\n"
-    "file, one that is not a contensou result file, or (two files) a branch and\n"
-    "a sweep that do not match.\n";
+    "file, one that is not a contensou result file, a --view the file has nothing\n"
+    "for (--view stick where nothing sticks), --at outside the grid, or (two\n"
+    "files) a branch and a sweep that do not match.\n";
 
 static const char *const formats[] = {"png", "svg", "pdf", NULL};
 
@@ -894,6 +913,11 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
         return cli_usage(cmd, "%s: not with two files (a branch over a sweep takes --var)",
                          opts[o].name);
   }
+  if (opts[O_FORMAT].value && opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0 &&
+      format_of(opts[O_OUT].value) != opts[O_FORMAT].choice)
+    return cli_usage(cmd, "-o %s: the extension says %s, --format says %s (accepted: the same)",
+                     opts[O_OUT].value, formats[format_of(opts[O_OUT].value)],
+                     formats[opts[O_FORMAT].choice]);
   if (opts[O_FORMAT].value)
     fmt = opts[O_FORMAT].choice;
   else if (opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0)

@@ -91,10 +91,12 @@ static const char sweep_help[] =
     "                  thread, which makes results depend on the thread count) and\n"
     "                  seam overlap (default 3 points), see the README\n"
     "\n"
-    "Output lines: output, points, computed (resumed_points with --resume), failed,\n"
-    "wall_time_s, points_per_s (of the points computed), one\n"
-    "count per class (class_<name> = N), bifurcations, then one line per change:\n"
-    "  bifurcation = <kind> in [p_left, p_right] estimate <p>\n"
+    "Output lines: output, model, parameter (parameter2 for a 2-D map), points,\n"
+    "computed (resumed_points with --resume), failed, wall_time_s, points_per_s (of\n"
+    "the points computed), rhs_evals, one count per class (class_<name> = N),\n"
+    "bifurcations (1-D), then one line per change:\n"
+    "  bifurcation = <kind> in [p_left, p_right] <unit> estimate <p> [(backward) |\n"
+    "  (both passes)]\n"
     "Exit status: 0 done (failed points are recorded in the file), 1 numerical or\n"
     "I/O failure (finished points kept), 2 bad input, 130 / 143 stopped by SIGINT /\n"
     "SIGTERM (finished points kept; continue with --resume).\n";
@@ -193,6 +195,8 @@ static void print_summary(const char *path, const struct cs_config *cfg,
   printf("output = %s\n", path);
   printf("model = %s\n", cfg->model->name);
   printf("parameter = %s\n", cfg->model->param[spec->param].name);
+  if (spec->points2)
+    printf("parameter2 = %s\n", cfg->model->param[spec->param2].name);
   printf("points = %zu\n", npoints);
   printf("computed = %zu\n", out->computed);
   if (resumed)

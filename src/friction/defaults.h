@@ -25,8 +25,9 @@ extern "C" {
 #define CS_ETA_DEFAULT 1.0
 
 /* The papers' pairs, fixed (src/friction/README.md, errata): Acta Mech. §2 gives b = 1.744,
- * m = 0.674 for I(0,0) and b = 0.765, m = 0.452 for I(1,1); its §4 uses the
- * swapped pair b = 0.452, m = 0.765 for I(1,1). */
+ * m = 0.674 for I(0,0) and b = 0.765, m = 0.452 for I(1,1); its §4 uses
+ * b = 0.452, m = 0.765 for I(1,1): the §2 pair with b and m exchanged, which is
+ * the fit rounded (§2's I(1,1) pair is the misprint). */
 #define CS_I00_B_PAPER 1.744
 #define CS_I00_M_PAPER 0.674
 #define CS_I11_B_PAPER 0.765

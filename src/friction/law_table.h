@@ -70,8 +70,8 @@ struct cs_fit_pair {
 };
 
 /* The fit of CS_LAW_I00 or CS_LAW_I11 to the integral model, with the
- * papers' pairs (I00: one, I11: the pair of sec. 2 and the swapped one of
- * sec. 4) measured on the same nodes. */
+ * papers' pairs (I00: one, I11: the pair printed in sec. 2 and the one of
+ * sec. 4, b and m exchanged) measured on the same nodes. */
 struct cs_fit_report {
   enum cs_law law;
   struct cs_contact contact;

@@ -392,10 +392,12 @@ enum cs_status cs_plot_trajectory(const char *path, const struct cs_plot_request
   }
   size_t a0 = 0, a1 = d->nrows, b0 = 0, b1 = d->nrows;
   if (st == CS_OK && rq->window_given && cs_plot_window(t, d->nrows, rq->t0, rq->t1, &a0, &a1))
+    /* an open end (NaN) is the file's end */
     st = cs_error_set(CS_ERR_ARG,
                       "%s: the window [%g, %g] holds fewer than two rows (accepted: within t = "
                       "%g ... %g)",
-                      path, rq->t0, rq->t1, t[0], t[d->nrows - 1]);
+                      path, isnan(rq->t0) ? t[0] : rq->t0, isnan(rq->t1) ? t[d->nrows - 1] : rq->t1,
+                      t[0], t[d->nrows - 1]);
   if (st == CS_OK) {
     cs_result_attr_number(&d->attrs, "transient", &transient, NULL);
     if (rq->window_given)
@@ -1561,7 +1563,7 @@ enum cs_status cs_plot_sweep_regime_map(const struct cs_plot_sweep *s, FILE *out
   return vars_status(v);
 }
 
-/* "class, period K, λ_1 = L" of grid index k in pass p. */
+/* "class, period K, λ_1 = L ± E unit" of grid index k in pass p. */
 static void point_info(const struct cs_plot_sweep *s, int p, size_t k, char *buf, size_t cap)
 {
   double c = cs_plot_sweep_value(s, p, k, s->c_cls[p]);
@@ -1571,8 +1573,15 @@ static void point_info(const struct cs_plot_sweep *s, int p, size_t k, char *buf
   snprintf(buf, cap, "%s", cs_class_name((enum cs_class)ic));
   if (ic == CS_CLASS_PERIODIC && isfinite(per))
     add(buf, cap, ", period %d", (int)per);
-  if (isfinite(ly))
+  if (isfinite(ly)) {
+    double err = cs_plot_sweep_value(s, p, k, s->c_lerr[p]);
+    const char *unit = s->c_lyap[p] >= 0 ? s->pts[p].units[s->c_lyap[p]] : NULL;
     add(buf, cap, ", λ_1 = %.3g", ly);
+    if (isfinite(err))
+      add(buf, cap, " ± %.2g", err);
+    if (unit && *unit && strcmp(unit, "1") != 0)
+      add(buf, cap, " %s", unit);
+  }
 }
 
 enum cs_status cs_plot_sweep_point(const struct cs_plot_sweep *s, size_t k, int ret,

@@ -132,8 +132,13 @@ static void range(struct parse *p, int param, const char *kfrom, const char *kto
   if (p->st == CS_OK && *from != *to && one_point)
     err(p, get(p, kto), kto, CS_ERR_RANGE,
         "%.10g is not %s = %.10g: one point (points = 1) is no range (accepted: %s = %.10g, or "
-        "no %s)",
-        *to, kfrom, *from, kto, *from, kto);
+        "no %s; on the command line --set sweep.%s=%.10g)",
+        *to, kfrom, *from, kto, *from, kto, kto, *from);
+  /* the grid and the pass names (forward: increasing) assume from < to */
+  if (p->st == CS_OK && *to < *from)
+    err(p, get(p, kto), kto, CS_ERR_RANGE,
+        "%.10g is below %s = %.10g (accepted: %s > %s; a downward sweep is direction = backward)",
+        *to, kfrom, *from, kto, kfrom);
 }
 
 enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec)

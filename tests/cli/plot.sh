@@ -142,9 +142,18 @@ complete "$scratch/fig5a_lyapunov.png"
 [ ! -e "$scratch/fig5a_stick.png" ] || die "$last: a stick picture although nothing sticks"
 pass "$last: no stick picture (the stick fraction is 0 everywhere)"
 run plot "$sw" --view stick
-[ "$rc" -eq 1 ] && [[ "$err" == *"no point where anything sticks"* ]] ||
-  die "plot --view stick on a sweep without sticking: exit $rc, expected 1 with a reason"
-pass "plot --view stick without sticking -> exit 1: $err"
+[ "$rc" -eq 2 ] && [[ "$err" == *"no point where anything sticks"* ]] ||
+  die "plot --view stick on a sweep without sticking: exit $rc, expected 2 (a request the file cannot meet) with a reason"
+pass "plot --view stick without sticking -> exit 2: $err"
+run plot "$sw" --at 1000
+[ "$rc" -eq 2 ] && [[ "$err" == *"--at: 1000 is outside the sweep's grid of omega0 (accepted: "* ]] ||
+  die "plot --at beyond the grid: exit $rc, expected 2 naming the grid's range: $err"
+pass "plot --at beyond the grid -> exit 2: $err"
+run plot "$sw" --format svg -o "$scratch/mismatch.png"
+[ "$rc" -eq 2 ] && [[ "$err" == *"the extension says png, --format says svg"* ]] &&
+  [ ! -e "$scratch/mismatch.png" ] ||
+  die "plot --format svg -o x.png: exit $rc, expected 2 and no file: $err"
+pass "plot --format svg -o x.png -> exit 2: $err"
 
 # the return map of a period-1 point: every pair on the diagonal
 ok plot "$sw" --view return --at 45 --format svg

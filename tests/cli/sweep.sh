@@ -381,7 +381,9 @@ bad sweep "$f:$(line_of "$f" '^parameter = '): parameter: 'omega0' is not a para
 f=$(bad_file from_is_to 's/^to = 0.5$/to = 0.2/')
 bad sweep "$f:$(line_of "$f" '^to = '): to: equals from" sweep "$f"
 f=$(bad_file one_point 's/^points = 30$/points = 1/')
-bad sweep "$f:$(line_of "$f" '^to = '): to: 0.5 is not from = 0.2: one point (points = 1) is no range (accepted: to = 0.2, or no to)" sweep "$f"
+bad sweep "$f:$(line_of "$f" '^to = '): to: 0.5 is not from = 0.2: one point (points = 1) is no range (accepted: to = 0.2, or no to; on the command line --set sweep.to=0.2)" sweep "$f"
+f=$(bad_file downward 's/^to = 0.5$/to = 0.1/')
+bad sweep "$f:$(line_of "$f" '^to = '): to: 0.1 is below from = 0.2 (accepted: to > from; a downward sweep is direction = backward)" sweep "$f"
 f=$(bad_file zero_points 's/^points = 30$/points = 0/')
 bad sweep "$f:$(line_of "$f" '^points = '): points: '0'" sweep "$f"
 f=$(bad_file step_and_points 's/^points = 30$/points = 30\nstep = 0.01/')
