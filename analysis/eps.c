@@ -50,6 +50,14 @@ enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, do
     int k = cs_model_param_index(m, "eps");
     if (k < 0)
       return cs_error_set(CS_ERR_NOT_FOUND, "model %s has no parameter eps", m->name);
+    /* a law without smoothing ignores eps: every run would be the same */
+    int lc = cs_model_choice_index(m, "law");
+    const char *law = lc >= 0 ? cs_model_get_choice(m, base, lc) : NULL;
+    if (law && strcmp(law, "event-driven") == 0)
+      return cs_error_set(CS_ERR_NOT_FOUND,
+                          "[model] law = event-driven does not depend on eps (accepted: a "
+                          "regularized law, e.g. law = I11-reg; the event-driven run is "
+                          "--reference event-driven)");
     st = cs_model_set_param(m, params, "eps", eps);
     if (st != CS_OK)
       return cs_error_set(st, "eps = %g is outside the accepted range %g <= eps <= %g [%s]", eps,

@@ -690,12 +690,26 @@ static int sec_root_fn(double t, const double *y, double *g, const void *ctx)
 
 /* ------------------------------------------------------------- plain runs */
 
+/* One advance that goes on past the per-call step limit (max_steps bounds a
+ * call, as between two output times of a recorded run; a long transient is
+ * many such intervals): retried while it makes progress, so only the run's
+ * budget (max_steps_total) or a real failure stops it. */
+static enum cs_status advance_on(struct cs_flow *f, double tout, double *t, double *y, int *at_root)
+{
+  for (;;) {
+    double t_before = *t;
+    enum cs_status st = cs_flow_advance(f, tout, t, y, at_root, NULL);
+    if (st != CS_ERR_TOO_MUCH_WORK || !(*t > t_before))
+      return st;
+  }
+}
+
 /* Advances the flow to tout, stepping over section roots; *t, y updated. */
 static enum cs_status flow_to(struct cs_flow *f, double tout, double *t, double *y)
 {
   int at_root = 1;
   while (at_root) {
-    enum cs_status st = cs_flow_advance(f, tout, t, y, &at_root, NULL);
+    enum cs_status st = advance_on(f, tout, t, y, &at_root);
     if (st != CS_OK)
       return st;
   }
@@ -707,7 +721,7 @@ static enum cs_status flow_crossing(struct cs_flow *f, double tmax, int k, doubl
 {
   for (int c = 0; c < k; c++) {
     int at_root = 0;
-    enum cs_status st = cs_flow_advance(f, tmax, t, y, &at_root, NULL);
+    enum cs_status st = advance_on(f, tmax, t, y, &at_root);
     if (st != CS_OK)
       return st;
     if (!at_root)

@@ -54,6 +54,22 @@ set origin 0, 0.34
 set title (cyc ? 'periodic orbits on the Poincare section' : 'equilibria') . \
   ': stable solid, unstable dashed' font ',11'
 set ylabel lab(var, var_unit) . (wrapped ? ' (wrapped)' : '')
+# a variable that does not move along the branch (an equilibrium's angle set
+# by statics alone): a range around it instead of gnuplot's "empty range"
+stats infile index 0 u ($2 == $2 ? $2 : $3) nooutput
+if (STATS_records > 0 && STATS_max - STATS_min < 1e-3 * (abs(STATS_max) + abs(STATS_min)) + 1e-12) {
+  ym = 0.5 * (STATS_max + STATS_min)
+  yw = abs(ym) > 0 ? 0.01 * abs(ym) : 1
+  set yrange [ym - yw : ym + yw]
+}
+# labels named with their parameter value, Hopf points below right and the
+# others above left (a fold and a Hopf point are often close); each series
+# only when it has a point (gnuplot 5.4 crashes on an all-NaN label series)
+n_hopf = 0
+n_other = 0
+do for [i = 1:words(special_present)] {
+  if (kname(int(word(special_present, i))) eq 'hopf') { n_hopf = 1 } else { n_other = 1 }
+}
 plot infile index 0 u 1:2 w l lw 2.2 lc rgb blue t (cyc ? 'stable cycles' : 'stable equilibria'), \
      '' index 0 u 1:3 w l lw 1.6 dt (8, 6) lc rgb blue t (cyc ? 'unstable cycles' : 'unstable equilibria'), \
      '' index 1 u 1:2 w l lw 2.2 lc rgb 'black' t (has_eq ? 'stable equilibria' : ''), \
@@ -61,10 +77,14 @@ plot infile index 0 u 1:2 w l lw 2.2 lc rgb blue t (cyc ? 'stable cycles' : 'sta
      for [i = 1:words(special_present)] '' index 2 u ($3 == int(word(special_present, i)) ? $1 : NaN):2 \
        w p pt kpt(word(special_present, i)) ps 1.8 lw 2 lc rgb kcol(word(special_present, i)) \
        t kname(word(special_present, i)), \
-     '' index 2 u 1:2:(kname($3)) w labels offset 1.2, 0.9 font ',9' notitle
+     for [j = 1:n_other] '' index 2 u 1:(kname($3) eq 'hopf' ? NaN : $2):(sprintf('%s %.4g', kname($3), $1)) \
+       w labels offset -1.2, 1.0 right font ',9' notitle, \
+     for [j = 1:n_hopf] '' index 2 u 1:(kname($3) eq 'hopf' ? $2 : NaN):(sprintf('%s %.4g', kname($3), $1)) \
+       w labels offset 1.2, -1.0 left font ',9' notitle
 
 set size 1, 0.33
 set origin 0, 0.0
+set autoscale y
 set offsets 0, 0, 0, 0
 set title (cyc ? 'largest nontrivial Floquet multiplier, modulus (unstable above 1)' \
                : 'largest real part of the eigenvalues (unstable above 0)') font ',11'

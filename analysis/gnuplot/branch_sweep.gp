@@ -63,6 +63,14 @@ set key outside right top vertical samplen 2.5 spacing 1.2 width 1 reverse Left
 set rmargin 34
 set title title_head . "\n" . 'branch ' . esc(bfile) . ' over the sweep; ' . title_how font ',12'
 
+# each label series only when it has a point: gnuplot 5.4 crashes (SIGSEGV)
+# on a `with labels` series whose points are all NaN (an equilibrium branch
+# whose only special point is a Hopf point)
+n_hopf = 0
+n_other = 0
+do for [i = 1:words(special_present)] {
+  if (kname(sk(i)) eq 'hopf') { n_hopf = 1 } else { n_other = 1 }
+}
 plot for [i = 1:words(present_f)] infile index 0 \
        u ($1 == 0 && $4 == pc(0, i) ? $2 : NaN):3 w p pt 7 ps psize \
        lc rgb pale(ccolor(pc(0, i))) notitle, \
@@ -79,8 +87,8 @@ plot for [i = 1:words(present_f)] infile index 0 \
      '' index 2 u 1:3 w l lw 1.8 dt (8, 6) lc rgb 'black' t (has_eq ? 'unstable equilibria' : ''), \
      for [i = 1:words(special_present)] '' index 3 u ($3 == sk(i) ? $1 : NaN):2 \
        w p pt kpt(sk(i)) ps 2 lw 2 lc rgb kcol(sk(i)) t (sk(i) >= 0 ? kname(sk(i)) : ''), \
-     '' index 3 u 1:(kname($3) eq 'hopf' ? NaN : $2):(sprintf('%s %.4g', kname($3), $1)) w labels \
-       offset -1.2, 1.2 right font ',9' notitle, \
-     '' index 3 u 1:(kname($3) eq 'hopf' ? $2 : NaN):(sprintf('%s %.4g', kname($3), $1)) w labels \
-       offset 1.2, -1.2 left font ',9' notitle
+     for [j = 1:n_other] '' index 3 u 1:(kname($3) eq 'hopf' ? NaN : $2):(sprintf('%s %.4g', kname($3), $1)) \
+       w labels offset -1.2, 1.2 right font ',9' notitle, \
+     for [j = 1:n_hopf] '' index 3 u 1:(kname($3) eq 'hopf' ? $2 : NaN):(sprintf('%s %.4g', kname($3), $1)) \
+       w labels offset 1.2, -1.2 left font ',9' notitle
 set output

@@ -105,7 +105,8 @@ int cli_guard_run(const char *cmd, const char *file, int (*fn)(struct cli_guard 
                     file, limit);
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
-    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+    /* SIGPIPE: whoever read our output stopped reading (| head): not a crash */
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGPIPE)
       return 128 + sig;
     if (done)
       return cli_fail(cmd, "%s: crashed after reading the file (signal %d, %s)", file, sig,

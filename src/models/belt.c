@@ -489,7 +489,8 @@ static enum cs_status prepare(void *vp)
   if (st != CS_OK)
     return cs_error_set(st, "cannot convert between eta and eta_prime: %s", cs_strerror(st));
   if (!event_driven(p) && !(p->eps > 0))
-    return cs_error_set(CS_ERR_RANGE, "eps must be > 0 for the regularized law");
+    return cs_error_set(CS_ERR_RANGE, "eps must be > 0 for the regularized law (accepted: "
+                                      "[parameters] eps > 0, or [model] law = event-driven)");
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps;
   p->mode = MODE_SLIP;

@@ -734,7 +734,9 @@ static enum cs_status prepare(void *vp)
   int regularized =
       p->law == CS_MLAW_I11_REG || p->law == CS_MLAW_I00_REG || p->law == CS_MLAW_INTEGRAL_REG;
   if (regularized && !(p->eps > 0))
-    return cs_error_set(CS_ERR_RANGE, "eps must be > 0 for the regularized law %s",
+    return cs_error_set(CS_ERR_RANGE,
+                        "eps must be > 0 for the regularized law %s (accepted: [parameters] "
+                        "eps > 0, or [model] law = I11, I00, integral or event-driven for eps = 0)",
                         law_names[p->law]);
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps > 0 ? p->eps : 1e-6;

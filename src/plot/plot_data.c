@@ -402,6 +402,8 @@ enum cs_status cs_plot_trajectory(const char *path, const struct cs_plot_request
     cs_result_attr_number(&d->attrs, "transient", &transient, NULL);
     if (rq->window_given)
       b0 = a0, b1 = a1;
+    else if (tf.h->kind == CS_RESULT_ORBIT)
+      b0 = 0, b1 = d->nrows; /* an orbit's record is one period: no transient in it */
     else
       cs_plot_settled_window(t, d->nrows, transient, &b0, &b1);
   }
@@ -736,8 +738,8 @@ enum cs_status cs_plot_eps_study(const char *path, const struct cs_plot_request 
 
 /* ---------------------------------------------------------------- branches */
 
-size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, const char *par,
-                            const char *var, struct cs_plot_mark *mk, size_t max)
+size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, int cycles,
+                            const char *par, const char *var, struct cs_plot_mark *mk, size_t max)
 {
   long cb = cs_result_column(sp, "branch"), ck = cs_result_column(sp, "kind");
   long cr = cs_result_column(sp, "row"), cp = cs_result_column(sp, par);
@@ -751,7 +753,7 @@ size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, const c
         n >= max)
       continue;
     /* a Hopf point that ends a cycle branch is an equilibrium's, not on it */
-    if (which == 0 && k == CS_SPECIAL_HOPF)
+    if (which == 0 && cycles && k == CS_SPECIAL_HOPF)
       continue;
     mk[n++] = (struct cs_plot_mark){(size_t)row, r[cp], r[cv]};
   }
@@ -780,6 +782,9 @@ void cs_plot_branch_block(const struct cs_result_table *d, long cp, long cv, int
     for (size_t k = 0; i > 0 && prev_s >= 0 && k < nmk; k++)
       if (mk[k].row + 1 == i && fabs((wrap ? cs_plot_wrap_angle(mk[k].v) : mk[k].v) - v) < M_PI) {
         double f = r[cp] != prev_p ? (mk[k].p - prev_p) / (r[cp] - prev_p) : 0.5;
+        /* at a fold p turns between the two rows: interpolation in p would
+         * extrapolate (|mu|max 1.41 drawn at a fold whose multiplier is 1) */
+        f = fmin(fmax(f, 0.0), 1.0);
         double em = prev_e + f * (e - prev_e), vm = wrap ? cs_plot_wrap_angle(mk[k].v) : mk[k].v;
         fprintf(out, "%.12g %.12g %.12g %.12g %.12g\n", mk[k].p, vm, vm, em, em);
         marked = 1;
@@ -883,7 +888,8 @@ enum cs_status cs_plot_branch(const char *path, const struct cs_plot_request *rq
   int vi = m ? cs_model_state_index(m, var) : -1;
   int wrap = vi >= 0 && m->state[vi].angle;
   struct cs_plot_mark mk[64];
-  size_t nmk = sp ? cs_plot_branch_marks(sp, 0, par, var, mk, 64) : 0;
+  int cyc = !kind || strcmp(kind, "cycles") == 0; /* the file says; cycles by default */
+  size_t nmk = sp ? cs_plot_branch_marks(sp, 0, cyc, par, var, mk, 64) : 0;
   cs_plot_branch_block(b, cp, cv, wrap, mk, nmk, out);
   fputs("\n\n", out);
   double xmin = INFINITY, xmax = -INFINITY;
@@ -893,7 +899,7 @@ enum cs_status cs_plot_branch(const char *path, const struct cs_plot_request *rq
   int has_eq = e && e->nrows > 0 && (ep = cs_result_column(e, par)) >= 0 &&
                (ev = cs_result_column(e, var)) >= 0;
   if (has_eq) {
-    nmk = sp ? cs_plot_branch_marks(sp, 1, par, var, mk, 64) : 0;
+    nmk = sp ? cs_plot_branch_marks(sp, 1, 0, par, var, mk, 64) : 0;
     cs_plot_branch_block(e, ep, ev, wrap, mk, nmk, out);
     for (size_t i = 0; i < e->nrows; i++)
       xmin = fmin(xmin, e->data[i * e->ncols + ep]), xmax = fmax(xmax, e->data[i * e->ncols + ep]);
@@ -914,6 +920,7 @@ enum cs_status cs_plot_branch(const char *path, const struct cs_plot_request *rq
   cs_plot_vars_text(v, "model", h->model ? h->model : "");
   cs_plot_vars_text(v, "file", base_name(path));
   cs_plot_vars_text(v, "law", root_text(h, "law"));
+  cs_plot_vars_text(v, "time_unit", root_text(h, "time_unit"));
   cs_plot_vars_text(v, "status", root_text(h, "status"));
   const char *endnote = cs_result_attr_text(&b->attrs, "end");
   cs_plot_vars_text(v, "endnote", endnote ? endnote : "");
@@ -1723,7 +1730,8 @@ enum cs_status cs_plot_branch_over_sweep(const char *bfile, const struct cs_plot
   fputs("\n\n", out);
   long cp = cs_result_column(b, par), cv = cs_result_column(b, var);
   struct cs_plot_mark mk[64];
-  size_t nmk = sp ? cs_plot_branch_marks(sp, 0, par, var, mk, 64) : 0;
+  int cyc = !kind || strcmp(kind, "cycles") == 0; /* the file says; cycles by default */
+  size_t nmk = sp ? cs_plot_branch_marks(sp, 0, cyc, par, var, mk, 64) : 0;
   if (cp >= 0 && b->nrows > 0)
     cs_plot_branch_block(b, cp, cv, wrap, mk, nmk, out);
   else
@@ -1733,7 +1741,7 @@ enum cs_status cs_plot_branch_over_sweep(const char *bfile, const struct cs_plot
   int has_eq = e && e->nrows > 0 && (ep = cs_result_column(e, par)) >= 0 &&
                (ev = cs_result_column(e, var)) >= 0;
   if (has_eq) {
-    nmk = sp ? cs_plot_branch_marks(sp, 1, par, var, mk, 64) : 0;
+    nmk = sp ? cs_plot_branch_marks(sp, 1, 0, par, var, mk, 64) : 0;
     cs_plot_branch_block(e, ep, ev, wrap, mk, nmk, out);
   } else {
     fputs("NaN NaN NaN NaN NaN\n", out);

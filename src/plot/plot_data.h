@@ -337,10 +337,11 @@ struct cs_plot_mark {
 
 /* The special points of branch `which` (0: /branch, 1: /equilibria) of the
  * /special table sp where the stability may change (no end or switch
- * markers; a Hopf point never lies on a cycle branch), at most max, in mk.
- * par, var: the columns. Returns their number. */
-size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, const char *par,
-                            const char *var, struct cs_plot_mark *mk, size_t max);
+ * markers; a Hopf point never lies on a cycle branch: cycles = 1 when
+ * /branch holds cycles), at most max, in mk. par, var: the columns. Returns
+ * their number. */
+size_t cs_plot_branch_marks(const struct cs_result_table *sp, int which, int cycles,
+                            const char *par, const char *var, struct cs_plot_mark *mk, size_t max);
 
 /* One branch table d as a data block: rows "p value_stable value_unstable
  * measure_stable measure_unstable" (NaN where a row is not of that

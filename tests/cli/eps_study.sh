@@ -63,6 +63,8 @@ bad "empty entry" eps-study "$fig9" "${short[@]}" --eps 1e-1,,1e-2
 bad "empty entry" eps-study "$fig9" "${short[@]}" --eps ,
 bad "--eps" eps-study "$fig9" "${short[@]}" --eps ""
 bad "listed twice" eps-study "$fig9" "${short[@]}" --eps 1e-1,0.1
+# a law without smoothing: every run would be the same
+bad "law = event-driven does not depend on eps" eps-study "$fig9" "${short[@]}" --set model.law=event-driven
 bad "outside the accepted range" eps-study "$fig9" "${short[@]}" --eps 2e3
 bad "--reference" eps-study "$fig9" "${short[@]}" --reference smooth
 bad "--reference" eps-study "$fig9" "${short[@]}" --reference 0

@@ -124,6 +124,17 @@ for d in ['orbit', 'multipliers', 'monodromy', 'trajectory', 'section_point']:
 [ "$have_h5py" -eq 1 ] && pass "h5py reads $h5: /orbit, /multipliers, /monodromy (det = the multiplier), one closed period in /trajectory"
 if [ "$have_gnuplot" -eq 1 ]; then
   png "$scratch/vdp_orbit.png"
+  # the phase portraits of an orbit file show the whole period (no
+  # "transient" cut: the record is one period)
+  mkdir -p "$scratch/keep"
+  CONTENSOU_PLOT_KEEP="$scratch/keep" "$exe" plot "$h5" -o "$scratch/vdp_keep.png" >/dev/null ||
+    die "contensou plot $h5 with CONTENSOU_PLOT_KEEP failed"
+  vars=$(tr ';' '\n' <"$scratch/keep/vdp_keep.png.gp")
+  t_lo=$(sed -n 's/^ *t_lo=//p' <<<"$vars") ph_lo=$(sed -n 's/^ *ph_lo=//p' <<<"$vars")
+  t_hi=$(sed -n 's/^ *t_hi=//p' <<<"$vars") ph_hi=$(sed -n 's/^ *ph_hi=//p' <<<"$vars")
+  [ -n "$t_lo" ] && [ "$ph_lo" = "$t_lo" ] && [ "$ph_hi" = "$t_hi" ] ||
+    die "the orbit's phase portrait covers [$ph_lo, $ph_hi], the record [$t_lo, $t_hi]"
+  pass "the orbit's phase portraits cover its whole period [$t_lo, $t_hi]"
 fi
 
 # no cycle: the origin attracts for mu < 0
