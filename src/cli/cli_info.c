@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/continuation.h"
 #include "analysis/point.h"
 #include "cli/cli_common.h"
 #include "cli/cli_guard.h"
@@ -59,6 +60,15 @@ static const char info_help[] =
     "  t_start, t_end, dt, column = <name> [unit], stats.<name> (steps, rhs_evals...)\n"
     "kind = friction-fit (contensou friction fit -o): law, contact, b, m, rms,\n"
     "  max_error, points, iterations, b0, m0 and the paper's pairs (paper_b ...)\n"
+    "kind = orbit (contensou orbit): orbit.<field> (period, t0, n_unstable,\n"
+    "  stable, n_marginal, trivial_err, iterations, ...), stability, note,\n"
+    "  section.<state>, multiplier_K = MODULUS [ARGUMENT], trajectory_rows\n"
+    "kind = continuation (contensou continue): branch (cycles | equilibria),\n"
+    "  parameter, end, branch_points, parameter_range, equilibria_points,\n"
+    "  special_points, special = <kind> at <parameter> = <p> (branch | equilibria)\n"
+    "kind = eps-study (contensou eps-study): study, reference, reference_eps, then\n"
+    "  one line per eps: eps = E <state> = <max |difference|> ... (time series) or\n"
+    "  eps = E compared = N class_mismatches = N ... (--sweep)\n"
     "\n"
     "--model NAME: the model's states (unit, default initial value, angle), its\n"
     "parameters (unit, default, accepted range, alternative, doc), its choices,\n"
@@ -548,6 +558,101 @@ static int list_models(void)
 /* ------------------------------------------------------------- the verb */
 
 /* The common lines, then what the kind adds, then the provenance. */
+/* contensou orbit: the orbit's record, stability, multipliers, section point. */
+static void show_orbit(const struct cs_orbit_file *o)
+{
+  show_status(&o->all.h);
+  if (o->orbit) {
+    show_record(o->orbit, "orbit");
+    show_str(&o->orbit->attrs, "stability", "stability");
+    show_str(&o->orbit->attrs, "note", "note");
+  }
+  if (o->section_point)
+    show_record(o->section_point, "section");
+  const struct cs_result_table *m = o->multipliers;
+  long cm = m ? cs_result_column(m, "modulus") : -1, ca = m ? cs_result_column(m, "argument") : -1;
+  for (size_t i = 0; cm >= 0 && i < m->nrows; i++) {
+    const double *r = m->data + i * m->ncols;
+    printf("multiplier_%zu = %.12g", i + 1, r[cm]);
+    if (ca >= 0 && r[ca] != 0 && isfinite(r[ca]))
+      printf(" %.12g", r[ca]);
+    printf("\n");
+  }
+  if (o->trajectory)
+    out_line("trajectory_rows", "%zu", o->trajectory->nrows);
+}
+
+/* contensou continue: the branch's extent, its end, the special points. */
+static void show_continuation(const struct cs_continuation_file *c)
+{
+  show_status(&c->all.h);
+  const struct cs_result_table *b = c->branch;
+  if (b) {
+    show_str(&b->attrs, "kind", "branch");
+    show_str(&b->attrs, "parameter", "parameter");
+    show_str(&b->attrs, "end", "end");
+    out_line("branch_points", "%zu", b->nrows);
+    const char *par = cs_result_attr_text(&b->attrs, "parameter");
+    long cp = par ? cs_result_column(b, par) : -1;
+    if (cp >= 0 && b->nrows) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (size_t i = 0; i < b->nrows; i++)
+        lo = fmin(lo, b->data[i * b->ncols + cp]), hi = fmax(hi, b->data[i * b->ncols + cp]);
+      out_line("parameter_range", "%.10g ... %.10g%s%s", lo, hi, b->units[cp][0] ? " " : "",
+               b->units[cp]);
+    }
+  }
+  if (c->equilibria)
+    out_line("equilibria_points", "%zu", c->equilibria->nrows);
+  const struct cs_result_table *sp = c->special;
+  if (!sp)
+    return;
+  long ck = cs_result_column(sp, "kind"), cb = cs_result_column(sp, "branch");
+  const char *par = b ? cs_result_attr_text(&b->attrs, "parameter") : NULL;
+  long cp = par ? cs_result_column(sp, par) : -1;
+  out_line("special_points", "%zu", sp->nrows);
+  for (size_t i = 0; ck >= 0 && cp >= 0 && i < sp->nrows; i++) {
+    const double *r = sp->data + i * sp->ncols;
+    long k = code_of(r[ck], CS_SPECIAL_COUNT);
+    const char *kname = k >= 0 ? cs_special_name((enum cs_special_kind)k) : "unknown";
+    printf("special = %s at %s = %.10g (%s)\n", kname, par, r[cp],
+           cb >= 0 && r[cb] == 1 ? "equilibria" : "branch");
+  }
+}
+
+/* contensou eps-study: one line per eps as the study printed it: the largest
+ * difference of every state (trajectory study), or the comparison counts
+ * (sweep study). */
+static void show_eps_study(const struct cs_eps_study_file *e)
+{
+  show_status(&e->all.h);
+  if (e->study)
+    out_text("study", e->study);
+  show_str(&e->all.h.root, "reference", "reference");
+  show_num(&e->all.h.root, "reference_eps", NULL);
+  const struct cs_model *m = e->all.h.model ? cs_model_find(e->all.h.model) : NULL;
+  const struct cs_result_table *t = e->norms ? e->norms : e->summary;
+  long ce = t ? cs_result_column(t, "eps") : -1;
+  for (size_t i = 0; ce >= 0 && i < t->nrows; i++) {
+    const double *r = t->data + i * t->ncols;
+    printf("eps = %.6g", r[ce]);
+    if (e->norms && m) {
+      char col[128];
+      for (size_t k = 0; k < m->n_state; k++) {
+        snprintf(col, sizeof col, "%s_max", m->state[k].name);
+        long c = cs_result_column(t, col);
+        if (c >= 0)
+          printf(" %s = %.4g", m->state[k].name, r[c]);
+      }
+    } else {
+      for (size_t j = 0; j < t->ncols; j++)
+        if (j != (size_t)ce)
+          printf(" %s = %.6g", t->names[j], r[j]);
+    }
+    printf("\n");
+  }
+}
+
 static void show_file(const char *file, const struct cs_result_header *h)
 {
   out_text("file", file);
@@ -571,6 +676,9 @@ static int info_file(struct cli_guard *g, void *ctx)
   struct cs_sweep_file sw = {0};
   struct cs_trajectory_file tr = {0}, tr_last = {0};
   struct cs_fit_file fit = {0};
+  struct cs_orbit_file orb = {0};
+  struct cs_continuation_file cont = {0};
+  struct cs_eps_study_file eps = {0};
   struct cs_result_header any = {0};
   switch (kind) {
   case CS_RESULT_SWEEP:
@@ -587,7 +695,19 @@ static int info_file(struct cli_guard *g, void *ctx)
     st = cs_read_fit(file, &fit);
     h = &fit.h;
     break;
-  default: /* eps-study, orbit, continuation, kinds of later versions: the header */
+  case CS_RESULT_ORBIT:
+    st = cs_read_orbit(file, &orb);
+    h = &orb.all.h;
+    break;
+  case CS_RESULT_CONTINUATION:
+    st = cs_read_continuation(file, &cont);
+    h = &cont.all.h;
+    break;
+  case CS_RESULT_EPS_STUDY:
+    st = cs_read_eps_study(file, &eps);
+    h = &eps.all.h;
+    break;
+  default: /* kinds of later versions: the header */
     st = cs_read_header(file, &any);
     h = &any;
     break;
@@ -604,6 +724,12 @@ static int info_file(struct cli_guard *g, void *ctx)
       show_trajectory(&tr, tr_last.h.file ? &tr_last : NULL);
     else if (kind == CS_RESULT_FIT)
       show_friction_fit(&fit);
+    else if (kind == CS_RESULT_ORBIT)
+      show_orbit(&orb);
+    else if (kind == CS_RESULT_CONTINUATION)
+      show_continuation(&cont);
+    else if (kind == CS_RESULT_EPS_STUDY)
+      show_eps_study(&eps);
     else
       show_status(h);
     show_provenance(h);
@@ -612,6 +738,9 @@ static int info_file(struct cli_guard *g, void *ctx)
   cs_trajectory_file_free(&tr);
   cs_trajectory_file_free(&tr_last);
   cs_fit_file_free(&fit);
+  cs_orbit_file_free(&orb);
+  cs_continuation_file_free(&cont);
+  cs_eps_study_file_free(&eps);
   cs_result_header_free(&any);
   return rc;
 }

@@ -96,6 +96,12 @@ is unstable 0
 near x_section 0 1e-12
 [ "$(lines multiplier_2)" -eq 0 ] || die "$last: Van der Pol has one nontrivial multiplier"
 pass "$last: period, the multiplier, the trivial one, stability, the section point"
+ok info "$h5"
+is kind orbit
+near orbit.period 6.6632868593231 1e-8
+near multiplier_1 0.000859695063557 1e-11
+is stability stable
+pass "$last: the orbit's period, multiplier and stability read back"
 h5check "$h5" "
 assert s(f.attrs['kind']) == 'orbit' and s(f.attrs['status']) == 'ok'
 o = f['orbit']
@@ -183,6 +189,14 @@ near end 0.3 1e-12
 is stable "[-0.25,"
 positive points
 pass "$last: the Hopf point, the fold at -1/4, the stable stretch, the end at max"
+ok info "$h5"
+is kind continuation
+is branch cycles
+case "$out" in
+  *"special = fold at mu = -0.25"*"special = hopf at mu = "*) ;;
+  *) die "$last: the fold at -1/4 and the Hopf point are not listed" ;;
+esac
+pass "$last: the branch and its special points read back"
 h5check "$h5" "
 assert s(f.attrs['kind']) == 'continuation'
 b = f['branch']
