@@ -197,9 +197,16 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       err(&p, NULL, "min", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
     if (p.st == CS_OK && !has_max)
       err(&p, NULL, "max", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
-    if (p.st == CS_OK && !(c->spec.p_max > c->spec.p_min))
-      err(&p, get(&p, "max"), "max", CS_ERR_RANGE, "%g is not above min = %g", c->spec.p_max,
-          c->spec.p_min);
+    /* blame the key the command line changed, if one of them came from --set */
+    if (p.st == CS_OK && !(c->spec.p_max > c->spec.p_min)) {
+      const struct cs_config_raw *rmin = get(&p, "min");
+      if (rmin && strncmp(rmin->where, "--set", 5) == 0)
+        err(&p, rmin, "min", CS_ERR_RANGE, "%g is not below max = %g", c->spec.p_min,
+            c->spec.p_max);
+      else
+        err(&p, get(&p, "max"), "max", CS_ERR_RANGE, "%g is not above min = %g", c->spec.p_max,
+            c->spec.p_min);
+    }
     c->at = cs_model_get_param(m, cfg->params_unprepared, c->param);
     if (p.st == CS_OK) {
       snprintf(acc, sizeof acc, "a value of %s in [min, max] = [%.10g, %.10g] %s", d->name,

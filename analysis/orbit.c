@@ -1019,7 +1019,10 @@ enum cs_status cs_orbit_find(struct cs_orbit_ws *w, const struct cs_orbit_opts *
     st = lu_solve(w, nu, d);
     if (st != CS_OK) {
       snprintf(out->note, sizeof out->note,
-               "the shooting Jacobian is singular (an equilibrium, or a multiplier at 1)");
+               "the shooting Jacobian is singular %s %.3g tolerance units from closing (an "
+               "equilibrium, a multiplier at 1, or no periodic orbit near the guess: the "
+               "transient may have ended on a non-periodic attractor)",
+               it == 0 ? "at the guess," : "after Newton steps,", out->residual);
       return st;
     }
     if (out->autonomous && fabs(d[n]) > MAX_DT_FRAC * out->period) {
