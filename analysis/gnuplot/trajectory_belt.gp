@@ -13,8 +13,8 @@ load gpdir . '/trajectory_common.gp'
 set multiplot layout 2,2 \
   title title_head . "\n" . pshow('η', 'eta') . ' (' . pshow('η''', 'eta_prime') . '), ' . \
         pshow('v_b', 'vb') . ', ' . pshow('μ', 'mu') . ', ' . pshow('m', 'm') . ', ' . \
-        pshow('k_{12}', 'k12') . ', ' . pshow('c', 'c') . ', ' . pshow('b', 'b') . ', ' . \
-        pshow('ε', 'eps') font ',13'
+        pshow('k_{12}', 'k12') . ', ' . pshow('c', 'c') . ', ' . pshow('b', 'b') . \
+        (law eq 'event-driven' ? '' : ', ' . pshow('ε', 'eps')) font ',13'
 
 set xlabel lab('t', 't')
 set title '(a) displacement of the disk'

@@ -15,7 +15,8 @@ load gpdir . '/trajectory_common.gp'
 set multiplot layout 2,2 \
   title title_head . "\n" . pshow('ω_0', 'omega0') . ', ' . pshow('η', 'eta') . ', ' . \
         pshow('N', 'N') . ', ' . pshow('μ', 'mu') . ', ' . pshow('e', 'e') . ', ' . \
-        pshow('X_S', 'XS') . ', ' . pshow('Y_S', 'YS') . ', ' . pshow('ε', 'eps') font ',13'
+        pshow('X_S', 'XS') . ', ' . pshow('Y_S', 'YS') . \
+        (law eq 'event-driven' ? '' : ', ' . pshow('ε', 'eps')) font ',13'
 
 set title '(a) angle of the pendulum'
 set xlabel lab('t', 't')
