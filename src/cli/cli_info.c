@@ -20,13 +20,14 @@
 #include "cli/cli_guard.h"
 #include "cli/cli_verbs.h"
 #include "models/model.h"
+#include "plot/plot_data.h"
 #include "results/read.h"
 #include "sweep/sweep.h"
 
 static const char *const cmd = "contensou info";
 
 static const char info_help[] =
-    "usage: contensou info FILE.h5\n"
+    "usage: contensou info [--check] FILE.h5\n"
     "       contensou info --model NAME\n"
     "       contensou info --models\n"
     "\n"
@@ -83,6 +84,9 @@ static const char info_help[] =
     "--models: one 'model = <name>: <title>' line per model.\n"
     "\n"
     "options:\n"
+    "  --check       read every dataset of FILE.h5 whole first, which verifies its\n"
+    "                checksums (the summary reads only what it shows); exit 1 with\n"
+    "                the damaged object's name if one fails; prints check = ok\n"
     "  --model NAME  describe a model (pendulum, belt, twomass, ...)\n"
     "  --models      list the models\n"
     "  -h, --help    this text\n"
@@ -661,11 +665,44 @@ static void show_file(const char *file, const struct cs_result_header *h)
     show_run_header(h);
 }
 
-/* The summary of the file ctx (a path); runs in the guard's child. Every
- * object is read through the public readers (results/read.h). */
+struct info_job {
+  const char *file;
+  int check; /* --check: read every dataset (checksums verified) first */
+};
+
+/* The summary of the file ctx (a struct info_job); runs in the guard's
+ * child. Every object is read through the public readers (results/read.h). */
 static int info_file(struct cli_guard *g, void *ctx)
 {
-  const char *file = ctx;
+  const struct info_job *job = ctx;
+  const char *file = job->file;
+  size_t n_checked = 0;
+  if (job->check) {
+    /* the summary reads only what it shows: a damaged chunk elsewhere (a
+     * sweep's section rows) would go unnoticed without this */
+    struct cs_result_file all;
+    enum cs_status cst = cs_read_result(file, &all);
+    if (cst == CS_ERR_NOT_FOUND)
+      return cli_usage(cmd, "no such file '%s'", file);
+    if (cst != CS_OK) {
+      cli_guard_reading_done(g);
+      return cli_fail(cmd, "%s: the check failed: %s", file, cs_errmsg());
+    }
+    n_checked = all.ntables + all.ntexts; /* tables as the readers see them */
+    cs_result_file_free(&all);
+    /* a sweep also as `plot` reads it: a damaged object header can leave
+     * every dataset readable and its section columns unreadable */
+    enum cs_result_kind k;
+    if (cs_result_kind(file, &k) == CS_OK && k == CS_RESULT_SWEEP) {
+      struct cs_plot_sweep ps;
+      cst = cs_plot_sweep_load(file, &ps);
+      cs_plot_sweep_free(&ps);
+      if (cst != CS_OK) {
+        cli_guard_reading_done(g);
+        return cli_fail(cmd, "%s: the check failed: %s", file, cs_errmsg());
+      }
+    }
+  }
   enum cs_result_kind kind;
   enum cs_status st = cs_result_kind(file, &kind);
   if (st == CS_ERR_NOT_FOUND)
@@ -682,11 +719,18 @@ static int info_file(struct cli_guard *g, void *ctx)
   struct cs_result_header any = {0};
   switch (kind) {
   case CS_RESULT_SWEEP:
-    st = cs_read_sweep(file, CS_READ_NO_SECTIONS, &sw);
+    /* --check: the section rows too, which the reader checks against the
+     * section table's columns and the points' offsets */
+    st = cs_read_sweep(file, job->check ? 0u : CS_READ_NO_SECTIONS, &sw);
     h = &sw.h;
     break;
   case CS_RESULT_TRAJECTORY:
     st = cs_read_trajectory(file, 0, 1, &tr);
+    if (st == CS_OK && job->check && tr.rows_total > 1) {
+      struct cs_trajectory_file whole = {0};
+      st = cs_read_trajectory(file, 0, tr.rows_total, &whole);
+      cs_trajectory_file_free(&whole);
+    }
     if (st == CS_OK && tr.rows_total > 1)
       st = cs_read_trajectory(file, tr.rows_total - 1, 1, &tr_last);
     h = &tr.h;
@@ -718,6 +762,10 @@ static int info_file(struct cli_guard *g, void *ctx)
     rc = cli_fail(cmd, "%s", cs_errmsg());
   } else {
     show_file(file, h);
+    if (job->check)
+      out_line("check",
+               "ok (%zu tables read whole, checksums verified, structure as its kind needs)",
+               n_checked);
     if (kind == CS_RESULT_SWEEP)
       show_sweep(&sw);
     else if (kind == CS_RESULT_TRAJECTORY)
@@ -747,10 +795,11 @@ static int info_file(struct cli_guard *g, void *ctx)
 
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_MODEL, O_MODELS };
+  enum { O_MODEL, O_MODELS, O_CHECK };
   struct cli_opt opts[] = {
       [O_MODEL] = {.name = "--model", .kind = CLI_TEXT, .what = "a model name"},
       [O_MODELS] = {.name = "--models", .kind = CLI_FLAG},
+      [O_CHECK] = {.name = "--check", .kind = CLI_FLAG},
       {0},
   };
   const char *pos[1];
@@ -763,6 +812,8 @@ int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
   }
   if (rc != 0)
     return rc;
+  if (opts[O_CHECK].value && npos != 1)
+    return cli_usage(cmd, "--check needs a FILE.h5 (see %s --help)", cmd);
   if ((opts[O_MODEL].value != NULL) + (opts[O_MODELS].value != NULL) + (npos > 0) > 1)
     return cli_usage(cmd, "give one of FILE.h5, --model NAME or --models (see %s --help)", cmd);
   if (opts[O_MODELS].value)
@@ -774,5 +825,6 @@ int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
-  return cli_guard_run(cmd, pos[0], info_file, (void *)pos[0]);
+  struct info_job job = {pos[0], opts[O_CHECK].value != NULL};
+  return cli_guard_run(cmd, pos[0], info_file, &job);
 }

@@ -151,11 +151,19 @@ static enum cs_status create_with(const char *path, unsigned flags, struct cs_h5
   if (!f)
     return fail(CS_ERR_NOMEM, "out of memory");
   hid_t fapl = cs_h5_i_fapl_latest();
+  /* whether the file was there before: a create that fails after creating
+   * it (no space for the superblock) must not report "exists", and leaves
+   * no debris */
+  int existed = access(path, F_OK) == 0;
   f->file = fapl < 0 ? -1 : H5Fcreate(path, flags, H5P_DEFAULT, fapl);
   if (f->file < 0) {
-    enum cs_status st = (flags & H5F_ACC_EXCL) && access(path, F_OK) == 0
-                            ? fail(CS_ERR_EXISTS, "'%s' exists", path)
+    int e = errno;
+    enum cs_status st = (flags & H5F_ACC_EXCL) && existed ? fail(CS_ERR_EXISTS, "'%s' exists", path)
+                        : e == ENOSPC || e == EDQUOT
+                            ? fail(CS_ERR_IO, "cannot create '%s': %s", path, strerror(e))
                             : fail_h5("cannot create", path); /* before H5Pclose clears it */
+    if (!existed)
+      unlink(path);
     if (fapl >= 0)
       H5Pclose(fapl);
     free(f);

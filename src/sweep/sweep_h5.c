@@ -925,9 +925,12 @@ static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
   size_t n = o->n_bif, nc = sizeof cols / sizeof *cols;
   double *v = malloc((n ? n : 1) * sizeof *v);
   int32_t *iv = malloc((n ? n : 1) * sizeof *iv);
+  /* every name before any write: the loop below stops at the first failure
+   * (a full disk), and the attribute after it is still written */
   const char *names[sizeof cols / sizeof *cols];
-  for (size_t c = 0; v && iv && c < nc && w->st == CS_OK; c++) {
+  for (size_t c = 0; c < nc; c++)
     names[c] = cols[c].name;
+  for (size_t c = 0; v && iv && c < nc && w->st == CS_OK; c++) {
     for (size_t i = 0; i < n; i++) {
       const struct cs_bifurcation *b = &o->bif[i];
       double x[] = {b->pass,           b->p_left,       b->p_right,          b->estimate,
@@ -1271,6 +1274,15 @@ static void first_difference(const char *a, const char *b, char *buf, size_t cap
     if (*a == '\n')
       line++, la = a + 1, lb = b + 1;
     a++, b++;
+  }
+  /* one text ends where the other goes on with another line: that line is
+   * the difference, not the last common one */
+  if ((!*a && *b == '\n') || (!*b && *a == '\n')) {
+    const char *more = *a ? a + 1 : b + 1;
+    int n = (int)strcspn(more, "\n");
+    snprintf(buf, cap, *a ? "line %d '%.*s' was not there" : "line %d '%.*s' is missing", line + 1,
+             n > 80 ? 80 : n, more);
+    return;
   }
   int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
   snprintf(buf, cap, "line %d is '%.*s', was '%.*s'", line, na > 80 ? 80 : na, la,

@@ -175,6 +175,32 @@ PY
   done
   fails 1 "attribute 'points' of '/sweep' is 1000000000000" plot absurd.h5
   pass "/sweep points = 1e12 (h5py) -> info exit 0 (reports it), plot exit 1: $err"
+  # one flipped byte in a chunk of the section rows, which the summary does
+  # not read: info --check reads every dataset and the Fletcher32 checksum
+  # of that chunk fails
+  "$exe" sweep "$params/pendulum_fig5a.ini" --set sweep.points=3 --set sweep.from=40 \
+    --set sweep.to=41 --set sweep.transient=2 --set sweep.record=2 --set sweep.lyapunov=none \
+    --set sweep.adaptive_transient=false -o withrows.h5 --threads 1 >/dev/null 2>&1 ||
+    die "no sweep with section rows to damage"
+  cp withrows.h5 flipped.h5
+  /usr/bin/python3 - flipped.h5 <<'PY' || die "h5py could not locate a section chunk in flipped.h5"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    info = f["forward/section/values"].id.get_chunk_info(0)
+with open(sys.argv[1], "r+b") as g:
+    g.seek(info.byte_offset + info.size // 2)
+    b = g.read(1)
+    g.seek(info.byte_offset + info.size // 2)
+    g.write(bytes([b[0] ^ 0x10]))
+PY
+  ok_rc=$("$exe" info flipped.h5 >/dev/null 2>&1; echo $?)
+  [ "$ok_rc" -eq 0 ] || die "contensou info flipped.h5: exit $ok_rc (the summary does not read the section rows)"
+  fails 1 "the check failed" info --check flipped.h5
+  pass "a flipped byte in the section rows: info exit 0, info --check exit 1: $err"
+  last="contensou info --check withrows.h5"
+  run info --check withrows.h5
+  [ "$rc" -eq 0 ] && [[ "$out" == *"check = ok"* ]] || die "$last: exit $rc, $err"
+  pass "info --check of the intact file: $(grep '^check = ' <<<"$out")"
   cp sw.h5 nogrid.h5
   /usr/bin/python3 - nogrid.h5 <<'PY' || die "h5py could not edit nogrid.h5"
 import sys, h5py
