@@ -65,6 +65,16 @@ static void refusals(void **state)
   assert_int_equal(cs_law_eval_create(&p, &ell, &e), CS_ERR_ARG);
   assert_null(e);
   assert_non_null(strstr(cs_errmsg(), "circular"));
+  /* I(1,1)'s 2/3 and 1/4 are the uniform disk's: a Hertz disk (pure-spin
+   * moment 3 pi/16) is refused, by the evaluator and by the fit */
+  struct cs_contact hertz = cs_contact_disk(CS_PRESSURE_HERTZ);
+  assert_int_equal(cs_law_eval_create(&p, &hertz, &e), CS_ERR_ARG);
+  assert_non_null(strstr(cs_errmsg(), "uniform pressure"));
+  struct cs_law_params p00 = cs_law_params_default(CS_LAW_I00);
+  assert_int_equal(cs_law_eval_create(&p00, &hertz, &e), CS_OK); /* I00 takes its moments */
+  cs_law_eval_free(e);
+  struct cs_fit_result fr;
+  assert_int_equal(cs_friction_fit(CS_LAW_I11, &hertz, 11, 0.5, 0.7, &fr), CS_ERR_ARG);
   struct cs_fit_report r;
   struct cs_contact disk = cs_contact_disk(CS_PRESSURE_UNIFORM);
   assert_int_equal(cs_friction_fit_report(CS_LAW_INTEGRAL, &disk, 11, NAN, NAN, NULL, NULL, &r),

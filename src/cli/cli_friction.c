@@ -132,7 +132,8 @@ static const char eval_help[] =
     "                   approximations), I00-reg, I11-reg (regularized, with static\n"
     "                   friction); required\n"
     "  --contact C      disk (uniform pressure on the unit disk, default), disk-hertz\n"
-    "                   (Hertz pressure on the unit disk), ellipse\n"
+    "                   (Hertz pressure on the unit disk), ellipse; I11 and I11-reg:\n"
+    "                   disk only (their closed form is the uniform disk's)\n"
     "  --vsx V          sliding velocity of the contact centre along x, in contact\n"
     "                   sizes per time unit (default 0)\n"
     "  --vsy V          same along y (default 0)\n"
@@ -153,9 +154,10 @@ static const char eval_help[] =
     "  --pressure P     uniform (default) or hertz (--contact ellipse only)\n"
     "  -h, --help       this text\n"
     "\n"
-    "The integral law ignores --b, --m, --eps, --eta and --eta-prime; I11 and I11-reg\n"
-    "assume a circular contact. For I00 on a contact other than the uniform disk the\n"
-    "moments c_{i,j,k} are computed by quadrature.\n"
+    "--b and --m apply to the approximations only, --eps, --eta and --eta-prime to\n"
+    "the -reg laws only: given to another law they are refused. I11 and I11-reg are\n"
+    "the uniform disk's closed form (--contact disk). For I00 on a contact other\n"
+    "than the uniform disk the moments c_{i,j,k} are computed by quadrature.\n"
     "\n"
     "output (name = value): Tsx, Tsy, Ms (dimensionless), then the parameters used:\n"
     "b, m for the approximations, eps and eta_prime for the regularized laws.\n"
@@ -227,8 +229,23 @@ static int friction_eval(int argc, char **argv)
     return cli_usage(cmd, "--pressure: only with --contact ellipse");
   if (opts[O_ETA].value && opts[O_ETA_PRIME].value)
     return cli_usage(cmd, "--eta and --eta-prime exclude each other: give one");
-  if ((law == CS_LAW_I11 || law == CS_LAW_I11_REG) && kind == CONTACT_ELLIPSE)
-    return cli_usage(cmd, "--contact: law %s assumes a circular contact (disk or disk-hertz)",
+  /* an option the law does not use is a mistake, not a no-op */
+  int reg = law == CS_LAW_I00_REG || law == CS_LAW_I11_REG;
+  const int reg_opts[] = {O_EPS, O_ETA, O_ETA_PRIME}, shape_opts[] = {O_B, O_M};
+  for (size_t i = 0; i < 3; i++)
+    if (opts[reg_opts[i]].value && !reg)
+      return cli_usage(cmd,
+                       "%s: only with a regularized law (accepted: I00-reg, I11-reg; %s has none)",
+                       opts[reg_opts[i]].name, cs_law_name(law));
+  for (size_t i = 0; i < 2; i++)
+    if (opts[shape_opts[i]].value && law == CS_LAW_INTEGRAL)
+      return cli_usage(cmd,
+                       "%s: only with an approximation (accepted: I00, I11 and their -reg forms)",
+                       opts[shape_opts[i]].name);
+  if ((law == CS_LAW_I11 || law == CS_LAW_I11_REG) && kind != CONTACT_DISK)
+    return cli_usage(cmd,
+                     "--contact: law %s is the closed form for the uniform disk (accepted: "
+                     "disk; I00 or integral for disk-hertz or ellipse)",
                      cs_law_name(law));
   if (opts[O_AXES].value) {
     axes[0] = opts[O_AXES].num[0];
@@ -257,6 +274,8 @@ static int friction_eval(int argc, char **argv)
   if (cs == CS_OK)
     cs = cs_law_eval_at(e, vsx, vsy, w, &load);
   cs_law_eval_free(e);
+  if (cs == CS_ERR_ARG) /* a law that does not apply to the contact */
+    return cli_usage(cmd, "%s", cs_errmsg());
   if (cs != CS_OK)
     return cli_fail(cmd, "%s", cs_errmsg());
   cli_print("Tsx", load.Tsx);
@@ -286,7 +305,8 @@ static const char fit_help[] =
     "\n"
     "options:\n"
     "  --law L       I00 or I11; required\n"
-    "  --contact C   disk (uniform pressure, default) or disk-hertz (Hertz pressure)\n"
+    "  --contact C   disk (uniform pressure, default) or disk-hertz (Hertz pressure;\n"
+    "                I00 only: I11's closed form is the uniform disk's)\n"
     "  --points N    number of uniform nodes in theta_s, an integer in [3, 100000]\n"
     "                (default 181)\n"
     "  --b0 B        starting value of b, dimensionless, > 0 (default: the paper's)\n"
@@ -369,6 +389,8 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
   cs = cs_friction_fit_report(law, &contact, npoints, opts[O_B0].value ? opts[O_B0].num[0] : NAN,
                               opts[O_M0].value ? opts[O_M0].num[0] : NAN, fit_progress, &prog, &r);
   cli_progress_end(&prog.line);
+  if (cs == CS_ERR_ARG)
+    return cli_usage(cmd, "%s", cs_errmsg());
   if (cs != CS_OK)
     return cli_fail(cmd, "%s", cs_errmsg());
   cli_print("b", r.result.b);

@@ -55,9 +55,15 @@ enum cs_status cs_law_eval_create(const struct cs_law_params *p, const struct cs
   *out = NULL;
   if (!p || !contact || (int)p->law < 0 || p->law >= CS_LAW_COUNT)
     return cs_error_set(CS_ERR_ARG, "cs_law_eval_create: missing or unknown law, or no contact");
-  int circular = contact->a == contact->b;
-  if ((p->law == CS_LAW_I11 || p->law == CS_LAW_I11_REG) && !circular)
-    return cs_error_set(CS_ERR_ARG, "law %s assumes a circular contact", cs_law_name(p->law));
+  /* I(1,1)'s closed form (its 2/3 and 1/4) is the uniform circular disk's;
+   * I(0,0) takes any contact through its moments */
+  int uniform_circle = contact->a == contact->b && contact->pressure == CS_PRESSURE_UNIFORM;
+  if ((p->law == CS_LAW_I11 || p->law == CS_LAW_I11_REG) && !uniform_circle)
+    return cs_error_set(CS_ERR_ARG,
+                        "law %s is the closed form for a circular contact with uniform pressure "
+                        "(Acta Mech. 2016, eq. (3)) (accepted: contact disk; I00 or integral for "
+                        "a Hertz or elliptic contact)",
+                        cs_law_name(p->law));
   struct cs_law_eval *e = calloc(1, sizeof *e);
   if (!e || !(e->ws = cs_integral_ws_create(INTEGRAL_EPSREL))) {
     free(e);
@@ -176,10 +182,12 @@ enum cs_status cs_friction_fit_report(enum cs_law law, const struct cs_contact *
   out->m0 = isnan(m0) ? out->pairs[0].m : m0;
   struct progress pr = {progress, ctx, 0, npoints * (1 + out->npairs)};
   cs_fit_progress_fn cb = progress ? progress_cb : NULL;
+  cs_error_clear(); /* a failure's message below is the fit's, not an older one */
   enum cs_status st =
       cs_friction_fit_monitored(law, contact, npoints, out->b0, out->m0, &out->result, cb, &pr);
-  if (st != CS_OK)
-    return cs_error_set(st, "fit of %s: %s", cs_law_name(law), cs_strerror(st));
+  if (st != CS_OK) /* the fit's own reason, when it gave one */
+    return cs_error_set(st, "fit of %s: %s", cs_law_name(law),
+                        cs_errmsg()[0] ? cs_errmsg() : cs_strerror(st));
   for (size_t p = 0; p < out->npairs; p++) {
     struct cs_fit_pair *q = &out->pairs[p];
     pr.base = npoints * (1 + p);

@@ -146,6 +146,15 @@ usage_error "--eta: expected a number in [1, 1e+300], got 'nan'" friction eta --
 usage_error "--vsx: expected a number, got '1.5x'" friction eval --law integral --vsx 1.5x
 usage_error "--vsx: expected a number, got 'inf'" friction eval --law integral --vsx inf
 usage_error "--law: expected one of integral, I00, I11, I00-reg, I11-reg, got 'I22'" friction eval --law I22 --vsx 1
+# I(1,1)'s closed form is the uniform disk's (its pure-spin moment 2/3, where
+# Hertz pressure gives 3 pi/16): refused on other contacts, for eval and fit
+usage_error "law I11 is the closed form for the uniform disk" friction eval --law I11 --contact disk-hertz --ws 1
+usage_error "law I11-reg is the closed form for the uniform disk" friction eval --law I11-reg --contact ellipse --semi-axes 1,0.5 --ws 1
+usage_error "I11 is the closed form for a circular contact with uniform pressure" friction fit --law I11 --contact disk-hertz -o "$scratch/i11hertz.h5"
+[ ! -e "$scratch/i11hertz.h5" ] || die "friction fit --law I11 --contact disk-hertz wrote a file"
+# options the law does not use are refused, not ignored
+usage_error "--eps: only with a regularized law" friction eval --law I00 --eps 0.1 --vsx 1
+usage_error "--b: only with an approximation" friction eval --law integral --b 0.3 --vsx 1
 usage_error "--law: required" friction eval --vsx 1
 usage_error "--contact: expected one of disk, disk-hertz, ellipse, got 'square'" friction eval --law integral --contact square
 usage_error "--b: expected a number > 0" friction eval --law I00 --b 0
