@@ -139,6 +139,9 @@ static void sweep_spec(void **state)
   assert_has(cs_errmsg(), "'q'");
   assert_int_equal(cs_sweep_spec_init(m, "w", 1, 2, 0, &spec), CS_ERR_RANGE);
   assert_has(cs_errmsg(), "points = 0");
+  /* a downward range: the grid and the pass names assume from <= to */
+  assert_int_equal(cs_sweep_spec_init(m, "w", 2, 1, 3, &spec), CS_ERR_RANGE);
+  assert_has(cs_errmsg(), "direction = backward");
   assert_int_equal(cs_sweep_spec_init(m, "w", 1, 3, 3, &spec), CS_OK);
   spec.param = 99;
   void *p = calloc(1, m->params_size);

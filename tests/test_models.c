@@ -37,6 +37,16 @@ static void near_stick_state(const struct cs_model *m, const void *p, uint64_t *
   }
 }
 
+/* Trial k's state: the defaults perturbed by up to half their size (plus
+ * 0.05), every other trial moved close to stick. */
+static void trial_state(const struct cs_model *m, const void *p, uint64_t *rng, int k, double *y)
+{
+  for (size_t i = 0; i < m->n_state; i++)
+    y[i] = m->state_default[i] + test_uniform(rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
+  if (k % 2)
+    near_stick_state(m, p, rng, y);
+}
+
 static void jacobians(void **state)
 {
   (void)state;
@@ -51,11 +61,7 @@ static void jacobians(void **state)
     double *y = calloc(n, sizeof *y), *f0 = calloc(n, sizeof *f0), *fp = calloc(n, sizeof *fp),
            *fm = calloc(n, sizeof *fm), *J = calloc(n * n, sizeof *J);
     for (int trial = 0; trial < 200; trial++) {
-      for (size_t i = 0; i < n; i++)
-        y[i] =
-            m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
-      if (trial % 2)
-        near_stick_state(m, p, &rng, y);
+      trial_state(m, p, &rng, trial, y);
       double t = test_uniform(&rng, 0, 3);
       memset(J, 0, n * n * sizeof *J);
       assert_int_equal(m->jac(t, y, J, p), 0);
@@ -337,11 +343,7 @@ static void integer_outputs(void **state)
     double *y = calloc(n, sizeof *y), *out = calloc(m->n_derived, sizeof *out);
     assert_true(y && out);
     for (int trial = 0; trial < 200; trial++) {
-      for (size_t i = 0; i < n; i++)
-        y[i] =
-            m->state_default[i] + test_uniform(&rng, -0.5, 0.5) * (0.1 + fabs(m->state_default[i]));
-      if (trial % 2)
-        near_stick_state(m, p, &rng, y);
+      trial_state(m, p, &rng, trial, y);
       if (strcmp(m->name, "twomass") == 0 && trial % 3 == 0)
         y[2] = y[3] = 0; /* both blocks at rest: the stiction cases */
       assert_int_equal(m->derived_fn(test_uniform(&rng, 0, 3), y, out, p), 0);

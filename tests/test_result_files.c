@@ -113,6 +113,31 @@ static void has_doc(struct cs_h5 *f, const char *obj)
   free(s);
 }
 
+/* The run of cfg recorded on grid g and written to path as it goes, in
+ * blocks of 7 rows (cs_trajectory_h5_*); returns the writer's max_switches
+ * (0 for a smooth law: no switch table). */
+static size_t write_streamed(const char *path, const struct cs_config *cfg,
+                             const struct cs_record_grid *g, const char *const *sets, size_t n_set,
+                             double wall_time)
+{
+  struct cs_h5 *out;
+  assert_int_equal(cs_h5_output_create(path, 1, &out), CS_OK);
+  struct cs_trajectory_h5 tw = {.flush_every = 0};
+  assert_int_equal(cs_trajectory_h5_begin(&tw, out, cfg, g, sets, n_set, 0, NULL), CS_OK);
+  size_t max_switches = tw.max_switches;
+  struct cs_record_spec rs = {.grid = *g,
+                              .solver = &cfg->solver,
+                              .block_rows = 7,
+                              .on_rows = cs_trajectory_h5_on_rows,
+                              .on_switch = cs_trajectory_h5_on_switch,
+                              .ctx = &tw};
+  struct cs_record_result r;
+  assert_int_equal(cs_record_run(cfg->model, cfg->params, cfg->y0, &rs, &r), CS_OK);
+  assert_int_equal(cs_trajectory_h5_end(&tw, &r, wall_time), CS_OK);
+  assert_int_equal(cs_h5_output_commit(out), CS_OK);
+  return max_switches;
+}
+
 static void trajectory_file(void **state)
 {
   (void)state;
@@ -184,21 +209,7 @@ static void trajectory_file(void **state)
 
   /* the same run written as it goes: the same rows, bit for bit */
   const char *path2 = in_dir("streamed.h5");
-  struct cs_h5 *out;
-  assert_int_equal(cs_h5_output_create(path2, 1, &out), CS_OK);
-  struct cs_trajectory_h5 tw = {.flush_every = 0};
-  assert_int_equal(cs_trajectory_h5_begin(&tw, out, &cfg, &g, sets, 1, 0, NULL), CS_OK);
-  assert_int_equal(tw.max_switches, 0);
-  struct cs_record_spec rs2 = {.grid = g,
-                               .solver = &cfg.solver,
-                               .block_rows = 7,
-                               .on_rows = cs_trajectory_h5_on_rows,
-                               .on_switch = cs_trajectory_h5_on_switch,
-                               .ctx = &tw};
-  struct cs_record_result r;
-  assert_int_equal(cs_record_run(m, cfg.params, cfg.y0, &rs2, &r), CS_OK);
-  assert_int_equal(cs_trajectory_h5_end(&tw, &r, 0.5), CS_OK);
-  assert_int_equal(cs_h5_output_commit(out), CS_OK);
+  assert_int_equal(write_streamed(path2, &cfg, &g, sets, 1, 0.5), 0);
   assert_int_equal(cs_h5_open(path2, 0, &f), CS_OK);
   struct cs_h5_data d2 = {0};
   assert_int_equal(cs_h5_read(f, "/trajectory", &d2), CS_OK);
@@ -252,20 +263,7 @@ static void trajectory_integer_outputs(void **state)
 
   /* streamed in blocks of 7 rows */
   const char *path2 = in_dir("twomass_streamed.h5");
-  struct cs_h5 *out;
-  assert_int_equal(cs_h5_output_create(path2, 1, &out), CS_OK);
-  struct cs_trajectory_h5 tw = {.flush_every = 0};
-  assert_int_equal(cs_trajectory_h5_begin(&tw, out, &cfg, &g, sets, 2, 0, NULL), CS_OK);
-  struct cs_record_spec rs2 = {.grid = g,
-                               .solver = &cfg.solver,
-                               .block_rows = 7,
-                               .on_rows = cs_trajectory_h5_on_rows,
-                               .on_switch = cs_trajectory_h5_on_switch,
-                               .ctx = &tw};
-  struct cs_record_result r;
-  assert_int_equal(cs_record_run(m, cfg.params, cfg.y0, &rs2, &r), CS_OK);
-  assert_int_equal(cs_trajectory_h5_end(&tw, &r, 0), CS_OK);
-  assert_int_equal(cs_h5_output_commit(out), CS_OK);
+  write_streamed(path2, &cfg, &g, sets, 2, 0);
 
   const char *paths[] = {path, path2};
   for (int k = 0; k < 2; k++) {

@@ -93,7 +93,8 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
  * the Lyapunov time 5 records without a forcing period). Change any field
  * afterwards (spec->point.solver.rtol, spec->point.lyapunov = 0, ...).
  * CS_ERR_NOT_FOUND for an unknown parameter, CS_ERR_RANGE for a range outside
- * the parameter's [min, max] or points = 0; the reason in cs_errmsg(). */
+ * the parameter's [min, max], to < from or points = 0; the reason in
+ * cs_errmsg(). */
 enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *parameter, double from,
                                   double to, size_t points, struct cs_sweep_spec *spec);
 

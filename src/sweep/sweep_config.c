@@ -265,6 +265,11 @@ enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *paramete
       to > d->max)
     return cs_error_set(CS_ERR_RANGE, "sweep: %s from %g to %g leaves the accepted range [%g, %g]",
                         d->name, from, to, d->min, d->max);
+  if (to < from) /* the grid and the pass names (forward: increasing) assume from <= to */
+    return cs_error_set(CS_ERR_RANGE,
+                        "sweep: %s to = %g is below from = %g (accepted: to > from; a downward "
+                        "sweep is direction = backward)",
+                        d->name, to, from);
   if (points < 1 || (points == 1 && from != to))
     return cs_error_set(CS_ERR_RANGE, "sweep: points = %zu (accepted: >= 2, or 1 with from = to)",
                         points);

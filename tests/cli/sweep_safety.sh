@@ -114,6 +114,21 @@ started() {
 
 rand_sleep() { awk -v s="$RANDOM" -v a="$1" -v b="$2" 'BEGIN { srand(s); printf "%.2f", a + (b - a) * rand() }'; }
 
+# kill9_sweep OUT LO HI ARGS...: contensou sweep ARGS -o OUT (progress logged
+# to OUT's .log) killed with SIGKILL after a random LO..HI s; sets pause and
+# reported (the points the run had reported on disk).
+kill9_sweep() {
+  local out_h5=$1 lo=$2 hi=$3
+  shift 3
+  "$exe" sweep "$@" -o "$out_h5" --threads 2 --progress log >/dev/null 2>"${out_h5%.h5}.log" &
+  local pid=$!
+  pause=$(rand_sleep "$lo" "$hi")
+  sleep "$pause"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  reported=$(logged "${out_h5%.h5}.log")
+}
+
 # ------------------------------------------------ uninterrupted references
 ok sweep "$ini" -o "$scratch/ref_cont.h5" --threads 2
 ok sweep "$ini" -o "$scratch/ref_ind.h5" --threads 2 --set sweep.continuation=false
@@ -129,14 +144,7 @@ for t in $(seq 1 "$trials"); do
     sets=(--set sweep.continuation=false)
   fi
   out_h5="$scratch/kill_$t.h5"
-  "$exe" sweep "$ini" -o "$out_h5" --threads 2 --progress log "${sets[@]}" \
-    >/dev/null 2>"$scratch/kill_$t.log" &
-  pid=$!
-  pause=$(rand_sleep 0.3 2.0)
-  sleep "$pause"
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  reported=$(logged "$scratch/kill_$t.log")
+  kill9_sweep "$out_h5" 0.3 2.0 "$ini" "${sets[@]}"
   if [ -e "$out_h5.partial" ]; then
     have=$(done_points "$out_h5.partial") || die "trial $t: h5py cannot read $out_h5.partial after kill -9"
     [ "$have" -ge "$reported" ] || lost=$((lost + reported - have))
@@ -187,13 +195,7 @@ EOF
 ok sweep "$tm" -o "$scratch/ref_tm.h5" --threads 2
 for t in 1 2; do
   out_h5="$scratch/kill_tm_$t.h5"
-  "$exe" sweep "$tm" -o "$out_h5" --threads 2 --progress log >/dev/null 2>"$scratch/kill_tm_$t.log" &
-  pid=$!
-  pause=$(rand_sleep 0.3 1.5)
-  sleep "$pause"
-  kill -9 "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  reported=$(logged "$scratch/kill_tm_$t.log")
+  kill9_sweep "$out_h5" 0.3 1.5 "$tm"
   if [ -e "$out_h5.partial" ]; then
     /usr/bin/python3 - "$out_h5.partial" "$reported" <<'PY' ||
 import sys, h5py, numpy as np
