@@ -27,7 +27,7 @@ mkdir -p "$out"
 # figure 7: chaotic full rotations, phase portrait phi' against phi
 "$cs" simulate params/pendulum_fig7.ini -o "$tmp/fig7.h5" --quiet >/dev/null
 "$cs" plot "$tmp/fig7.h5" --x phi --y dphi -o "$out/fig7_phase_portrait.png"
-# figure 8a: the event-driven stick-slip orbit, the pendulum's 2x2 layout
+# figure 8a: stick-slip (shaded where the contact sticks), the pendulum's 2x2 layout
 "$cs" simulate params/pendulum_fig8a.ini -o "$tmp/fig8a.h5" --quiet >/dev/null
 "$cs" plot "$tmp/fig8a.h5" -o "$out/fig8a_trajectory.png"
 # figure 9: the smoothing eps against the eps = 1e-4 solution
