@@ -82,8 +82,8 @@
  *
  * A comment that says "see point.c" (or another .c file) names the source
  * file, in the source distribution, whose top comment derives the algorithm
- * and its tolerances; the README (installed as share/doc/contensou/README.md)
- * explains the same in prose.
+ * and its tolerances; the documentation (src/README.md and the pages it
+ * links, installed under share/doc/contensou/) explains the same in prose.
  */
 #ifndef CONTENSOU_H
 #define CONTENSOU_H

@@ -89,7 +89,7 @@ static const char sweep_help[] =
     "  period_tol    relative tolerance of the periodicity test (default 1e3 rtol)\n"
     "  chunk, overlap  continuation chunk size (default 32 points; 0: one per\n"
     "                  thread, which makes results depend on the thread count) and\n"
-    "                  seam overlap (default 3 points), see the README\n"
+    "                  seam overlap (default 3 points), see src/sweep/README.md\n"
     "\n"
     "Output lines: output, model, parameter (parameter2 for a 2-D map), points,\n"
     "computed (resumed_points with --resume), failed, wall_time_s, points_per_s (of\n"

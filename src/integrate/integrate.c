@@ -647,7 +647,7 @@ static enum cs_status build_solvers(struct cs_integrator *integ, size_t n)
    *   the trivial predictor needs three to four times the iterations, and
    *   at eps = 1e-4 four times the steps (convergence failures);
    * - up to CS_INTEG_NEWTON_ITERS iterations a stage (ARKODE: 3).
-   * Measured (README, "Integration"; tests/test_integrate.c): global errors
+   * Measured (src/integrate/README.md; tests/test_integrate.c): global errors
    * on the damped oscillator and figure 9 as before (within a factor 2
    * either way), Van der Pol's within its tolerance, 5 to 28 times fewer
    * steps on the stiff phases; the belt's breakaway from stick, a passage

@@ -5,7 +5,7 @@
  * without optimisation, and its dense LU solve (SUNDlsMat_denseGETRS, about
  * 1 200 instructions at n = 6) was a quarter of the instructions of a DIRK
  * run, one solve per Newton iteration; GSL's LU (Debian builds it optimised)
- * does the same work in a fraction of that (README, "Integration").
+ * does the same work in a fraction of that (src/integrate/README.md).
  *
  * Same algorithm as SUNLinSol_Dense: Gaussian elimination with partial
  * pivoting (the largest magnitude in the column, the first one on ties),

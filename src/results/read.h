@@ -3,9 +3,9 @@
  * sweep, eps-study, friction-fit, orbit, continuation) read into structs, by
  * the names the file carries (root attribute `kind`, dataset paths, the
  * `names`/`units` attributes of tables, `<name>_units` companions of numeric
- * attributes), never by position. What the quantities mean: README.md ("HDF5
- * layout of a sweep", "Reading result files from C") and the `doc`
- * attributes of the file itself.
+ * attributes), never by position. What the quantities mean: src/results/FORMAT.md
+ * (every kind of file, "Reading from C") and the `doc` attributes of the file
+ * itself.
  *
  * Ownership. Every reader fills a struct the caller provides (zeroed first,
  * also on failure) with memory it allocates; the matching cs_..._free frees

@@ -3,8 +3,8 @@
  * struct cs_sweep_comm (sweep.h) and the few collective steps a program
  * needs around it. One process (rank 0) coordinates: it hands out work units
  * on request, receives every result and is the only one that writes the
- * file (a single writer: see the README for the measurement behind that
- * choice); the others compute. Requests and results are MPI point-to-point
+ * file (a single writer: see tests/bench/README.md for the measurement behind
+ * that choice); the others compute. Requests and results are MPI point-to-point
  * messages served by a thread of rank 0; every process also computes with
  * its OpenMP threads.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 5.
+/* The sweep's HDF5 file (src/results/FORMAT.md, "Sweep files"), layout 5.
  *
  *   /                       attrs: kind = "sweep", layout_version = 5,
  *                           results_version, model, law..., time_unit,

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Every --help text (the program's, each command's and each sub-command's,
 # the lists read from the texts themselves, as the man pages are made):
-# exit 0, a usage line, its outputs and its exit statuses stated, and no
-# reference to a file outside the repository.
+# exit 0, a usage line, its outputs and its exit statuses stated, no
+# reference to a file outside the repository, and every document it names
+# (a path ending in .md) present at that path in the source tree.
 # Usage (CTest): bash help.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -32,10 +33,16 @@ check() {
   printf '%s\n' "$out" | grep -qi 'output' || die "$last: does not say what it outputs"
   printf '%s\n' "$out" | grep -q 'shared/\|MODELS\.md' && die "$last: cites a file outside the repository"
   printf '%s\n' "$out" | LC_ALL=C grep -q '[^ -~]' && die "$last: not ASCII (help2man and terminals)"
+  # a document it names exists at that path (it is installed there under share/doc/contensou)
+  for doc in $(printf '%s\n' "$out" | grep -o '[A-Za-z0-9_./-]*\.md'); do
+    [ -f "$src/$doc" ] || die "$last: names $doc, which is not in the source tree"
+    ndocs=$((ndocs + 1))
+  done
   n=$((n + 1))
 }
 
 n=0
+ndocs=0
 check
 for v in $(commands); do
   check "$v"
@@ -43,7 +50,8 @@ for v in $(commands); do
 done
 check keys
 [ "$n" -ge 12 ] || die "only $n help texts"
-pass "$n help texts: usage, outputs, exit statuses, nothing outside the repository"
+[ "$ndocs" -ge 2 ] || die "the help texts name only $ndocs documents (src/friction/README.md, src/sweep/README.md)"
+pass "$n help texts: usage, outputs, exit statuses, nothing outside the repository, the $ndocs documents they name exist"
 
 # plot says where its scripts are found once installed, not a source-tree path
 last="contensou plot --help"

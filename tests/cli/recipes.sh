@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The README's Python recipes, run as printed: the bifurcation diagram
-# (taken from the README, with the plotting line left out: matplotlib is not
+# The Python recipes of src/results/FORMAT.md, run as printed: the bifurcation diagram
+# (taken from that page, with the plotting line left out: matplotlib is not
 # a dependency) on a small figure-5a sweep, and its (parameter, coordinate)
 # pairs checked against the file read another way: the parameter of each row
 # is the grid value of its grid index, every section row is there, and the
@@ -37,10 +37,10 @@ run sweep "$src/params/pendulum_fig5a.ini" --quiet -o output/pendulum_fig5a_swee
 awk '/^\*\*Reading a sweep from Python/ { on = 1 }
      on && /^```python$/ { code = 1; next }
      code && /^```$/ { exit }
-     code && !/matplotlib/ { print }' "$src/README.md" >recipe.py
-grep -q 'forward/section/values' recipe.py || die "no Python recipe found in README.md"
+     code && !/matplotlib/ { print }' "$src/src/results/FORMAT.md" >recipe.py
+grep -q 'forward/section/values' recipe.py || die "no Python recipe found in src/results/FORMAT.md"
 grep -q 'output/pendulum_fig5a_sweep.h5' recipe.py || die "the recipe reads another file"
-pass "the README's Python recipe extracted ($(wc -l <recipe.py) lines)"
+pass "the Python recipe extracted ($(wc -l <recipe.py) lines)"
 
 cat recipe.py - >check.py <<'PY'
 
@@ -68,14 +68,14 @@ assert np.allclose(phi - 2 * math.pi * k, x, rtol=0, atol=1e-9)
 assert len(np.unique(p)) == 8
 print("recipe: %d section points over %d parameter values" % (len(p), len(np.unique(p))))
 PY
-out=$(/usr/bin/python3 check.py 2>&1) || die "the README's Python recipe failed"
+out=$(/usr/bin/python3 check.py 2>&1) || die "the Python recipe failed"
 pass "the recipe's (omega0, phi) pairs agree with the file read by grid index ($out)"
 
 # the recipe for a table stored by columns (the sweep's /equilibria)
 awk '/^index of each section row. Any table stored by columns/ { on = 1 }
      on && /^```python$/ { code = 1; next }
      code && /^```$/ { exit }
-     code { print }' "$src/README.md" >columns.py
+     code { print }' "$src/src/results/FORMAT.md" >columns.py
 grep -q 'f\["equilibria"\]' columns.py || die "no Python recipe for a table stored by columns"
 cat columns.py - >check_columns.py <<'PY'
 
@@ -91,6 +91,6 @@ with h5py.File("output/pendulum_fig5a_sweep.h5", "r") as g:
     assert set(unstable) == set(grid[e["max_re"][:] > 0])
 print("columns recipe: %d grid points, %d with an unstable equilibrium" % (len(found), len(unstable)))
 PY
-out=$(/usr/bin/python3 check_columns.py 2>&1) || die "the README's recipe for a table stored by columns failed: $out"
+out=$(/usr/bin/python3 check_columns.py 2>&1) || die "the recipe for a table stored by columns failed: $out"
 pass "the columns recipe reads /equilibria by name and type ($out)"
 echo "1..$checks"

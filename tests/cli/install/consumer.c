@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A program built outside the source tree against the installed contensou
  * (tests/cli/install.sh builds it with find_package(contensou) and with
- * pkg-config): the example of using the library that the README points to.
+ * pkg-config): the example of using the library that src/README.md points to.
  *
  *   consumer FILE.ini
  *
