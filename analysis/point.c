@@ -205,6 +205,7 @@
 #include "analysis/classify.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
+#include "analysis/zero_one.h"
 #include "integrate/flow.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
@@ -739,7 +740,9 @@ static void result_init(struct cs_point_result *res, struct cs_point_ws *ws)
   res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
   res->t_final = NAN;
   for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
-    res->spectrum[j] = NAN;
+    res->spectrum[j] = res->spectrum_err[j] = NAN;
+  res->reduced_dimension = res->chaos_disagree = -1;
+  res->kaplan_yorke = res->zero_one = NAN;
   if (ws) {
     res->section = ws->rows;
     res->final_state = ws->vec;
@@ -1031,9 +1034,62 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   }
   res->lyapunov = lr.exponent[0];
   res->lyapunov_err = lr.err[0];
-  if (q == r->n)
-    for (size_t j = 0; j < q; j++)
+  res->reduced_dimension = lr.reduced;
+  if (q == r->n) {
+    for (size_t j = 0; j < q; j++) {
       res->spectrum[j] = lr.exponent[j];
+      res->spectrum_err[j] = lr.err[j];
+    }
+    res->kaplan_yorke = cs_kaplan_yorke(res->spectrum, q);
+  }
+}
+
+double cs_kaplan_yorke(const double *lambda, size_t n)
+{
+  double sum = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!isfinite(lambda[k]) && lambda[k] != -INFINITY)
+      return NAN;
+    /* the largest k with lambda_1 + ... + lambda_k >= 0: the fraction of
+     * the next direction that the expanding ones cover */
+    if (sum + lambda[k] < 0)
+      return (double)k + sum / fabs(lambda[k]);
+    sum += lambda[k];
+  }
+  return (double)n;
+}
+
+/* The 0-1 test on the window's section points, and whether it agrees with
+ * the class (see point.h: chaos_disagree). */
+static void zero_one(struct run *r, struct cs_point_result *res)
+{
+  if (res->n_section < CS_ZERO_ONE_MIN || r->n > CS_FLOW_MAX_N)
+    return;
+  double *phi = malloc(res->n_section * sizeof *phi);
+  if (!phi)
+    return;
+  int angle[CS_FLOW_MAX_N];
+  for (size_t i = 0; i < r->n; i++)
+    angle[i] = r->m->state[i].angle;
+  if (cs_zero_one_observable(res->section, res->n_section, res->section_cols, r->n, angle, phi) ==
+      0)
+    res->zero_one = cs_zero_one_k(phi, res->n_section);
+  free(phi);
+  if (!isfinite(res->zero_one))
+    return;
+  int chaotic01 = res->zero_one > 0.5;
+  switch (res->cls) {
+  case CS_CLASS_CHAOTIC:
+    res->chaos_disagree = chaotic01 ? 0 : 1;
+    break;
+  case CS_CLASS_PERIODIC:
+  case CS_CLASS_QUASIPERIODIC:
+  case CS_CLASS_APERIODIC:
+    res->chaos_disagree = chaotic01 ? 2 : 0;
+    break;
+  default:
+    break;
+  }
 }
 
 enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
@@ -1175,6 +1231,8 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
     if (spec->lyapunov && (!regular || spec->lyapunov_always))
       lyapunov(r, res, tw);
     classify_by_exponent(res, spec->lyapunov_zero_tol);
+    if (spec->lyapunov && res->status == CS_OK)
+      zero_one(r, res);
   }
   struct cs_flow_stats fs;
   cs_flow_stats(ws->flow, &fs);
