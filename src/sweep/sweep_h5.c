@@ -1125,8 +1125,8 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
   for (int p = 0; p < 2 && w->st == CS_OK; p++) {
     if (!w->passes[p])
       continue;
-    const char *parts[] = {"points", "final_state", "messages", "floquet", "spectrum",
-                           "spectrum_error"};
+    const char *parts[] = {"points",  "final_state", "messages",
+                           "floquet", "spectrum",    "spectrum_error"};
     size_t nparts = w->spec->point.lyapunov == 2 ? 6 : 4;
     for (size_t i = 0; i < nparts && w->st == CS_OK; i++) {
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
