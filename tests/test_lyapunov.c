@@ -33,7 +33,7 @@
 
 #define FIG4A CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini"
 
-extern const struct cs_model cs_model_lorenz;
+extern const struct cs_model cs_model_lorenz, cs_model_vanderpol;
 
 static int quick(void)
 {
@@ -195,12 +195,148 @@ static void belt_event_driven(void **state)
   cs_config_free(&cfg);
 }
 
+/* Van der Pol mu = 1: the exponents of the limit cycle are 0 (the flow
+ * direction) and ln|mu_2| / T. The error of a run is the alignment's
+ * transient spread over the counted time; with mu_2 = 0.00086 the vectors
+ * align within the uncounted first tenth, so the error falls to the
+ * integration's floor at once (the belt below, mu_2 = 0.805, shows 1/L). */
+static void vanderpol_cycle(void **state)
+{
+  (void)state;
+  const struct cs_model *m = &cs_model_vanderpol;
+  void *pu = make_params(m);
+  struct cs_orbit_ws *ow = cs_orbit_ws_create(m, pu, -1);
+  assert_non_null(ow);
+  struct cs_orbit_opts oo = cs_orbit_opts_default();
+  oo.solver = opts_of(1e-10, 1e-12);
+  double y0[2] = {2, 0}, t, y[16], T;
+  assert_int_equal(cs_orbit_guess(ow, &oo, 0.0, y0, 50.0, &t, y, &T), CS_OK);
+  struct cs_orbit orb;
+  assert_int_equal(cs_orbit_find(ow, &oo, t, y, T, &orb), CS_OK);
+  assert_true(orb.converged);
+  double want = log(fabs(orb.mult_re[0])) / orb.period;
+  void *p = params_of(m);
+  struct cs_lyap_ws *w = cs_lyap_ws_create(2);
+  cs_lyap_ws_set_tangent_atol(w, 1e-10);
+  struct cs_integrator_opts o = opts_of(1e-10, 1e-12);
+  const int periods[] = {10, 40, 160};
+  double err[3];
+  for (int i = 0; i < 3; i++) {
+    struct cs_lyap_result r;
+    assert_int_equal(
+        cs_lyap_run(w, m, p, &o, 0.0, orb.y, 2, periods[i] * orb.period, orb.period / 8, 0.0, &r),
+        CS_OK);
+    err[i] = fmax(fabs(r.exponent[0]), fabs(r.exponent[1] - want));
+    print_message("Van der Pol cycle (T %.6f, ln|mu|/T %.6f), %3d periods: %.3e %.6f, "
+                  "error %.2e\n",
+                  orb.period, want, periods[i], r.exponent[0], r.exponent[1], err[i]);
+    /* 2-volumes grow by det M = mu_2 per period, whatever the alignment */
+    assert_close(r.exponent[0] + r.exponent[1], want, 1e-6);
+  }
+  assert_true(err[0] < 1e-4 && err[1] <= err[0] && err[2] < 1e-9);
+  cs_lyap_ws_free(w);
+  cs_orbit_ws_free(ow);
+  release(m, p);
+  free(pu);
+}
+
+/* ------------------------------------------------------- Kaplan-Yorke */
+
+static void kaplan_yorke(void **state)
+{
+  (void)state;
+  const double a[] = {1, 0, -2}, b[] = {-1, -2}, c[] = {0.5, 0.2}, d[] = {1, -INFINITY},
+               e[] = {0.3, 0.1, -0.2, -1}, f[] = {1, NAN};
+  assert_close(cs_kaplan_yorke(a, 3), 2.5, 1e-15);
+  assert_close(cs_kaplan_yorke(b, 2), 0.0, 0.0);
+  assert_close(cs_kaplan_yorke(c, 2), 2.0, 0.0);
+  assert_close(cs_kaplan_yorke(d, 2), 1.0, 0.0);   /* a lost direction: nothing of it */
+  assert_close(cs_kaplan_yorke(e, 4), 3.2, 1e-15); /* hyperchaos: 0.2 / 1 of the fourth */
+  assert_true(isnan(cs_kaplan_yorke(f, 2)));
+}
+
+/* ------------------------------------------------------------ 0-1 test */
+
+#define N01 2000 /* values per series: the test's sample size */
+
+static double logistic_k(double r)
+{
+  double x[N01], v = 0.3;
+  for (int i = 0; i < 1000; i++) /* onto the attractor */
+    v = r * v * (1 - v);
+  for (int i = 0; i < N01; i++)
+    x[i] = v = r * v * (1 - v);
+  return cs_zero_one_k(x, N01);
+}
+
+static void zero_one_series(void **state)
+{
+  (void)state;
+  double k_chaos = logistic_k(3.97), k_per = logistic_k(3.5), k_per3 = logistic_k(3.83);
+  /* a quasiperiodic series: two incommensurate frequencies (golden mean,
+   * sqrt 2), the data of a torus */
+  double x[N01];
+  for (int i = 0; i < N01; i++)
+    x[i] = cos(2 * M_PI * 0.5 * (sqrt(5.0) - 1) * i) + 0.5 * cos(2 * M_PI * (sqrt(2.0) - 1) * i);
+  double k_qp = cs_zero_one_k(x, N01);
+  print_message("0-1 test, N = %d: logistic 3.97 (chaotic) K = %.4f, 3.5 (period 4) %.4f, 3.83 "
+                "(period 3) %.4f, quasiperiodic %.4f\n",
+                N01, k_chaos, k_per, k_per3, k_qp);
+  assert_true(k_chaos > 0.9);
+  assert_true(fabs(k_per) < 0.1 && fabs(k_per3) < 0.1);
+  assert_true(fabs(k_qp) < 0.1);
+  /* the same data, the same K (fixed seed) */
+  assert_true(cs_zero_one_k(x, N01) == k_qp);
+  /* too short, constant: no verdict */
+  assert_true(isnan(cs_zero_one_k(x, CS_ZERO_ONE_MIN - 1)));
+  for (int i = 0; i < N01; i++)
+    x[i] = 1.5;
+  assert_true(isnan(cs_zero_one_k(x, N01)));
+}
+
+/* The point analysis runs it on the section points: Lorenz's are chaotic,
+ * and the exponent agrees (chaos_disagree 0). */
+static void zero_one_lorenz(void **state)
+{
+  (void)state;
+  const struct cs_model *m = &cs_model_lorenz;
+  void *p = params_of(m);
+  struct cs_point_ws *ws = cs_point_ws_create(3, 4000);
+  struct cs_point_spec s = cs_point_spec_default();
+  s.solver = opts_of(1e-8, 1e-10);
+  s.transient = 50;
+  s.record = 1700; /* 1.2 crossings per time unit: about 2000 section points */
+  s.max_points = 4000;
+  s.lyapunov = 2;
+  s.lyapunov_time = quick() ? 100 : 300;
+  struct cs_point_result r;
+  assert_int_equal(cs_point_analyse(m, p, m->state_default, &s, ws, &r), CS_OK);
+  print_message("Lorenz point: %s, %zu section points, K = %.4f, spectrum %.4f %.4f %.4f, "
+                "Kaplan-Yorke %.4f, reduced %d, disagree %d\n",
+                cs_class_name(r.cls), r.n_section, r.zero_one, r.spectrum[0], r.spectrum[1],
+                r.spectrum[2], r.kaplan_yorke, r.reduced_dimension, r.chaos_disagree);
+  assert_int_equal(r.cls, CS_CLASS_CHAOTIC);
+  assert_true(r.n_section >= 1500);
+  assert_true(r.zero_one > 0.9);
+  assert_int_equal(r.chaos_disagree, 0);
+  assert_int_equal(r.reduced_dimension, 0);
+  assert_close(r.kaplan_yorke, 2.062, 0.02);
+  for (int j = 0; j < 3; j++)
+    assert_true(isfinite(r.spectrum_err[j]) && r.spectrum_err[j] >= 0);
+  cs_point_ws_free(ws);
+  release(m, p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lorenz),
       cmocka_unit_test(linear),
       cmocka_unit_test(belt_event_driven),
+      cmocka_unit_test(vanderpol_cycle),
+      cmocka_unit_test(kaplan_yorke),
+      cmocka_unit_test(zero_one_series),
+      cmocka_unit_test(zero_one_lorenz),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
