@@ -1059,21 +1059,67 @@ double cs_kaplan_yorke(const double *lambda, size_t n)
   return (double)n;
 }
 
-/* The 0-1 test on the window's section points, and whether it agrees with
- * the class (see point.h: chaos_disagree). */
+/* Section points for the 0-1 test beyond the window's (which are kept as
+ * they are): the flow goes on from where the point left it for at most
+ * lyapunov_time more, until ZO_TARGET points are there in all. rows holds
+ * (t, states) rows; returns how many. A failure or an escape ends the
+ * extension with what it has. */
+#define ZO_TARGET 1000
+static size_t zero_one_rows(struct run *r, const struct cs_point_result *res, double *rows)
+{
+  size_t c = 1 + r->n, N = 0;
+  for (size_t i = 0; i < res->n_section && N < ZO_TARGET; i++, N++)
+    memcpy(rows + N * c, res->section + i * res->section_cols, c * sizeof *rows);
+  double tend = r->t + r->spec->lyapunov_time;
+  double kst = r->T > 0 ? floor(r->t / r->T + 1e-9) + 1.0 : 0.0;
+  while (N < ZO_TARGET && r->t < tend) {
+    if (r->spec->cancel && *r->spec->cancel)
+      break;
+    int at_root = 0, fired[2] = {0, 0};
+    double tn = r->T > 0 ? kst * r->T : tend;
+    if (cs_flow_advance(r->ws->flow, tn, &r->t, r->y, &at_root, fired) != CS_OK ||
+        state_norm(r->m, r->y) > r->spec->escape_norm ||
+        (at_root && r->esc_root >= 0 && fired[r->esc_root]))
+      break;
+    int take = r->T > 0 ? !at_root && r->t >= kst * r->T
+                        : at_root && r->sec_root >= 0 && fired[r->sec_root];
+    if (r->T > 0 && take)
+      kst += 1.0;
+    if (take) {
+      rows[N * c] = r->t;
+      memcpy(rows + N * c + 1, r->y, r->n * sizeof *rows);
+      N++;
+    }
+  }
+  return N;
+}
+
+/* The 0-1 test on the section points (zero_one.h), and whether it agrees
+ * with the class (see point.h: chaos_disagree). Periodic points use their
+ * window's points; the others, whose verdict came from the exponent, get
+ * up to ZO_TARGET points (zero_one_rows): a window of figure 5a holds only
+ * 70 to 95, too few for the test. */
 static void zero_one(struct run *r, struct cs_point_result *res)
 {
-  if (res->n_section < CS_ZERO_ONE_MIN || r->n > CS_FLOW_MAX_N)
+  if (r->n > CS_FLOW_MAX_N || res->cls == CS_CLASS_EQUILIBRIUM || res->cls == CS_CLASS_NO_CROSSINGS)
     return;
-  double *phi = malloc(res->n_section * sizeof *phi);
-  if (!phi)
-    return;
-  int angle[CS_FLOW_MAX_N];
-  for (size_t i = 0; i < r->n; i++)
-    angle[i] = r->m->state[i].angle;
-  if (cs_zero_one_observable(res->section, res->n_section, res->section_cols, r->n, angle, phi) ==
-      0)
-    res->zero_one = cs_zero_one_k(phi, res->n_section);
+  size_t c = 1 + r->n, N = 0;
+  double *rows = malloc(ZO_TARGET * c * sizeof *rows), *phi = malloc(ZO_TARGET * sizeof *phi);
+  if (rows && phi) {
+    if (res->cls == CS_CLASS_PERIODIC) {
+      for (; N < res->n_section && N < ZO_TARGET; N++)
+        memcpy(rows + N * c, res->section + N * res->section_cols, c * sizeof *rows);
+    } else {
+      N = zero_one_rows(r, res, rows);
+    }
+    int angle[CS_FLOW_MAX_N];
+    for (size_t i = 0; i < r->n; i++)
+      angle[i] = r->m->state[i].angle;
+    if (N >= CS_ZERO_ONE_MIN && cs_zero_one_observable(rows, N, c, r->n, angle, phi) == 0)
+      res->zero_one = cs_zero_one_k(phi, N);
+    res->zero_one_points = N >= CS_ZERO_ONE_MIN ? (long)N : 0;
+  }
+  free(rows);
   free(phi);
   if (!isfinite(res->zero_one))
     return;

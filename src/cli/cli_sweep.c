@@ -136,6 +136,7 @@ struct progress_sink {
   /* and its Lyapunov spectrum, Kaplan-Yorke dimension, 0-1 test */
   double spectrum[2][16], spectrum_err[2][16], kaplan_yorke[2], zero_one[2];
   int reduced[2], disagree[2];
+  long zero_one_points[2];
   enum progress_mode mode;
   size_t total, logged;
   double t0, last_log;
@@ -158,6 +159,7 @@ static int sink(void *ctx, const struct cs_sweep_point *pt)
     s->zero_one[p] = r->zero_one;
     s->reduced[p] = r->reduced_dimension;
     s->disagree[p] = r->chaos_disagree;
+    s->zero_one_points[p] = r->zero_one_points;
   }
   return cs_sweep_h5_sink(s->w, pt);
 }
@@ -272,6 +274,7 @@ static void print_summary(const char *path, const struct cs_config *cfg,
       if (isfinite(ps->zero_one[p])) {
         snprintf(key, sizeof key, "%szero_one", pre);
         cli_print(key, ps->zero_one[p]);
+        printf("%szero_one_points = %ld\n", pre, ps->zero_one_points[p]);
         printf("%schaos_disagree = %d\n", pre, ps->disagree[p]);
       }
     }

@@ -42,6 +42,7 @@ enum col_id {
   C_KAPLAN_YORKE,
   C_REDUCED_DIM,
   C_ZERO_ONE,
+  C_ZERO_ONE_N,
   C_CHAOS_DISAGREE,
   N_FIXED
 };
@@ -102,6 +103,10 @@ static const struct col_desc fixed_cols[N_FIXED] = {
                     "method; median over 100 frequencies) on the section points: near 0 regular, "
                     "near 1 chaotic; NaN if not run (lyapunov = none, or fewer than 100 section "
                     "points)"},
+    [C_ZERO_ONE_N] = {"zero_one_points", CS_H5_INT64, 0, 0,
+                      "section points the 0-1 test used (the window's; for points that are not "
+                      "periodic also points after it, up to 1000 within lyapunov_time); 0: not "
+                      "run"},
     [C_CHAOS_DISAGREE] = {"chaos_disagree", CS_H5_INT32, 0, -1,
                           "the 0-1 test against the class: 0 agree, 1 class chaotic but zero_one "
                           "< 0.5, 2 class periodic, quasiperiodic or aperiodic but zero_one > "
@@ -823,6 +828,7 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
       [C_KAPLAN_YORKE] = r->kaplan_yorke,
       [C_REDUCED_DIM] = r->reduced_dimension,
       [C_ZERO_ONE] = r->zero_one,
+      [C_ZERO_ONE_N] = (double)r->zero_one_points,
       [C_CHAOS_DISAGREE] = r->chaos_disagree,
   };
   memcpy(v + c, fixed, sizeof fixed);

@@ -20,7 +20,8 @@
  *                           n_section, steps, rhs_evals, status, t_final,
  *                           floquet_max, floquet_trivial_err, floquet_unstable,
  *                           kaplan_yorke, reduced_dimension (int),
- *                           zero_one, chaos_disagree (int)
+ *                           zero_one, zero_one_points (int),
+ *                           chaos_disagree (int)
  *   /<pass>/final_state     per grid index, the state the point ended in (what
  *                           continuation starts the next point from; a point
  *                           re-runs as a trajectory from it)
@@ -88,7 +89,7 @@ extern "C" {
 #endif
 
 /* 6: the Lyapunov spectrum (spectrum, spectrum_error), kaplan_yorke,
- * reduced_dimension, zero_one, chaos_disagree; 5: the integer outputs in
+ * reduced_dimension, zero_one, zero_one_points, chaos_disagree; 5: the integer outputs in
  * section/codes (4: in section/values, as doubles); a resume refuses a file
  * of another layout, the readers (results/read.h) read every layout */
 #define CS_SWEEP_H5_LAYOUT 6

@@ -177,7 +177,7 @@ def text(x):
 # standalone 1-D datasets that hold codes or counts: integer types
 integer_names = {"class", "period", "status", "counts", "offsets", "index", "kind", "pass",
                  "n_section", "steps", "rhs_evals", "floquet_unstable", "reduced_dimension",
-                 "chaos_disagree"}
+                 "chaos_disagree", "zero_one_points"}
 # tables stored by columns (a group with `columns`), by file kind and path: the
 # columns that hold codes or counts, which must be of an integer type, and the
 # only ones that may be (every other column is float64)
@@ -187,7 +187,7 @@ I = {
     ("trajectory", "switches"): {"kind", "mode"},
     ("sweep", "forward/points"): {"index", "class", "period", "n_section", "steps", "rhs_evals",
                                   "status", "floquet_unstable", "reduced_dimension",
-                                  "chaos_disagree"},
+                                  "chaos_disagree", "zero_one_points"},
     ("sweep", "bifurcations"): {"pass", "refined", "kind", "from_class", "from_period",
                                 "to_class", "to_period"},
     ("sweep", "equilibria"): {"index", "found", "max_is_complex"},

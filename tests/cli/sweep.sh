@@ -134,7 +134,7 @@ expect = ['index', 'gamma', 'class', 'period', 'period_time', 'lyapunov', 'lyapu
           'rotation_number', 'stick_fraction', 'stick_phases', 'transient_used', 'drift',
           'n_section', 'steps', 'rhs_evals', 'status', 't_final', 'floquet_max',
           'floquet_trivial_err', 'floquet_unstable', 'kaplan_yorke', 'reduced_dimension',
-          'zero_one', 'chaos_disagree']
+          'zero_one', 'zero_one_points', 'chaos_disagree']
 cls_names = ['pending', 'equilibrium', 'periodic', 'quasiperiodic', 'chaotic', 'aperiodic',
              'no-crossings', 'escaped', 'failed']
 bif = f['bifurcations']
