@@ -544,5 +544,13 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
     out->exponent[j] = lam;
     out->err[j] = nb > 1 ? sqrt(var / (double)(nb * (nb - 1))) : NAN;
   }
+  /* descending: the QR order is that of the expected values, and two close
+   * exponents (a complex pair of multipliers) may come out swapped */
+  for (size_t j = 1; j < q; j++)
+    for (size_t i = j; i > 0 && out->exponent[i] > out->exponent[i - 1]; i--) {
+      double e = out->exponent[i], d = out->err[i];
+      out->exponent[i] = out->exponent[i - 1], out->err[i] = out->err[i - 1];
+      out->exponent[i - 1] = e, out->err[i - 1] = d;
+    }
   return CS_OK;
 }

@@ -14,8 +14,11 @@
  *   matrix (ln 0.805357621 / 131.1307113 = -1.6506e-3) and the stick forgets
  *   both velocities: two exponents -inf, reduced = 2;
  * - Kaplan-Yorke of spectra with known dimension;
+ * - a chaotic point of figure 5a: the sum of the exponents against the time
+ *   mean of the divergence of the vector field along an independent run;
  * - the 0-1 test: K near 0 for periodic and quasiperiodic series, near 1 for
- *   chaotic ones (logistic map, Lorenz's section points), 2000 values each.
+ *   chaotic ones (logistic map, 2000 values; Lorenz's section points, about
+ *   2000; figure 5a's, at least 200).
  * CS_TEST_QUICK (sanitizer build) shortens the runs. */
 #include "testmodel.h"
 #include "testutil.h"
@@ -327,6 +330,100 @@ static void zero_one_lorenz(void **state)
   release(m, p);
 }
 
+/* ------------------------------------------------ figure 5a, chaotic */
+
+#define FIG5A CONTENSOU_SOURCE_DIR "/params/pendulum_fig5a.ini"
+
+/* The pendulum with one more state: q' = div f = trace of the Jacobian. */
+struct divq {
+  const struct cs_model *m;
+  const void *p;
+  double J[64];
+};
+
+static int divq_rhs(double t, const double *y, double *f, const void *vp)
+{
+  struct divq *d = (struct divq *)vp;
+  size_t n = d->m->n_state;
+  memset(d->J, 0, sizeof d->J);
+  int rc = d->m->rhs(t, y, f, d->p);
+  if (!rc)
+    rc = d->m->jac(t, y, d->J, d->p);
+  double tr = 0;
+  for (size_t i = 0; i < n; i++)
+    tr += d->J[i * n + i];
+  f[n] = tr;
+  return rc;
+}
+
+/* A chaotic point of figure 5a (omega0 = 73.724 rad/s, on the band 73.2 ..
+ * 75.2 of the 240-point sweep): the sum of the six exponents against the
+ * time mean of the divergence along an independent run of the orbit (the
+ * trace of the Jacobian integrated by ARKODE as a seventh state): Liouville,
+ * the phase-space volume contracts at the mean divergence. And the 0-1 test
+ * on its section points: chaotic, as the exponent says. */
+static void fig5a_chaotic(void **state)
+{
+  (void)state;
+  const char *sets[] = {"parameters.omega0=73.724"};
+  struct cs_config cfg;
+  if (cs_config_load(FIG5A, sets, 1, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const struct cs_model *m = cfg.model;
+  size_t n = m->n_state;
+  struct cs_point_ws *ws = cs_point_ws_create(n, 2000);
+  struct cs_point_spec s = cs_point_spec_default();
+  s.solver = cfg.solver;
+  s.section = cfg.section;
+  s.transient = 20;
+  s.adaptive_transient = 1;
+  s.transient_max = 60;
+  s.record = 20;
+  s.lyapunov = 2;
+  s.lyapunov_full = 1;
+  double T = quick() ? 40 : 200;
+  s.lyapunov_time = T;
+  struct cs_point_result r;
+  assert_int_equal(cs_point_analyse(m, cfg.params, cfg.y0, &s, ws, &r), CS_OK);
+  double sum = 0, var = 0;
+  for (size_t j = 0; j < n; j++)
+    sum += r.spectrum[j], var += r.spectrum_err[j] * r.spectrum_err[j];
+  /* the divergence's mean over as long a run, in 10 blocks for its error */
+  struct divq d = {m, cfg.params, {0}};
+  struct cs_integrator *in = cs_integrator_create(n + 1);
+  struct cs_ode ode = {n + 1, divq_rhs, NULL, &d};
+  double y[16] = {0}, blocks[10];
+  memcpy(y, r.final_state, n * sizeof *y);
+  struct cs_integrator_opts o = cfg.solver;
+  o.atol = 1e-10, o.atol_vec = NULL;
+  assert_int_equal(cs_integrator_reset(in, &ode, &o, r.t_final, y), CS_OK);
+  double q0 = 0, mean = 0, bvar = 0;
+  for (int b = 0; b < 10; b++) {
+    assert_int_equal(cs_integrator_advance(in, r.t_final + (b + 1) * T / 10, NULL, y, NULL), CS_OK);
+    blocks[b] = (y[n] - q0) / (T / 10), q0 = y[n];
+    mean += blocks[b] / 10;
+  }
+  for (int b = 0; b < 10; b++)
+    bvar += (blocks[b] - mean) * (blocks[b] - mean) / 90;
+  cs_integrator_free(in);
+  print_message("figure 5a, omega0 73.724 rad/s, T = %g s: %s, spectrum %.4f %.4f %.4f %.4f %.4f "
+                "%.4f 1/s, sum %.4f (+- %.3f), mean divergence %.4f +- %.4f 1/s; Kaplan-Yorke "
+                "%.3f; 0-1 K = %.4f on %ld section points\n",
+                T, cs_class_name(r.cls), r.spectrum[0], r.spectrum[1], r.spectrum[2], r.spectrum[3],
+                r.spectrum[4], r.spectrum[5], sum, sqrt(var), mean, sqrt(bvar), r.kaplan_yorke,
+                r.zero_one, r.zero_one_points);
+  assert_int_equal(r.cls, CS_CLASS_CHAOTIC);
+  /* two estimates of one mean, each with its standard error (the sum's
+   * taken as if the exponents' errors were independent) */
+  assert_close(sum, mean, 4 * sqrt(var + bvar));
+  assert_true(r.kaplan_yorke > 2 && r.kaplan_yorke < 3);
+  assert_true(r.zero_one > 0.8);
+  assert_true(r.zero_one_points >= 200);
+  assert_int_equal(r.chaos_disagree, 0);
+  cs_point_ws_free(ws);
+  cs_config_free(&cfg);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -337,6 +434,7 @@ int main(void)
       cmocka_unit_test(kaplan_yorke),
       cmocka_unit_test(zero_one_series),
       cmocka_unit_test(zero_one_lorenz),
+      cmocka_unit_test(fig5a_chaotic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
