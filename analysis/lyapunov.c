@@ -95,6 +95,8 @@ struct aug_ctx {
   size_t n, q;
   double *J;   /* n x n scratch */
   double rtol; /* the run's (scaled) rtol: the saltation's state scales */
+  size_t nsw;  /* switching functions (the first root functions) */
+  struct cs_lyap_ws *w;
 };
 
 struct cs_lyap_ws {
@@ -108,7 +110,23 @@ struct cs_lyap_ws {
   double tangent_atol;        /* > 0: the tangents' absolute tolerance */
   void *params, *scratch;     /* event-driven runs: the params copy (modes), saltation's */
   size_t params_cap;
+  /* the section whose crossings the runs record (cs_lyap_ws_set_section) */
+  cs_root_fn sec_fn;
+  const void *sec_ctx;
+  int sec_dir;
+  double *sec_rows;
+  size_t sec_cap, sec_n;
 };
+
+void cs_lyap_ws_set_section(struct cs_lyap_ws *w, cs_root_fn g, int direction, const void *ctx,
+                            double *rows, size_t cap)
+{
+  w->sec_fn = rows && cap ? g : NULL;
+  w->sec_ctx = ctx;
+  w->sec_dir = direction;
+  w->sec_rows = rows;
+  w->sec_cap = cap;
+}
 
 void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol)
 {
@@ -280,10 +298,17 @@ static void orthonormalise_lossy(double *V, size_t n, size_t *qa, double snorm, 
   }
 }
 
+/* The switching functions (nsw of them), then the section's. */
 static int aug_roots(double t, const double *Y, double *g, const void *vp)
 {
   const struct aug_ctx *a = vp;
-  return a->m->switch_fn(t, Y, g, a->params);
+  int rc = a->nsw ? a->m->switch_fn(t, Y, g, a->params) : 0;
+  if (!rc && a->w->sec_fn) {
+    double gs[4]; /* room for a caller's further event functions, which are ignored */
+    rc = a->w->sec_fn(t, Y, gs, a->w->sec_ctx);
+    g[a->nsw] = gs[0];
+  }
+  return rc;
 }
 
 /* The hybrid run's state between stops. */
@@ -295,14 +320,14 @@ struct hybrid {
   double restarted; /* the last time ARKODE's refusal of a zero root restarted the run */
 };
 
-/* Advances an event-driven run to tk, applying the switches on the way;
- * their QR logs are added to acc (the interval's). */
+/* Advances a run with root functions to tk: section crossings recorded,
+ * mode switches applied (their QR logs added to acc, the interval's). */
 static enum cs_status hybrid_advance(struct cs_lyap_ws *w, struct hybrid *h, double tk, double *acc,
                                      char *msg, size_t msglen)
 {
   size_t n = w->ctx.n;
   double *Y = w->Y, t = 0;
-  int fired[LYAP_MAX_SW];
+  int fired[LYAP_MAX_SW + 1];
   for (;;) {
     enum cs_stop_reason stop;
     enum cs_status st = cs_integrator_advance(w->integ, tk, &t, Y, &stop);
@@ -316,6 +341,17 @@ static enum cs_status hybrid_advance(struct cs_lyap_ws *w, struct hybrid *h, dou
     if (st != CS_OK || stop == CS_STOP_TOUT)
       return st;
     cs_integrator_roots_found(w->integ, fired);
+    size_t nsw = w->ctx.nsw;
+    if (w->sec_fn && fired[nsw] && w->sec_n < w->sec_cap) {
+      double *row = w->sec_rows + w->sec_n++ * (1 + n);
+      row[0] = t;
+      memcpy(row + 1, Y, n * sizeof *row);
+    }
+    int switched = 0;
+    for (size_t k = 0; k < nsw; k++)
+      switched |= fired[k] != 0;
+    if (!switched)
+      continue;
     for (size_t j = 0; j < n; j++)
       h->scale[j] = fmax(fmax(fabs(Y[j]), w->atol[j] / fmax(w->ctx.rtol, 1e-300)), 1e-300);
     struct cs_saltation salt;
@@ -369,6 +405,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   out->steps = out->rhs_evals = 0;
   out->reduced = 0;
   out->switches = 0;
+  out->n_section = 0;
   if (msglen)
     msg[0] = '\0';
   size_t nsw = m ? cs_model_switches(m, params) : 0;
@@ -438,9 +475,14 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
   struct cs_integrator_opts o = *opts;
   o.rtol = shrink * opts->rtol;
   o.atol_vec = w->atol;
-  w->ctx = (struct aug_ctx){m, run_params, n, q, w->J, o.rtol};
+  w->ctx = (struct aug_ctx){m, run_params, n, q, w->J, o.rtol, nsw, w};
   struct cs_ode ode = {N, aug_rhs, aug_jac, &w->ctx};
-  enum cs_status st = cs_integrator_set_roots(w->integ, nsw, nsw ? aug_roots : NULL, NULL, &w->ctx);
+  int dirs[LYAP_MAX_SW + 1] = {0};
+  size_t nroots = nsw + (w->sec_fn ? 1 : 0);
+  dirs[nsw] = w->sec_dir;
+  w->sec_n = 0;
+  enum cs_status st =
+      cs_integrator_set_roots(w->integ, nroots, nroots ? aug_roots : NULL, dirs, &w->ctx);
   if (st == CS_OK)
     st = cs_integrator_reset(w->integ, &ode, &o, t0, Y);
   struct hybrid hy = {.in = {.m = m, .params = w->params, .scratch = w->scratch, .t_scale = renorm},
@@ -468,7 +510,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
     double acc[LYAP_MAX_Q] = {0}, spread = 0;
     for (int sub = 1; sub <= nsub && st == CS_OK; sub++) {
       double ts = sub == nsub ? tk : tk - renorm + (double)sub * renorm / (double)nsub;
-      if (nsw)
+      if (nroots)
         st = hybrid_advance(w, &hy, ts, acc, msg, msglen);
       else
         st = cs_integrator_advance(w->integ, ts, NULL, Y, NULL);
@@ -508,6 +550,7 @@ enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const
     st = cs_integrator_reinit_smooth(w->integ, tk, Y);
   }
   out->switches = hy.switches;
+  out->n_section = w->sec_n;
   struct cs_integrator_stats s;
   if (cs_integrator_get_stats(w->integ, &s) == CS_OK) {
     out->steps = s.steps;

@@ -30,6 +30,16 @@ void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel);
  * orbit's tolerance keeps the tangents' from its own rtol this way. */
 void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol);
 
+/* Records the crossings of a section by the orbit of the following runs:
+ * g(t, y, out, ctx) of the n states, out[0] the section's function (a
+ * caller's event function may write further values, up to 4 in all, which
+ * are ignored), crossed in direction (+1, -1, 0 both); each crossing's row
+ * (t, the n states) goes to rows, at most cap of them (counted in
+ * n_section). rows NULL or cap 0: none. The orbit is the one the exponents
+ * are measured on, so the rows cost no integration of their own. */
+void cs_lyap_ws_set_section(struct cs_lyap_ws *w, cs_root_fn g, int direction, const void *ctx,
+                            double *rows, size_t cap);
+
 /* What one run computed. */
 struct cs_lyap_result {
   double exponent[16]; /* the q largest exponents, descending, 1/time unit; -INFINITY for
@@ -38,6 +48,7 @@ struct cs_lyap_result {
   int reduced;         /* tangent directions lost at mode switches (saltation matrices of
                           rank < n, e.g. slip to stick), the last `reduced` exponents */
   long switches;       /* mode switches crossed by the run */
+  size_t n_section;    /* section crossings recorded (cs_lyap_ws_set_section) */
   long steps, rhs_evals;
   double time_used; /* time integrated (less than asked when the run stopped early) */
 };

@@ -209,6 +209,7 @@
 #include "integrate/flow.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
+#define ZO_TARGET 1000 /* section points the 0-1 test uses at most */
 #define NVEC 10        /* state-sized vectors in the workspace */
 #define EARLY_FIRST 24 /* crossings before a window is first judged for an early end */
 #define EARLY_EVERY 8  /* crossings between those judgements */
@@ -264,7 +265,9 @@ struct cs_point_ws {
   size_t n_max, max_points;
   struct cs_flow *flow;
   struct cs_lyap_ws *lyap;
-  void *params; /* the run's copy of the model params */
+  double *zo_rows; /* section rows of the Lyapunov run for the 0-1 test (ZO_TARGET x (1 + n_max)) */
+  size_t zo_n;     /* rows in it */
+  void *params;    /* the run's copy of the model params */
   size_t params_cap;
   size_t nd_cap;   /* derived outputs a row can hold */
   double *rows;    /* max_points x (1 + n_max + nd_cap) */
@@ -337,6 +340,7 @@ void cs_point_ws_free(struct cs_point_ws *ws)
     return;
   cs_flow_free(ws->flow);
   cs_lyap_ws_free(ws->lyap);
+  free(ws->zo_rows);
   free(ws->params);
   free(ws->rows);
   free(ws->rate);
@@ -743,6 +747,8 @@ static void result_init(struct cs_point_result *res, struct cs_point_ws *ws)
     res->spectrum[j] = res->spectrum_err[j] = NAN;
   res->reduced_dimension = res->chaos_disagree = -1;
   res->kaplan_yorke = res->zero_one = NAN;
+  if (ws)
+    ws->zo_n = 0;
   if (ws) {
     res->section = ws->rows;
     res->final_state = ws->vec;
@@ -1021,9 +1027,19 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
    * the orbit's, it moved a chaotic exponent of figure 5a from 0.29 to 0.12 */
   cs_lyap_ws_set_tangent_atol(r->ws->lyap, 1e3 * s->solver.rtol);
   cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
+  /* the crossings of the run's orbit, for the 0-1 test */
+  r->ws->zo_n = 0;
+  if (!r->ws->zo_rows)
+    r->ws->zo_rows = malloc(ZO_TARGET * (1 + r->ws->n_max) * sizeof *r->ws->zo_rows);
+  if (r->sec_root >= 0 && r->ws->zo_rows)
+    cs_lyap_ws_set_section(r->ws->lyap, events_fn, r->dirs[r->sec_root], &r->ev, r->ws->zo_rows,
+                           ZO_TARGET);
+  else
+    cs_lyap_ws_set_section(r->ws->lyap, NULL, 0, NULL, NULL, 0);
   enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &o, t0, r->yend, q, s->lyapunov_time,
                                   s->lyapunov_renorm, decide, &lr);
   res->lyapunov_time_used = lr.time_used;
+  r->ws->zo_n = lr.n_section;
   res->steps += lr.steps;
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
@@ -1059,46 +1075,12 @@ double cs_kaplan_yorke(const double *lambda, size_t n)
   return (double)n;
 }
 
-/* Section points for the 0-1 test beyond the window's (which are kept as
- * they are): the flow goes on from where the point left it for at most
- * lyapunov_time more, until ZO_TARGET points are there in all. rows holds
- * (t, states) rows; returns how many. A failure or an escape ends the
- * extension with what it has. */
-#define ZO_TARGET 1000
-static size_t zero_one_rows(struct run *r, const struct cs_point_result *res, double *rows)
-{
-  size_t c = 1 + r->n, N = 0;
-  for (size_t i = 0; i < res->n_section && N < ZO_TARGET; i++, N++)
-    memcpy(rows + N * c, res->section + i * res->section_cols, c * sizeof *rows);
-  double tend = r->t + r->spec->lyapunov_time;
-  double kst = r->T > 0 ? floor(r->t / r->T + 1e-9) + 1.0 : 0.0;
-  while (N < ZO_TARGET && r->t < tend) {
-    if (r->spec->cancel && *r->spec->cancel)
-      break;
-    int at_root = 0, fired[2] = {0, 0};
-    double tn = r->T > 0 ? kst * r->T : tend;
-    if (cs_flow_advance(r->ws->flow, tn, &r->t, r->y, &at_root, fired) != CS_OK ||
-        state_norm(r->m, r->y) > r->spec->escape_norm ||
-        (at_root && r->esc_root >= 0 && fired[r->esc_root]))
-      break;
-    int take = r->T > 0 ? !at_root && r->t >= kst * r->T
-                        : at_root && r->sec_root >= 0 && fired[r->sec_root];
-    if (r->T > 0 && take)
-      kst += 1.0;
-    if (take) {
-      rows[N * c] = r->t;
-      memcpy(rows + N * c + 1, r->y, r->n * sizeof *rows);
-      N++;
-    }
-  }
-  return N;
-}
-
 /* The 0-1 test on the section points (zero_one.h), and whether it agrees
- * with the class (see point.h: chaos_disagree). Periodic points use their
- * window's points; the others, whose verdict came from the exponent, get
- * up to ZO_TARGET points (zero_one_rows): a window of figure 5a holds only
- * 70 to 95, too few for the test. */
+ * with the class (see point.h: chaos_disagree): the window's points, then
+ * those the Lyapunov run crossed (hyperplane sections: the same orbit,
+ * recorded by the run's root finding at no cost of integration), up to
+ * ZO_TARGET in all. A window of figure 5a holds only 70 to 95 points, too
+ * few for the test; its Lyapunov runs add 200 to 400. */
 static void zero_one(struct run *r, struct cs_point_result *res)
 {
   if (r->n > CS_FLOW_MAX_N || res->cls == CS_CLASS_EQUILIBRIUM || res->cls == CS_CLASS_NO_CROSSINGS)
@@ -1106,12 +1088,10 @@ static void zero_one(struct run *r, struct cs_point_result *res)
   size_t c = 1 + r->n, N = 0;
   double *rows = malloc(ZO_TARGET * c * sizeof *rows), *phi = malloc(ZO_TARGET * sizeof *phi);
   if (rows && phi) {
-    if (res->cls == CS_CLASS_PERIODIC) {
-      for (; N < res->n_section && N < ZO_TARGET; N++)
-        memcpy(rows + N * c, res->section + N * res->section_cols, c * sizeof *rows);
-    } else {
-      N = zero_one_rows(r, res, rows);
-    }
+    for (; N < res->n_section && N < ZO_TARGET; N++)
+      memcpy(rows + N * c, res->section + N * res->section_cols, c * sizeof *rows);
+    for (size_t i = 0; i < r->ws->zo_n && N < ZO_TARGET; i++, N++)
+      memcpy(rows + N * c, r->ws->zo_rows + i * c, c * sizeof *rows);
     int angle[CS_FLOW_MAX_N];
     for (size_t i = 0; i < r->n; i++)
       angle[i] = r->m->state[i].angle;

@@ -110,8 +110,8 @@ struct cs_point_result {
   double kaplan_yorke;       /* Kaplan-Yorke dimension of the spectrum, NAN without one */
   double zero_one;           /* K of the 0-1 test for chaos on the section points (zero_one.h),
                                 NAN if not run (no exponent asked, too few points) */
-  long zero_one_points;      /* section points it used (the window's, and for non-periodic
-                                points more after it, point.c), 0 if not run */
+  long zero_one_points;      /* section points it used (the window's, then those of the
+                                Lyapunov run's orbit, point.c), 0 if not run */
   int chaos_disagree;        /* -1 not compared; 0 the 0-1 test and the class agree; 1 the
                                 class is chaotic and K < 1/2; 2 the class is quasiperiodic
                                 or aperiodic and K > 1/2 (point.c) */

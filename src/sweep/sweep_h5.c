@@ -104,9 +104,8 @@ static const struct col_desc fixed_cols[N_FIXED] = {
                     "near 1 chaotic; NaN if not run (lyapunov = none, or fewer than 100 section "
                     "points)"},
     [C_ZERO_ONE_N] = {"zero_one_points", CS_H5_INT64, 0, 0,
-                      "section points the 0-1 test used (the window's; for points that are not "
-                      "periodic also points after it, up to 1000 within lyapunov_time); 0: not "
-                      "run"},
+                      "section points the 0-1 test used (the recording window's, then the "
+                      "crossings of the Lyapunov run's orbit; 1000 at most); 0: not run"},
     [C_CHAOS_DISAGREE] = {"chaos_disagree", CS_H5_INT32, 0, -1,
                           "the 0-1 test against the class: 0 agree, 1 class chaotic but zero_one "
                           "< 0.5, 2 class periodic, quasiperiodic or aperiodic but zero_one > "
