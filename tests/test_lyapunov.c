@@ -8,8 +8,11 @@
  * - a linear system x' = A x: the exponents are the real parts of A's
  *   eigenvalues, exactly;
  * - periodic orbits: the exponents tend to ln|mu|/T of the Floquet
- *   multipliers as the run lengthens, the error falling like 1/T: Van der
- *   Pol (smooth) and the belt of figure 4a with the event-driven law, where
+ *   multipliers as the run lengthens (the error is the alignment's
+ *   transient over the counted time): Van der Pol (smooth; strongly
+ *   attracting, at the integration's floor from 40 periods on) and the belt
+ *   of figure 4a with the event-driven law (error 2.2e-5, 7.9e-6, 2.1e-7
+ *   after 10, 40, 160 periods), where
  *   the tangent vectors cross every stick-slip switch through the saltation
  *   matrix (ln 0.805357621 / 131.1307113 = -1.6506e-3) and the stick forgets
  *   both velocities: two exponents -inf, reduced = 2;
