@@ -205,9 +205,11 @@
 #include "analysis/classify.h"
 #include "analysis/equilibrium.h"
 #include "analysis/lyapunov.h"
+#include "analysis/zero_one.h"
 #include "integrate/flow.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
+#define ZO_TARGET 1000 /* section points the 0-1 test uses at most */
 #define NVEC 10        /* state-sized vectors in the workspace */
 #define EARLY_FIRST 24 /* crossings before a window is first judged for an early end */
 #define EARLY_EVERY 8  /* crossings between those judgements */
@@ -263,7 +265,9 @@ struct cs_point_ws {
   size_t n_max, max_points;
   struct cs_flow *flow;
   struct cs_lyap_ws *lyap;
-  void *params; /* the run's copy of the model params */
+  double *zo_rows; /* section rows of the Lyapunov run for the 0-1 test (ZO_TARGET x (1 + n_max)) */
+  size_t zo_n;     /* rows in it */
+  void *params;    /* the run's copy of the model params */
   size_t params_cap;
   size_t nd_cap;   /* derived outputs a row can hold */
   double *rows;    /* max_points x (1 + n_max + nd_cap) */
@@ -336,6 +340,7 @@ void cs_point_ws_free(struct cs_point_ws *ws)
     return;
   cs_flow_free(ws->flow);
   cs_lyap_ws_free(ws->lyap);
+  free(ws->zo_rows);
   free(ws->params);
   free(ws->rows);
   free(ws->rate);
@@ -739,7 +744,11 @@ static void result_init(struct cs_point_result *res, struct cs_point_ws *ws)
   res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
   res->t_final = NAN;
   for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
-    res->spectrum[j] = NAN;
+    res->spectrum[j] = res->spectrum_err[j] = NAN;
+  res->reduced_dimension = res->chaos_disagree = -1;
+  res->kaplan_yorke = res->zero_one = NAN;
+  if (ws)
+    ws->zo_n = 0;
   if (ws) {
     res->section = ws->rows;
     res->final_state = ws->vec;
@@ -1018,9 +1027,19 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
    * the orbit's, it moved a chaotic exponent of figure 5a from 0.29 to 0.12 */
   cs_lyap_ws_set_tangent_atol(r->ws->lyap, 1e3 * s->solver.rtol);
   cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
+  /* the crossings of the run's orbit, for the 0-1 test */
+  r->ws->zo_n = 0;
+  if (!r->ws->zo_rows)
+    r->ws->zo_rows = malloc(ZO_TARGET * (1 + r->ws->n_max) * sizeof *r->ws->zo_rows);
+  if (r->sec_root >= 0 && r->ws->zo_rows)
+    cs_lyap_ws_set_section(r->ws->lyap, events_fn, r->dirs[r->sec_root], &r->ev, r->ws->zo_rows,
+                           ZO_TARGET);
+  else
+    cs_lyap_ws_set_section(r->ws->lyap, NULL, 0, NULL, NULL, 0);
   enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &o, t0, r->yend, q, s->lyapunov_time,
                                   s->lyapunov_renorm, decide, &lr);
   res->lyapunov_time_used = lr.time_used;
+  r->ws->zo_n = lr.n_section;
   res->steps += lr.steps;
   res->rhs_evals += lr.rhs_evals;
   if (st != CS_OK) {
@@ -1031,9 +1050,72 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   }
   res->lyapunov = lr.exponent[0];
   res->lyapunov_err = lr.err[0];
-  if (q == r->n)
-    for (size_t j = 0; j < q; j++)
+  res->reduced_dimension = lr.reduced;
+  if (q == r->n) {
+    for (size_t j = 0; j < q; j++) {
       res->spectrum[j] = lr.exponent[j];
+      res->spectrum_err[j] = lr.err[j];
+    }
+    res->kaplan_yorke = cs_kaplan_yorke(res->spectrum, q);
+  }
+}
+
+double cs_kaplan_yorke(const double *lambda, size_t n)
+{
+  double sum = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (!isfinite(lambda[k]) && lambda[k] != -INFINITY)
+      return NAN;
+    /* the largest k with lambda_1 + ... + lambda_k >= 0: the fraction of
+     * the next direction that the expanding ones cover */
+    if (sum + lambda[k] < 0)
+      return (double)k + sum / fabs(lambda[k]);
+    sum += lambda[k];
+  }
+  return (double)n;
+}
+
+/* The 0-1 test on the section points (zero_one.h), and whether it agrees
+ * with the class (see point.h: chaos_disagree): the window's points, then
+ * those the Lyapunov run crossed (hyperplane sections: the same orbit,
+ * recorded by the run's root finding at no cost of integration), up to
+ * ZO_TARGET in all. A window of figure 5a holds only 70 to 95 points, too
+ * few for the test; its Lyapunov runs add 200 to 400. */
+static void zero_one(struct run *r, struct cs_point_result *res)
+{
+  if (r->n > CS_FLOW_MAX_N || res->cls == CS_CLASS_EQUILIBRIUM || res->cls == CS_CLASS_NO_CROSSINGS)
+    return;
+  size_t c = 1 + r->n, N = 0;
+  double *rows = malloc(ZO_TARGET * c * sizeof *rows), *phi = malloc(ZO_TARGET * sizeof *phi);
+  if (rows && phi) {
+    for (; N < res->n_section && N < ZO_TARGET; N++)
+      memcpy(rows + N * c, res->section + N * res->section_cols, c * sizeof *rows);
+    for (size_t i = 0; i < r->ws->zo_n && N < ZO_TARGET; i++, N++)
+      memcpy(rows + N * c, r->ws->zo_rows + i * c, c * sizeof *rows);
+    int angle[CS_FLOW_MAX_N];
+    for (size_t i = 0; i < r->n; i++)
+      angle[i] = r->m->state[i].angle;
+    if (N >= CS_ZERO_ONE_MIN && cs_zero_one_observable(rows, N, c, r->n, angle, phi) == 0)
+      res->zero_one = cs_zero_one_k(phi, N);
+    res->zero_one_points = N >= CS_ZERO_ONE_MIN ? (long)N : 0;
+  }
+  free(rows);
+  free(phi);
+  if (!isfinite(res->zero_one))
+    return;
+  int chaotic01 = res->zero_one > 0.5;
+  switch (res->cls) {
+  case CS_CLASS_CHAOTIC:
+    res->chaos_disagree = chaotic01 ? 0 : 1;
+    break;
+  case CS_CLASS_PERIODIC:
+  case CS_CLASS_QUASIPERIODIC:
+  case CS_CLASS_APERIODIC:
+    res->chaos_disagree = chaotic01 ? 2 : 0;
+    break;
+  default:
+    break;
+  }
 }
 
 enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
@@ -1175,6 +1257,8 @@ enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, co
     if (spec->lyapunov && (!regular || spec->lyapunov_always))
       lyapunov(r, res, tw);
     classify_by_exponent(res, spec->lyapunov_zero_tol);
+    if (spec->lyapunov && res->status == CS_OK)
+      zero_one(r, res);
   }
   struct cs_flow_stats fs;
   cs_flow_stats(ws->flow, &fs);

@@ -102,7 +102,19 @@ struct cs_point_result {
   double lyapunov_err;       /* its convergence estimate (same unit) */
   double lyapunov_time_used; /* length of the Lyapunov run (may end before lyapunov_time), NAN
                                 if none */
-  double spectrum[16];       /* full spectrum when asked (n_state values), else NAN */
+  double spectrum[16];       /* full spectrum when asked (n_state values, descending), else NAN;
+                                -INFINITY: a direction lost at a stick transition */
+  double spectrum_err[16];   /* their standard errors (block estimates; 0 for -INFINITY) */
+  int reduced_dimension;     /* directions lost at mode switches (event-driven laws in stick),
+                                -1 if no exponent was computed */
+  double kaplan_yorke;       /* Kaplan-Yorke dimension of the spectrum, NAN without one */
+  double zero_one;           /* K of the 0-1 test for chaos on the section points (zero_one.h),
+                                NAN if not run (no exponent asked, too few points) */
+  long zero_one_points;      /* section points it used (the window's, then those of the
+                                Lyapunov run's orbit, point.c), 0 if not run */
+  int chaos_disagree;        /* -1 not compared; 0 the 0-1 test and the class agree; 1 the
+                                class is chaotic and K < 1/2; 2 the class is quasiperiodic
+                                or aperiodic and K > 1/2 (point.c) */
   double rotation_number;    /* full turns of the first angle state per time unit, NAN if none */
   double stick_fraction;     /* fraction of the window in stick (model's indicator), NAN if none */
   double stick_phases;       /* stick phases per period (periodic) or per unit time, NAN if none */
@@ -137,6 +149,13 @@ void cs_point_ws_free(struct cs_point_ws *ws);
 enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
                                 const struct cs_point_spec *spec, struct cs_point_ws *ws,
                                 struct cs_point_result *res);
+
+/* The Kaplan-Yorke (Lyapunov) dimension of a spectrum lambda[0..n)
+ * sorted descending: k + (lambda_1 + ... + lambda_k) / |lambda_{k+1}| with k
+ * the largest index whose partial sum is >= 0; 0 if lambda_1 < 0, n if
+ * every partial sum is >= 0. -INFINITY entries (lost directions) count as
+ * contracting infinitely fast. NAN if any entry is NAN. */
+double cs_kaplan_yorke(const double *lambda, size_t n);
 
 #ifdef __cplusplus
 }

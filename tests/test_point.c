@@ -642,8 +642,9 @@ static void event_driven_model(void **state)
   assert_close(r.equilibrium[1], 0.0, 0.0);
   assert_close(r.stick_fraction, 1.0 - (7 * M_PI - 5.0) / 40.0, 0.01);
   assert_close(r.stick_phases * 40.0, 1.0, 1e-12);
+  /* no Jacobian: no exponent (event-driven laws with one: test_lyapunov.c) */
   assert_true(isnan(r.lyapunov));
-  assert_true(strstr(r.message, "saltation") != NULL);
+  assert_true(strstr(r.message, "Jacobian") != NULL);
   cs_point_ws_free(ws);
 }
 

@@ -262,7 +262,8 @@ static int setup(void **state)
   fputs("[model]\nname = duffing\n[parameters]\ndelta = 0.3\nalpha = -1\nbeta = 1\n"
         "gamma = 0.2\nomega = 1.2\n[initial]\nx = 1\nv = 0\n[solver]\nstepper = erk\n"
         "rtol = 1e-9\natol = 1e-11\n[output]\nt_end = 50\n[sweep]\nparameter = gamma\n"
-        "from = 0.2\nto = 0.5\npoints = 8\ndirection = both\ntransient = 50\nrecord = 50\n",
+        "from = 0.2\nto = 0.5\npoints = 8\ndirection = both\ntransient = 50\nrecord = 50\n"
+        "lyapunov = spectrum\n",
         fp);
   fclose(fp);
   if (!(fp = fopen(fpath("vdp.ini"), "w")))
@@ -468,6 +469,18 @@ static void test_sweep(void **state)
     check_table("S", &ps->final_state);
     check_table("S", &ps->floquet_re);
     check_table("S", &ps->floquet_im);
+    /* lyapunov = spectrum: both exponents of every grid point (x, v), NaN
+     * where none was computed, with their errors */
+    check_table("S", &ps->spectrum);
+    check_table("S", &ps->spectrum_error);
+    assert_int_equal(ps->spectrum.nrows, 8);
+    assert_int_equal(ps->spectrum.ncols, 2);
+    assert_int_equal(ps->spectrum_error.ncols, 2);
+    for (size_t i = 0; i < 8; i++) {
+      double l1 = ps->spectrum.data[i * 2], l = cs_result_value(&ps->points, i, "lyapunov");
+      assert_true((isnan(l1) && isnan(l)) || l1 == l); /* the largest is the first */
+      assert_true(cs_result_column(&ps->points, "kaplan_yorke") >= 0);
+    }
     assert_int_equal(ps->final_state.nrows, 8);
     assert_int_equal(ps->final_state.ncols, 2); /* duffing: x, v */
     assert_int_equal(ps->n_floquet_note, 8);

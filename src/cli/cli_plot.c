@@ -229,9 +229,18 @@ static int drop(FILE *data, const char *tmp, int rc)
  * map (2-D), and for one grid point (--point / --at) its Poincare section or
  * its return map. */
 
-enum sweep_view { V_BIFURCATION, V_LYAPUNOV, V_STICK, V_REGIME, V_SECTION, V_RETURN, V_COUNT };
-static const char *const view_names[] = {"bifurcation", "lyapunov", "stick", "regime",
-                                         "section",     "return",   NULL};
+enum sweep_view {
+  V_BIFURCATION,
+  V_LYAPUNOV,
+  V_STICK,
+  V_SPECTRUM,
+  V_REGIME,
+  V_SECTION,
+  V_RETURN,
+  V_COUNT
+};
+static const char *const view_names[] = {"bifurcation", "lyapunov", "stick",  "spectrum",
+                                         "regime",      "section",  "return", NULL};
 
 /* What the command line asks of a sweep file. */
 struct sweep_req {
@@ -275,12 +284,15 @@ static int sweep_picture(const struct cs_plot_sweep *s, const struct sweep_req *
     st = cs_plot_sweep_regime_map(s, data, &v);
   else if (view == V_LYAPUNOV || view == V_STICK)
     st = cs_plot_sweep_quantity(s, view == V_LYAPUNOV, data, &v);
+  else if (view == V_SPECTRUM)
+    st = cs_plot_sweep_spectrum(s, data, &v);
   else
     st = cs_plot_sweep_point(s, (size_t)k, view == V_RETURN, &r->rq, data, &v);
   int rc;
-  if (st == CS_ERR_NOT_FOUND && (view == V_LYAPUNOV || view == V_STICK) && r->view < 0)
+  int optional = view == V_LYAPUNOV || view == V_STICK || view == V_SPECTRUM;
+  if (st == CS_ERR_NOT_FOUND && optional && r->view < 0)
     rc = drop(data, tmp, -1);
-  else if (st == CS_ERR_NOT_FOUND && (view == V_LYAPUNOV || view == V_STICK))
+  else if (st == CS_ERR_NOT_FOUND && optional)
     rc = drop(data, tmp, cli_usage(cmd, "--view %s: %s", view_names[view], cs_errmsg()));
   else if (st != CS_OK)
     rc = drop(data, tmp, picture_failed(st));
@@ -379,7 +391,7 @@ static int plot_sweep(const struct cs_plot_sweep *s, const struct sweep_req *r)
   if (r->view == V_REGIME && !s->two) {
     rc = cli_usage(cmd,
                    "--view regime: %s is a 1-D sweep (accepted: bifurcation, lyapunov, "
-                   "stick; section, return with --point K or --at V)",
+                   "stick, spectrum; section, return with --point K or --at V)",
                    file);
     goto done;
   }
@@ -482,6 +494,8 @@ static const char plot_help[] =
     "    lyapunov      1-D: the largest Lyapunov exponent with its error bars (when\n"
     "                  the sweep computed it)\n"
     "    stick         1-D: the stick fraction (only when something sticks somewhere)\n"
+    "    spectrum      1-D: every Lyapunov exponent with its error bars, one colour\n"
+    "                  each (when the sweep computed lyapunov = spectrum)\n"
     "    regime        2-D: the regime of every grid point as a map with a discrete\n"
     "                  palette and its key: equilibrium, period 1 ... 6, 7 or more,\n"
     "                  rotating (net turns of the first angle) by period,\n"
@@ -507,8 +521,8 @@ static const char plot_help[] =
     "               format, e.g. fit.h5 -> fit.png). Sweeps: with --view, --point\n"
     "               or --at the picture's file; otherwise OUT without extension is\n"
     "               the stem of the pictures (default: FILE without .h5):\n"
-    "               STEM_bifurcation.png, STEM_lyapunov.png, STEM_stick.png\n"
-    "               (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point),\n"
+    "               STEM_bifurcation.png, STEM_lyapunov.png, STEM_stick.png,\n"
+    "               STEM_spectrum.png (1-D), STEM_regime.png (2-D), STEM_section_K.png (--point),\n"
     "               STEM_return_K.png (--view return)\n"
     "  -h, --help   this text\n"
     "eps-study and continuation files: --var NAME, the state or derived output drawn\n"
@@ -519,7 +533,8 @@ static const char plot_help[] =
     "  --window T0,T1       both at once. Time histories and phase portraits both\n"
     "                       show it (no transient cut then)\n"
     "sweep files only:\n"
-    "  --view V     one picture: bifurcation, lyapunov, stick (1-D) or regime (2-D);\n"
+    "  --view V     one picture: bifurcation, lyapunov, stick, spectrum (1-D) or\n"
+    "               regime (2-D);\n"
     "               with --point/--at: section (default) or return\n"
     "               (default: every one that applies and has data)\n"
     "  --var NAME   section column of the bifurcation diagram and of the return\n"

@@ -133,6 +133,10 @@ struct progress_sink {
   size_t n_mult[2];
   double mult_re[2][16], mult_im[2][16], trivial_err[2];
   char mult_note[2][96];
+  /* and its Lyapunov spectrum, Kaplan-Yorke dimension, 0-1 test */
+  double spectrum[2][16], spectrum_err[2][16], kaplan_yorke[2], zero_one[2];
+  int reduced[2], disagree[2];
+  long zero_one_points[2];
   enum progress_mode mode;
   size_t total, logged;
   double t0, last_log;
@@ -149,6 +153,13 @@ static int sink(void *ctx, const struct cs_sweep_point *pt)
     memcpy(s->mult_im[p], r->mult_im, sizeof s->mult_im[p]);
     s->trivial_err[p] = r->mult_trivial_err;
     snprintf(s->mult_note[p], sizeof s->mult_note[p], "%s", r->mult_note);
+    memcpy(s->spectrum[p], r->spectrum, sizeof s->spectrum[p]);
+    memcpy(s->spectrum_err[p], r->spectrum_err, sizeof s->spectrum_err[p]);
+    s->kaplan_yorke[p] = r->kaplan_yorke;
+    s->zero_one[p] = r->zero_one;
+    s->reduced[p] = r->reduced_dimension;
+    s->disagree[p] = r->chaos_disagree;
+    s->zero_one_points[p] = r->zero_one_points;
   }
   return cs_sweep_h5_sink(s->w, pt);
 }
@@ -245,6 +256,27 @@ static void print_summary(const char *path, const struct cs_config *cfg,
       }
       if (ps->mult_note[p][0])
         printf("%smultipliers = none (%s)\n", pre, ps->mult_note[p]);
+      /* the whole spectrum, descending (-inf: a direction lost in stick) */
+      size_t ns = cfg->model->n_state;
+      if (spec->point.lyapunov == 2 && !isnan(ps->spectrum[p][0]) && ns <= 16) {
+        const char *what[] = {"lyapunov_spectrum", "lyapunov_spectrum_err"};
+        for (int i = 0; i < 2; i++) {
+          const double *lv = i ? ps->spectrum_err[p] : ps->spectrum[p];
+          printf("%s%s =", pre, what[i]);
+          for (size_t j = 0; j < ns; j++)
+            printf(" %.6g", lv[j]);
+          printf("\n");
+        }
+        printf("%sreduced_dimension = %d\n", pre, ps->reduced[p]);
+        snprintf(key, sizeof key, "%skaplan_yorke", pre);
+        cli_print(key, ps->kaplan_yorke[p]);
+      }
+      if (isfinite(ps->zero_one[p])) {
+        snprintf(key, sizeof key, "%szero_one", pre);
+        cli_print(key, ps->zero_one[p]);
+        printf("%szero_one_points = %ld\n", pre, ps->zero_one_points[p]);
+        printf("%schaos_disagree = %d\n", pre, ps->disagree[p]);
+      }
     }
   }
   printf("bifurcations = %zu\n", out->n_bif);
@@ -418,6 +450,8 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   if (!opts[4].value)
     ps.mode = PROGRESS_AUTO;
   ps.total = cs_sweep_npoints(&spec) * (spec.direction == CS_SWEEP_BOTH ? 2 : 1);
+  for (int p = 0; p < 2; p++) /* not seen (a resumed point): nothing printed */
+    ps.spectrum[p][0] = ps.zero_one[p] = NAN;
   ps.t0 = cli_clock();
   if (rank0)
     cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points on disk",

@@ -939,6 +939,8 @@ void cs_plot_sweep_free(struct cs_plot_sweep *s)
   cs_result_table_free(&s->params);
   for (int p = 0; p < 2; p++)
     cs_result_table_free(&s->pts[p]), cs_result_table_free(&s->sec[p]);
+  for (int p = 0; p < 2; p++)
+    cs_result_table_free(&s->spec[p]), cs_result_table_free(&s->spec_err[p]);
   cs_plot_vars_free(&s->vars);
   memset(s, 0, sizeof *s);
 }
@@ -1164,6 +1166,8 @@ enum cs_status cs_plot_sweep_load(const char *path, struct cs_plot_sweep *s)
     if (!ps->present)
       continue;
     s->pts[p] = ps->points, memset(&ps->points, 0, sizeof ps->points); /* taken over */
+    s->spec[p] = ps->spectrum, memset(&ps->spectrum, 0, sizeof ps->spectrum);
+    s->spec_err[p] = ps->spectrum_error, memset(&ps->spectrum_error, 0, sizeof ps->spectrum_error);
     st = section_with_index(ps, s->two ? 2 : 1, &s->sec[p]);
     if (st != CS_OK && st != CS_ERR_NOMEM)
       cs_error_set(st, "%s: /%s/section: %s", path, pass_name[p], cs_errmsg());
@@ -1544,6 +1548,56 @@ enum cs_status cs_plot_sweep_quantity(const struct cs_plot_sweep *s, int lyap, F
   cs_plot_vars_number(v, "rows", (double)rows);
   vars_present(v, seen);
   snprintf(v->script, sizeof v->script, lyap ? "sweep_lyapunov.gp" : "sweep_stick.gp");
+  return vars_status(v);
+}
+
+enum cs_status cs_plot_sweep_spectrum(const struct cs_plot_sweep *s, FILE *out,
+                                      struct cs_plot_vars *v)
+{
+  size_t rows = 0, nexp = 0, lost = 0;
+  int seen[2][CS_CLASS_COUNT] = {{0}};
+  for (int p = 0; p < 2; p++)
+    if (s->has[p] && s->spec[p].nrows == s->npoints && s->spec[p].ncols > nexp)
+      nexp = s->spec[p].ncols;
+  fprintf(out, "# pass %s class lambda_1..lambda_n err_1..err_n (-inf written as NaN)\n", s->par);
+  for (int p = 0; p < 2 && nexp; p++) {
+    const struct cs_result_table *e = &s->spec[p], *er = &s->spec_err[p];
+    if (!s->has[p] || e->nrows != s->npoints || e->ncols != nexp)
+      continue;
+    int with_err = er->nrows == e->nrows && er->ncols == e->ncols;
+    for (size_t k = 0; k < s->npoints; k++) {
+      const double *l = e->data + k * nexp;
+      int c = computed_class(s, p, k);
+      if (c < 0 || isnan(l[0]))
+        continue;
+      seen[p][c] = 1;
+      fprintf(out, "%d %.10g %d", p, s->p1[k], c);
+      for (size_t j = 0; j < nexp; j++) {
+        lost += l[j] == -INFINITY;
+        fprintf(out, isfinite(l[j]) ? " %.10g" : " NaN", l[j]);
+      }
+      for (size_t j = 0; j < nexp; j++) {
+        double x = with_err ? er->data[k * nexp + j] : NAN;
+        fprintf(out, isfinite(x) ? " %.10g" : " 0", x);
+      }
+      fprintf(out, "\n");
+      rows++;
+    }
+  }
+  if (rows == 0)
+    return cs_error_set(CS_ERR_NOT_FOUND,
+                        "%s: no Lyapunov spectrum in the file (sweep computed with lyapunov = "
+                        "spectrum?)",
+                        s->file);
+  int p = s->has[0] ? 0 : 1;
+  long c = s->c_lyap[p];
+  cs_plot_vars_append(v, &s->vars);
+  cs_plot_vars_text(v, "y_unit", c >= 0 ? s->pts[p].units[c] : "");
+  cs_plot_vars_number(v, "rows", (double)rows);
+  cs_plot_vars_number(v, "nexp", (double)nexp);
+  cs_plot_vars_number(v, "lost", (double)lost);
+  vars_present(v, seen);
+  snprintf(v->script, sizeof v->script, "sweep_lyapunov_spectrum.gp");
   return vars_status(v);
 }
 

@@ -163,6 +163,9 @@ struct cs_plot_sweep {
    * parameter(s) and their ranges, passes, class names and counts, the
    * section, the windows, the detected bifurcations (bif_f, bif_b) */
   struct cs_plot_vars vars;
+  /* /<pass>/spectrum, spectrum_error (lyapunov = spectrum; nrows 0 when
+   * absent): the Lyapunov exponents of each grid index and their errors */
+  struct cs_result_table spec[2], spec_err[2];
 };
 
 /* Reads the sweep file at path (cs_read_sweep, final or partial). Besides
@@ -212,6 +215,13 @@ enum cs_status cs_plot_sweep_bifurcation(const struct cs_plot_sweep *s,
  * fraction against the parameter (1-D). CS_ERR_NOT_FOUND when there is
  * nothing to show: no exponent, or (stick) no point where anything sticks. */
 enum cs_status cs_plot_sweep_quantity(const struct cs_plot_sweep *s, int lyap, FILE *out,
+                                      struct cs_plot_vars *v);
+
+/* The whole Lyapunov spectrum against the parameter (1-D), one colour per
+ * exponent, with error bars; script sweep_lyapunov_spectrum.gp.
+ * CS_ERR_NOT_FOUND when the file has no spectrum (lyapunov other than
+ * spectrum, or a file of layout 5 or older) or no finite exponent in it. */
+enum cs_status cs_plot_sweep_spectrum(const struct cs_plot_sweep *s, FILE *out,
                                       struct cs_plot_vars *v);
 
 /* The regime map (2-D) of the first pass present: every computed grid point

@@ -722,6 +722,7 @@ void cs_sweep_file_free(struct cs_sweep_file *s)
     free(ps->section_point);
     table_free(&ps->final_state), table_free(&ps->floquet_re), table_free(&ps->floquet_im);
     cs_h5_strings_free(ps->floquet_note, ps->n_floquet_note);
+    table_free(&ps->spectrum), table_free(&ps->spectrum_error);
   }
   table_free(&s->equilibria);
   table_free(&s->bifurcations);
@@ -818,9 +819,12 @@ enum cs_status cs_read_sweep(const char *path, unsigned flags, struct cs_sweep_f
       st = read_strs(&r, msgs, NULL, &ps->messages, &ps->n_messages);
     if (st == CS_OK && !(flags & CS_READ_NO_SECTIONS))
       st = read_section(&r, out, p);
-    const char *per_point[] = {"final_state", "floquet/re", "floquet/im"};
-    struct cs_result_table *tabs[] = {&ps->final_state, &ps->floquet_re, &ps->floquet_im};
-    for (size_t i = 0; i < 3 && st == CS_OK; i++) {
+    /* spectrum, spectrum_error: layout 6, lyapunov = spectrum only */
+    const char *per_point[] = {"final_state", "floquet/re", "floquet/im", "spectrum",
+                               "spectrum_error"};
+    struct cs_result_table *tabs[] = {&ps->final_state, &ps->floquet_re, &ps->floquet_im,
+                                      &ps->spectrum, &ps->spectrum_error};
+    for (size_t i = 0; i < 5 && st == CS_OK; i++) {
       char obj[64];
       snprintf(obj, sizeof obj, "/%s/%s", pass_names[p], per_point[i]);
       if ((st = read_table(&r, obj, 0, SIZE_MAX, 0, tabs[i])) == CS_ERR_NOT_FOUND)

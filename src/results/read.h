@@ -226,6 +226,13 @@ struct cs_sweep_pass {
   struct cs_result_table final_state, floquet_re, floquet_im;
   char **floquet_note; /* per grid index: why the multipliers are missing, or "" */
   size_t n_floquet_note;
+  /* per grid index (nrows 0 when absent: lyapunov other than spectrum, or a
+   * file of layout 5 or older): /<pass>/spectrum, the Lyapunov exponents in
+   * descending order (-inf: a direction lost in stick), and
+   * /<pass>/spectrum_error, their standard errors; the points table of
+   * layout 6 also has kaplan_yorke, reduced_dimension, zero_one and
+   * chaos_disagree */
+  struct cs_result_table spectrum, spectrum_error;
 };
 
 struct cs_sweep_file {

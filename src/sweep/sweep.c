@@ -659,7 +659,9 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
     res->stick_fraction = res->stick_phases = res->transient_used = res->drift = NAN;
     res->t_final = NAN;
     for (size_t j = 0; j < sizeof res->spectrum / sizeof *res->spectrum; j++)
-      res->spectrum[j] = NAN;
+      res->spectrum[j] = res->spectrum_err[j] = NAN;
+    res->reduced_dimension = res->chaos_disagree = -1;
+    res->kaplan_yorke = res->zero_one = NAN;
     res->final_state = NULL;
   } else {
     long steps = 0, evals = 0;

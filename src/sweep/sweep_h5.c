@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file, layout 5 (see sweep_h5.h). */
+/* The sweep's HDF5 file, layout 6 (see sweep_h5.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include <errno.h>
@@ -39,6 +39,11 @@ enum col_id {
   C_FLOQ_MAX,
   C_FLOQ_TRIV,
   C_FLOQ_UNSTABLE,
+  C_KAPLAN_YORKE,
+  C_REDUCED_DIM,
+  C_ZERO_ONE,
+  C_ZERO_ONE_N,
+  C_CHAOS_DISAGREE,
   N_FIXED
 };
 
@@ -87,6 +92,24 @@ static const struct col_desc fixed_cols[N_FIXED] = {
     [C_FLOQ_UNSTABLE] = {"floquet_unstable", CS_H5_INT32, 0, -1,
                          "periodic points: nontrivial multipliers of modulus > 1 (-1: none "
                          "computed)"},
+    [C_KAPLAN_YORKE] = {"kaplan_yorke", CS_H5_DOUBLE, 0, NAN,
+                        "Kaplan-Yorke dimension of the Lyapunov spectrum (lyapunov = spectrum), "
+                        "NaN if not computed"},
+    [C_REDUCED_DIM] = {"reduced_dimension", CS_H5_INT32, 0, -1,
+                       "tangent directions lost at stick transitions of an event-driven law "
+                       "(their exponents are -inf in spectrum); -1: no exponent computed"},
+    [C_ZERO_ONE] = {"zero_one", CS_H5_DOUBLE, 0, NAN,
+                    "K of the 0-1 test for chaos (Gottwald-Melbourne, modified, correlation "
+                    "method; median over 100 frequencies) on the section points: near 0 regular, "
+                    "near 1 chaotic; NaN if not run (lyapunov = none, or fewer than 100 section "
+                    "points)"},
+    [C_ZERO_ONE_N] = {"zero_one_points", CS_H5_INT64, 0, 0,
+                      "section points the 0-1 test used (the recording window's, then the "
+                      "crossings of the Lyapunov run's orbit; 1000 at most); 0: not run"},
+    [C_CHAOS_DISAGREE] = {"chaos_disagree", CS_H5_INT32, 0, -1,
+                          "the 0-1 test against the class: 0 agree, 1 class chaotic but zero_one "
+                          "< 0.5, 2 class periodic, quasiperiodic or aperiodic but zero_one > "
+                          "0.5; -1 not compared"},
 };
 
 #define MAX_COLS (N_FIXED + 3)
@@ -95,6 +118,7 @@ struct pass_out {
   struct cs_h5_dset *col[MAX_COLS]; /* index, parameter(s), then the fixed columns */
   struct cs_h5_dset *final, *messages, *values, *codes, *index, *offsets, *counts;
   struct cs_h5_dset *mre, *mim, *mnote; /* Floquet multipliers, their notes */
+  struct cs_h5_dset *spec, *spec_err;   /* Lyapunov spectrum and its errors (or NULL) */
 };
 
 struct cs_sweep_h5 {
@@ -220,6 +244,8 @@ static void close_datasets(struct cs_sweep_h5 *w)
     keep(w, cs_h5_dset_close(po->mre));
     keep(w, cs_h5_dset_close(po->mim));
     keep(w, cs_h5_dset_close(po->mnote));
+    keep(w, cs_h5_dset_close(po->spec));
+    keep(w, cs_h5_dset_close(po->spec_err));
     memset(po, 0, sizeof *po);
   }
 }
@@ -351,6 +377,35 @@ static void create_section(struct cs_sweep_h5 *w, struct cs_h5 *f, int p, struct
   free(sn), free(su);
 }
 
+/* The Lyapunov spectrum of pass p (lyapunov = spectrum): spectrum and
+ * spectrum_error, one row per grid index, one column per exponent. */
+static void create_spectrum(struct cs_sweep_h5 *w, int p, const char *per_time)
+{
+  struct pass_out *po = &w->pass[p];
+  char path[160];
+  struct cs_h5_dset_spec ss = {.type = CS_H5_DOUBLE,
+                               .rows = w->npoints,
+                               .cols = w->m->n_state,
+                               .fill = NAN,
+                               .chunk_rows = 512,
+                               .doc = "per grid index, the Lyapunov exponents in descending order "
+                                      "(one column per exponent, as many as states); -inf: a "
+                                      "direction lost in stick (see points/reduced_dimension); "
+                                      "NaN where not computed (equilibria and periodic points "
+                                      "unless lyapunov_always)"};
+  snprintf(path, sizeof path, "/%s/spectrum", pass_name(p));
+  keep(w, cs_h5_dset_create(w->f, path, &ss, &po->spec));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(w->f, path, "units", per_time));
+  ss.doc = "standard error of each exponent in spectrum (block estimates, as lyapunov_err); 0 "
+           "for -inf";
+  snprintf(path, sizeof path, "/%s/spectrum_error", pass_name(p));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_dset_create(w->f, path, &ss, &po->spec_err));
+  if (w->st == CS_OK)
+    keep(w, cs_h5_attr_write_string(w->f, path, "units", per_time));
+}
+
 static void create_pass(struct cs_sweep_h5 *w, int p)
 {
   const struct cs_model *m = w->m;
@@ -456,6 +511,8 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
                                     "the Floquet multipliers of the periodic points of this pass "
                                     "(re, im: one row per grid index) and why they are missing "
                                     "(note)"));
+  if (w->st == CS_OK && w->spec->point.lyapunov == 2)
+    create_spectrum(w, p, units[1]);
   snprintf(path, sizeof path, "/%s", pass_name(p));
   if (w->st == CS_OK)
     keep(w, cs_h5_attr_write_string(
@@ -732,6 +789,10 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
     keep(w, cs_h5_dset_write(po->mre, k, 1, re));
     keep(w, cs_h5_dset_write(po->mim, k, 1, im));
   }
+  if (po->spec && isfinite(r->spectrum[0]) && w->m->n_state <= 16) {
+    keep(w, cs_h5_dset_write(po->spec, k, 1, r->spectrum));
+    keep(w, cs_h5_dset_write(po->spec_err, k, 1, r->spectrum_err));
+  }
   if (r->mult_note[0]) {
     memset(text, 0, sizeof text);
     snprintf(text, sizeof text, "%s", r->mult_note);
@@ -763,6 +824,11 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
       [C_FLOQ_MAX] = fmax_mod,
       [C_FLOQ_TRIV] = r->n_mult ? r->mult_trivial_err : NAN,
       [C_FLOQ_UNSTABLE] = r->n_mult ? r->mult_unstable : -1,
+      [C_KAPLAN_YORKE] = r->kaplan_yorke,
+      [C_REDUCED_DIM] = r->reduced_dimension,
+      [C_ZERO_ONE] = r->zero_one,
+      [C_ZERO_ONE_N] = (double)r->zero_one_points,
+      [C_CHAOS_DISAGREE] = r->chaos_disagree,
   };
   memcpy(v + c, fixed, sizeof fixed);
   /* every column but the class, which marks the point as done: it is queued
@@ -1064,8 +1130,10 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
   for (int p = 0; p < 2 && w->st == CS_OK; p++) {
     if (!w->passes[p])
       continue;
-    const char *parts[] = {"points", "final_state", "messages", "floquet"};
-    for (size_t i = 0; i < 4 && w->st == CS_OK; i++) {
+    const char *parts[] = {"points",  "final_state", "messages",
+                           "floquet", "spectrum",    "spectrum_error"};
+    size_t nparts = w->spec->point.lyapunov == 2 ? 6 : 4;
+    for (size_t i = 0; i < nparts && w->st == CS_OK; i++) {
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
       keep(w, cs_h5_copy_object(src, path, dst));
     }
@@ -1494,6 +1562,14 @@ static void open_pass(struct cs_sweep_h5 *w, int p)
   for (size_t i = 0; i < 9 && w->st == CS_OK; i++) {
     snprintf(path, sizeof path, "/%s/%s", pass_name(p), rest[i]);
     keep(w, cs_h5_dset_open(w->f, path, d[i]));
+  }
+  for (int i = 0; i < 2 && w->st == CS_OK && w->spec->point.lyapunov == 2; i++) {
+    snprintf(path, sizeof path, "/%s/%s", pass_name(p), i ? "spectrum_error" : "spectrum");
+    keep(w, cs_h5_dset_open(w->f, path, i ? &po->spec_err : &po->spec));
+    if (w->st == CS_OK && cs_h5_dset_cols(i ? po->spec_err : po->spec) != w->m->n_state) {
+      w->st = CS_ERR_MISMATCH;
+      snprintf(w->err, sizeof w->err, "%s: not the dataset this sweep writes", path);
+    }
   }
   if (w->st == CS_OK && cs_h5_dset_cols(po->values) != w->ncols_section) {
     w->st = CS_ERR_MISMATCH;

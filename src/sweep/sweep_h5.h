@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (src/results/FORMAT.md, "Sweep files"), layout 5.
+/* The sweep's HDF5 file (src/results/FORMAT.md, "Sweep files"), layout 6.
  *
- *   /                       attrs: kind = "sweep", layout_version = 5,
+ *   /                       attrs: kind = "sweep", layout_version = 6,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
@@ -18,7 +18,10 @@
  *                           lyapunov, lyapunov_err, rotation_number,
  *                           stick_fraction, stick_phases, transient_used, drift,
  *                           n_section, steps, rhs_evals, status, t_final,
- *                           floquet_max, floquet_trivial_err, floquet_unstable
+ *                           floquet_max, floquet_trivial_err, floquet_unstable,
+ *                           kaplan_yorke, reduced_dimension (int),
+ *                           zero_one, zero_one_points (int),
+ *                           chaos_disagree (int)
  *   /<pass>/final_state     per grid index, the state the point ended in (what
  *                           continuation starts the next point from; a point
  *                           re-runs as a trajectory from it)
@@ -26,6 +29,9 @@
  *   /<pass>/floquet/re, im  per grid index, the nontrivial Floquet multipliers
  *                           of a periodic point (by shooting), NaN elsewhere;
  *                           floquet/note: why they are missing
+ *   /<pass>/spectrum        (lyapunov = spectrum) per grid index, the Lyapunov
+ *                           exponents, descending (-inf: lost in stick);
+ *                           spectrum_error: their standard errors
  *   /<pass>/section/values  section points: <parameter>[, <p2>], t, states,
  *                           the real derived outputs (float64 only;
  *                           equilibria: one row, the settled state, t = NaN)
@@ -82,9 +88,11 @@
 extern "C" {
 #endif
 
-/* 5: the integer outputs in section/codes (4: in section/values, as
- * doubles); a resume refuses a file of another layout */
-#define CS_SWEEP_H5_LAYOUT 5
+/* 6: the Lyapunov spectrum (spectrum, spectrum_error), kaplan_yorke,
+ * reduced_dimension, zero_one, zero_one_points, chaos_disagree; 5: the integer outputs in
+ * section/codes (4: in section/values, as doubles); a resume refuses a file
+ * of another layout, the readers (results/read.h) read every layout */
+#define CS_SWEEP_H5_LAYOUT 6
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 

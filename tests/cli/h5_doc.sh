@@ -3,7 +3,7 @@
 # Every dataset of every kind of result file says what it is and in which
 # units: one small file of each kind is made with the real program (simulate,
 # with and without mode switches; a 1-D sweep in both directions with
-# bifurcations and equilibria; a 2-D map; eps studies of one trajectory, with
+# bifurcations and equilibria; one with the Lyapunov spectrum; a 2-D map; eps studies of one trajectory, with
 # an eps and an event-driven reference, and over a sweep; a friction fit; an
 # orbit; branches of cycles and of equilibria) and h5py walks every object:
 # each dataset needs a non-empty string attribute `doc` and units, either a
@@ -62,6 +62,10 @@ make sim_twomass.h5 simulate "$params/twomass_stickslip.ini" --set output.t_end=
 short_sweep=(--set sweep.transient=2 --set sweep.adaptive_transient=false --set sweep.record=2
   --set sweep.lyapunov_time=5)
 make sweep.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.points=8 --set sweep.direction=both \
+  "${short_sweep[@]}" --threads 2
+# the whole Lyapunov spectrum: /<pass>/spectrum, spectrum_error
+make sweep_spectrum.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=61 --set sweep.to=62 \
+  --set sweep.points=2 --set sweep.lyapunov=spectrum --set sweep.equilibria=false \
   "${short_sweep[@]}" --threads 2
 make map.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=30 --set sweep.to=62 \
   --set sweep.points=2 --set sweep.parameter2=N --set sweep.from2=15 --set sweep.to2=25 \
@@ -176,7 +180,8 @@ def text(x):
 
 # standalone 1-D datasets that hold codes or counts: integer types
 integer_names = {"class", "period", "status", "counts", "offsets", "index", "kind", "pass",
-                 "n_section", "steps", "rhs_evals", "floquet_unstable"}
+                 "n_section", "steps", "rhs_evals", "floquet_unstable", "reduced_dimension",
+                 "chaos_disagree", "zero_one_points"}
 # tables stored by columns (a group with `columns`), by file kind and path: the
 # columns that hold codes or counts, which must be of an integer type, and the
 # only ones that may be (every other column is float64)
@@ -185,7 +190,8 @@ I = {
                               "err_test_fails", "conv_fails", "switches", "rows"},
     ("trajectory", "switches"): {"kind", "mode"},
     ("sweep", "forward/points"): {"index", "class", "period", "n_section", "steps", "rhs_evals",
-                                  "status", "floquet_unstable"},
+                                  "status", "floquet_unstable", "reduced_dimension",
+                                  "chaos_disagree", "zero_one_points"},
     ("sweep", "bifurcations"): {"pass", "refined", "kind", "from_class", "from_period",
                                 "to_class", "to_period"},
     ("sweep", "equilibria"): {"index", "found", "max_is_complex"},

@@ -170,6 +170,22 @@ complete "$scratch/fig5a_section_3.png"
 bad plot "--view return: needs --point K or --at VALUE" plot "$sw" --view return
 bad plot "--view lyapunov: not with --point or --at" plot "$sw" --point 2 --view lyapunov
 bad plot "--x: only with --point or --at" plot "$sw" --x XC
+[ ! -e "$scratch/fig5a_spectrum.png" ] || die "a spectrum picture from a sweep without one"
+run plot "$sw" --view spectrum
+[ "$rc" -eq 2 ] && [[ "$err" == *"no Lyapunov spectrum in the file"* ]] ||
+  die "plot --view spectrum on a sweep with the largest exponent only: exit $rc, expected 2: $err"
+pass "plot --view spectrum without a spectrum -> exit 2: $err"
+# the whole spectrum (lyapunov = spectrum) on figure 5a's first chaotic band:
+# six exponents per point, one curve each
+spec="$scratch/spec.h5"
+ok sweep "$src/params/pendulum_fig5a.ini" --set sweep.from=61 --set sweep.to=62.5 \
+  --set sweep.points=3 --set sweep.lyapunov=spectrum --set sweep.equilibria=false -o "$spec"
+ok plot "$spec"
+complete "$scratch/spec_spectrum.png"
+has "$scratch/keep/spec_spectrum.png.gp" "nexp=6;" "lost=0;"
+awk '!/^#/ && NF { if (NF != 15) bad = 1; n++ } END { exit bad || n < 1 }' \
+  "$scratch/keep/spec_spectrum.png.dat" || die "$last: rows are not pass, parameter, class, 6 exponents, 6 errors"
+pass "$last: $(grep -vc '^#' "$scratch/keep/spec_spectrum.png.dat") rows of 6 exponents and their errors"
 
 # a 2-D regime map: the discrete categories and their key
 map="$scratch/map.h5"

@@ -126,14 +126,15 @@ assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
 assert names(g) == ['gamma'] and g.shape == (30, 1)
 assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
-assert f.attrs['layout_version'] == 5
+assert f.attrs['layout_version'] == 6
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5
 expect = ['index', 'gamma', 'class', 'period', 'period_time', 'lyapunov', 'lyapunov_err',
           'rotation_number', 'stick_fraction', 'stick_phases', 'transient_used', 'drift',
           'n_section', 'steps', 'rhs_evals', 'status', 't_final', 'floquet_max',
-          'floquet_trivial_err', 'floquet_unstable']
+          'floquet_trivial_err', 'floquet_unstable', 'kaplan_yorke', 'reduced_dimension',
+          'zero_one', 'zero_one_points', 'chaos_disagree']
 cls_names = ['pending', 'equilibrium', 'periodic', 'quasiperiodic', 'chaotic', 'aperiodic',
              'no-crossings', 'escaped', 'failed']
 bif = f['bifurcations']

@@ -316,15 +316,16 @@ with h5py.File('$scratch/old_version.h5.partial', 'r+') as f:
 bad_verb sweep "computes differently (results version" sweep --resume "$scratch/old_version.h5"
 # partial files of the layouts before the integer columns (3) and before
 # the integer outputs' section/codes (4: stick, vcase as doubles in
-# section/values) are not continued
-for old in 3 4; do
+# section/values) and before the Lyapunov spectrum's datasets (5) are not
+# continued
+for old in 3 4 5; do
   cp "$out_h5.partial" "$scratch/old_layout.h5.partial"
   /usr/bin/python3 -c "
 import h5py
 with h5py.File('$scratch/old_layout.h5.partial', 'r+') as f:
     f.attrs['layout_version'] = $old
 "
-  bad_verb sweep "written in sweep file layout $old by another contensou; this one resumes layout 5 only" \
+  bad_verb sweep "written in sweep file layout $old by another contensou; this one resumes layout 6 only" \
     sweep --resume "$scratch/old_layout.h5"
 done
 ok sweep --resume "$out_h5" "$ini"
