@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* Basins of attraction (analysis/basins.h) on systems whose basins are known:
+ * - the unforced double-well Duffing oscillator x'' + delta x' - x + x^3 = 0:
+ *   two stable equilibria (+-1, 0); over a box symmetric under (x, v) ->
+ *   (-x, -v), which the equations respect exactly (also in floating point:
+ *   negation is exact), the map is point-symmetric with the two ids swapped
+ *   and the fractions are exactly 1/2;
+ * - the subcritical Hopf normal form (subhopf) at mu = -0.2: the stable
+ *   origin and the stable outer cycle r^2 = (1 + sqrt(1 + 4 mu))/2, separated
+ *   by the unstable circle r^2 = (1 - sqrt(1 + 4 mu))/2: every cell is on the
+ *   side of that circle its initial radius says, and the boundary
+ *   sensitivity is the fraction of cells whose +x or +y neighbour lies on the
+ *   other side;
+ * - determinism: 1 and 2 threads, and any split of the units into a run
+ *   that stopped after K units plus a resumed run, give identical results;
+ * - early stopping: the same map as analysing every cell in full, with fewer
+ *   right-hand-side evaluations. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/basins.h"
+
+static void *params_of(const struct cs_model *m, const char *const *names, const double *values,
+                       size_t n)
+{
+  void *p = calloc(1, m->params_size);
+  cs_model_params_default(m, p);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(cs_model_set_param(m, p, names[i], values[i]), CS_OK);
+  assert_int_equal(m->prepare(p), CS_OK);
+  return p;
+}
+
+static void duffing_spec(struct cs_basins_spec *s, const struct cs_model *m, const double *y0,
+                         size_t cells)
+{
+  cs_basins_spec_default(s);
+  s->ix = 0, s->iy = 1;
+  s->x_min = -2, s->x_max = 2, s->y_min = -2, s->y_max = 2;
+  s->nx = s->ny = cells;
+  s->chunk = 16;
+  s->point.section = (struct cs_section_spec){CS_SECTION_HYPERPLANE, "v", 0.0, -1};
+  s->point.transient = 60;
+  s->point.record = 20;
+  s->threads = 1;
+  cs_basins_spec_scales(s, m, y0);
+}
+
+static void *duffing_params(const struct cs_model *m)
+{
+  static const char *const names[] = {"delta", "alpha", "beta", "gamma", "omega"};
+  static const double values[] = {0.5, -1.0, 1.0, 0.0, 0.0};
+  return params_of(m, names, values, 5);
+}
+
+static void test_duffing_symmetric(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = duffing_params(m);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  duffing_spec(&s, m, y0, 16);
+  struct cs_basins_result r;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &r), CS_OK);
+  for (size_t a = 0; a < r.n_attr; a++)
+    print_message("attr %zu %s k=%d T=%g cells %zu pt %g %g\n", a, cs_class_name(r.attr[a].cls),
+                  r.attr[a].period, r.attr[a].period_time, r.attr[a].cells,
+                  r.attr[a].n_points ? r.attr[a].points[0] : NAN,
+                  r.attr[a].n_points ? r.attr[a].points[1] : NAN);
+  assert_int_equal(r.n_attr, 2);
+  assert_int_equal(r.failed, 0);
+  assert_int_equal(r.pending, 0);
+  for (size_t a = 0; a < 2; a++) {
+    assert_int_equal(r.attr[a].cls, CS_CLASS_EQUILIBRIUM);
+    assert_close(fabs(r.attr[a].points[0]), 1.0, 1e-3);
+    assert_close(r.attr[a].points[1], 0.0, 1e-3);
+  }
+  /* canonical order: the smaller state first */
+  assert_true(r.attr[0].points[0] < 0 && r.attr[1].points[0] > 0);
+  assert_int_equal(r.attr[0].cells, 128);
+  assert_int_equal(r.attr[1].cells, 128);
+  for (size_t j = 0; j < 16; j++)
+    for (size_t i = 0; i < 16; i++) {
+      int32_t a = r.attractor[i + 16 * j], b = r.attractor[(15 - i) + 16 * (15 - j)];
+      assert_int_equal(a + b, 1);
+    }
+  /* early stopping happened and the map agrees with full analysis */
+  size_t early = 0;
+  for (size_t c = 0; c < r.n_cells; c++)
+    early += r.early[c] == 1;
+  assert_true(early > r.n_cells / 2);
+  struct cs_basins_spec full = s;
+  full.early = 0;
+  struct cs_basins_result rf;
+  assert_int_equal(cs_basins_compute(m, p, y0, &full, &rf), CS_OK);
+  assert_int_equal(rf.n_attr, 2);
+  assert_memory_equal(rf.attractor, r.attractor, r.n_cells * sizeof *r.attractor);
+  print_message("duffing: rhs evaluations %ld early stopping, %ld full (%.1fx)\n", r.rhs_total,
+                rf.rhs_total, (double)rf.rhs_total / (double)r.rhs_total);
+  assert_true(r.rhs_total < rf.rhs_total);
+  cs_basins_result_free(&rf);
+  cs_basins_result_free(&r);
+  free(p);
+}
+
+static void test_threads_identical(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = duffing_params(m);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  duffing_spec(&s, m, y0, 12);
+  s.chunk = 10; /* a last unit shorter than the others */
+  struct cs_basins_result r1, r2;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &r1), CS_OK);
+  s.threads = 2;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &r2), CS_OK);
+  assert_int_equal(r1.n_attr, r2.n_attr);
+  assert_memory_equal(r1.attractor, r2.attractor, r1.n_cells * sizeof *r1.attractor);
+  assert_memory_equal(r1.settle, r2.settle, r1.n_cells * sizeof *r1.settle);
+  assert_memory_equal(r1.rhs_evals, r2.rhs_evals, r1.n_cells * sizeof *r1.rhs_evals);
+  for (size_t a = 0; a < r1.n_attr; a++)
+    assert_memory_equal(r1.attr[a].points, r2.attr[a].points, 2 * sizeof(double));
+  cs_basins_result_free(&r1);
+  cs_basins_result_free(&r2);
+  free(p);
+}
+
+static void test_subhopf_separatrix(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("subhopf");
+  static const char *const names[] = {"mu", "omega"};
+  const double mu = -0.2, values[] = {mu, 1.0};
+  void *p = params_of(m, names, values, 2);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  cs_basins_spec_default(&s);
+  s.ix = 0, s.iy = 1;
+  s.x_min = -1.2, s.x_max = 1.2, s.y_min = -1.2, s.y_max = 1.2;
+  s.nx = s.ny = getenv("CS_TEST_QUICK") ? 12 : 20;
+  s.chunk = 20;
+  s.point.section = (struct cs_section_spec){CS_SECTION_HYPERPLANE, "y", 0.0, +1};
+  s.point.transient = 60;
+  s.point.record = 40;
+  s.threads = 2;
+  cs_basins_spec_scales(&s, m, y0);
+  struct cs_basins_result r;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &r), CS_OK);
+  assert_int_equal(r.n_attr, 2);
+  /* canonical order: class equilibrium before periodic */
+  assert_int_equal(r.attr[0].cls, CS_CLASS_EQUILIBRIUM);
+  assert_int_equal(r.attr[1].cls, CS_CLASS_PERIODIC);
+  assert_int_equal(r.attr[1].period, 1);
+  assert_close(r.attr[1].period_time, 2 * M_PI, 1e-4);
+  double r_u = sqrt((1 - sqrt(1 + 4 * mu)) / 2), r_s = sqrt((1 + sqrt(1 + 4 * mu)) / 2);
+  assert_close(hypot(r.attr[1].points[0], r.attr[1].points[1]), r_s, 1e-4);
+  size_t changed = 0, judged = 0;
+  for (size_t j = 0; j < s.ny; j++)
+    for (size_t i = 0; i < s.nx; i++) {
+      double y[2];
+      cs_basins_cell_state(&s, y0, i + s.nx * j, y);
+      int expect = hypot(y[0], y[1]) > r_u;
+      assert_int_equal(r.attractor[i + s.nx * j], expect);
+      int diff = 0;
+      if (i + 1 < s.nx) {
+        double z[2];
+        cs_basins_cell_state(&s, y0, i + 1 + s.nx * j, z);
+        diff |= (hypot(z[0], z[1]) > r_u) != expect;
+      }
+      if (j + 1 < s.ny) {
+        double z[2];
+        cs_basins_cell_state(&s, y0, i + s.nx * (j + 1), z);
+        diff |= (hypot(z[0], z[1]) > r_u) != expect;
+      }
+      judged += i + 1 < s.nx || j + 1 < s.ny;
+      changed += diff;
+    }
+  assert_close(r.sensitivity, (double)changed / (double)judged, 1e-15);
+  cs_basins_result_free(&r);
+  free(p);
+}
+
+/* A run stopped after K units (the sink says stop) plus a run of the units
+ * not done gives the uninterrupted result. */
+struct keep {
+  size_t stop_after, got;
+  struct cs_basins_unit *u[256];
+  const struct cs_model *m;
+};
+
+static int keep_sink(void *ctx, const struct cs_basins_unit *u)
+{
+  struct keep *k = ctx;
+  if (k->stop_after && k->got >= k->stop_after)
+    return 1;
+  struct cs_basins_unit *c = calloc(1, sizeof *c);
+  *c = *u;
+  size_t n = u->n;
+  c->local = malloc(n * sizeof *c->local);
+  c->settle = malloc(n * sizeof *c->settle);
+  c->rhs_evals = malloc(n * sizeof *c->rhs_evals);
+  c->early = malloc(n * sizeof *c->early);
+  memcpy(c->local, u->local, n * sizeof *c->local);
+  memcpy(c->settle, u->settle, n * sizeof *c->settle);
+  memcpy(c->rhs_evals, u->rhs_evals, n * sizeof *c->rhs_evals);
+  memcpy(c->early, u->early, n * sizeof *c->early);
+  c->attr = calloc(u->n_attr + 1, sizeof *c->attr);
+  for (size_t a = 0; a < u->n_attr; a++) {
+    c->attr[a] = u->attr[a];
+    c->attr[a].points = malloc(u->attr[a].n_points * k->m->n_state * sizeof(double));
+    memcpy(c->attr[a].points, u->attr[a].points,
+           u->attr[a].n_points * k->m->n_state * sizeof(double));
+  }
+  k->u[k->got++] = c;
+  return 0;
+}
+
+static void test_stop_and_resume(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = duffing_params(m);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  duffing_spec(&s, m, y0, 10);
+  s.chunk = 7;
+  struct cs_basins_result whole;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &whole), CS_OK);
+  struct keep k = {.stop_after = 5, .m = m};
+  int stopped = 0;
+  assert_int_equal(cs_basins_run(m, p, y0, &s, keep_sink, &k, NULL, &stopped), CS_OK);
+  assert_true(stopped);
+  assert_int_equal(k.got, 5);
+  unsigned char done[64] = {0};
+  for (size_t i = 0; i < k.got; i++)
+    done[k.u[i]->index] = 1;
+  struct cs_basins_result part;
+  assert_int_equal(cs_basins_merge(m, &s, (const struct cs_basins_unit *const *)k.u, k.got, &part),
+                   CS_OK);
+  assert_int_equal(part.pending, 100 - 5 * 7);
+  cs_basins_result_free(&part);
+  k.stop_after = 0;
+  struct cs_basins_ctl ctl = {.done = done};
+  s.threads = 2;
+  assert_int_equal(cs_basins_run(m, p, y0, &s, keep_sink, &k, &ctl, &stopped), CS_OK);
+  assert_false(stopped);
+  assert_int_equal(k.got, (100 + 6) / 7);
+  struct cs_basins_result res;
+  assert_int_equal(cs_basins_merge(m, &s, (const struct cs_basins_unit *const *)k.u, k.got, &res),
+                   CS_OK);
+  assert_memory_equal(res.attractor, whole.attractor, 100 * sizeof *res.attractor);
+  assert_memory_equal(res.settle, whole.settle, 100 * sizeof *res.settle);
+  for (size_t i = 0; i < k.got; i++)
+    cs_basins_unit_free(k.u[i], 1);
+  cs_basins_result_free(&res);
+  cs_basins_result_free(&whole);
+  free(p);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_duffing_symmetric),
+      cmocka_unit_test(test_threads_identical),
+      cmocka_unit_test(test_subhopf_separatrix),
+      cmocka_unit_test(test_stop_and_resume),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
