@@ -898,8 +898,8 @@ struct collect {
   enum cs_status st;
 };
 
-static enum cs_status clone_unit(const struct cs_basins_unit *u, size_t n,
-                                 struct cs_basins_unit **out)
+enum cs_status cs_basins_unit_clone(const struct cs_basins_unit *u, size_t n,
+                                    struct cs_basins_unit **out)
 {
   struct cs_basins_unit *c = calloc(1, sizeof *c);
   if (!c)
@@ -945,7 +945,7 @@ static int collect_sink(void *vp, const struct cs_basins_unit *u)
     return 1;
   }
   c->col.u = g;
-  if (clone_unit(u, c->n_state, &c->col.u[c->col.n]) != CS_OK) {
+  if (cs_basins_unit_clone(u, c->n_state, &c->col.u[c->col.n]) != CS_OK) {
     c->col.st = CS_ERR_NOMEM;
     return 1;
   }

@@ -114,6 +114,9 @@ struct cs_basins_unit {
   struct cs_basins_attractor *attr;
 };
 void cs_basins_unit_free(struct cs_basins_unit *u, int free_struct);
+/* A deep copy of u (n_state: the model's) into *out (malloc'ed). */
+enum cs_status cs_basins_unit_clone(const struct cs_basins_unit *u, size_t n_state,
+                                    struct cs_basins_unit **out);
 
 /* Receives finished units, one call at a time (never concurrently), in the
  * order they finish. Returns 0 to go on, nonzero to stop the run (units in

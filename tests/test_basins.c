@@ -13,15 +13,25 @@
  *   other side;
  * - determinism: 1 and 2 threads, and any split of the units into a run
  *   that stopped after K units plus a resumed run, give identical results;
+ * - files: 1 and 2 threads, and a run stopped after K units then resumed
+ *   (twice), give the same datasets; a second run on an unfinished file is
+ *   refused;
  * - early stopping: the same map as analysing every cell in full, with fewer
  *   right-hand-side evaluations. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "testutil.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/basins.h"
+#include "analysis/basins_h5.h"
+#include "io/h5.h"
+
+#include <unistd.h>
 
 static void *params_of(const struct cs_model *m, const char *const *names, const double *values,
                        size_t n)
@@ -66,11 +76,6 @@ static void test_duffing_symmetric(void **state)
   duffing_spec(&s, m, y0, 16);
   struct cs_basins_result r;
   assert_int_equal(cs_basins_compute(m, p, y0, &s, &r), CS_OK);
-  for (size_t a = 0; a < r.n_attr; a++)
-    print_message("attr %zu %s k=%d T=%g cells %zu pt %g %g\n", a, cs_class_name(r.attr[a].cls),
-                  r.attr[a].period, r.attr[a].period_time, r.attr[a].cells,
-                  r.attr[a].n_points ? r.attr[a].points[0] : NAN,
-                  r.attr[a].n_points ? r.attr[a].points[1] : NAN);
   assert_int_equal(r.n_attr, 2);
   assert_int_equal(r.failed, 0);
   assert_int_equal(r.pending, 0);
@@ -263,13 +268,117 @@ static void test_stop_and_resume(void **state)
   free(p);
 }
 
+/* ------------------------------------------------------------ files */
+
+static const char duffing_ini[] = "[model]\nname = duffing\n"
+                                  "[parameters]\ndelta = 0.5\nalpha = -1\nbeta = 1\ngamma = 0\n"
+                                  "omega = 0\n"
+                                  "[initial]\nx = 0\nv = 0\n"
+                                  "[section]\nkind = hyperplane\nvariable = v\nlevel = 0\n"
+                                  "direction = -1\n"
+                                  "[basins]\nx = x\ny = v\nx_min = -2\nx_max = 2\ny_min = -1.5\n"
+                                  "y_max = 2.5\ncells = 12, 10\nchunk = 9\ntransient = 60\n"
+                                  "record = 20\n";
+
+struct stop_sink {
+  struct cs_basins_h5 *w;
+  size_t left; /* units still to write before stopping (SIZE_MAX: never) */
+};
+
+static int stopping_sink(void *ctx, const struct cs_basins_unit *u)
+{
+  struct stop_sink *s = ctx;
+  if (s->left == 0)
+    return 1;
+  s->left--;
+  return cs_basins_h5_sink(s->w, u);
+}
+
+/* Runs the file's basins into path: threads, stop after `units` units
+ * (SIZE_MAX: never), resume. Returns the number of prior units. */
+static size_t run_file(const char *path, int threads, size_t units, int resume)
+{
+  struct cs_config cfg;
+  assert_int_equal(cs_config_load_text("duffing.ini", duffing_ini, NULL, 0, &cfg), CS_OK);
+  struct cs_basins_spec s;
+  assert_int_equal(cs_basins_spec_from_config(&cfg, &s), CS_OK);
+  s.threads = threads;
+  struct cs_basins_h5 *w;
+  assert_int_equal(cs_basins_h5_create(path, &cfg, NULL, 0, &s, resume, 0, NULL, &w), CS_OK);
+  size_t prior = 0;
+  struct cs_basins_ctl ctl = {.done = cs_basins_h5_done(w, &prior)};
+  struct stop_sink ss = {w, units};
+  int stopped = 0;
+  assert_int_equal(
+      cs_basins_run(cfg.model, cfg.params, cfg.y0, &s, stopping_sink, &ss, &ctl, &stopped), CS_OK);
+  assert_int_equal(stopped, units != SIZE_MAX);
+  assert_int_equal(cs_basins_h5_finish(w, stopped, 0.0, NULL), CS_OK);
+  cs_config_free(&cfg);
+  return prior;
+}
+
+static void same_dataset(const char *a, const char *b, const char *path)
+{
+  struct cs_h5 *fa, *fb;
+  assert_int_equal(cs_h5_open(a, 0, &fa), CS_OK);
+  assert_int_equal(cs_h5_open(b, 0, &fb), CS_OK);
+  struct cs_h5_data da = {0}, db = {0};
+  assert_int_equal(cs_h5_read(fa, path, &da), CS_OK);
+  assert_int_equal(cs_h5_read(fb, path, &db), CS_OK);
+  assert_int_equal(da.nrows, db.nrows);
+  assert_int_equal(da.ncols, db.ncols);
+  assert_memory_equal(da.data, db.data, da.nrows * da.ncols * sizeof(double));
+  cs_h5_data_free(&da), cs_h5_data_free(&db);
+  cs_h5_close(fa), cs_h5_close(fb);
+}
+
+static void test_file_threads_and_resume(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/test_basins_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char a[256], b[256], c[256], cp[300];
+  snprintf(a, sizeof a, "%s/a.h5", dir);
+  snprintf(b, sizeof b, "%s/b.h5", dir);
+  snprintf(c, sizeof c, "%s/c.h5", dir);
+  snprintf(cp, sizeof cp, "%s.partial", c);
+  run_file(a, 1, SIZE_MAX, 0);
+  run_file(b, 2, SIZE_MAX, 0);
+  /* stopped after 4 of 14 units: the partial file stays, no final file */
+  run_file(c, 2, 4, 0);
+  assert_int_equal(access(c, F_OK), -1);
+  assert_int_equal(access(cp, F_OK), 0);
+  /* a new run on it is refused, a resume takes the 4 units */
+  struct cs_config cfg;
+  assert_int_equal(cs_config_load_text("duffing.ini", duffing_ini, NULL, 0, &cfg), CS_OK);
+  struct cs_basins_spec s;
+  assert_int_equal(cs_basins_spec_from_config(&cfg, &s), CS_OK);
+  struct cs_basins_h5 *w = NULL;
+  assert_int_equal(cs_basins_h5_create(c, &cfg, NULL, 0, &s, 0, 0, NULL, &w), CS_ERR_EXISTS);
+  cs_config_free(&cfg);
+  assert_int_equal(run_file(c, 1, 3, 1), 4);
+  assert_int_equal(run_file(c, 1, SIZE_MAX, 1), 7);
+  assert_int_equal(access(cp, F_OK), -1);
+  static const char *const paths[] = {
+      "/cells", "/map", "/attractors", "/points/values", "/points/attractor", "/initial_states"};
+  for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+    same_dataset(a, b, paths[i]);
+    same_dataset(a, c, paths[i]);
+  }
+  unlink(a), unlink(b), unlink(c);
+  char lock[300];
+  snprintf(lock, sizeof lock, "%s.lock", a), unlink(lock);
+  snprintf(lock, sizeof lock, "%s.lock", b), unlink(lock);
+  snprintf(lock, sizeof lock, "%s.lock", c), unlink(lock);
+  rmdir(dir);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_duffing_symmetric),
-      cmocka_unit_test(test_threads_identical),
-      cmocka_unit_test(test_subhopf_separatrix),
-      cmocka_unit_test(test_stop_and_resume),
+      cmocka_unit_test(test_duffing_symmetric),       cmocka_unit_test(test_threads_identical),
+      cmocka_unit_test(test_subhopf_separatrix),      cmocka_unit_test(test_stop_and_resume),
+      cmocka_unit_test(test_file_threads_and_resume),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5] [--threads N] [--resume] */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/basins.h"
+#include "analysis/basins_h5.h"
+#include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_verbs.h"
+#include "io/config.h"
+#include "io/run_h5.h"
+
+#define MAX_SETS 64
+
+static const char *const cmd = "contensou basins";
+
+static const char basins_help[] =
+    "usage: contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
+    "                        [--threads N] [--resume] [--quiet]\n"
+    "\n"
+    "Basins of attraction at the parameters of FILE.ini ([basins] section): many\n"
+    "initial states, each integrated until the attractor it reaches is known;\n"
+    "attractors told apart by their section points, not by class alone (two\n"
+    "period-1 cycles are two attractors). Cells are split into work units of\n"
+    "`chunk` cells; a unit finds its attractors on its own and stops a cell as\n"
+    "soon as its trajectory enters the neighbourhood of one it knows, so the file\n"
+    "is the same for any number of threads and after kill + --resume.\n"
+    "\n"
+    "Prints attractors = K, then one line per attractor\n"
+    "  attractor = ID CLASS period_time=T fraction=F [lyapunov=L]\n"
+    "and sensitivity = S (grid: the fraction of cells whose attractor differs from\n"
+    "the one a cell's width away in +x or +y: the uncertainty of the boundary).\n"
+    "\n"
+    "Results are precious: while it runs they are in OUT.h5.partial, every finished\n"
+    "unit on disk when it finishes (also after kill -9); OUT.h5 appears when all\n"
+    "cells are done. Ctrl-C or SIGTERM stops it keeping every finished unit;\n"
+    "--resume (same FILE.ini and --set) continues. A second run on the same OUT.h5\n"
+    "is refused.\n"
+    "\n"
+    "options:\n"
+    "  --set S.K=V   override key K of section S (repeatable)\n"
+    "  -o OUT.h5     output file (default: output/<name>_basins.h5)\n"
+    "  --threads N   OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
+    "  --resume      continue the unfinished run of OUT.h5\n"
+    "  --quiet       no progress line\n"
+    "\n"
+    "[basins] keys (times in the model's time unit, states in their own unit):\n"
+    "  x, y          grid: the two state variables; x_min, x_max, y_min, y_max their ranges\n"
+    "  cells         grid cells: N (N x N) or NX, NY (default 64)\n"
+    "  sample        instead of a grid: N random initial states over a box of every state,\n"
+    "                <state>_min, <state>_max (default: angles [-pi, pi], else the initial\n"
+    "                value -+ max(|value|, 1)); seed (default 1)\n"
+    "  transient     time before an unrecognised cell is analysed (default 20)\n"
+    "  record        recording window of that analysis (default 20)\n"
+    "  adaptive_transient, transient_max, max_period, lyapunov (none | largest),\n"
+    "  lyapunov_time as for [sweep]\n"
+    "  chunk         cells per work unit (default 64)\n"
+    "  radius        neighbourhood of an attractor in units of the state scales (box\n"
+    "                widths; default 0.02): also the tolerance of the attractor identity\n"
+    "  check         time between equilibrium proximity checks (default transient/200)\n"
+    "  early         true (default) | false: analyse every cell in full\n"
+    "\n"
+    "Exit status: 0 done, 1 numerical or I/O failure (finished units kept), 2 bad\n"
+    "input, 130 / 143 stopped by SIGINT / SIGTERM (continue with --resume).\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+  stop_signal = sig;
+}
+
+static void install_handlers(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  cli_output_signals();
+}
+
+struct sink_ctx {
+  struct cs_basins_h5 *w;
+  struct cli_progress prog;
+  long kill_after; /* testing: SIGKILL itself after this many units written (0: never) */
+  long written;
+};
+
+static int sink(void *vp, const struct cs_basins_unit *u)
+{
+  struct sink_ctx *s = vp;
+  int rc = cs_basins_h5_sink(s->w, u);
+  cli_progress_update(&s->prog, (double)cs_basins_h5_cells(s->w));
+  if (rc == 0 && s->kill_after > 0 && ++s->written >= s->kill_after)
+    raise(SIGKILL); /* a kill -9 at a known point, for the tests */
+  return rc;
+}
+
+int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  struct cli_opt opts[] = {
+      {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
+      {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--resume", .kind = CLI_FLAG},
+      {0},
+  };
+  const char *sets[MAX_SETS], *file = NULL;
+  size_t nset;
+  int prc = cli_parse_run(cmd, basins_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  if (prc >= 0)
+    return prc;
+  struct cs_config cfg;
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
+  if (st != CS_OK)
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                              : cli_usage(cmd, "%s", cs_errmsg());
+  int rc;
+  if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
+    rc = cli_usage(cmd,
+                   "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
+                   "--help)",
+                   cfg.path, cmd);
+    goto out_cfg;
+  }
+  struct cs_basins_spec spec;
+  if (cs_basins_spec_from_config(&cfg, &spec) != CS_OK) {
+    rc = cli_usage(cmd, "%s", cs_errmsg());
+    goto out_cfg;
+  }
+  if (opts[1].value)
+    spec.threads = (int)opts[1].count;
+  char path[1100];
+  if (opts[0].value)
+    snprintf(path, sizeof path, "%s", opts[0].value);
+  else
+    snprintf(path, sizeof path, "output/%s_basins.h5", cfg.name);
+  if ((rc = cli_check_result_path(cmd, path, file)) != 0)
+    goto out_cfg;
+  if (cs_make_parent_dirs(path) != 0) {
+    rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
+    goto out_cfg;
+  }
+  install_handlers();
+  int resume = opts[3].value != NULL;
+  struct sink_ctx sc = {0};
+  st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
+  if (st != CS_OK) {
+    rc = st == CS_ERR_EXISTS || st == CS_ERR_MISMATCH || st == CS_ERR_NOT_FOUND
+             ? cli_usage(cmd, "%s", cs_errmsg())
+             : cli_fail(cmd, "%s", cs_errmsg());
+    goto out_cfg;
+  }
+  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
+  sc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+  size_t prior = 0;
+  const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
+  size_t ncells = cs_basins_ncells(&spec);
+  cli_progress_start(&sc.prog, cmd, CLI_PROGRESS_COUNT, "cells on disk",
+                     (double)cs_basins_h5_cells(sc.w), (double)ncells, opts[2].value != NULL);
+  struct cs_basins_ctl ctl = {.cancel = &stop_signal, .done = done};
+  double t0 = cli_clock();
+  int stopped = 0;
+  st = cs_basins_run(cfg.model, cfg.params, cfg.y0, &spec, sink, &sc, &ctl, &stopped);
+  double wall = cli_clock() - t0;
+  cli_progress_end(&sc.prog);
+  size_t on_disk = cs_basins_h5_cells(sc.w);
+  struct cs_basins_result res;
+  enum cs_status wst = cs_basins_h5_finish(sc.w, st != CS_OK || stopped, wall, &res);
+  if (st != CS_OK) {
+    rc =
+        cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(), on_disk, path);
+  } else if (wst != CS_OK) {
+    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
+                  cs_errmsg(), on_disk, path);
+  } else if (stopped) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s: %zu of %zu cells are in %s.partial; continue with "
+            "'contensou basins %s --resume -o %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            on_disk, ncells, path, file, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else {
+    const char *tu = cs_run_time_unit(cfg.model);
+    printf("output = %s\n", path);
+    printf("cells = %zu\n", res.n_cells);
+    printf("attractors = %zu\n", res.n_attr);
+    for (size_t a = 0; a < res.n_attr; a++) {
+      const struct cs_basins_attractor *at = &res.attr[a];
+      printf("attractor = %zu %s", a, cs_class_name(at->cls));
+      if (at->cls == CS_CLASS_PERIODIC)
+        printf(" period=%d", at->period);
+      printf(" period_time=%.10g fraction=%.6g", at->period_time,
+             (double)at->cells / (double)res.n_cells);
+      if (isfinite(at->lyapunov))
+        printf(" lyapunov=%.4g", at->lyapunov);
+      printf("\n");
+    }
+    if (res.failed)
+      printf("failed_cells = %zu\n", res.failed);
+    if (isfinite(res.sensitivity))
+      cli_print("sensitivity", res.sensitivity);
+    size_t early = 0;
+    for (size_t c = 0; c < res.n_cells; c++)
+      early += res.early[c] == 1;
+    cli_print("early_fraction", (double)early / (double)res.n_cells);
+    cli_print("rhs_evals", (double)res.rhs_total);
+    (void)tu;
+    if (prior)
+      printf("resumed_units = %zu\n", prior);
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_result_free(&res);
+out_cfg:
+  cs_config_free(&cfg);
+  return rc;
+}
