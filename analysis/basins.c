@@ -93,6 +93,10 @@ void cs_basins_cell_state(const struct cs_basins_spec *spec, const double *y0, s
     y[spec->iy] = node(spec->y_min, spec->y_max, spec->ny, j);
     return;
   }
+  if (spec->mode == CS_BASINS_LIST) {
+    memcpy(y, spec->list + k * spec->list_n, spec->list_n * sizeof *y);
+    return;
+  }
   /* one generator per cell, seeded from (seed, k): a cell's state does not
    * depend on which cells were drawn before it */
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -113,7 +117,7 @@ static void initial_state(const struct cs_model *m, const struct cs_basins_spec 
     cs_basins_cell_state(spec, y0, k, y);
     return;
   }
-  double tmp[16];
+  double tmp[16] = {0};
   memcpy(tmp, y, m->n_state * sizeof *y);
   cs_basins_cell_state(spec, y0, k, tmp);
   memcpy(y, tmp, m->n_state * sizeof *y);
@@ -615,6 +619,9 @@ static enum cs_status check_spec(const struct cs_model *m, const struct cs_basin
 {
   if (m->n_state > 16 || m->n_state > CS_FLOW_MAX_N)
     return cs_error_set(CS_ERR_RANGE, "basins: model %s has too many states", m->name);
+  if (spec->mode == CS_BASINS_LIST && (!spec->list || spec->list_n != m->n_state))
+    return cs_error_set(CS_ERR_ARG, "basins: a list of initial states of %zu values each",
+                        m->n_state);
   if (spec->chunk == 0 || cs_basins_ncells(spec) == 0 || !(spec->radius > 0))
     return cs_error_set(CS_ERR_ARG, "basins: chunk, cells and radius must be > 0");
   if (spec->mode == CS_BASINS_GRID &&

@@ -40,7 +40,11 @@
 extern "C" {
 #endif
 
-enum cs_basins_mode { CS_BASINS_GRID, CS_BASINS_SAMPLE };
+enum cs_basins_mode {
+  CS_BASINS_GRID,   /* nx x ny over two states */
+  CS_BASINS_SAMPLE, /* seeded random states in a box */
+  CS_BASINS_LIST    /* given initial states (a program's own: spec->list) */
+};
 
 struct cs_basins_spec {
   enum cs_basins_mode mode;
@@ -48,7 +52,9 @@ struct cs_basins_spec {
   double x_min, x_max;        /* grid: range of x, its unit */
   double y_min, y_max;        /* grid: range of y */
   size_t nx, ny;              /* grid: cells along x and y (>= 2 each) */
-  size_t sample;              /* sample: number of initial states */
+  size_t sample;              /* sample, list: number of initial states */
+  const double *list;         /* list: sample x n_state initial states, row by row (borrowed) */
+  size_t list_n;              /* list: n_state of its rows */
   unsigned long seed;         /* sample: seed of the generator */
   double lo[16], hi[16];      /* sample: box of every state; grid: lo/hi of x and y only */
   struct cs_point_spec point; /* how an unknown attractor is analysed (transient, record, ...) */

@@ -84,7 +84,10 @@ static void write_spec_attrs(struct cs_basins_h5 *w, struct cs_writer *cw)
   cs_w_string(cw, "/basins", "doc",
               "what was computed: initial states (grid over x, y or a seeded sample), how each "
               "was analysed, and the neighbourhood radius of the attractor identity");
-  cs_w_string(cw, "/basins", "mode", s->mode == CS_BASINS_GRID ? "grid" : "sample");
+  cs_w_string(cw, "/basins", "mode",
+              s->mode == CS_BASINS_GRID     ? "grid"
+              : s->mode == CS_BASINS_SAMPLE ? "sample"
+                                            : "list");
   if (s->mode == CS_BASINS_GRID) {
     cs_w_string(cw, "/basins", "x", m->state[s->ix].name);
     cs_w_string(cw, "/basins", "y", m->state[s->iy].name);

@@ -29,6 +29,11 @@
 
 #include "analysis/basins.h"
 #include "analysis/basins_h5.h"
+#include "analysis/orbit.h"
+#include "io/config.h"
+
+#include <gsl/gsl_complex_math.h>
+#include <gsl/gsl_eigen.h>
 #include "io/h5.h"
 
 #include <unistd.h>
@@ -373,12 +378,101 @@ static void test_file_threads_and_resume(void **state)
   rmdir(dir);
 }
 
+/* Figure 5a at omega0 = 37.05 rad/s, inside the bistable band between the
+ * fold of cycles (36.9159) and the subcritical Hopf point (37.1707): the
+ * unstable cycle (Newton from the point `contensou continue
+ * params/pendulum_fig5a_cycles.ini` gives at 37.0266 rad/s, its unstable
+ * branch), shifted by +-delta along the eigenvector of its monodromy matrix
+ * of the multiplier outside the unit circle (about 1.01: slow), goes one way
+ * to the resting pendulum and the other way to the period-1 oscillation. */
+static void test_fig5a_unstable_cycle(void **state)
+{
+  (void)state;
+  if (getenv("CS_TEST_QUICK")) {
+    print_message("figure 5a: skipped (CS_TEST_QUICK)\n");
+    return;
+  }
+  const char *sets[] = {"parameters.omega0=37.05"};
+  struct cs_config cfg;
+  assert_int_equal(
+      cs_config_load(CONTENSOU_SOURCE_DIR "/params/pendulum_fig5a_cycles.ini", sets, 1, &cfg),
+      CS_OK);
+  const struct cs_model *m = cfg.model;
+  size_t n = m->n_state;
+  struct cs_orbit_ws *ows = cs_orbit_ws_create(m, cfg.params_unprepared, -1);
+  assert_non_null(ows);
+  struct cs_orbit_opts oo = cs_orbit_opts_default();
+  oo.solver = cfg.solver;
+  oo.section = cfg.section;
+  const double guess[6] = {0.10499697401109633, 0.03228785555303651, 0.2802197059381595, 0.0,
+                           0.14728613706796445, -1.731947875210186};
+  struct cs_orbit orb;
+  assert_int_equal(cs_orbit_find(ows, &oo, 0.0, guess, 0.1862995404502582, &orb), CS_OK);
+  assert_int_equal(orb.n_unstable, 1);
+  /* the unstable eigenvector of the monodromy matrix (GSL) */
+  gsl_matrix *M = gsl_matrix_alloc(n, n);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      gsl_matrix_set(M, i, j, orb.mono[i * n + j]);
+  gsl_vector_complex *ev = gsl_vector_complex_alloc(n);
+  gsl_matrix_complex *V = gsl_matrix_complex_alloc(n, n);
+  gsl_eigen_nonsymmv_workspace *ew = gsl_eigen_nonsymmv_alloc(n);
+  assert_int_equal(gsl_eigen_nonsymmv(M, ev, V, ew), 0);
+  size_t ku = n;
+  for (size_t k = 0; k < n; k++) {
+    gsl_complex z = gsl_vector_complex_get(ev, k);
+    if (gsl_complex_abs(z) > 1.001 && fabs(GSL_IMAG(z)) < 1e-9)
+      ku = k;
+  }
+  assert_true(ku < n);
+  double v[6], vmax = 0;
+  for (size_t i = 0; i < n; i++)
+    v[i] = GSL_REAL(gsl_matrix_complex_get(V, i, ku));
+  struct cs_basins_spec s;
+  cs_basins_spec_default(&s);
+  s.point.solver = cfg.solver;
+  s.point.section = cfg.section;
+  s.point.transient = 100;
+  s.point.adaptive_transient = 1;
+  s.point.transient_max = 400;
+  s.point.record = 20;
+  s.radius = 0.05;
+  s.mode = CS_BASINS_LIST;
+  s.threads = 2;
+  cs_basins_spec_scales(&s, m, orb.y);
+  for (size_t i = 0; i < n; i++)
+    vmax = fmax(vmax, fabs(v[i]) / s.scale[i]);
+  /* delta: 0.05 of the state scales along v; the section variable stays 0 */
+  double list[2 * 6];
+  for (int sgn = 0; sgn < 2; sgn++)
+    for (size_t i = 0; i < n; i++)
+      list[sgn * n + i] = orb.y[i] + (sgn ? -1 : 1) * 0.05 * v[i] / vmax;
+  s.list = list, s.list_n = n, s.sample = 2, s.chunk = 1;
+  struct cs_basins_result r;
+  assert_int_equal(cs_basins_compute(m, cfg.params, cfg.y0, &s, &r), CS_OK);
+  assert_int_equal(r.n_attr, 2);
+  assert_int_equal(r.attr[0].cls, CS_CLASS_EQUILIBRIUM);
+  assert_int_equal(r.attr[1].cls, CS_CLASS_PERIODIC);
+  assert_int_equal(r.attr[1].period, 1);
+  assert_int_equal(r.attractor[0] + r.attractor[1], 1);
+  print_message("figure 5a at 37.05 rad/s: +delta -> %s, -delta -> %s, settle %.1f / %.1f s\n",
+                cs_class_name(r.attr[r.attractor[0]].cls),
+                cs_class_name(r.attr[r.attractor[1]].cls), r.settle[0], r.settle[1]);
+  cs_basins_result_free(&r);
+  gsl_eigen_nonsymmv_free(ew);
+  gsl_matrix_complex_free(V);
+  gsl_vector_complex_free(ev);
+  gsl_matrix_free(M);
+  cs_orbit_ws_free(ows);
+  cs_config_free(&cfg);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_duffing_symmetric),       cmocka_unit_test(test_threads_identical),
       cmocka_unit_test(test_subhopf_separatrix),      cmocka_unit_test(test_stop_and_resume),
-      cmocka_unit_test(test_file_threads_and_resume),
+      cmocka_unit_test(test_file_threads_and_resume), cmocka_unit_test(test_fig5a_unstable_cycle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
