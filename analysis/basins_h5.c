@@ -625,3 +625,57 @@ enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wa
   writer_free(w);
   return st;
 }
+
+enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *out)
+{
+  memset(out, 0, sizeof *out);
+  out->sensitivity = out->wall_time = NAN;
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(path, 0, &f);
+  if (st != CS_OK)
+    return st;
+  char *kind = NULL, *status = NULL, *mode = NULL;
+  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "basins") != 0)
+    st = cs_error_set(CS_ERR_PARSE, "%s: not a basins file", path);
+  if (st == CS_OK && cs_h5_attr_read_string(f, "/", "status", &status) == CS_OK)
+    out->complete = strcmp(status, "complete") == 0;
+  if (st == CS_OK && cs_h5_attr_read_string(f, "/basins", "mode", &mode) == CS_OK)
+    snprintf(out->mode, sizeof out->mode, "%s", mode);
+  free(kind), free(status), free(mode);
+  if (st == CS_OK && out->complete) {
+    double v;
+    if (cs_h5_attr_read_double(f, "/", "sensitivity", &v) == CS_OK)
+      out->sensitivity = v;
+    if (cs_h5_attr_read_double(f, "/", "wall_time", &v) == CS_OK)
+      out->wall_time = v;
+    if (cs_h5_attr_read_double(f, "/", "rhs_evals", &v) == CS_OK)
+      out->rhs_evals = (long long)v;
+    struct cs_h5_data a = {0};
+    st = cs_h5_read(f, "/attractors", &a);
+    size_t cells = 0;
+    if (st == CS_OK && cs_h5_attr_read_count(f, "/", "cells", (size_t)1 << 40, &cells) == CS_OK)
+      out->cells = cells;
+    long c_cls = cs_h5_data_column(&a, "class"), c_per = cs_h5_data_column(&a, "period"),
+         c_pt = cs_h5_data_column(&a, "period_time"), c_ly = cs_h5_data_column(&a, "lyapunov"),
+         c_fr = cs_h5_data_column(&a, "fraction"), c_fe = cs_h5_data_column(&a, "fraction_err");
+    if (st == CS_OK && (c_cls < 0 || c_per < 0 || c_pt < 0 || c_ly < 0 || c_fr < 0 || c_fe < 0))
+      st = cs_error_set(CS_ERR_PARSE, "%s: /attractors lacks a column", path);
+    for (size_t i = 0; st == CS_OK && i < a.nrows && i < 64; i++) {
+      const double *r = a.data + i * a.ncols;
+      out->cls[i] = (int)r[c_cls], out->period[i] = (int)r[c_per];
+      out->period_time[i] = r[c_pt], out->lyapunov[i] = r[c_ly];
+      out->fraction[i] = r[c_fr], out->fraction_err[i] = r[c_fe];
+      out->n_attr++;
+    }
+    cs_h5_data_free(&a);
+  } else if (st == CS_OK) {
+    struct cs_h5_data u = {0}, c = {0};
+    if (cs_h5_read(f, "/partial/units", &u) == CS_OK)
+      out->units_done = u.nrows;
+    if (cs_h5_read(f, "/partial/cells", &c) == CS_OK)
+      out->cells = c.nrows;
+    cs_h5_data_free(&u), cs_h5_data_free(&c);
+  }
+  cs_h5_close(f);
+  return st;
+}

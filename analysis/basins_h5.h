@@ -72,6 +72,23 @@ int cs_basins_h5_sink(void *ctx, const struct cs_basins_unit *u);
 enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wall_time,
                                    struct cs_basins_result *res);
 
+/* What a basins file says about itself (contensou info). */
+struct cs_basins_summary {
+  int complete; /* 1: the final file; 0: a partial one (units so far) */
+  size_t cells, units_done;
+  size_t n_attr;
+  int cls[64], period[64];
+  double period_time[64], lyapunov[64], fraction[64], fraction_err[64];
+  double sensitivity; /* NAN if none */
+  double wall_time;   /* s, NAN if none */
+  long long rhs_evals;
+  char mode[16];
+};
+
+/* Reads path (the final file, or a "<path>.partial" file as it is on disk).
+ * CS_ERR_PARSE if it is not a basins file. */
+enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *out);
+
 #ifdef __cplusplus
 }
 #endif
