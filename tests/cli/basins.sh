@@ -19,7 +19,6 @@ mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
 source "$(dirname "$0")/common.bash"
 cd "$scratch" || exit 1
-: "$src"
 
 cat >duf.ini <<'EOF'
 [model]
@@ -125,6 +124,14 @@ fi
 ok info a.h5
 is attractors 2
 is status complete
+
+if [ "$have_gnuplot" -eq 1 ]; then
+  export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
+  ok plot a.h5 -o a.png
+  png a.png
+else
+  echo "skip - gnuplot not installed: no picture drawn"
+fi
 
 bad_verb basins "cells" basins duf.ini -o d.h5 --set basins.cells=1
 bad_verb basins "not a state" basins duf.ini -o d.h5 --set basins.x=q
