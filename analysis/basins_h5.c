@@ -200,7 +200,8 @@ static enum cs_status remember(struct cs_basins_h5 *w, const struct cs_basins_un
 }
 
 /* Reads the finished units of the partial file at path into w->u. */
-static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path)
+static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const char *const *sets,
+                                 size_t n_set)
 {
   struct cs_h5 *f;
   enum cs_status st = cs_h5_open(path, 0, &f);
@@ -227,6 +228,23 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path)
   /* the overrides, as the header joins them */
   if (st == CS_OK && cs_h5_attr_read_string(f, "/", "overrides", &ov) != CS_OK)
     st = cs_error_set(CS_ERR_PARSE, "%s: no overrides attribute", path);
+  if (st == CS_OK) {
+    /* joined as the run header joins them: one per line */
+    size_t len = 1;
+    for (size_t i = 0; i < n_set; i++)
+      len += strlen(sets[i]) + 1;
+    char *joined = calloc(len, 1);
+    if (!joined)
+      st = CS_FAIL(CS_ERR_NOMEM);
+    for (size_t i = 0; joined && i < n_set; i++)
+      strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
+    if (joined && strcmp(joined, ov) != 0)
+      st = cs_error_set(CS_ERR_MISMATCH,
+                        "%s: started with other --set overrides ('%s'): resume with the same "
+                        "ones",
+                        path, ov);
+    free(joined);
+  }
   free(kind), free(text);
   struct cs_h5_data cells = {0}, cat = {0}, pts = {0}, units = {0};
   if (st == CS_OK)
@@ -254,7 +272,10 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path)
     u.settle = calloc(u.n, sizeof *u.settle);
     u.rhs_evals = calloc(u.n, sizeof *u.rhs_evals);
     u.early = calloc(u.n, sizeof *u.early);
-    u.attr = calloc(64, sizeof *u.attr);
+    size_t n_cat = 0;
+    for (size_t r = 0; r < cat.nrows; r++)
+      n_cat += cat.data[r * CAT_COLS] == ud;
+    u.attr = calloc(n_cat + 1, sizeof *u.attr);
     if (!u.local || !u.settle || !u.rhs_evals || !u.early || !u.attr)
       st = CS_FAIL(CS_ERR_NOMEM);
     size_t got = 0;
@@ -271,7 +292,7 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path)
       const double *c = cat.data + r * CAT_COLS;
       if (c[0] != ud)
         continue;
-      if (u.n_attr >= 64 || c[1] != (double)u.n_attr) {
+      if (u.n_attr >= n_cat || c[1] != (double)u.n_attr) {
         st = cs_error_set(CS_ERR_PARSE, "%s: catalogue of unit %zu out of order", path, ui);
         break;
       }
@@ -293,7 +314,6 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path)
       st = cs_error_set(CS_ERR_PARSE, "%s: cells of unit %zu missing", path, ui);
     if (st == CS_OK)
       st = remember(w, &u);
-    free(u.attr ? NULL : NULL);
     cs_basins_unit_free(&u, 0);
   }
   w->prior = w->nu;
@@ -342,7 +362,7 @@ enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg
     writer_free(w);
     return st;
   }
-  if (resume && (st = read_prior(w, w->partial)) != CS_OK) {
+  if (resume && (st = read_prior(w, w->partial, sets, n_set)) != CS_OK) {
     writer_free(w);
     return st;
   }

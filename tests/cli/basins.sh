@@ -78,6 +78,7 @@ ok info c.h5.partial
 is units_done 3
 is cells 60
 bad_verb basins "--resume" basins duf.ini -o c.h5
+bad_verb basins "overrides" basins duf.ini -o c.h5 --resume --set basins.radius=0.03
 ok basins duf.ini -o c.h5 --resume --threads 1
 is resumed_units 3
 [ "$(results)" = "$ref" ] || die "$last: results differ from the uninterrupted run"
