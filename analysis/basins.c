@@ -653,24 +653,22 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
   const volatile sig_atomic_t *cancel = ctl ? ctl->cancel : NULL;
 #pragma omp parallel num_threads(nthreads)
   {
-    struct worker w;
-    int ok = worker_init(&w, m, params, spec) == 0;
-    if (!ok) {
-#pragma omp critical(cs_basins_sink)
-      {
-        first_err = first_err == CS_OK ? CS_ERR_NOMEM : first_err;
-        stop = 1;
-      }
-    }
 #pragma omp for schedule(dynamic, 1)
     for (size_t k = 0; k < nunits; k++) {
-      if (!ok || stop || (cancel && *cancel) || (ctl && ctl->done && ctl->done[k])) {
+      if (stop || (cancel && *cancel) || (ctl && ctl->done && ctl->done[k])) {
         if (cancel && *cancel)
           stop = 1;
         continue;
       }
-      struct cs_basins_unit u;
-      enum cs_status ust = run_unit(&c, &w, k, &u);
+      /* a fresh workspace per unit: the integrators' workspaces keep traces
+       * of earlier runs (measured: a unit's first cell took a different
+       * number of evaluations after another unit on the same thread), and
+       * what a unit computes may depend on nothing but the unit */
+      struct worker w;
+      struct cs_basins_unit u = {0};
+      enum cs_status ust =
+          worker_init(&w, m, params, spec) == 0 ? run_unit(&c, &w, k, &u) : CS_ERR_NOMEM;
+      worker_free(&w, m);
       if (cancel && *cancel)
         stop = 1;
 #pragma omp critical(cs_basins_sink)
@@ -685,7 +683,6 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
       }
       cs_basins_unit_free(&u, 0);
     }
-    worker_free(&w, m);
   }
   if (stopped)
     *stopped = stop != 0;
