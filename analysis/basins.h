@@ -172,6 +172,40 @@ int cs_basins_same(const struct cs_model *m, const struct cs_basins_spec *spec,
 enum cs_status cs_basins_compute(const struct cs_model *m, const void *params, const double *y0,
                                  const struct cs_basins_spec *spec, struct cs_basins_result *res);
 
+/* ------------------------------------------- basins along a parameter
+ *
+ * The basins at every value of a parameter, and the attractors followed
+ * from value to value: an attractor at a value continues the one at the
+ * value before of the same class and period whose representative point
+ * (an equilibrium's state, the nearest pair of section points of two
+ * cycles, the mean section point of the others) is nearest, within 0.25 in
+ * units of the state scales (pairs taken nearest first, each attractor used
+ * once); an attractor continuing none is born at that value, one continued
+ * by none dies there. Tracked ids are numbered in order of birth. */
+struct cs_basins_along {
+  size_t n_values;
+  double *values;       /* the parameter values */
+  size_t n_track;       /* attractors followed */
+  enum cs_class *cls;   /* per tracked attractor: class */
+  int *period;          /* period (periodic), else 0 */
+  size_t *born, *died;  /* value index of birth, of death (n_values: alive at the end) */
+  double *fraction;     /* n_values x n_track: its basin's fraction, 0 where absent */
+  double *fraction_err; /* standard error sqrt(f (1 - f) / cells) */
+  double *period_time;  /* n_values x n_track, NAN where absent or not periodic */
+  size_t *n_attr;       /* per value: attractors found (the multistability) */
+  size_t *failed;       /* per value: failed cells */
+};
+void cs_basins_along_free(struct cs_basins_along *a);
+
+/* Basins of spec at each of the n values of parameter param of m (params
+ * unprepared: each value is set and prepared on a copy), followed as
+ * above. Stops on the first failure (CS_ERR_INTERRUPTED when *cancel). */
+enum cs_status cs_basins_along_run(const struct cs_model *m, const void *params_unprepared,
+                                   const double *y0, const struct cs_basins_spec *spec, int param,
+                                   const double *values, size_t n,
+                                   const volatile sig_atomic_t *cancel,
+                                   struct cs_basins_along *out);
+
 #ifdef __cplusplus
 }
 #endif

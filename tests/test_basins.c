@@ -196,6 +196,62 @@ static void test_subhopf_separatrix(void **state)
   free(p);
 }
 
+/* Basins along mu of the Hopf normal form: below the fold of cycles (mu <
+ * -1/4) the origin alone, between fold and Hopf point both, with the
+ * cycle's fraction the share of cells outside the unstable circle, above
+ * the Hopf point (mu > 0) the cycle alone; the origin keeps id 0 until it
+ * dies at the Hopf point, the cycle is born at the first value past the fold
+ * and keeps id 1 while its radius grows. */
+static void test_subhopf_along_mu(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("subhopf");
+  void *p = calloc(1, m->params_size);
+  cs_model_params_default(m, p);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  cs_basins_spec_default(&s);
+  s.ix = 0, s.iy = 1;
+  s.x_min = -1.2, s.x_max = 1.2, s.y_min = -1.2, s.y_max = 1.2;
+  s.nx = s.ny = 12;
+  s.chunk = 36;
+  s.point.section = (struct cs_section_spec){CS_SECTION_HYPERPLANE, "y", 0.0, +1};
+  s.point.transient = 150; /* the origin attracts at the rate |mu| = 0.1 */
+  s.point.record = 40;
+  s.threads = 2;
+  cs_basins_spec_scales(&s, m, y0);
+  const double mus[] = {-0.3, -0.2, -0.1, 0.05};
+  struct cs_basins_along a;
+  assert_int_equal(
+      cs_basins_along_run(m, p, y0, &s, cs_model_param_index(m, "mu"), mus, 4, NULL, &a), CS_OK);
+  assert_int_equal(a.n_track, 2);
+  assert_int_equal(a.cls[0], CS_CLASS_EQUILIBRIUM);
+  assert_int_equal(a.cls[1], CS_CLASS_PERIODIC);
+  assert_int_equal(a.born[0], 0);
+  assert_int_equal(a.died[0], 3);
+  assert_int_equal(a.born[1], 1);
+  assert_int_equal(a.died[1], 4);
+  const size_t expect_attr[] = {1, 2, 2, 1};
+  for (size_t k = 0; k < 4; k++) {
+    assert_int_equal(a.n_attr[k], expect_attr[k]);
+    double r_u = mus[k] < 0 && mus[k] > -0.25 ? sqrt((1 - sqrt(1 + 4 * mus[k])) / 2)
+                 : mus[k] >= 0                ? 0
+                                              : INFINITY;
+    size_t outside = 0;
+    for (size_t c = 0; c < 144; c++) {
+      double y[2];
+      cs_basins_cell_state(&s, y0, c, y);
+      outside += hypot(y[0], y[1]) > r_u;
+    }
+    assert_close(a.fraction[k * 2 + 1], (double)outside / 144.0, 1e-15);
+    assert_close(a.fraction[k * 2 + 0], 1.0 - (double)outside / 144.0, 1e-15);
+    if (a.fraction[k * 2 + 1] > 0)
+      assert_close(a.period_time[k * 2 + 1], 2 * M_PI, 1e-4);
+  }
+  cs_basins_along_free(&a);
+  free(p);
+}
+
 /* A run stopped after K units (the sink says stop) plus a run of the units
  * not done gives the uninterrupted result. */
 struct keep {
@@ -470,9 +526,10 @@ static void test_fig5a_unstable_cycle(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_duffing_symmetric),       cmocka_unit_test(test_threads_identical),
-      cmocka_unit_test(test_subhopf_separatrix),      cmocka_unit_test(test_stop_and_resume),
-      cmocka_unit_test(test_file_threads_and_resume), cmocka_unit_test(test_fig5a_unstable_cycle),
+      cmocka_unit_test(test_duffing_symmetric),    cmocka_unit_test(test_threads_identical),
+      cmocka_unit_test(test_subhopf_separatrix),   cmocka_unit_test(test_stop_and_resume),
+      cmocka_unit_test(test_subhopf_along_mu),     cmocka_unit_test(test_file_threads_and_resume),
+      cmocka_unit_test(test_fig5a_unstable_cycle),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
