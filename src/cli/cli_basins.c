@@ -14,7 +14,9 @@
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
+#include "io/h5.h"
 #include "io/run_h5.h"
+#include "sweep/sweep.h"
 
 #define MAX_SETS 64
 
@@ -66,6 +68,15 @@ static const char basins_help[] =
     "  check         time between equilibrium proximity checks (default transient/200)\n"
     "  early         true (default) | false: analyse every cell in full\n"
     "\n"
+    "With [sweep] parameter, from, to, points: the basins at every value of the\n"
+    "parameter, the attractors followed from value to value (same class and\n"
+    "period, nearest; births and deaths), fractions with standard errors and the\n"
+    "number of coexisting attractors per value, printed as\n"
+    "  attractor = ID CLASS born=P died=P|none\n"
+    "  value = P attractors=N aID=F+-E ...\n"
+    "and written to OUT.h5 (kind basins-along) when all values are done (no\n"
+    "--resume for this mode).\n"
+    "\n"
     "Exit status: 0 done, 1 numerical or I/O failure (finished units kept), 2 bad\n"
     "input, 130 / 143 stopped by SIGINT / SIGTERM (continue with --resume).\n";
 
@@ -102,6 +113,134 @@ static int sink(void *vp, const struct cs_basins_unit *u)
   cli_progress_update(&s->prog, (double)cs_basins_h5_cells(s->w));
   if (rc == 0 && s->kill_after > 0 && ++s->written >= s->kill_after)
     raise(SIGKILL); /* a kill -9 at a known point, for the tests */
+  return rc;
+}
+
+/* [sweep] parameter, from, to, points with [basins]: the basins at every
+ * value, the attractors followed along (analysis/basins.h), into a file of
+ * kind "basins-along" written at the end (no partial results, no resume). */
+static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
+                 const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
+                 const char *path)
+{
+  struct cs_sweep_spec sw;
+  if (cs_sweep_spec_from_config(cfg, &sw) != CS_OK)
+    return cli_usage(cmd, "%s", cs_errmsg());
+  if (sw.param2 >= 0)
+    return cli_usage(cmd,
+                     "%s: [sweep] parameter2: basins follow one parameter (accepted: "
+                     "parameter, from, to, points)",
+                     cfg->path);
+  const struct cs_model *m = cfg->model;
+  size_t n = sw.points;
+  double *values = malloc(n * sizeof *values);
+  if (!values)
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (size_t k = 0; k < n; k++)
+    cs_sweep_values(&sw, k, &values[k], NULL);
+  struct cs_basins_along a;
+  enum cs_status st = cs_basins_along_run(m, cfg->params_unprepared, cfg->y0, spec, sw.param,
+                                          values, n, &stop_signal, &a);
+  free(values);
+  if (st == CS_ERR_INTERRUPTED)
+    return fprintf(stderr, "%s: stopped by a signal: nothing written\n", cmd),
+           128 + (stop_signal > 0 ? (int)stop_signal : SIGTERM);
+  if (st != CS_OK)
+    return cli_fail(cmd, "%s", cs_errmsg());
+  const struct cs_param_desc *pd = &m->param[sw.param];
+  const char *tu = cs_run_time_unit(m);
+  size_t t = a.n_track;
+  struct cs_h5 *f = NULL;
+  st = cs_h5_output_create(path, 0, &f);
+  struct cs_writer w = {f, st, ""};
+  if (st != CS_OK)
+    snprintf(w.err, sizeof w.err, "%s", cs_errmsg());
+  cs_w_check(&w, cs_run_h5_write_header(f, "basins-along", cfg, sets, nset, ctx->argc, ctx->argv));
+  cs_w_string(&w, "/", "status", "complete");
+  cs_w_string(&w, "/", "parameter", pd->name);
+  cs_w_string(&w, "/", "parameter_unit", pd->unit);
+  cs_w_int(&w, "/", "cells_per_value", (long long)cs_basins_ncells(spec));
+  cs_w_check(&w, cs_h5_write_vector(f, "/along/values", n, a.values, pd->unit));
+  cs_w_string(&w, "/along/values", "doc", "the parameter values, rows of the tables below");
+  char(*names)[32] = calloc(t + 1, sizeof *names);
+  const char **np = calloc(t + 1, sizeof *np), **up = calloc(t + 1, sizeof *up),
+             **tp = calloc(t + 1, sizeof *tp);
+  double *rows = calloc(5 * (t + 1), sizeof *rows), *cnt = calloc(2 * n, sizeof *cnt);
+  if (!names || !np || !up || !tp || !rows || !cnt)
+    w.st = CS_ERR_NOMEM, snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    snprintf(names[i], sizeof names[i], "a%zu", i);
+    np[i] = names[i], up[i] = "1", tp[i] = tu;
+  }
+  cs_w_table(&w, "/along/fraction", n, t, a.fraction, np, up);
+  cs_w_string(&w, "/along/fraction", "doc",
+              "per value (row) and followed attractor (column a<id>): the fraction of cells in "
+              "its basin, 0 where it does not exist");
+  cs_w_table(&w, "/along/fraction_err", n, t, a.fraction_err, np, up);
+  cs_w_string(&w, "/along/fraction_err", "doc",
+              "standard error of each fraction as a sample estimate, sqrt(f (1 - f) / cells)");
+  cs_w_table(&w, "/along/period_time", n, t, a.period_time, np, tp);
+  cs_w_string(&w, "/along/period_time", "doc",
+              "period in time of each periodic attractor at each value, NaN elsewhere");
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    double *r = rows + 5 * i;
+    r[0] = (double)i, r[1] = a.cls[i], r[2] = a.period[i], r[3] = (double)a.born[i];
+    r[4] = a.died[i] < n ? (double)a.died[i] : -1;
+  }
+  struct cs_h5_column cols[] = {
+      CS_H5_COLUMN("id", CS_H5_INT32, "1", "followed attractor id: the column a<id>"),
+      CS_H5_COLUMN("class", CS_H5_INT32, "1",
+                   "attractor class (analysis/point.h: 1 equilibrium, 2 periodic, 3 "
+                   "quasiperiodic, 4 chaotic, 5 aperiodic, 6 no-crossings, 7 escaped)"),
+      CS_H5_COLUMN("period", CS_H5_INT32, "1", "section points per cycle (periodic), else 0"),
+      CS_H5_COLUMN("born", CS_H5_INT64, "1", "row of /along/values where it first appears"),
+      CS_H5_COLUMN("died", CS_H5_INT64, "1",
+                   "row where it is no longer found, -1: alive at the last value"),
+  };
+  cs_w_columns(&w, "/along/attractors", 5, cols, t, rows,
+               "the attractors followed from value to value (same class and period, nearest)");
+  for (size_t k = 0; w.st == CS_OK && k < n; k++)
+    cnt[k] = (double)a.n_attr[k], cnt[n + k] = (double)a.failed[k];
+  struct cs_h5_column ccols[] = {
+      CS_H5_COLUMN("attractors", CS_H5_INT64, "1",
+                   "attractors found at the value: >= 2 is "
+                   "multistability"),
+  };
+  cs_w_columns(&w, "/along/multistability", 1, ccols, n, cnt, "per value (rows of values)");
+  cs_w_string(&w, "/along", "doc", "basins of attraction along the parameter");
+  free(names), free(np), free(up), free(tp), free(rows), free(cnt);
+  int rc;
+  if (w.st != CS_OK) {
+    if (f)
+      cs_h5_close(f);
+    rc = cli_fail(cmd, "%s: cannot write: %s", path, w.err);
+  } else if ((st = cs_h5_output_commit(f)) != CS_OK) {
+    rc = cli_fail(cmd, "%s", cs_errmsg());
+  } else {
+    printf("output = %s\n", path);
+    printf("parameter = %s\n", pd->name);
+    printf("values = %zu\n", n);
+    printf("tracked = %zu\n", t);
+    for (size_t i = 0; i < t; i++) {
+      printf("attractor = %zu %s", i, cs_class_name(a.cls[i]));
+      if (a.cls[i] == CS_CLASS_PERIODIC)
+        printf(" period=%d", a.period[i]);
+      printf(" born=%.10g died=", a.values[a.born[i]]);
+      if (a.died[i] < n)
+        printf("%.10g\n", a.values[a.died[i]]);
+      else
+        printf("none\n");
+    }
+    for (size_t k = 0; k < n; k++) {
+      printf("value = %.10g attractors=%zu", a.values[k], a.n_attr[k]);
+      for (size_t i = 0; i < t; i++)
+        if (a.fraction[k * t + i] > 0)
+          printf(" a%zu=%.4g+-%.2g", i, a.fraction[k * t + i], a.fraction_err[k * t + i]);
+      printf("\n");
+    }
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_along_free(&a);
   return rc;
 }
 
@@ -152,6 +291,13 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   }
   install_handlers();
   int resume = opts[3].value != NULL;
+  if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
+    if (resume)
+      rc = cli_usage(cmd, "--resume: not for basins along a parameter ([sweep])");
+    else
+      rc = along(ctx, &cfg, &spec, sets, nset, path);
+    goto out_cfg;
+  }
   struct sink_ctx sc = {0};
   st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
   if (st != CS_OK) {

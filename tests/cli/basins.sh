@@ -134,6 +134,41 @@ else
   echo "skip - gnuplot not installed: no picture drawn"
 fi
 
+# along a parameter: the Hopf normal form across its fold (-1/4) and Hopf point (0)
+cat >hopf.ini <<'EOF'
+[model]
+name = subhopf
+[initial]
+x = 0
+y = 0
+[basins]
+x = x
+y = y
+x_min = -1.2
+x_max = 1.2
+y_min = -1.2
+y_max = 1.2
+cells = 8
+chunk = 64
+transient = 300
+record = 40
+[sweep]
+parameter = mu
+from = -0.3
+to = 0.05
+points = 4
+EOF
+ok basins hopf.ini -o hopf.h5 --threads 2
+is tracked 2
+printf '%s\n' "$out" | grep -qx 'attractor = 0 equilibrium born=-0.3 died=0.05' ||
+  die "$last: the origin is not followed from -0.3 to its Hopf point"
+printf '%s\n' "$out" | grep -qx 'attractor = 1 periodic period=1 born=-0.1833333333 died=none' ||
+  die "$last: the cycle is not born past the fold"
+printf '%s\n' "$out" | grep -q '^value = -0.3 attractors=1 a0=1+-0$' ||
+  die "$last: at mu = -0.3 the origin alone"
+pass "$last: the origin dies at the Hopf point, the cycle is born past the fold"
+bad_verb basins "--resume" basins hopf.ini -o hopf2.h5 --resume
+
 bad_verb basins "cells" basins duf.ini -o d.h5 --set basins.cells=1
 bad_verb basins "not a state" basins duf.ini -o d.h5 --set basins.x=q
 { sed '/^\[basins\]/,$d' duf.ini; printf '[output]\nt_end = 10\n'; } >nob.ini
