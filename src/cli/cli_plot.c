@@ -442,6 +442,8 @@ static const struct plot_kind kinds[] = {
 };
 /* a kind this reader library does not list (analysis/basins_h5.h) */
 static const struct plot_kind basins_kind = {CS_RESULT_UNKNOWN, "basins.gp", cs_plot_basins};
+static const struct plot_kind basins_along_kind = {CS_RESULT_UNKNOWN, "basins_along.gp",
+                                                   cs_plot_basins_along};
 
 static const char plot_help[] =
     "usage: contensou plot FILE.h5 [--format png|svg|pdf] [-o OUT]\n"
@@ -712,6 +714,8 @@ static const struct plot_kind *kind_of(const char *file)
       return &kinds[i];
   if (cs_plot_is_basins(file))
     return &basins_kind;
+  if (cs_plot_is_basins_along(file))
+    return &basins_along_kind;
   char known[256] = "";
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",

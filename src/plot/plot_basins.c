@@ -11,16 +11,26 @@
 #include "io/h5.h"
 #include "plot/plot_basins.h"
 
-int cs_plot_is_basins(const char *path)
+static int has_kind(const char *path, const char *want)
 {
   struct cs_h5 *f;
   if (cs_h5_open(path, 0, &f) != CS_OK)
     return 0;
   char *kind = NULL;
-  int yes = cs_h5_attr_read_string(f, "/", "kind", &kind) == CS_OK && strcmp(kind, "basins") == 0;
+  int yes = cs_h5_attr_read_string(f, "/", "kind", &kind) == CS_OK && strcmp(kind, want) == 0;
   free(kind);
   cs_h5_close(f);
   return yes;
+}
+
+int cs_plot_is_basins(const char *path)
+{
+  return has_kind(path, "basins");
+}
+
+int cs_plot_is_basins_along(const char *path)
+{
+  return has_kind(path, "basins-along");
 }
 
 static double wrap_if(int angle, double a)
@@ -116,5 +126,62 @@ enum cs_status cs_plot_basins(const char *path, const struct cs_plot_request *rq
   }
   cs_h5_data_free(&init), cs_h5_data_free(&cells), cs_h5_data_free(&pv), cs_h5_data_free(&pa);
   free(model), free(xname), free(yname);
+  return st;
+}
+
+enum cs_status cs_plot_basins_along(const char *path, const struct cs_plot_request *rq, FILE *out,
+                                    struct cs_plot_vars *v)
+{
+  (void)rq;
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(path, 0, &f);
+  if (st != CS_OK)
+    return st;
+  struct cs_h5_data val = {0}, fr = {0}, at = {0}, ms = {0};
+  char *model = NULL, *par = NULL, *unit = NULL;
+  st = cs_h5_read(f, "/along/values", &val);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/along/fraction", &fr);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/along/attractors", &at);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/along/multistability", &ms);
+  cs_h5_attr_read_string(f, "/", "model", &model);
+  cs_h5_attr_read_string(f, "/", "parameter", &par);
+  cs_h5_attr_read_string(f, "/", "parameter_unit", &unit);
+  cs_h5_close(f);
+  long c_cls = cs_h5_data_column(&at, "class"), c_per = cs_h5_data_column(&at, "period");
+  if (st == CS_OK && (fr.nrows != val.nrows || ms.nrows != val.nrows || at.nrows != fr.ncols ||
+                      c_cls < 0 || c_per < 0))
+    st = cs_error_set(CS_ERR_PARSE, "%s: inconsistent basins-along tables", path);
+  if (st == CS_OK && fr.ncols == 1 && fr.nrows && at.nrows == 0)
+    st = cs_error_set(CS_ERR_PARSE, "%s: no attractor followed", path);
+  if (st == CS_OK) {
+    for (size_t k = 0; k < val.nrows; k++) {
+      fprintf(out, "%.10g", val.data[k]);
+      for (size_t i = 0; i < fr.ncols; i++)
+        fprintf(out, " %.10g", fr.data[k * fr.ncols + i]);
+      fprintf(out, " %.0f\n", ms.data[k]);
+    }
+    cs_plot_vars_text(v, "par", par ? par : "p");
+    cs_plot_vars_text(v, "par_unit", unit ? unit : "1");
+    cs_plot_vars_text(v, "model", model ? model : "");
+    cs_plot_vars_text(v, "file", path);
+    cs_plot_vars_number(v, "ntrack", (double)at.nrows);
+    for (size_t i = 0; i < at.nrows; i++) {
+      char name[32], lab[96];
+      const double *r = at.data + i * at.ncols;
+      int cls = (int)r[c_cls];
+      if (cls == CS_CLASS_PERIODIC)
+        snprintf(lab, sizeof lab, "%zu: periodic k=%d", i, (int)r[c_per]);
+      else
+        snprintf(lab, sizeof lab, "%zu: %s", i, cs_class_name((enum cs_class)cls));
+      snprintf(name, sizeof name, "lab_%zu", i);
+      cs_plot_vars_text(v, name, lab);
+    }
+    snprintf(v->script, sizeof v->script, "basins_along.gp");
+  }
+  cs_h5_data_free(&val), cs_h5_data_free(&fr), cs_h5_data_free(&at), cs_h5_data_free(&ms);
+  free(model), free(par), free(unit);
   return st;
 }

@@ -24,6 +24,16 @@ int cs_plot_is_basins(const char *path);
 enum cs_status cs_plot_basins(const char *path, const struct cs_plot_request *rq, FILE *out,
                               struct cs_plot_vars *v);
 
+/* 1 if the file at path is a basins-along file (contensou basins with [sweep]). */
+int cs_plot_is_basins_along(const char *path);
+
+/* Block 0: one row per parameter value "p f_0 ... f_{T-1} n_attractors", the
+ * fractions of the followed attractors. Variables: par, par_unit, ntrack,
+ * lab_<i> (id, class, period), model, file; script basins_along.gp (the
+ * fractions as stacked areas over the multistability, attractors per value). */
+enum cs_status cs_plot_basins_along(const char *path, const struct cs_plot_request *rq, FILE *out,
+                                    struct cs_plot_vars *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -122,18 +122,6 @@ else
   echo "skip - h5py not installed: datasets not compared (the printed results were)"
 fi
 
-ok info a.h5
-is attractors 2
-is status complete
-
-if [ "$have_gnuplot" -eq 1 ]; then
-  export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
-  ok plot a.h5 -o a.png
-  png a.png
-else
-  echo "skip - gnuplot not installed: no picture drawn"
-fi
-
 # along a parameter: the Hopf normal form across its fold (-1/4) and Hopf point (0)
 cat >hopf.ini <<'EOF'
 [model]
@@ -168,6 +156,21 @@ printf '%s\n' "$out" | grep -q '^value = -0.3 attractors=1 a0=1+-0$' ||
   die "$last: at mu = -0.3 the origin alone"
 pass "$last: the origin dies at the Hopf point, the cycle is born past the fold"
 bad_verb basins "--resume" basins hopf.ini -o hopf2.h5 --resume
+
+ok info a.h5
+is attractors 2
+is status complete
+
+if [ "$have_gnuplot" -eq 1 ]; then
+  export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
+  ok plot a.h5 -o a.png
+  png a.png
+  ok plot hopf.h5 -o hopf.png
+  png hopf.png
+else
+  echo "skip - gnuplot not installed: no picture drawn"
+fi
+
 
 bad_verb basins "cells" basins duf.ini -o d.h5 --set basins.cells=1
 bad_verb basins "not a state" basins duf.ini -o d.h5 --set basins.x=q
