@@ -196,6 +196,42 @@ static void test_subhopf_separatrix(void **state)
   free(p);
 }
 
+/* A seeded sample over a box symmetric under (x, v) -> (-x, -v): each
+ * equilibrium's fraction within three standard errors of 1/2, every state in
+ * its box, the same states for the same seed and cell whatever else was
+ * drawn, other states for another seed. */
+static void test_duffing_sample(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = duffing_params(m);
+  double y0[2] = {0, 0};
+  struct cs_basins_spec s;
+  duffing_spec(&s, m, y0, 2);
+  s.mode = CS_BASINS_SAMPLE;
+  s.sample = 300;
+  s.seed = 7;
+  s.lo[0] = -2, s.hi[0] = 2, s.lo[1] = -2, s.hi[1] = 2;
+  s.threads = 2;
+  cs_basins_spec_scales(&s, m, y0);
+  struct cs_basins_result r;
+  assert_int_equal(cs_basins_compute(m, p, y0, &s, &r), CS_OK);
+  assert_int_equal(r.n_attr, 2);
+  double f = (double)r.attr[0].cells / 300.0, se = sqrt(0.25 / 300.0);
+  assert_true(fabs(f - 0.5) <= 3 * se);
+  assert_int_equal(r.attr[0].cells + r.attr[1].cells, 300);
+  double a[16], b[16], c[16];
+  cs_basins_cell_state(&s, y0, 123, a);
+  cs_basins_cell_state(&s, y0, 123, b);
+  assert_memory_equal(a, b, 2 * sizeof *a);
+  assert_true(a[0] >= -2 && a[0] <= 2 && a[1] >= -2 && a[1] <= 2);
+  s.seed = 8;
+  cs_basins_cell_state(&s, y0, 123, c);
+  assert_true(c[0] != a[0]);
+  cs_basins_result_free(&r);
+  free(p);
+}
+
 /* Basins along mu of the Hopf normal form: below the fold of cycles (mu <
  * -1/4) the origin alone, between fold and Hopf point both, with the
  * cycle's fraction the share of cells outside the unstable circle, above
@@ -529,7 +565,7 @@ int main(void)
       cmocka_unit_test(test_duffing_symmetric),    cmocka_unit_test(test_threads_identical),
       cmocka_unit_test(test_subhopf_separatrix),   cmocka_unit_test(test_stop_and_resume),
       cmocka_unit_test(test_subhopf_along_mu),     cmocka_unit_test(test_file_threads_and_resume),
-      cmocka_unit_test(test_fig5a_unstable_cycle),
+      cmocka_unit_test(test_fig5a_unstable_cycle), cmocka_unit_test(test_duffing_sample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
