@@ -34,6 +34,9 @@
  *   analysis/continuation_config.h  a parameter file's [continuation] keys
  *   analysis/orbit_h5.h    the orbit and continuation files
  *   analysis/eps.h         the eps study of one trajectory against a reference
+ *   analysis/basins.h      basins of attraction: attractors told apart, their
+ *                          fractions, followed along a parameter
+ *   analysis/basins_h5.h   the basins file (written, resumed, summarised)
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
  *   sweep/sweep_h5.h       the sweep's result file (written, resumed); its top
  *                          comment shows a sweep into a file from a program
@@ -42,6 +45,7 @@
  *   study/eps_h5.h         the eps-study file (either study)
  *   results/read.h         every kind of result file read back into structs
  *                          (also one point of a sweep)
+ *   plot/plot_basins.h     the pictures of basins files
  *   plot/plot_data.h       what the pictures of result files are made of:
  *                          their rows and their scripts' variables, made
  *                          from the readers' structs
@@ -112,12 +116,15 @@
 #include "analysis/continuation_config.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/eps.h"
+#include "analysis/basins.h"
+#include "analysis/basins_h5.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_dist.h"
 #include "study/eps_sweep.h"
 #include "study/eps_h5.h"
 #include "results/read.h"
+#include "plot/plot_basins.h"
 #include "plot/plot_data.h"
 
 #endif

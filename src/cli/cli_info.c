@@ -16,6 +16,7 @@
 
 #include "analysis/continuation.h"
 #include "analysis/point.h"
+#include "analysis/basins_h5.h"
 #include "cli/cli_common.h"
 #include "cli/cli_guard.h"
 #include "cli/cli_verbs.h"
@@ -559,6 +560,37 @@ static int list_models(void)
   return CLI_EXIT_OK;
 }
 
+/* contensou basins: the attractors and their fractions (analysis/basins_h5.h). */
+static void show_basins(const char *file, const struct cs_result_header *h)
+{
+  show_status(h);
+  struct cs_basins_summary b;
+  if (cs_basins_h5_summary(file, &b) != CS_OK) {
+    out_text("basins", cs_errmsg());
+    return;
+  }
+  out_text("basins.mode", b.mode);
+  out_line("cells", "%zu", b.cells);
+  if (!b.complete) {
+    out_line("units_done", "%zu", b.units_done);
+    return;
+  }
+  out_line("attractors", "%zu", b.n_attr);
+  for (size_t a = 0; a < b.n_attr; a++) {
+    printf("attractor = %zu %s", a, cs_class_name((enum cs_class)b.cls[a]));
+    if (b.cls[a] == CS_CLASS_PERIODIC)
+      printf(" period=%d", b.period[a]);
+    printf(" period_time=%.10g fraction=%.6g+-%.2g", b.period_time[a], b.fraction[a],
+           b.fraction_err[a]);
+    if (isfinite(b.lyapunov[a]))
+      printf(" lyapunov=%.4g", b.lyapunov[a]);
+    printf("\n");
+  }
+  if (isfinite(b.sensitivity))
+    out_line("sensitivity", "%.6g", b.sensitivity);
+  out_line("rhs_evals", "%lld", b.rhs_evals);
+}
+
 /* ------------------------------------------------------------- the verb */
 
 /* The common lines, then what the kind adds, then the provenance. */
@@ -770,6 +802,8 @@ static int info_file(struct cli_guard *g, void *ctx)
       show_continuation(&cont);
     else if (kind == CS_RESULT_EPS_STUDY)
       show_eps_study(&eps);
+    else if (h->kind_name && strcmp(h->kind_name, "basins") == 0)
+      show_basins(file, h);
     else
       show_status(h);
     show_provenance(h);

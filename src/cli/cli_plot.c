@@ -26,6 +26,7 @@
 #include "cli/cli_guard.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
+#include "plot/plot_basins.h"
 #include "plot/plot_data.h"
 #include "results/read.h"
 
@@ -451,6 +452,10 @@ static const struct plot_kind kinds[] = {
     {CS_RESULT_SWEEP, NULL, NULL},
     {CS_RESULT_TRAJECTORY, "trajectory.gp", cs_plot_trajectory},
 };
+/* a kind this reader library does not list (analysis/basins_h5.h) */
+static const struct plot_kind basins_kind = {CS_RESULT_UNKNOWN, "basins.gp", cs_plot_basins};
+static const struct plot_kind basins_along_kind = {CS_RESULT_UNKNOWN, "basins_along.gp",
+                                                   cs_plot_basins_along};
 
 static const char plot_help[] =
     "usage: contensou plot FILE.h5 [--format png|svg|pdf] [-o OUT]\n"
@@ -722,6 +727,10 @@ static const struct plot_kind *kind_of(const char *file)
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (kinds[i].kind == k)
       return &kinds[i];
+  if (cs_plot_is_basins(file))
+    return &basins_kind;
+  if (cs_plot_is_basins_along(file))
+    return &basins_along_kind;
   char known[256] = "";
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",

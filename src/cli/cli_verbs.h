@@ -5,6 +5,9 @@
 
 #include "cli/cli_common.h"
 
+/* contensou basins FILE.ini (cli_basins.c) */
+int cli_basins(const struct cli_ctx *ctx, int argc, char **argv);
+
 /* contensou continue FILE.ini (cli_continue.c) */
 int cli_continue(const struct cli_ctx *ctx, int argc, char **argv);
 

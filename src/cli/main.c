@@ -17,6 +17,7 @@ struct cli_verb {
 };
 
 static const struct cli_verb verbs[] = {
+    {"basins", cli_basins, "basins of attraction: attractors and their fractions (.h5)"},
     {"continue", cli_continue, "branch of equilibria or periodic orbits in a parameter (.h5)"},
     {"eps-study", cli_eps_study, "accuracy in eps: runs at several eps minus a reference (.h5)"},
     {"friction", cli_friction, "friction laws: eta <-> eta', evaluate a law, fit (b, m)"},

@@ -449,10 +449,12 @@ static int handle(struct loader *L, const char *section, const char *key, const 
     return output_key(L, key, value);
   } else if (strcmp(section, "section") == 0) {
     return section_key(L, key, value);
-  } else if (strcmp(section, "sweep") == 0 || strcmp(section, "continuation") == 0) {
-    /* [continuation] keys are validated by its own parser
-     * (analysis/continuation_config.c), with these file:line positions */
-    int known = strcmp(section, "continuation") == 0;
+  } else if (strcmp(section, "sweep") == 0 || strcmp(section, "continuation") == 0 ||
+             strcmp(section, "basins") == 0) {
+    /* [continuation] and [basins] keys are validated by their own parsers
+     * (analysis/continuation_config.c, analysis/basins_config.c), with these
+     * file:line positions */
+    int known = strcmp(section, "continuation") == 0 || strcmp(section, "basins") == 0;
     for (int i = 0; sweep_keys[i]; i++)
       known |= strcmp(sweep_keys[i], key) == 0;
     if (!known)
@@ -474,7 +476,7 @@ static int handle(struct loader *L, const char *section, const char *key, const 
   } else if (strcmp(section, "parameters") != 0 && strcmp(section, "initial") != 0) {
     return failf(L, CS_ERR_PARSE,
                  "[%s]: unknown section (accepted: model, parameters, initial, solver, output, "
-                 "section, sweep, continuation)",
+                 "section, sweep, continuation, basins)",
                  section);
   }
   /* model choices, parameters and initial values wait for the model */

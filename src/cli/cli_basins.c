@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5] [--threads N] [--resume] */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/basins.h"
+#include "analysis/basins_h5.h"
+#include "cli/cli_common.h"
+#include "cli/cli_output.h"
+#include "cli/cli_progress.h"
+#include "cli/cli_verbs.h"
+#include "io/config.h"
+#include "io/h5.h"
+#include "io/run_h5.h"
+#include "sweep/sweep.h"
+
+#define MAX_SETS 64
+
+static const char *const cmd = "contensou basins";
+
+static const char basins_help[] =
+    "usage: contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
+    "                        [--threads N] [--resume] [--quiet]\n"
+    "\n"
+    "Basins of attraction at the parameters of FILE.ini ([basins] section): many\n"
+    "initial states, each integrated until the attractor it reaches is known;\n"
+    "attractors told apart by their section points, not by class alone (two\n"
+    "period-1 cycles are two attractors). Cells are split into work units of\n"
+    "`chunk` cells; a unit finds its attractors on its own and stops a cell as\n"
+    "soon as its trajectory enters the neighbourhood of one it knows, so the file\n"
+    "is the same for any number of threads and after kill + --resume.\n"
+    "\n"
+    "Prints attractors = K, then one line per attractor\n"
+    "  attractor = ID CLASS period_time=T fraction=F [lyapunov=L]\n"
+    "and sensitivity = S (grid: the fraction of cells whose attractor differs from\n"
+    "the one a cell's width away in +x or +y: the uncertainty of the boundary).\n"
+    "\n"
+    "Results are precious: while it runs they are in OUT.h5.partial, every finished\n"
+    "unit on disk when it finishes (also after kill -9); OUT.h5 appears when all\n"
+    "cells are done. Ctrl-C or SIGTERM stops it keeping every finished unit;\n"
+    "--resume (same FILE.ini and --set) continues. A second run on the same OUT.h5\n"
+    "is refused.\n"
+    "\n"
+    "options:\n"
+    "  --set S.K=V   override key K of section S (repeatable)\n"
+    "  -o OUT.h5     output file (default: output/<name>_basins.h5)\n"
+    "  --threads N   OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
+    "  --resume      continue the unfinished run of OUT.h5\n"
+    "  --quiet       no progress line\n"
+    "\n"
+    "[basins] keys (times in the model's time unit, states in their own unit):\n"
+    "  x, y          grid: the two state variables; x_min, x_max, y_min, y_max their ranges\n"
+    "  cells         grid cells: N (N x N) or NX, NY (default 64)\n"
+    "  sample        instead of a grid: N random initial states over a box of every state,\n"
+    "                <state>_min, <state>_max (default: angles [-pi, pi], else the initial\n"
+    "                value -+ max(|value|, 1)); seed (default 1)\n"
+    "  transient     time before an unrecognised cell is analysed (default 20)\n"
+    "  record        recording window of that analysis (default 20)\n"
+    "  adaptive_transient, transient_max, max_period, lyapunov (none | largest),\n"
+    "  lyapunov_time as for [sweep]\n"
+    "  chunk         cells per work unit (default 64)\n"
+    "  radius        neighbourhood of an attractor in units of the state scales (box\n"
+    "                widths; default 0.02): also the tolerance of the attractor identity\n"
+    "  check         time between equilibrium proximity checks (default transient/200)\n"
+    "  early         true (default) | false: analyse every cell in full\n"
+    "\n"
+    "With [sweep] parameter, from, to, points: the basins at every value of the\n"
+    "parameter, the attractors followed from value to value (same class and\n"
+    "period, nearest; births and deaths), fractions with standard errors and the\n"
+    "number of coexisting attractors per value, printed as\n"
+    "  attractor = ID CLASS born=P died=P|none\n"
+    "  value = P attractors=N aID=F+-E ...\n"
+    "and written to OUT.h5 (kind basins-along) when all values are done (no\n"
+    "--resume for this mode).\n"
+    "\n"
+    "Exit status: 0 done, 1 numerical or I/O failure (finished units kept), 2 bad\n"
+    "input, 130 / 143 stopped by SIGINT / SIGTERM (continue with --resume).\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+  stop_signal = sig;
+}
+
+static void install_handlers(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  cli_output_signals();
+}
+
+struct sink_ctx {
+  struct cs_basins_h5 *w;
+  struct cli_progress prog;
+  long kill_after; /* testing: SIGKILL itself after this many units written (0: never) */
+  long written;
+};
+
+static int sink(void *vp, const struct cs_basins_unit *u)
+{
+  struct sink_ctx *s = vp;
+  int rc = cs_basins_h5_sink(s->w, u);
+  cli_progress_update(&s->prog, (double)cs_basins_h5_cells(s->w));
+  if (rc == 0 && s->kill_after > 0 && ++s->written >= s->kill_after)
+    raise(SIGKILL); /* a kill -9 at a known point, for the tests */
+  return rc;
+}
+
+/* [sweep] parameter, from, to, points with [basins]: the basins at every
+ * value, the attractors followed along (analysis/basins.h), into a file of
+ * kind "basins-along" written at the end (no partial results, no resume). */
+static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
+                 const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
+                 const char *path)
+{
+  struct cs_sweep_spec sw;
+  if (cs_sweep_spec_from_config(cfg, &sw) != CS_OK)
+    return cli_usage(cmd, "%s", cs_errmsg());
+  if (sw.param2 >= 0)
+    return cli_usage(cmd,
+                     "%s: [sweep] parameter2: basins follow one parameter (accepted: "
+                     "parameter, from, to, points)",
+                     cfg->path);
+  const struct cs_model *m = cfg->model;
+  size_t n = sw.points;
+  double *values = malloc(n * sizeof *values);
+  if (!values)
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (size_t k = 0; k < n; k++)
+    cs_sweep_values(&sw, k, &values[k], NULL);
+  struct cs_basins_along a;
+  enum cs_status st = cs_basins_along_run(m, cfg->params_unprepared, cfg->y0, spec, sw.param,
+                                          values, n, &stop_signal, &a);
+  free(values);
+  if (st == CS_ERR_INTERRUPTED)
+    return fprintf(stderr, "%s: stopped by a signal: nothing written\n", cmd),
+           128 + (stop_signal > 0 ? (int)stop_signal : SIGTERM);
+  if (st != CS_OK)
+    return cli_fail(cmd, "%s", cs_errmsg());
+  const struct cs_param_desc *pd = &m->param[sw.param];
+  const char *tu = cs_run_time_unit(m);
+  size_t t = a.n_track;
+  struct cs_h5 *f = NULL;
+  st = cs_h5_output_create(path, 0, &f);
+  struct cs_writer w = {f, st, ""};
+  if (st != CS_OK)
+    snprintf(w.err, sizeof w.err, "%s", cs_errmsg());
+  cs_w_check(&w, cs_run_h5_write_header(f, "basins-along", cfg, sets, nset, ctx->argc, ctx->argv));
+  cs_w_string(&w, "/", "status", "complete");
+  cs_w_string(&w, "/", "parameter", pd->name);
+  cs_w_string(&w, "/", "parameter_unit", pd->unit);
+  cs_w_int(&w, "/", "cells_per_value", (long long)cs_basins_ncells(spec));
+  cs_w_check(&w, cs_h5_write_vector(f, "/along/values", n, a.values, pd->unit));
+  cs_w_string(&w, "/along/values", "doc", "the parameter values, rows of the tables below");
+  char(*names)[32] = calloc(t + 1, sizeof *names);
+  const char **np = calloc(t + 1, sizeof *np), **up = calloc(t + 1, sizeof *up),
+             **tp = calloc(t + 1, sizeof *tp);
+  double *rows = calloc(5 * (t + 1), sizeof *rows), *cnt = calloc(2 * n, sizeof *cnt);
+  if (!names || !np || !up || !tp || !rows || !cnt)
+    w.st = CS_ERR_NOMEM, snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    snprintf(names[i], sizeof names[i], "a%zu", i);
+    np[i] = names[i], up[i] = "1", tp[i] = tu;
+  }
+  cs_w_table(&w, "/along/fraction", n, t, a.fraction, np, up);
+  cs_w_string(&w, "/along/fraction", "doc",
+              "per value (row) and followed attractor (column a<id>): the fraction of cells in "
+              "its basin, 0 where it does not exist");
+  cs_w_table(&w, "/along/fraction_err", n, t, a.fraction_err, np, up);
+  cs_w_string(&w, "/along/fraction_err", "doc",
+              "standard error of each fraction as a sample estimate, sqrt(f (1 - f) / cells)");
+  cs_w_table(&w, "/along/period_time", n, t, a.period_time, np, tp);
+  cs_w_string(&w, "/along/period_time", "doc",
+              "period in time of each periodic attractor at each value, NaN elsewhere");
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    double *r = rows + 5 * i;
+    r[0] = (double)i, r[1] = a.cls[i], r[2] = a.period[i], r[3] = (double)a.born[i];
+    r[4] = a.died[i] < n ? (double)a.died[i] : -1;
+  }
+  struct cs_h5_column cols[] = {
+      CS_H5_COLUMN("id", CS_H5_INT32, "1", "followed attractor id: the column a<id>"),
+      CS_H5_COLUMN("class", CS_H5_INT32, "1",
+                   "attractor class (analysis/point.h: 1 equilibrium, 2 periodic, 3 "
+                   "quasiperiodic, 4 chaotic, 5 aperiodic, 6 no-crossings, 7 escaped)"),
+      CS_H5_COLUMN("period", CS_H5_INT32, "1", "section points per cycle (periodic), else 0"),
+      CS_H5_COLUMN("born", CS_H5_INT64, "1", "row of /along/values where it first appears"),
+      CS_H5_COLUMN("died", CS_H5_INT64, "1",
+                   "row where it is no longer found, -1: alive at the last value"),
+  };
+  cs_w_columns(&w, "/along/attractors", 5, cols, t, rows,
+               "the attractors followed from value to value (same class and period, nearest)");
+  for (size_t k = 0; w.st == CS_OK && k < n; k++)
+    cnt[k] = (double)a.n_attr[k], cnt[n + k] = (double)a.failed[k];
+  struct cs_h5_column ccols[] = {
+      CS_H5_COLUMN("attractors", CS_H5_INT64, "1",
+                   "attractors found at the value: >= 2 is "
+                   "multistability"),
+  };
+  cs_w_columns(&w, "/along/multistability", 1, ccols, n, cnt, "per value (rows of values)");
+  cs_w_string(&w, "/along", "doc", "basins of attraction along the parameter");
+  free(names), free(np), free(up), free(tp), free(rows), free(cnt);
+  int rc;
+  if (w.st != CS_OK) {
+    if (f)
+      cs_h5_close(f);
+    rc = cli_fail(cmd, "%s: cannot write: %s", path, w.err);
+  } else if ((st = cs_h5_output_commit(f)) != CS_OK) {
+    rc = cli_fail(cmd, "%s", cs_errmsg());
+  } else {
+    printf("output = %s\n", path);
+    printf("parameter = %s\n", pd->name);
+    printf("values = %zu\n", n);
+    printf("tracked = %zu\n", t);
+    for (size_t i = 0; i < t; i++) {
+      printf("attractor = %zu %s", i, cs_class_name(a.cls[i]));
+      if (a.cls[i] == CS_CLASS_PERIODIC)
+        printf(" period=%d", a.period[i]);
+      printf(" born=%.10g died=", a.values[a.born[i]]);
+      if (a.died[i] < n)
+        printf("%.10g\n", a.values[a.died[i]]);
+      else
+        printf("none\n");
+    }
+    for (size_t k = 0; k < n; k++) {
+      printf("value = %.10g attractors=%zu", a.values[k], a.n_attr[k]);
+      for (size_t i = 0; i < t; i++)
+        if (a.fraction[k * t + i] > 0)
+          printf(" a%zu=%.4g+-%.2g", i, a.fraction[k * t + i], a.fraction_err[k * t + i]);
+      printf("\n");
+    }
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_along_free(&a);
+  return rc;
+}
+
+int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
+{
+  struct cli_opt opts[] = {
+      {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
+      {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--resume", .kind = CLI_FLAG},
+      {0},
+  };
+  const char *sets[MAX_SETS], *file = NULL;
+  size_t nset;
+  int prc = cli_parse_run(cmd, basins_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
+  if (prc >= 0)
+    return prc;
+  struct cs_config cfg;
+  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
+  if (st != CS_OK)
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
+                              : cli_usage(cmd, "%s", cs_errmsg());
+  int rc;
+  if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
+    rc = cli_usage(cmd,
+                   "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
+                   "--help)",
+                   cfg.path, cmd);
+    goto out_cfg;
+  }
+  struct cs_basins_spec spec;
+  if (cs_basins_spec_from_config(&cfg, &spec) != CS_OK) {
+    rc = cli_usage(cmd, "%s", cs_errmsg());
+    goto out_cfg;
+  }
+  if (opts[1].value)
+    spec.threads = (int)opts[1].count;
+  char path[1100];
+  if (opts[0].value)
+    snprintf(path, sizeof path, "%s", opts[0].value);
+  else
+    snprintf(path, sizeof path, "output/%s_basins.h5", cfg.name);
+  if ((rc = cli_check_result_path(cmd, path, file)) != 0)
+    goto out_cfg;
+  if (cs_make_parent_dirs(path) != 0) {
+    rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
+    goto out_cfg;
+  }
+  install_handlers();
+  int resume = opts[3].value != NULL;
+  if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
+    if (resume)
+      rc = cli_usage(cmd, "--resume: not for basins along a parameter ([sweep])");
+    else
+      rc = along(ctx, &cfg, &spec, sets, nset, path);
+    goto out_cfg;
+  }
+  struct sink_ctx sc = {0};
+  st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
+  if (st != CS_OK) {
+    rc = st == CS_ERR_EXISTS || st == CS_ERR_MISMATCH || st == CS_ERR_NOT_FOUND
+             ? cli_usage(cmd, "%s", cs_errmsg())
+             : cli_fail(cmd, "%s", cs_errmsg());
+    goto out_cfg;
+  }
+  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
+  sc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+  size_t prior = 0;
+  const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
+  size_t ncells = cs_basins_ncells(&spec);
+  cli_progress_start(&sc.prog, cmd, CLI_PROGRESS_COUNT, "cells on disk",
+                     (double)cs_basins_h5_cells(sc.w), (double)ncells, opts[2].value != NULL);
+  struct cs_basins_ctl ctl = {.cancel = &stop_signal, .done = done};
+  double t0 = cli_clock();
+  int stopped = 0;
+  st = cs_basins_run(cfg.model, cfg.params, cfg.y0, &spec, sink, &sc, &ctl, &stopped);
+  double wall = cli_clock() - t0;
+  cli_progress_end(&sc.prog);
+  size_t on_disk = cs_basins_h5_cells(sc.w);
+  struct cs_basins_result res;
+  enum cs_status wst = cs_basins_h5_finish(sc.w, st != CS_OK || stopped, wall, &res);
+  if (st != CS_OK) {
+    rc =
+        cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(), on_disk, path);
+  } else if (wst != CS_OK) {
+    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
+                  cs_errmsg(), on_disk, path);
+  } else if (stopped) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s: %zu of %zu cells are in %s.partial; continue with "
+            "'contensou basins %s --resume -o %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            on_disk, ncells, path, file, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else {
+    const char *tu = cs_run_time_unit(cfg.model);
+    printf("output = %s\n", path);
+    printf("cells = %zu\n", res.n_cells);
+    printf("attractors = %zu\n", res.n_attr);
+    for (size_t a = 0; a < res.n_attr; a++) {
+      const struct cs_basins_attractor *at = &res.attr[a];
+      printf("attractor = %zu %s", a, cs_class_name(at->cls));
+      if (at->cls == CS_CLASS_PERIODIC)
+        printf(" period=%d", at->period);
+      printf(" period_time=%.10g fraction=%.6g", at->period_time,
+             (double)at->cells / (double)res.n_cells);
+      if (isfinite(at->lyapunov))
+        printf(" lyapunov=%.4g", at->lyapunov);
+      printf("\n");
+    }
+    if (res.failed)
+      printf("failed_cells = %zu\n", res.failed);
+    if (isfinite(res.sensitivity))
+      cli_print("sensitivity", res.sensitivity);
+    size_t early = 0;
+    for (size_t c = 0; c < res.n_cells; c++)
+      early += res.early[c] == 1;
+    cli_print("early_fraction", (double)early / (double)res.n_cells);
+    cli_print("rhs_evals", (double)res.rhs_total);
+    (void)tu;
+    if (prior)
+      printf("resumed_units = %zu\n", prior);
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_result_free(&res);
+out_cfg:
+  cs_config_free(&cfg);
+  return rc;
+}
