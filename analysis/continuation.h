@@ -161,6 +161,9 @@ struct cs_special {
   struct cs_branch_point pt; /* the located point (its multipliers / eigenvalues) */
   double omega;              /* Hopf: imaginary part of the critical pair (rad per time
                                 unit); Neimark-Sacker: argument of the pair (rad); else 0 */
+  double l1;                 /* Hopf: the first Lyapunov coefficient (analysis/normal_form.h;
+                                < 0 supercritical, > 0 subcritical); else NaN */
+  double l1_err;             /* Hopf: its error estimate; else NaN */
   char note[160];            /* e.g. "neutral saddle", how it was located */
 };
 
