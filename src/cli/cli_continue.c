@@ -117,9 +117,12 @@ static void print_special(const struct cs_model *m, const struct cs_param_desc *
     char l1[160] = "";
     if (isfinite(s->l1))
       snprintf(l1, sizeof l1, "; first Lyapunov coefficient l1 = %.6g +- %.1g: %s", s->l1,
-               s->l1_err, s->l1 > 0 ? "subcritical" : s->l1 < 0 ? "supercritical" : "degenerate");
-    printf("%s (equilibrium; eigenvalues +-%.8gi%s, period 2 pi/omega = %.8g%s%s)\n", buf,
-           s->omega, tu, 2 * M_PI / s->omega, m->time_unit_si ? " s" : "", l1);
+               s->l1_err,
+               s->l1 > 0   ? "subcritical"
+               : s->l1 < 0 ? "supercritical"
+                           : "degenerate");
+    printf("%s (equilibrium; eigenvalues +-%.8gi%s, period 2 pi/omega = %.8g%s%s)\n", buf, s->omega,
+           tu, 2 * M_PI / s->omega, m->time_unit_si ? " s" : "", l1);
     return;
   }
   size_t k = strlen(buf);
