@@ -725,6 +725,25 @@ static enum cs_status specials(struct cont *c, const struct sol *a, const struct
     snprintf(note, sizeof note, "mode switches per period %zu -> %zu", a->switches, b->switches);
     return push_special(c, k, &f, 0.0, note);
   }
+  /* user points: the corrector at the given p from the interpolated point */
+  for (size_t u = 0; u < c->sp.n_user; u++) {
+    double v = c->sp.user_value[u], pa = pval(c, a->X), pb = pval(c, b->X);
+    if (!((pa - v) * (pb - v) < 0 || (pb == v && pa != v)))
+      continue;
+    double X[NX_MAX], fr = (v - pa) / (pb - pa);
+    for (size_t j = 0; j < c->nx; j++)
+      X[j] = a->X[j] + fr * (b->X[j] - a->X[j]);
+    enum cs_status st = correct(c, X, a->X, tk, fr * ds, 1, v, &f);
+    if (st == CS_OK)
+      st = analyse(c, &f);
+    if (st == CS_OK) {
+      ranges(c, &f);
+      snprintf(note, sizeof note, "user point");
+      st = push_special(c, CS_SPECIAL_USER, &f, 0.0, note);
+    }
+    if (st == CS_ERR_NOMEM)
+      return st;
+  }
   int n_tests = c->kind == CS_BRANCH_CYCLE ? 3 : 2;
   for (int which = 0; which < n_tests; which++) {
     if (sign_of(a->psi[which]) * sign_of(b->psi[which]) >= 0)

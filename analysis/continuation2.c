@@ -750,6 +750,16 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
     enum cs_status st = locate(c, w, a, b, tk, ds, &f);
     if (st == CS_ERR_NOMEM)
       return st;
+    if (w >= 2) {
+      /* a user point exactly at its value: the corrector at that parameter */
+      int u = w - 2, ix = c->sp.user_param[u] == 1 ? c->ip1 : c->ip2;
+      double X[NX_MAX];
+      memcpy(X, f.X, c->nx * sizeof *X);
+      struct sol g = f;
+      if (correct(c, X, f.X, tk, 0, ix, c->sp.user_value[u], &g) == CS_OK &&
+          analyse(c, &g) == CS_OK)
+        f = g, st = CS_OK;
+    }
     const char *how = st == CS_OK ? "" : " (approximate)";
     enum cs_codim2_kind k;
     struct cs_curve_point q;

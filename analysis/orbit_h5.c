@@ -439,6 +439,16 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
                                   const struct cs_branch *b, const struct cs_branch *eq,
                                   const char *status, const char *message)
 {
+  return cs_branch_h5_write_with(path, cfg, run, cc, b, eq, NULL, NULL, status, message);
+}
+
+enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config *cfg,
+                                       const struct cs_run_info *run,
+                                       const struct cs_cont_config *cc, const struct cs_branch *b,
+                                       const struct cs_branch *eq,
+                                       void (*extra)(struct cs_writer *, const void *),
+                                       const void *ctx, const char *status, const char *message)
+{
   const struct cs_model *m = cfg->model;
   const struct cs_param_desc *pd = &m->param[cc->param];
   struct cs_writer w;
@@ -452,7 +462,7 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
     write_branch(&w, "/equilibria", m, pd, eq);
   write_special(&w, m, pd, b, eq);
   /* the settings, on the branch they made */
-  static const char *const starts[] = {"state", "hopf", "sweep"};
+  static const char *const starts[] = {"state", "hopf", "sweep", "fold", "period-doubling"};
   const char *o = "/branch";
   cs_w_string(&w, o, "parameter", pd->name);
   cs_w_string(&w, o, "parameter_unit", pd->unit);
@@ -479,5 +489,7 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
   } else {
     cs_w_string(&w, o, "section_variable", "");
   }
+  if (extra)
+    extra(&w, ctx);
   return close_file(&w, status, message);
 }

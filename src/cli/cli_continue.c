@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
+#include "analysis/continuation2_h5.h"
 #include "analysis/continuation_config.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/point.h"
@@ -198,6 +201,131 @@ static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *
   return rc;
 }
 
+/* "<p1> <unit> <p2> <unit>" */
+static void two_values(const struct cs_param_desc *d1, const struct cs_param_desc *d2, double p1,
+                       double p2, char *buf, size_t len)
+{
+  int u1 = strcmp(d1->unit, "1") != 0, u2 = strcmp(d2->unit, "1") != 0;
+  snprintf(buf, len, "%.10g%s%s %.10g%s%s", p1, u1 ? " " : "", u1 ? d1->unit : "", p2,
+           u2 ? " " : "", u2 ? d2->unit : "");
+}
+
+/* contensou continue with parameter2: the one-parameter branch to the first
+ * special point `start` names, then its curve in (parameter, parameter2). */
+static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
+                     struct cs_config *cfg, struct cs_cont_config *cc, const char *path,
+                     const double *y_start, int no_plot)
+{
+  const struct cs_model *m = cfg->model;
+  const struct cs_param_desc *d1 = &m->param[cc->param], *d2 = &m->param[cc->param2];
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg->params_unprepared, cc->param);
+  if (!w)
+    return cli_fail(cmd, "%s", cs_errmsg());
+  struct cs_branch b;
+  memset(&b, 0, sizeof b);
+  enum cs_curve_kind kind;
+  enum cs_special_kind want;
+  enum cs_status st;
+  int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONT_FROM_HOPF;
+  if (cc->start == CS_CONT_FROM_HOPF)
+    kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
+  else if (cc->start == CS_CONT_FROM_PD)
+    kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
+  else
+    kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
+  clock_t t0 = clock();
+  if (!cycles) {
+    struct cs_cont_spec es = cc->spec;
+    es.stop_at_hopf = kind == CS_CURVE_HOPF;
+    st = cs_continue_equilibria(w, &es, cc->at, y_start, &b);
+  } else {
+    double t1, y[CS_ORBIT_MAX_N], T;
+    st = cs_orbit_ws_set_param(w, cc->at);
+    if (st == CS_OK)
+      st = cs_orbit_guess(w, &cc->spec.orbit, 0.0, y_start, cc->transient, &t1, y, &T);
+    if (st == CS_OK)
+      st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, &b);
+  }
+  const struct cs_special *sp = NULL;
+  for (size_t i = 0; st == CS_OK && i < b.n_special && !sp; i++)
+    if (b.special[i].kind == want)
+      sp = &b.special[i];
+  char why[600] = "";
+  if (st != CS_OK)
+    snprintf(why, sizeof why, "no branch: %s", cs_errmsg());
+  else if (!sp)
+    snprintf(why, sizeof why, "no %s point on the %s branch from %s = %.10g (%s)",
+             cs_special_name(want), cycles ? "cycle" : "equilibrium", d1->name, cc->at, b.end_note);
+  clock_t t1 = clock();
+  struct cs_curve cv;
+  memset(&cv, 0, sizeof cv);
+  if (sp) {
+    st = cs_continue_curve(w, cfg->params_unprepared, &cc->curve, kind, sp, &cv);
+    if (st != CS_OK)
+      snprintf(why, sizeof why, "%s", cs_errmsg());
+  }
+  double cpu = (double)(clock() - t1) / CLOCKS_PER_SEC;
+  (void)t0;
+  cs_orbit_ws_free(w);
+  if (why[0]) {
+    cs_branch_free(&b);
+    return cli_fail(cmd, "no curve (%s): %s", cs_strerror(st == CS_OK ? CS_ERR_NOT_FOUND : st),
+                    why);
+  }
+  struct cs_curve_h5 ch = {m, cc->param, cc->param2, &cc->curve, &cv, cpu};
+  st = cs_branch_h5_write_with(path, cfg, run, cc, &b, NULL, cs_curve_h5_add, &ch, "ok",
+                               cv.end_note);
+  if (st != CS_OK) {
+    cs_branch_free(&b), cs_curve_free(&cv);
+    return cli_fail(cmd, "%s", cs_errmsg());
+  }
+  char buf[200];
+  printf("output = %s\n", path);
+  printf("model = %s\n", m->name);
+  printf("parameter = %s\n", d1->name);
+  printf("parameter2 = %s\n", d2->name);
+  printf("curve = %s\n", cs_curve_name(kind));
+  print_special(m, d1, sp, cycles);
+  printf("points = %zu\n", cv.n_points);
+  const char *t1n, *t2n;
+  cs_curve_test_names(kind, &t1n, &t2n);
+  for (size_t i = 0; i < cv.n_special; i++) {
+    const struct cs_curve_special *s = &cv.special[i];
+    if (s->kind == CS_CODIM2_START)
+      continue;
+    two_values(d1, d2, s->pt.p1, s->pt.p2, buf, sizeof buf);
+    if (s->kind == CS_CODIM2_END) {
+      printf("end = %s (%s)\n", buf, s->note);
+      continue;
+    }
+    printf("%s = %s (%s", cs_codim2_name(s->kind), buf, s->note);
+    if (kind == CS_CURVE_HOPF && isfinite(s->pt.test[1]))
+      printf("; omega %.8g, l1 = %.6g", s->pt.omega, s->pt.test[1]);
+    else if (kind == CS_CURVE_FOLD)
+      printf("; %s %.6g, %s %.6g", t1n, s->pt.test[0], t2n, s->pt.test[1]);
+    else if (isfinite(s->pt.period))
+      printf("; period %.10g", s->pt.period);
+    printf(")\n");
+  }
+  if (kind == CS_CURVE_HOPF) {
+    /* the sign of l1 along the curve: where none changes, no Bautin point */
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < cv.n_points; i++)
+      if (isfinite(cv.points[i].test[1]))
+        lo = fmin(lo, cv.points[i].test[1]), hi = fmax(hi, cv.points[i].test[1]);
+    if (lo <= hi)
+      printf("l1_range = [%.6g, %.6g] (%s)\n", lo, hi,
+             lo > 0   ? "subcritical all along"
+             : hi < 0 ? "supercritical all along"
+                      : "changes sign");
+  }
+  printf("evaluations = %ld\n", cv.evaluations);
+  printf("cpu_per_point = %.3g s\n", cv.n_points ? cpu / (double)cv.n_points : 0.0);
+  cs_branch_free(&b), cs_curve_free(&cv);
+  fflush(stdout);
+  return no_plot ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
+}
+
 int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
 {
   enum { O_OUT, O_NOPLOT };
@@ -251,6 +379,12 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     if (!cs_config_raw_find(&cfg, "continuation", "transient"))
       cc.transient = 0.0;
   }
+  if (cc.param2 >= 0) {
+    struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+    rc = run_curve(ctx, &run, &cfg, &cc, path, y_start, opts[O_NOPLOT].value != NULL);
+    cs_config_free(&cfg);
+    return rc;
+  }
   struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param);
   if (!w) {
     cs_config_free(&cfg);
@@ -300,7 +434,7 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     return st != CS_OK ? cli_fail(cmd, "no branch (%s): %s", cs_strerror(st), why)
                        : cli_fail(cmd, "%s", cs_errmsg());
   }
-  static const char *const starts[] = {"state", "hopf", "sweep"};
+  static const char *const starts[] = {"state", "hopf", "sweep", "fold", "period-doubling"};
   printf("output = %s\n", path);
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", pd->name);
