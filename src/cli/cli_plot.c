@@ -425,6 +425,13 @@ static enum cs_status friction_fit_picture(const char *path, const struct cs_plo
   return cs_plot_friction_fit(path, out, v);
 }
 
+/* A continuation file: its two-parameter curve if it has one, else its branch. */
+static enum cs_status continuation_picture(const char *path, const struct cs_plot_request *rq,
+                                           FILE *out, struct cs_plot_vars *v)
+{
+  return cs_plot_has_curve(path) ? cs_plot_curve(path, out, v) : cs_plot_branch(path, rq, out, v);
+}
+
 struct plot_kind {
   enum cs_result_kind kind;
   const char *script; /* file in the gnuplot directory, unless the picture names one */
@@ -432,7 +439,7 @@ struct plot_kind {
 };
 
 static const struct plot_kind kinds[] = {
-    {CS_RESULT_CONTINUATION, "branch.gp", cs_plot_branch},
+    {CS_RESULT_CONTINUATION, "branch.gp", continuation_picture},
     {CS_RESULT_EPS_STUDY, "eps_study.gp", cs_plot_eps_study},
     {CS_RESULT_FIT, "friction_fit.gp", friction_fit_picture},
     {CS_RESULT_ORBIT, "trajectory.gp", cs_plot_trajectory},
@@ -753,7 +760,10 @@ static int plot_pair(struct cli_guard *g, const struct plot_job *job)
       rc = out ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
   if (rc == CLI_EXIT_OK) {
-    enum cs_status st = cs_plot_branch_over_sweep(bfile, &s, &job->req.rq, data, &v);
+    /* a two-parameter curve goes over a 2-D sweep's regime map */
+    enum cs_status st = cs_plot_has_curve(bfile)
+                            ? cs_plot_curve_over_map(bfile, &s, data, &v)
+                            : cs_plot_branch_over_sweep(bfile, &s, &job->req.rq, data, &v);
     if (st != CS_OK)
       rc = picture_failed(st);
   }
