@@ -786,8 +786,18 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
         *stop = 1;
         *bt = f;
       } else {
-        snprintf(note, sizeof note, "the first Lyapunov coefficient changes sign (omega = %.8g)%s",
-                 f.omega, how);
+        /* l1 there is 0 to within its error estimate by construction; an
+         * estimate that is not small against l1 nearby says that l1 depends
+         * on the difference step (a field not three times differentiable) */
+        double near = fmax(fabs(fa), fabs(fb));
+        if (f.l1_err > 0.01 * near)
+          snprintf(note, sizeof note,
+                   "l1 changes sign (omega = %.8g), doubtful: l1 changes by %.2g with the "
+                   "difference step (nearby |l1| %.2g)%s",
+                   f.omega, f.l1_err, near, how);
+        else
+          snprintf(note, sizeof note,
+                   "the first Lyapunov coefficient changes sign (omega = %.8g)%s", f.omega, how);
       }
     }
     st = half_special(h, k, &q, note);
