@@ -87,6 +87,11 @@ pass "branch: the user point beta1 = 0.03 on both sides of the fold"
 
 ok info hopf.h5
 is kind continuation
+is curve hopf
+printf '%s\n' "$out" | grep -q '^curve_range2 = beta2 = -1 \.\.\. ' || die "$last: no curve_range2 from -1"
+printf '%s\n' "$out" | grep -q '^curve_special = bogdanov-takens at beta1 = ' ||
+  die "$last: no bogdanov-takens line"
+pass "info reads the curve"
 
 if [ "$have_h5py" -eq 1 ]; then
   /usr/bin/python3 - hopf.h5 <<'PY' || die "hopf.h5: /curve is not as documented"
