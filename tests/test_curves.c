@@ -12,6 +12,10 @@
  *   at the BT point;
  * - cusp normal form: the fold curve 27 beta1^2 = 4 beta2^3 through the
  *   cusp point (0, 0), located with x = 0;
+ * - a cycle on a Moebius band (model flip): the period doubling of the cycle
+ *   branch at mu = 0 and its period-doubling curve mu = 0 in (mu, nu), every
+ *   point with period 2 pi, the cycle (1, 0, 0) and the multipliers -1 and
+ *   -exp(2 pi nu);
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
@@ -267,6 +271,49 @@ static void cusp(void **state)
   free(p);
 }
 
+/* ------------------------------------------------------- period doubling */
+
+static void flip(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("flip");
+  void *p = make_params(m);
+  struct cs_orbit_ws *w = ws_of(m, p, "mu");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = -0.5, sp.p_max = 0.5;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
+  struct cs_branch cy;
+  double y0[3] = {1.0, 0.0, 0.0};
+  assert_int_equal(cs_continue_cycles(w, &sp, -0.5, 0.0, y0, 2 * M_PI, &cy), CS_OK);
+  const struct cs_special *pd = first(&cy, CS_SPECIAL_PERIOD_DOUBLING);
+  assert_non_null(pd);
+  print_message("period doubling at mu = %.3g\n", pd->pt.p);
+  assert_close(pd->pt.p, 0.0, 1e-8);
+  struct cs_curve_spec cs = curve_spec(m, "nu", -1, 1, -2, -0.25);
+  cs.orbit = sp.orbit;
+  cs.ds_max = 0.2;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_PERIOD_DOUBLING, pd, &c), CS_OK);
+  print_message("period-doubling curve: %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 5);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    assert_close(q->p1, 0.0, 1e-8);
+    assert_close(q->period, 2 * M_PI, 1e-8);
+    assert_close(q->y[0], 1.0, 1e-8);
+    assert_close(q->y[2], 0.0, 1e-8);
+    /* the multipliers -1 and -exp(2 pi nu) */
+    assert_close(q->re[0], -1.0, 1e-6);
+    assert_close(q->re[1], -exp(2 * M_PI * q->p2), 1e-6);
+  }
+  assert_close(c.points[0].p2, -2.0, 1e-12);
+  assert_close(c.points[c.n_points - 1].p2, -0.25, 1e-12);
+  cs_curve_free(&c);
+  cs_branch_free(&cy);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
 /* ------------------------------------------------------------ figure 5a */
 
 /* central finite-difference Jacobian of the right-hand side */
@@ -361,10 +408,8 @@ static void fig5a_hopf_curve(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin),
-      cmocka_unit_test(bogdanov_takens),
-      cmocka_unit_test(cusp),
-      cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),  cmocka_unit_test(cusp),
+      cmocka_unit_test(flip),   cmocka_unit_test(fig5a_hopf_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

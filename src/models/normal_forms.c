@@ -280,3 +280,110 @@ const struct cs_model cs_model_cusp = {
     .section_doc = "x = 0 increasing (a one-dimensional flow has no cycles; the section exists "
                    "for uniformity).",
 };
+
+/* ------------------------------------------------------------------ flip */
+
+/* flip, a cycle with a flip (period doubling) of known multipliers: the
+ * unit circle of the (x, y) plane, theta' = 1, period 2 pi, with the
+ * transverse plane (rho, z), rho = r - 1, twisted by half a turn per turn
+ * (a Moebius band): (rho, z)' = (c I + d S(theta) + J/2) (rho, z), S the
+ * reflection across the angle theta/2, J the quarter turn, c = (mu + nu)/2,
+ * d = (mu - nu)/2. In the frame turning by theta/2 the transverse flow is
+ * diag(mu, nu), so the nontrivial multipliers are -exp(2 pi mu) and
+ * -exp(2 pi nu): a period doubling at mu = 0 (nu < 0), for every nu (the
+ * period-doubling curve mu = 0 in (mu, nu)), and at nu = 0 likewise. */
+struct flip {
+  double mu, nu;
+};
+
+static const struct cs_var_desc flip_state[] = {
+    {"x", "1", "r cos(theta)", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
+    {"z", "1", "height above the plane of the cycle", 0, 0},
+};
+
+static const double flip_default[] = {1.0, 0.0, 0.0};
+
+static const struct cs_param_desc flip_params[] = {
+    {"mu", "1", offsetof(struct flip, mu), -0.5, -10.0, 10.0, NULL,
+     "first transverse rate: multiplier -exp(2 pi mu) (period doubling at mu = 0)"},
+    {"nu", "1", offsetof(struct flip, nu), -1.0, -10.0, 10.0, NULL,
+     "second transverse rate: multiplier -exp(2 pi nu)"},
+};
+
+static int flip_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct flip *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1, c = 0.5 * (p->mu + p->nu),
+         d = 0.5 * (p->mu - p->nu);
+  double R = (c + d * C) * rho + (d * S - 0.5) * y[2];
+  f[0] = R * C - y[1];
+  f[1] = R * S + y[0];
+  f[2] = (d * S + 0.5) * rho + (c - d * C) * y[2];
+  return 0;
+}
+
+static int flip_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct flip *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1, z = y[2], c = 0.5 * (p->mu + p->nu),
+         d = 0.5 * (p->mu - p->nu);
+  double Cx = S * S / r, Cy = -C * S / r, Sx = -C * S / r, Sy = C * C / r;
+  double R = (c + d * C) * rho + (d * S - 0.5) * z;
+  double Rx = d * Cx * rho + (c + d * C) * C + d * Sx * z;
+  double Ry = d * Cy * rho + (c + d * C) * S + d * Sy * z;
+  double Rz = d * S - 0.5;
+  J[0] = Rx * C + R * Cx;
+  J[1] = Ry * C + R * Cy - 1.0;
+  J[2] = Rz * C;
+  J[3] = Rx * S + R * Sx + 1.0;
+  J[4] = Ry * S + R * Sy;
+  J[5] = Rz * S;
+  J[6] = d * Sx * rho + (d * S + 0.5) * C - d * Cx * z;
+  J[7] = d * Sy * rho + (d * S + 0.5) * S - d * Cy * z;
+  J[8] = c - d * C;
+  return 0;
+}
+
+static int flip_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  (void)t, (void)vp;
+  out[0] = hypot(y[0], y[1]);
+  return 0;
+}
+
+static enum cs_status flip_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_flip = {
+    .name = "flip",
+    .title = "cycle on a Moebius band (reference: period doubling at mu = 0, multipliers "
+             "-exp(2 pi mu), -exp(2 pi nu))",
+    .reference = "the unit circle with a transverse half twist per turn (see normal_forms.c)",
+    .n_state = 3,
+    .state = flip_state,
+    .state_default = flip_default,
+    .n_param = sizeof flip_params / sizeof *flip_params,
+    .param = flip_params,
+    .params_size = sizeof(struct flip),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = flip_prepare,
+    .rhs = flip_rhs,
+    .jac = flip_jac,
+    .derived_fn = flip_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
+};

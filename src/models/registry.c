@@ -13,6 +13,7 @@ extern const struct cs_model cs_model_subhopf;
 extern const struct cs_model cs_model_bautin;
 extern const struct cs_model cs_model_bt;
 extern const struct cs_model cs_model_cusp;
+extern const struct cs_model cs_model_flip;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
@@ -27,5 +28,6 @@ const struct cs_model *const cs_models[] = {
     &cs_model_bautin,
     &cs_model_bt,
     &cs_model_cusp,
+    &cs_model_flip,
     NULL,
 };
