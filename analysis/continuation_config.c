@@ -353,9 +353,23 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       c->start = CS_CONT_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONT_FROM_PD;
-    else if (c->param2 >= 0)
+    else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
+      /* branch:FILE.h5:K */
+      const char *colon = strrchr(r->value + 7, ':');
+      long k;
+      if (!colon || colon == r->value + 7 || !cs_parse_long(colon + 1, &k) || k < 0)
+        err(&p, r, "start", CS_ERR_RANGE,
+            "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)", r->value);
+      else {
+        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
+                 r->value + 7);
+        c->sweep_index = k;
+        c->start = CS_CONT_FROM_BRANCH;
+      }
+    } else if (c->param2 >= 0)
       err(&p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling)", r->value);
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
+          r->value);
     else
       err(&p, r, "start", CS_ERR_RANGE,
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "

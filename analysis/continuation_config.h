@@ -43,6 +43,8 @@
  *                   the one-parameter branch (hopf, fold with branch =
  *                   equilibria: of equilibria; fold, period-doubling with
  *                   branch = cycles: of the cycles from [initial])
+ *                   | branch:FILE.h5:K: row K (from 0) of /special of a
+ *                   continuation file of the same model and parameter
  *   points2         curve points each way at most (default 200)
  *   ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)
  *   direction2      both (default) | forward | backward (parameter2 increasing
@@ -66,7 +68,8 @@ enum cs_cont_start {
   CS_CONT_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
   CS_CONT_FROM_SWEEP, /* a point of a sweep file */
   CS_CONT_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
-  CS_CONT_FROM_PD     /* parameter2: the first period doubling of the cycles */
+  CS_CONT_FROM_PD,    /* parameter2: the first period doubling of the cycles */
+  CS_CONT_FROM_BRANCH /* parameter2: special point K of a continuation file */
 };
 
 struct cs_cont_config {
@@ -76,7 +79,7 @@ struct cs_cont_config {
   double at;             /* its value at the start */
   double transient;      /* model time unit */
   char sweep_file[1024]; /* start = sweep: the file */
-  long sweep_index;      /* its grid index */
+  long sweep_index;      /* its grid index; start = branch: the /special row */
   int sweep_pass;        /* 0 forward, 1 backward */
   struct cs_cont_spec spec;
   int param2;                        /* the second parameter's index, -1: a one-parameter branch */

@@ -462,7 +462,8 @@ enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config 
     write_branch(&w, "/equilibria", m, pd, eq);
   write_special(&w, m, pd, b, eq);
   /* the settings, on the branch they made */
-  static const char *const starts[] = {"state", "hopf", "sweep", "fold", "period-doubling"};
+  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
+                                       "period-doubling", "branch"};
   const char *o = "/branch";
   cs_w_string(&w, o, "parameter", pd->name);
   cs_w_string(&w, o, "parameter_unit", pd->unit);

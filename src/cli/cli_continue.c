@@ -92,7 +92,8 @@ static const char continue_help[] =
     "                  branch (branch = equilibria: fold curve; branch = cycles: the\n"
     "                  cycles from [initial], fold-of-cycles curve) |\n"
     "                  period-doubling: the first one of the cycles (period-doubling\n"
-    "                  curve)\n"
+    "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
+    "                  continuation file of the same model and parameter\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
     "  direction2      both (default) | forward | backward: parameter2 increasing\n"
@@ -244,6 +245,64 @@ static void two_values(const struct cs_param_desc *d1, const struct cs_param_des
            u2 ? " " : "", u2 ? d2->unit : "");
 }
 
+/* start = branch:FILE.h5:K: row K of /special of a continuation file of the
+ * same model in the same parameter, as the special point to continue (its
+ * kind, parameter value, state, period, omega; the branch kind from the
+ * file). Returns 0, or an exit status after a message. */
+static int branch_point(const struct cs_cont_config *cc, const struct cs_config *cfg,
+                        struct cs_special *sp, int *cycles)
+{
+  const struct cs_model *m = cfg->model;
+  const char *par = m->param[cc->param].name;
+  const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
+  const char *where = r ? r->where : cfg->path;
+  struct cs_continuation_file c;
+  enum cs_status st = cs_read_continuation(cc->sweep_file, &c);
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: start: %s", where, cs_errmsg());
+  const struct cs_result_table *t = c.special, *b = c.branch;
+  const char *model = c.all.h.model, *bpar = b ? cs_result_attr_text(&b->attrs, "parameter") : NULL;
+  const char *bkind = b ? cs_result_attr_text(&b->attrs, "kind") : NULL;
+  long ck = t ? cs_result_column(t, "kind") : -1, cp = t ? cs_result_column(t, par) : -1;
+  long cb = t ? cs_result_column(t, "branch") : -1, cT = t ? cs_result_column(t, "period") : -1;
+  long co = t ? cs_result_column(t, "omega") : -1;
+  int rc = 0;
+  if (!model || strcmp(model, m->name) != 0 || !bpar || strcmp(bpar, par) != 0)
+    rc = cli_usage(cmd, "%s: start: '%s' is a branch of %s in %s, not of %s in %s", where,
+                   cc->sweep_file, model ? model : "?", bpar ? bpar : "?", m->name, par);
+  else if (!t || ck < 0 || cp < 0 || cb < 0 || (size_t)cc->sweep_index >= t->nrows)
+    rc = cli_usage(cmd, "%s: start: '%s' has no special point %ld (accepted: 0 ... %zu)", where,
+                   cc->sweep_file, cc->sweep_index, t ? (t->nrows ? t->nrows - 1 : 0) : 0);
+  if (!rc) {
+    const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
+    memset(sp, 0, sizeof *sp);
+    sp->kind = (enum cs_special_kind)(int)row[ck];
+    sp->pt.p = row[cp];
+    sp->pt.period = cT >= 0 ? row[cT] : NAN;
+    sp->omega = co >= 0 ? row[co] : 0;
+    long cl = cs_result_column(t, "l1"), ce = cs_result_column(t, "l1_err");
+    sp->l1 = cl >= 0 ? row[cl] : NAN;
+    sp->l1_err = ce >= 0 ? row[ce] : NAN;
+    *cycles = row[cb] == 0 && bkind && strcmp(bkind, "cycles") == 0;
+    for (size_t i = 0; i < m->n_state && !rc; i++) {
+      long cy = cs_result_column(t, m->state[i].name);
+      sp->pt.y[i] = sp->pt.ymin[i] = sp->pt.ymax[i] = cy >= 0 ? row[cy] : NAN;
+      if (!isfinite(sp->pt.y[i]))
+        rc = cli_usage(cmd, "%s: start: '%s', special point %ld: no state %s", where,
+                       cc->sweep_file, cc->sweep_index, m->state[i].name);
+    }
+    int ok = sp->kind == CS_SPECIAL_HOPF || (sp->kind == CS_SPECIAL_FOLD) ||
+             (sp->kind == CS_SPECIAL_PERIOD_DOUBLING && *cycles);
+    if (!rc && !ok)
+      rc = cli_usage(cmd,
+                     "%s: start: special point %ld of '%s' is a %s point (accepted: hopf, fold, "
+                     "period-doubling)",
+                     where, cc->sweep_index, cc->sweep_file, cs_special_name(sp->kind));
+  }
+  cs_continuation_file_free(&c);
+  return rc;
+}
+
 /* contensou continue with parameter2: the one-parameter branch to the first
  * special point `start` names, then its curve in (parameter, parameter2). */
 static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
@@ -267,8 +326,27 @@ static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
     kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
   else
     kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
+  struct cs_special from;
+  if (cc->start == CS_CONT_FROM_BRANCH) {
+    int rc = branch_point(cc, cfg, &from, &cycles);
+    if (rc) {
+      cs_orbit_ws_free(w);
+      return rc;
+    }
+    kind = from.kind == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
+           : from.kind == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
+           : cycles                                  ? CS_CURVE_FOLD_CYCLES
+                                                     : CS_CURVE_FOLD;
+    want = from.kind;
+  }
   clock_t t0 = clock();
-  if (!cycles) {
+  if (cc->start == CS_CONT_FROM_BRANCH) {
+    /* no branch: the point comes from the file */
+    b.kind = cycles ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
+    b.autonomous = 1;
+    b.n = m->n_state;
+    st = CS_OK;
+  } else if (!cycles) {
     struct cs_cont_spec es = cc->spec;
     es.stop_at_hopf = kind == CS_CURVE_HOPF;
     st = cs_continue_equilibria(w, &es, cc->at, y_start, &b);
@@ -280,7 +358,7 @@ static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
     if (st == CS_OK)
       st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, &b);
   }
-  const struct cs_special *sp = NULL;
+  const struct cs_special *sp = cc->start == CS_CONT_FROM_BRANCH ? &from : NULL;
   for (size_t i = 0; st == CS_OK && i < b.n_special && !sp; i++)
     if (b.special[i].kind == want)
       sp = &b.special[i];
@@ -333,7 +411,7 @@ static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
       continue;
     }
     printf("%s = %s (%s", cs_codim2_name(s->kind), buf, s->note);
-    if (kind == CS_CURVE_HOPF && isfinite(s->pt.test[1]))
+    if (kind == CS_CURVE_HOPF && isfinite(s->pt.test[1]) && s->kind != CS_CODIM2_BT)
       printf("; omega %.8g, l1 = %.6g", s->pt.omega, s->pt.test[1]);
     else if (kind == CS_CURVE_FOLD)
       printf("; %s %.6g, %s %.6g", t1n, s->pt.test[0], t2n, s->pt.test[1]);
@@ -468,7 +546,8 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     return st != CS_OK ? cli_fail(cmd, "no branch (%s): %s", cs_strerror(st), why)
                        : cli_fail(cmd, "%s", cs_errmsg());
   }
-  static const char *const starts[] = {"state", "hopf", "sweep", "fold", "period-doubling"};
+  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
+                                       "period-doubling", "branch"};
   printf("output = %s\n", path);
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", pd->name);

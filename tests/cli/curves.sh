@@ -85,6 +85,17 @@ ok continue branch.ini -o branch.h5 --no-plot --set continuation.user=beta1:0.03
 printf '%s\n' "$out" | grep -q '^fold = 0.0625 ' || die "$last: no fold at beta1 = 1/16"
 pass "branch: the user point beta1 = 0.03 on both sides of the fold"
 
+# a special point of that branch file as the start: row 2 is the fold
+sed 's/^start = hopf/start = branch:branch.h5:2/' bt.ini >from_file.ini
+ok continue from_file.ini -o from_file.h5 --no-plot
+is curve fold
+read -r b1 b2 <<<"$(pair bogdanov-takens)"
+close "$b1" 0 1e-9
+close "$b2" 0 1e-8
+pass "start = branch:branch.h5:2: the fold curve from the file's fold, BT at ($b1, $b2)"
+bad_verb continue "start: special point 1 of 'branch.h5' is a user point" continue bt.ini \
+  --set continuation.start=branch:branch.h5:1 --no-plot
+
 ok info hopf.h5
 is kind continuation
 is curve hopf
