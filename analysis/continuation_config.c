@@ -378,7 +378,9 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
     if (p.st == CS_OK && c->param2 >= 0 &&
         (c->start == CS_CONT_FROM_STATE || c->start == CS_CONT_FROM_SWEEP))
       err(&p, r, "start", CS_ERR_RANGE,
-          "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling)", r->value);
+          "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
+          "branch:FILE.h5:K)",
+          r->value);
     if (p.st == CS_OK && c->start == CS_CONT_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       err(&p, r, "start", CS_ERR_RANGE,
           "period doublings are points of cycles (accepted: branch = cycles)");
