@@ -11,6 +11,7 @@
 # sweep_regime.gp; then) the curve "p1 p2 n_unstable", the special points
 # "p1 p2 kind"; curve_kind, cpar1, cpar1_unit, cpar2, cpar2_unit,
 # codim2_names, codim2_present, cfile, endnote, model, law, file, over_map;
+# over a map ncurves curves (curve_kinds), each with its two blocks;
 # over a map also those of sweep_regime.gp.
 
 if (!exists("gpdir")) gpdir = '.'
@@ -41,6 +42,10 @@ sk(i) = words(codim2_present) >= i ? int(word(codim2_present, i)) : -1
 ccol = curve_kind eq 'hopf' ? 0x111111 : curve_kind eq 'fold' ? 0x7f3b08 : \
        curve_kind eq 'fold-of-cycles' ? 0x1f4e9e : 0xd62728
 b0 = over_map ? 1 : 0
+if (!exists("ncurves")) ncurves = 1
+if (!exists("curve_kinds")) curve_kinds = curve_kind
+kindcol(k) = k eq 'hopf' ? 0x111111 : k eq 'fold' ? 0x7f3b08 : \
+             k eq 'fold-of-cycles' ? 0x1f4e9e : 0xd62728
 
 set xlabel lab(cpar1, cpar1_unit)
 set ylabel lab(cpar2, cpar2_unit)
@@ -67,15 +72,16 @@ if (over_map) {
   set autoscale yfix
   set style fill solid 1.0 border
   set key outside right top vertical reverse Left samplen 2 spacing 1.2 box opaque
-  set title title_head . "\n" . sprintf('%s curve (%s) over the regime map (%s pass)', \
-    curve_kind, esc(cfile), pass) . "\n" . title_how font ',12'
+  set title title_head . "\n" . sprintf('%s curves (%s) over the regime map (%s pass)', \
+    curve_kinds, esc(cfile), pass) . "\n" . title_how font ',12'
   plot infile index 0 u 1:2:3:4:5:6:(catcolor(int($7))) w boxxyerror lc rgb variable notitle, \
        for [i = 1:words(cat_present)] NaN w boxes lc rgb catcolor(int(word(cat_present, i))) \
          t catname(int(word(cat_present, i))), \
-       infile index b0 u 1:2 w l lw 3 lc rgb ccol t curve_kind . ' curve', \
-       for [i = 1:words(codim2_present)] infile index (b0 + 1) \
+       for [c = 1:ncurves] infile index (b0 + 2 * (c - 1)) u 1:2 w l lw 3 \
+         lc rgb kindcol(word(curve_kinds, c)) t word(curve_kinds, c) . ' curve', \
+       for [c = 1:ncurves] for [i = 1:words(codim2_present)] infile index (b0 + 2 * c - 1) \
          u 1:(int($3) == sk(i) ? $2 : NaN) w p pt kpt(sk(i)) ps 2.2 lw 2 lc rgb kcol(sk(i)) \
-         t kname(sk(i))
+         t (c == 1 ? kname(sk(i)) : '')
 } else {
   set key outside right top vertical samplen 2 spacing 1.2
   set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05

@@ -454,6 +454,7 @@ static const char plot_help[] =
     "       contensou plot SWEEP.h5 --point K | --at VALUE [--view section|return]\n"
     "                      [--x NAME] [--y NAME] [--var NAME] [-o OUT]\n"
     "       contensou plot BRANCH.h5 SWEEP.h5 [--var NAME] [-o OUT]   (either order)\n"
+    "       contensou plot MAP.h5 CURVE.h5... [-o OUT]   (up to 4 curves)\n"
     "\n"
     "Draws a result file with the gnuplot script that matches its root attribute\n"
     "'kind' (scripts from $CONTENSOU_GNUPLOT_DIR, else the installation's\n"
@@ -497,6 +498,10 @@ static const char plot_help[] =
     "                  point, two section columns (--x, --y) against each other\n"
     "    return        --point K or --at VALUE: the return map of one section\n"
     "                  column (--var): x_j against x_{j+1}, with the diagonal\n"
+    "  MAP.h5 CURVE.h5...  curve.gp: the two-parameter curves of contensou continue\n"
+    "                      (parameter2) over the regime map of a 2-D sweep in the same\n"
+    "                      plane (MAP.h5 first with more than one curve), their\n"
+    "                      codim-2 and user points marked; a curve file alone: the curve\n"
     "  BRANCH.h5 SWEEP.h5  branch_sweep.gp: a branch of contensou continue over the\n"
     "                      bifurcation diagram of a 1-D sweep (stable solid, unstable\n"
     "                      dashed, special points marked and labelled); refused (exit 2)\n"
@@ -691,8 +696,10 @@ static int run_gnuplot(const char *vars, const char *script, double data_mib)
 
 /* What the command line asks, for the guarded child. */
 struct plot_job {
-  const char *file;     /* the result file */
-  const char *file2;    /* a second one (branch over sweep), or NULL */
+  const char *file;    /* the result file */
+  const char *file2;   /* a second one (branch over sweep), or NULL */
+  const char *more[3]; /* further curve files over the same map */
+  int n_more;
   struct sweep_req req; /* --var, --x, --y, the time window, sweep options, out, fmt, gpdir */
   int fmt;              /* index into formats */
   int has_sweep_opts;   /* --view, --point or --at given */
@@ -734,6 +741,11 @@ static int plot_pair(struct cli_guard *g, const struct plot_job *job)
   const struct plot_kind *k1 = kind_of(job->file), *k2 = k1 ? kind_of(job->file2) : NULL;
   if (!k1 || !k2)
     return CLI_EXIT_USAGE;
+  if (job->n_more && k1->kind != CS_RESULT_SWEEP)
+    return cli_usage(cmd,
+                     "%d files: the first must be a 2-D sweep, the others curves of "
+                     "contensou continue (parameter2) in its plane",
+                     2 + job->n_more);
   int swap = k1->kind == CS_RESULT_SWEEP;
   const char *bfile = swap ? job->file2 : job->file, *sfile = swap ? job->file : job->file2;
   const struct plot_kind *kb = swap ? k2 : k1, *ks = swap ? k1 : k2;
@@ -761,8 +773,11 @@ static int plot_pair(struct cli_guard *g, const struct plot_job *job)
   }
   if (rc == CLI_EXIT_OK) {
     /* a two-parameter curve goes over a 2-D sweep's regime map */
-    enum cs_status st = cs_plot_has_curve(bfile)
-                            ? cs_plot_curve_over_map(bfile, &s, data, &v)
+    const char *curves[4] = {bfile};
+    for (int i = 0; i < job->n_more; i++)
+      curves[1 + i] = job->more[i];
+    enum cs_status st = job->n_more || cs_plot_has_curve(bfile)
+                            ? cs_plot_curves_over_map(curves, 1 + (size_t)job->n_more, &s, data, &v)
                             : cs_plot_branch_over_sweep(bfile, &s, &job->req.rq, data, &v);
     if (st != CS_OK)
       rc = picture_failed(st);
@@ -882,11 +897,11 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
       [O_WINDOW] = {.name = "--window", .kind = CLI_TEXT, .what = "two times T0,T1"},
       {0},
   };
-  const char *pos[2], *dir;
+  const char *pos[5], *dir;
   int npos, fmt, rc;
   double t0 = NAN, t1 = NAN;
   (void)ctx;
-  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 2, &npos);
+  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 5, &npos);
   if (rc == CLI_HELP) {
     fputs(plot_help, stdout);
     return CLI_EXIT_OK;
@@ -917,7 +932,7 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     return cli_usage(cmd, "--to: expected a time, got '%s'", opts[O_TO].value);
   if (!isnan(t0) && !isnan(t1) && !(t0 < t1))
     return cli_usage(cmd, "the time window [%g, %g] is empty (accepted: T0 < T1)", t0, t1);
-  if (npos == 2) {
+  if (npos >= 2) {
     for (int o = O_VIEW; o <= O_WINDOW; o++)
       if (opts[o].value && o != O_VAR)
         return cli_usage(cmd, "%s: not with two files (a branch over a sweep takes --var)",
@@ -941,7 +956,9 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
                      sizeof dirbuf);
   struct plot_job job = {
       .file = pos[0],
-      .file2 = npos == 2 ? pos[1] : NULL,
+      .file2 = npos >= 2 ? pos[1] : NULL,
+      .more = {npos > 2 ? pos[2] : NULL, npos > 3 ? pos[3] : NULL, npos > 4 ? pos[4] : NULL},
+      .n_more = npos > 2 ? npos - 2 : 0,
       .req = {.rq = {.var = opts[O_VAR].value,
                      .x = opts[O_X].value,
                      .y = opts[O_Y].value,

@@ -1016,46 +1016,96 @@ enum cs_status cs_plot_curve(const char *path, FILE *out, struct cs_plot_vars *v
   return st == CS_OK ? vars_status(v) : st;
 }
 
-enum cs_status cs_plot_curve_over_map(const char *path, const struct cs_plot_sweep *s, FILE *out,
-                                      struct cs_plot_vars *v)
+/* The checks of one curve file against the map. */
+static enum cs_status curve_matches(const char *path, const struct cs_continuation_file *c,
+                                    const struct cs_plot_sweep *s)
 {
-  struct cs_continuation_file c;
-  enum cs_status st = cs_read_continuation(path, &c);
-  if (st != CS_OK)
-    return st;
-  const struct cs_result_header *h = &c.all.h;
-  const struct cs_result_table *cv = cs_result_table_at(&c.all, "/curve");
+  const struct cs_result_header *h = &c->all.h;
+  const struct cs_result_table *cv = cs_result_table_at(&c->all, "/curve");
   const char *p1 = cv ? cs_result_attr_text(&cv->attrs, "parameter") : NULL;
   const char *p2 = cv ? cs_result_attr_text(&cv->attrs, "parameter2") : NULL;
   const char *blaw = cs_result_attr_text(&h->root, "law");
   if (!cv)
-    st = cs_error_set(CS_ERR_NOT_FOUND, "%s: no two-parameter curve", path);
-  else if (!s->two)
-    st = cs_error_set(CS_ERR_MISMATCH, "%s: a 1-D sweep (accepted: a 2-D sweep of %s, %s)", s->file,
-                      p1 ? p1 : "?", p2 ? p2 : "?");
-  else if (!h->model || strcmp(h->model, s->model) != 0)
-    st = cs_error_set(CS_ERR_MISMATCH, "%s is of model '%s', %s of model '%s': they do not match",
-                      path, h->model ? h->model : "?", s->file, s->model);
-  else if ((blaw || s->law) && (!blaw || !s->law || strcmp(blaw, s->law) != 0))
-    st = cs_error_set(CS_ERR_MISMATCH, "%s has law '%s', %s law '%s': they do not match", path,
-                      blaw ? blaw : "?", s->file, s->law ? s->law : "?");
-  else if (!p1 || !p2 || strcmp(p1, s->par) != 0 || strcmp(p2, s->par2) != 0)
-    st = cs_error_set(CS_ERR_MISMATCH,
-                      "%s is a curve in (%s, %s), %s a map in (%s, %s): they do not match (the "
-                      "curve's parameter and parameter2 must be the sweep's, in that order)",
-                      path, p1 ? p1 : "?", p2 ? p2 : "?", s->file, s->par, s->par2);
+    return cs_error_set(CS_ERR_NOT_FOUND, "%s: no two-parameter curve", path);
+  if (!s->two)
+    return cs_error_set(CS_ERR_MISMATCH, "%s: a 1-D sweep (accepted: a 2-D sweep of %s, %s)",
+                        s->file, p1 ? p1 : "?", p2 ? p2 : "?");
+  if (!h->model || strcmp(h->model, s->model) != 0)
+    return cs_error_set(CS_ERR_MISMATCH, "%s is of model '%s', %s of model '%s': they do not match",
+                        path, h->model ? h->model : "?", s->file, s->model);
+  if ((blaw || s->law) && (!blaw || !s->law || strcmp(blaw, s->law) != 0))
+    return cs_error_set(CS_ERR_MISMATCH, "%s has law '%s', %s law '%s': they do not match", path,
+                        blaw ? blaw : "?", s->file, s->law ? s->law : "?");
+  if (!p1 || !p2 || strcmp(p1, s->par) != 0 || strcmp(p2, s->par2) != 0)
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s is a curve in (%s, %s), %s a map in (%s, %s): they do not match (the "
+                        "curve's parameter and parameter2 must be the sweep's, in that order)",
+                        path, p1 ? p1 : "?", p2 ? p2 : "?", s->file, s->par, s->par2);
+  return CS_OK;
+}
+
+enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
+                                       const struct cs_plot_sweep *s, FILE *out,
+                                       struct cs_plot_vars *v)
+{
+  enum cs_status st = CS_OK;
+  /* every file checked before anything is written */
+  for (size_t i = 0; i < n && st == CS_OK; i++) {
+    struct cs_continuation_file c;
+    st = cs_read_continuation(paths[i], &c);
+    if (st == CS_OK) {
+      st = curve_matches(paths[i], &c, s);
+      cs_continuation_file_free(&c);
+    }
+  }
   if (st == CS_OK)
     st = cs_plot_sweep_regime_map(s, out, v);
-  if (st == CS_OK) {
+  char kinds[256] = "", files[1024] = "", present[256] = "";
+  for (size_t i = 0; i < n && st == CS_OK; i++) {
+    struct cs_continuation_file c;
+    st = cs_read_continuation(paths[i], &c);
+    if (st != CS_OK)
+      break;
     fputs("\n\n", out);
-    st = curve_blocks(path, &c, out, v);
+    struct cs_plot_vars one = {0};
+    st = curve_blocks(paths[i], &c, out, &one);
+    const struct cs_plot_var *k = cs_plot_vars_find(&one, "curve_kind");
+    const struct cs_plot_var *pr = cs_plot_vars_find(&one, "codim2_present");
+    if (st == CS_OK) {
+      add(kinds, sizeof kinds, "%s%s", i ? " " : "", k && k->text ? k->text : "curve");
+      add(files, sizeof files, "%s%s", i ? ", " : "", base_name(paths[i]));
+      /* the union of the codim-2 kinds drawn */
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s", pr && pr->text ? pr->text : "");
+      for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+           tok = strtok_r(NULL, " ", &save)) {
+        char pad[260], have[260];
+        snprintf(pad, sizeof pad, " %s ", tok);
+        snprintf(have, sizeof have, " %s ", present);
+        if (!strstr(have, pad))
+          add(present, sizeof present, "%s%s", present[0] ? " " : "", tok);
+      }
+      if (i == 0)
+        cs_plot_vars_append(v, &one);
+    }
+    cs_plot_vars_free(&one);
+    cs_continuation_file_free(&c);
   }
   if (st == CS_OK) {
     cs_plot_vars_number(v, "over_map", 1);
+    cs_plot_vars_number(v, "ncurves", (double)n);
+    cs_plot_vars_text(v, "curve_kinds", kinds);
+    cs_plot_vars_text(v, "cfile", files);
+    cs_plot_vars_text(v, "codim2_present", present);
     snprintf(v->script, sizeof v->script, "curve.gp");
   }
-  cs_continuation_file_free(&c);
   return st == CS_OK ? vars_status(v) : st;
+}
+
+enum cs_status cs_plot_curve_over_map(const char *path, const struct cs_plot_sweep *s, FILE *out,
+                                      struct cs_plot_vars *v)
+{
+  return cs_plot_curves_over_map(&path, 1, s, out, v);
 }
 
 /* ------------------------------------------------------------------ sweeps */

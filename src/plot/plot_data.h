@@ -250,6 +250,11 @@ int cs_plot_has_curve(const char *path);
 enum cs_status cs_plot_curve(const char *path, FILE *out, struct cs_plot_vars *v);
 enum cs_status cs_plot_curve_over_map(const char *path, const struct cs_plot_sweep *s, FILE *out,
                                       struct cs_plot_vars *v);
+/* The curves of n continuation files over one map (blocks: the map, then
+ * each curve's two). */
+enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
+                                       const struct cs_plot_sweep *s, FILE *out,
+                                       struct cs_plot_vars *v);
 
 /* ------------------------------------------------------ the rows themselves */
 

@@ -123,6 +123,37 @@ fi
 if [ "$have_gnuplot" -eq 1 ]; then
   ok plot hopf.h5 -o hopf.png
   png hopf.png
+  # the curves over a (coarse) regime map in the same plane
+  cat >map.ini <<'EOF'
+[model]
+name = bt
+
+[parameters]
+beta1 = -0.1
+beta2 = -0.5
+
+[initial]
+x = -0.1
+y = 0
+
+[sweep]
+parameter = beta1
+from = -0.5
+to = 0.5
+points = 3
+parameter2 = beta2
+from2 = -1
+to2 = 1
+points2 = 3
+transient = 5
+record = 5
+EOF
+  ok sweep map.ini -o map.h5
+  ok plot fold.h5 map.h5 -o one.png
+  png one.png
+  ok plot map.h5 hopf.h5 fold.h5 -o both.png
+  png both.png
+  bad_verb plot "3 files: the first must be a 2-D sweep" plot hopf.h5 map.h5 fold.h5 -o x.png
 fi
 
 # bad input: file, line, key and what is accepted
