@@ -17,6 +17,7 @@
 #include "core/error_private.h"
 #include "analysis/continuation.h"
 #include "analysis/equilibrium.h"
+#include "analysis/normal_form.h"
 #include "core/gsl_quiet.h"
 
 #define N_MAX CS_BRANCH_MAX_N
@@ -587,6 +588,7 @@ static enum cs_status push_special(struct cont *c, enum cs_special_kind k, const
   sp->after = b->n_points ? b->n_points - 1 : 0;
   to_point(c, s, 0.0, &sp->pt);
   sp->omega = omega;
+  sp->l1 = sp->l1_err = NAN;
   snprintf(sp->note, sizeof sp->note, "%s", note ? note : "");
   return CS_OK;
 }
@@ -693,6 +695,19 @@ static void stability_note(const struct sol *s, char *buf, size_t len)
   snprintf(buf, len, "%d unstable", s->n_unstable);
 }
 
+/* The first Lyapunov coefficient of the located Hopf point f (sp): NaN
+ * where it cannot be computed (e.g. no analytic Jacobian). */
+static void hopf_l1(struct cont *c, const struct sol *f, struct cs_special *sp)
+{
+  double scale[N_MAX];
+  for (size_t i = 0; i < c->n; i++)
+    scale[i] = fmax(fabs(f->X[i]), floor_of(c, i));
+  if (set_p(c, pval(c, f->X)) != CS_OK ||
+      cs_hopf_l1(c->m, cs_orbit_ws_params(c->w), f->X, scale, sp->omega, &sp->l1, NULL,
+                 &sp->l1_err) != CS_OK)
+    sp->l1 = sp->l1_err = NAN;
+}
+
 /* Locates the special points between the solved points a and b (step ds
  * along tk) and records them. *pd receives the located period doubling, if
  * any (for branch switching). */
@@ -709,6 +724,25 @@ static enum cs_status specials(struct cont *c, const struct sol *a, const struct
     enum cs_special_kind k = a->switches != b->switches ? CS_SPECIAL_GRAZING : CS_SPECIAL_SLIDING;
     snprintf(note, sizeof note, "mode switches per period %zu -> %zu", a->switches, b->switches);
     return push_special(c, k, &f, 0.0, note);
+  }
+  /* user points: the corrector at the given p from the interpolated point */
+  for (size_t u = 0; u < c->sp.n_user; u++) {
+    double v = c->sp.user_value[u], pa = pval(c, a->X), pb = pval(c, b->X);
+    if (!((pa - v) * (pb - v) < 0 || (pb == v && pa != v)))
+      continue;
+    double X[NX_MAX], fr = (v - pa) / (pb - pa);
+    for (size_t j = 0; j < c->nx; j++)
+      X[j] = a->X[j] + fr * (b->X[j] - a->X[j]);
+    enum cs_status st = correct(c, X, a->X, tk, fr * ds, 1, v, &f);
+    if (st == CS_OK)
+      st = analyse(c, &f);
+    if (st == CS_OK) {
+      ranges(c, &f);
+      snprintf(note, sizeof note, "user point");
+      st = push_special(c, CS_SPECIAL_USER, &f, 0.0, note);
+    }
+    if (st == CS_ERR_NOMEM)
+      return st;
   }
   int n_tests = c->kind == CS_BRANCH_CYCLE ? 3 : 2;
   for (int which = 0; which < n_tests; which++) {
@@ -766,6 +800,8 @@ static enum cs_status specials(struct cont *c, const struct sol *a, const struct
     st = push_special(c, k, &f, omega, note);
     if (st != CS_OK)
       return st;
+    if (k == CS_SPECIAL_HOPF)
+      hopf_l1(c, &f, &c->b->special[c->b->n_special - 1]);
   }
   return CS_OK;
 }
@@ -984,6 +1020,7 @@ static void hopf_end(struct cont *c, const struct sol *s, int p_sign, double rea
     struct cs_special *sp = &b->special[b->n_special - 1];
     sp->pt = best->pt;
     sp->pt.segment = c->segment;
+    sp->l1 = best->l1, sp->l1_err = best->l1_err;
     snprintf(sp->note, sizeof sp->note,
              "the cycles shrink to an equilibrium: its Hopf point, eigenvalues +- %.6g i",
              best->omega);

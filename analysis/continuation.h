@@ -82,6 +82,7 @@ extern "C" {
 #endif
 
 #define CS_BRANCH_MAX_N CS_ORBIT_MAX_N
+#define CS_BRANCH_MAX_USER 32
 
 enum cs_branch_kind {
   CS_BRANCH_EQUILIBRIUM, /* X = (y, p) */
@@ -89,15 +90,16 @@ enum cs_branch_kind {
 };
 
 /* Special points, in the order of the names cs_special_name() gives. */
-#define CS_SPECIAL_LIST(X)                                                                   \
-  X(CS_SPECIAL_FOLD, "fold")                       /* limit point: the branch turns back */  \
-  X(CS_SPECIAL_HOPF, "hopf")                       /* equilibria: a complex pair at +-i w */ \
-  X(CS_SPECIAL_PERIOD_DOUBLING, "period-doubling") /* cycles: a multiplier at -1 */          \
-  X(CS_SPECIAL_NEIMARK_SACKER, "neimark-sacker")   /* cycles: a complex pair on |m| = 1 */   \
-  X(CS_SPECIAL_GRAZING, "grazing")                 /* event-driven: switches appear/go */    \
-  X(CS_SPECIAL_SLIDING, "sliding")                 /* event-driven: switch kinds change */   \
-  X(CS_SPECIAL_BRANCH_SWITCH, "branch-switch")     /* start of the doubled cycle's branch */ \
-  X(CS_SPECIAL_END, "end")                         /* where the branch ended (see end_note) */
+#define CS_SPECIAL_LIST(X)                                                                     \
+  X(CS_SPECIAL_FOLD, "fold")                       /* limit point: the branch turns back */    \
+  X(CS_SPECIAL_HOPF, "hopf")                       /* equilibria: a complex pair at +-i w */   \
+  X(CS_SPECIAL_PERIOD_DOUBLING, "period-doubling") /* cycles: a multiplier at -1 */            \
+  X(CS_SPECIAL_NEIMARK_SACKER, "neimark-sacker")   /* cycles: a complex pair on |m| = 1 */     \
+  X(CS_SPECIAL_GRAZING, "grazing")                 /* event-driven: switches appear/go */      \
+  X(CS_SPECIAL_SLIDING, "sliding")                 /* event-driven: switch kinds change */     \
+  X(CS_SPECIAL_BRANCH_SWITCH, "branch-switch")     /* start of the doubled cycle's branch */   \
+  X(CS_SPECIAL_END, "end")                         /* where the branch ended (see end_note) */ \
+  X(CS_SPECIAL_USER, "user")                       /* a user point: p at a given value */
 
 enum cs_special_kind {
 #define CS_SPECIAL_ENUM(id, name) id,
@@ -124,6 +126,8 @@ struct cs_cont_spec {
                                  equilibrium's (max_i |dy_i| / max(|y_i|, atol_i/rtol)) */
   int stop_at_hopf;           /* equilibria: end the branch at the first Hopf point */
   struct cs_orbit_opts orbit; /* shooting: solver, section, newton_tol, returns */
+  size_t n_user;              /* user points: where p takes these values (located exactly) */
+  double user_value[CS_BRANCH_MAX_USER];
 };
 
 /* direction +1, ds 0.01, ds_min 1e-8, ds_max 0.2, step_max 0, 200 points,
@@ -161,6 +165,9 @@ struct cs_special {
   struct cs_branch_point pt; /* the located point (its multipliers / eigenvalues) */
   double omega;              /* Hopf: imaginary part of the critical pair (rad per time
                                 unit); Neimark-Sacker: argument of the pair (rad); else 0 */
+  double l1;                 /* Hopf: the first Lyapunov coefficient (analysis/normal_form.h;
+                                < 0 supercritical, > 0 subcritical); else NaN */
+  double l1_err;             /* Hopf: its error estimate; else NaN */
   char note[160];            /* e.g. "neutral saddle", how it was located */
 };
 

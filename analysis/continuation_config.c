@@ -33,6 +33,14 @@ static const char *const keys[] = {
     "period_max",
     "hopf_amplitude",
     "search",
+    "user",
+    "parameter2",
+    "min2",
+    "max2",
+    "points2",
+    "ds2",
+    "ds2_max",
+    "direction2",
     NULL,
 };
 
@@ -131,6 +139,110 @@ static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct c
   c->start = CS_CONT_FROM_SWEEP;
 }
 
+/* parameter2, min2, max2 */
+static void param2(struct parse *p, struct cs_cont_config *c)
+{
+  const struct cs_model *m = p->cfg->model;
+  const struct cs_config_raw *r = get(p, "parameter2");
+  c->curve = cs_curve_spec_default();
+  if (!r || p->st != CS_OK)
+    return;
+  if (c->param < 0) {
+    err(p, r, "parameter2", CS_ERR_PARSE, "needs parameter");
+    return;
+  }
+  int k = cs_model_param_index(m, r->value);
+  if (k < 0 || k == c->param) {
+    char acc[600] = "";
+    for (size_t i = 0; i < m->n_param; i++)
+      if ((int)i != c->param)
+        snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", acc[0] ? ", " : "",
+                 m->param[i].name);
+    err(p, r, "parameter2", CS_ERR_RANGE, "'%s' is %s (accepted: %s)", r->value,
+        k < 0 ? "not a parameter of the model" : "the first parameter", acc);
+    return;
+  }
+  const struct cs_param_desc *d = &m->param[k];
+  char acc[200];
+  snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
+  struct cs_curve_spec *cv = &c->curve;
+  int has_min = num(p, "min2", d->min, d->max, acc, &cv->min2);
+  int has_max = num(p, "max2", d->min, d->max, acc, &cv->max2);
+  if (p->st == CS_OK && !has_min)
+    err(p, NULL, "min2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+  if (p->st == CS_OK && !has_max)
+    err(p, NULL, "max2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+  if (p->st == CS_OK && !(cv->max2 > cv->min2))
+    err(p, get(p, "max2"), "max2", CS_ERR_RANGE, "%g is not above min2 = %g", cv->max2, cv->min2);
+  double v2 = cs_model_get_param(m, p->cfg->params_unprepared, k);
+  if (p->st == CS_OK && !(v2 >= cv->min2 && v2 <= cv->max2))
+    err(p, get(p, "min2"), "min2", CS_ERR_RANGE,
+        "[parameters] %s = %.10g, where the curve starts, is outside [min2, max2] = [%g, %g]",
+        d->name, v2, cv->min2, cv->max2);
+  c->param2 = k;
+  cv->param2 = k;
+}
+
+/* user = NAME:VALUE[, NAME:VALUE]... */
+static void user_points(struct parse *p, struct cs_cont_config *c)
+{
+  const struct cs_config_raw *r = get(p, "user");
+  if (!r || p->st != CS_OK)
+    return;
+  const struct cs_model *m = p->cfg->model;
+  char acc[300];
+  if (c->param < 0) {
+    err(p, r, "user", CS_ERR_PARSE, "needs parameter");
+    return;
+  }
+  if (c->param2 >= 0)
+    snprintf(acc, sizeof acc, "NAME:VALUE, ... with NAME %s or %s, at most %d",
+             m->param[c->param].name, m->param[c->param2].name, CS_CURVE_MAX_USER);
+  else
+    snprintf(acc, sizeof acc, "NAME:VALUE, ... with NAME %s, at most %d", m->param[c->param].name,
+             CS_CURVE_MAX_USER);
+  char buf[sizeof r->value];
+  snprintf(buf, sizeof buf, "%s", r->value);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok && p->st == CS_OK;
+       tok = strtok_r(NULL, ",", &save)) {
+    while (*tok == ' ' || *tok == '\t')
+      tok++;
+    char *colon = strchr(tok, ':');
+    double v;
+    if (!colon || c->n_user >= CS_CURVE_MAX_USER) {
+      err(p, r, "user", CS_ERR_PARSE, "'%s' (accepted: %s)", tok, acc);
+      break;
+    }
+    *colon = '\0';
+    char *end = colon + 1 + strlen(colon + 1);
+    while (end > colon + 1 && (end[-1] == ' ' || end[-1] == '\t'))
+      *--end = '\0';
+    for (char *e = colon; e > tok && (e[-1] == ' ' || e[-1] == '\t');)
+      *--e = '\0';
+    int k = cs_model_param_index(m, tok);
+    if (k < 0 || (k != c->param && k != c->param2)) {
+      err(p, r, "user", CS_ERR_RANGE, "'%s' is not a continued parameter (accepted: %s)", tok, acc);
+      break;
+    }
+    if (!cs_parse_double(colon + 1, &v) || !(v >= m->param[k].min && v <= m->param[k].max)) {
+      err(p, r, "user", CS_ERR_RANGE, "%s:%s (accepted: a value in [%g, %g] %s)", tok, colon + 1,
+          m->param[k].min, m->param[k].max, m->param[k].unit);
+      break;
+    }
+    c->user_param[c->n_user] = k;
+    c->user_value[c->n_user] = v;
+    c->curve.user_param[c->n_user] = k == c->param ? 1 : 2;
+    c->curve.user_value[c->n_user] = v;
+    c->n_user++;
+  }
+  c->curve.n_user = c->n_user;
+  /* the branch: its own parameter's points */
+  for (size_t i = 0; i < c->n_user; i++)
+    if (c->user_param[i] == c->param && c->spec.n_user < CS_BRANCH_MAX_USER)
+      c->spec.user_value[c->spec.n_user++] = c->user_value[i];
+}
+
 const char *const *cs_cont_config_keys(void)
 {
   return keys;
@@ -147,6 +259,7 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
   c->param = -1;
   c->at = NAN;
   c->spec = cs_cont_spec_default();
+  c->param2 = -1;
   c->spec.orbit.solver = cfg->solver;
   c->spec.orbit.section = cfg->section;
   c->transient = isfinite(cfg->t_end) ? cfg->t_end : 0.0;
@@ -224,7 +337,11 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
         err(&p, get(&p, needing[i]), needing[i], CS_ERR_PARSE, "needs parameter");
   }
 
+  param2(&p, c);
   r = get(&p, "start");
+  if (p.st == CS_OK && c->param2 >= 0 && !r)
+    err(&p, NULL, "start", CS_ERR_PARSE,
+        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
       c->start = CS_CONT_FROM_STATE;
@@ -232,10 +349,48 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       c->start = CS_CONT_FROM_HOPF;
     else if (strncmp(r->value, "sweep:", 6) == 0)
       sweep_start(&p, r, c);
+    else if (strcmp(r->value, "fold") == 0 && c->param2 >= 0)
+      c->start = CS_CONT_FROM_FOLD;
+    else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
+      c->start = CS_CONT_FROM_PD;
+    else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
+      /* branch:FILE.h5:K */
+      const char *colon = strrchr(r->value + 7, ':');
+      long k;
+      if (!colon || colon == r->value + 7 || !cs_parse_long(colon + 1, &k) || k < 0)
+        err(&p, r, "start", CS_ERR_RANGE,
+            "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)", r->value);
+      else {
+        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
+                 r->value + 7);
+        c->sweep_index = k;
+        c->start = CS_CONT_FROM_BRANCH;
+      }
+    } else if (c->param2 >= 0)
+      err(&p, r, "start", CS_ERR_RANGE,
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
+          r->value);
     else
       err(&p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward])", r->value);
-    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && c->branch != CS_BRANCH_CYCLE)
+          "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
+          "period-doubling with parameter2)",
+          r->value);
+    if (p.st == CS_OK && c->param2 >= 0 &&
+        (c->start == CS_CONT_FROM_STATE || c->start == CS_CONT_FROM_SWEEP))
+      err(&p, r, "start", CS_ERR_RANGE,
+          "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
+          "branch:FILE.h5:K)",
+          r->value);
+    if (p.st == CS_OK && c->start == CS_CONT_FROM_PD && c->branch != CS_BRANCH_CYCLE)
+      err(&p, r, "start", CS_ERR_RANGE,
+          "period doublings are points of cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->param2 >= 0 &&
+        (c->start == CS_CONT_FROM_FOLD || c->start == CS_CONT_FROM_PD) &&
+        c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
+      err(&p, r, "start", CS_ERR_RANGE,
+          "curves of cycles of a forced model are not supported (accepted: an autonomous model)");
+    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
+        c->param2 < 0)
       err(&p, r, "start", CS_ERR_RANGE,
           "hopf starts a branch of cycles (accepted: branch = "
           "cycles, or start = state)");
@@ -279,5 +434,28 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       &c->spec.period_max);
   num(&p, "hopf_amplitude", 1e-12, 0.5, "a relative size in (0, 0.5]", &c->spec.hopf_amplitude);
   num(&p, "search", 1e-12, 1e12, "a time > 0 in the model's time unit", &c->spec.orbit.search);
+  if (c->param2 >= 0) {
+    struct cs_curve_spec *cv = &c->curve;
+    if (count(&p, "points2", 2, 10000000, &v))
+      cv->max_points = (size_t)v;
+    num(&p, "ds2", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds);
+    num(&p, "ds2_max", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds_max);
+    if (p.st == CS_OK && !(cv->ds <= cv->ds_max))
+      err(&p, get(&p, "ds2") ? get(&p, "ds2") : get(&p, "ds2_max"), "ds2", CS_ERR_RANGE,
+          "ds2 = %g, ds2_max = %g (accepted: ds2 <= ds2_max)", cv->ds, cv->ds_max);
+    static const char *const dir2[] = {"backward", "both", "forward", NULL};
+    int d2 = 1;
+    choice(&p, "direction2", dir2, &d2);
+    cv->direction = d2 - 1;
+    cv->orbit = c->spec.orbit;
+    cv->max_iter = c->spec.max_iter > 10 ? c->spec.max_iter : 10;
+    cv->min1 = c->spec.p_min, cv->max1 = c->spec.p_max;
+  } else {
+    const char *needing[] = {"min2", "max2", "points2", "ds2", "ds2_max", "direction2", NULL};
+    for (int i = 0; needing[i] && p.st == CS_OK; i++)
+      if (get(&p, needing[i]))
+        err(&p, get(&p, needing[i]), needing[i], CS_ERR_PARSE, "needs parameter2");
+  }
+  user_points(&p, c);
   return p.st;
 }

@@ -31,6 +31,24 @@
  *   period_max      end the branch when the period exceeds this (0: 100 x first)
  *   hopf_amplitude  size of the first cycle from a Hopf point, relative (1e-3)
  *   search          time searched for section crossings (default 1000)
+ *   user            user points, NAME:VALUE[, NAME:VALUE]...: where the branch
+ *                   (NAME the parameter) or the curve (NAME parameter or
+ *                   parameter2) takes VALUE
+ * Two-parameter curves (with parameter2):
+ *   parameter2      the second parameter: the special point `start` names is
+ *                   continued in (parameter, parameter2)
+ *   min2, max2      its range (required with parameter2); the curve ends at
+ *                   the box [min, max] x [min2, max2]
+ *   start           hopf | fold | period-doubling: the first such point of
+ *                   the one-parameter branch (hopf, fold with branch =
+ *                   equilibria: of equilibria; fold, period-doubling with
+ *                   branch = cycles: of the cycles from [initial])
+ *                   | branch:FILE.h5:K: row K (from 0) of /special of a
+ *                   continuation file of the same model and parameter
+ *   points2         curve points each way at most (default 200)
+ *   ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)
+ *   direction2      both (default) | forward | backward (parameter2 increasing
+ *                   or decreasing first)
  */
 #ifndef CS_ANALYSIS_CONTINUATION_CONFIG_H
 #define CS_ANALYSIS_CONTINUATION_CONFIG_H
@@ -38,6 +56,7 @@
 #include <stddef.h>
 
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
@@ -47,7 +66,10 @@ extern "C" {
 enum cs_cont_start {
   CS_CONT_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
   CS_CONT_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
-  CS_CONT_FROM_SWEEP  /* a point of a sweep file */
+  CS_CONT_FROM_SWEEP, /* a point of a sweep file */
+  CS_CONT_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
+  CS_CONT_FROM_PD,    /* parameter2: the first period doubling of the cycles */
+  CS_CONT_FROM_BRANCH /* parameter2: special point K of a continuation file */
 };
 
 struct cs_cont_config {
@@ -57,9 +79,14 @@ struct cs_cont_config {
   double at;             /* its value at the start */
   double transient;      /* model time unit */
   char sweep_file[1024]; /* start = sweep: the file */
-  long sweep_index;      /* its grid index */
+  long sweep_index;      /* its grid index; start = branch: the /special row */
   int sweep_pass;        /* 0 forward, 1 backward */
   struct cs_cont_spec spec;
+  int param2;                        /* the second parameter's index, -1: a one-parameter branch */
+  struct cs_curve_spec curve;        /* the curve (param2, box, steps, user points) */
+  size_t n_user;                     /* user points (both parameters) */
+  int user_param[CS_CURVE_MAX_USER]; /* model parameter index of each */
+  double user_value[CS_CURVE_MAX_USER];
 };
 
 /* The keys [continuation] accepts, NULL-terminated (for `contensou keys`). */

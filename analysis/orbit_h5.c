@@ -364,6 +364,10 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
            "Hopf: imaginary part of the critical pair; Neimark-Sacker: argument of the pair "
            "(rad); else 0");
   cols_add(&c, "n_unstable", "1", CS_H5_INT32, "unstable multipliers or eigenvalues");
+  cols_add(&c, "l1", "1", CS_H5_DOUBLE,
+           "Hopf: first Lyapunov coefficient (Kuznetsov's normalisation, unit eigenvector; < 0 "
+           "supercritical, > 0 subcritical); else NaN");
+  cols_add(&c, "l1_err", "1", CS_H5_DOUBLE, "Hopf: error estimate of l1; else NaN");
   add_states(&c, m, "", "state %s (cycles: the section point)");
   for (size_t k = 0; k < n; k++) {
     snprintf(nm, sizeof nm, "ev%zu_re", k + 1);
@@ -393,6 +397,8 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
         row[k++] = s->pt.period;
         row[k++] = s->omega;
         row[k++] = s->pt.n_unstable;
+        row[k++] = s->l1;
+        row[k++] = s->l1_err;
         for (size_t j = 0; j < n; j++)
           row[k++] = s->pt.y[j];
         for (size_t e = 0; e < n; e++) {
@@ -415,7 +421,8 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
               "special points: branch (0: /branch, 1: /equilibria), kind (index into "
               "kind_names), row (the branch row before it), the parameter, period (cycles), "
               "omega (Hopf: imaginary part of the critical pair; Neimark-Sacker: argument of the "
-              "pair, rad), unstable multipliers or eigenvalues, the state (cycles: section "
+              "pair, rad), unstable multipliers or eigenvalues, l1 and l1_err (Hopf: the first "
+              "Lyapunov coefficient and its error estimate), the state (cycles: section "
               "point), the nontrivial multipliers (cycles, dimensionless) or the eigenvalues "
               "(equilibria, 1/time unit); /special_notes holds a note per row");
   const char *kn[CS_SPECIAL_COUNT];
@@ -432,6 +439,16 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
                                   const struct cs_branch *b, const struct cs_branch *eq,
                                   const char *status, const char *message)
 {
+  return cs_branch_h5_write_with(path, cfg, run, cc, b, eq, NULL, NULL, status, message);
+}
+
+enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config *cfg,
+                                       const struct cs_run_info *run,
+                                       const struct cs_cont_config *cc, const struct cs_branch *b,
+                                       const struct cs_branch *eq,
+                                       void (*extra)(struct cs_writer *, const void *),
+                                       const void *ctx, const char *status, const char *message)
+{
   const struct cs_model *m = cfg->model;
   const struct cs_param_desc *pd = &m->param[cc->param];
   struct cs_writer w;
@@ -445,7 +462,8 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
     write_branch(&w, "/equilibria", m, pd, eq);
   write_special(&w, m, pd, b, eq);
   /* the settings, on the branch they made */
-  static const char *const starts[] = {"state", "hopf", "sweep"};
+  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
+                                       "period-doubling", "branch"};
   const char *o = "/branch";
   cs_w_string(&w, o, "parameter", pd->name);
   cs_w_string(&w, o, "parameter_unit", pd->unit);
@@ -472,5 +490,7 @@ enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
   } else {
     cs_w_string(&w, o, "section_variable", "");
   }
+  if (extra)
+    extra(&w, ctx);
   return close_file(&w, status, message);
 }

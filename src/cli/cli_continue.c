@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
+#include "analysis/continuation2_h5.h"
 #include "analysis/continuation_config.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/point.h"
@@ -76,6 +79,32 @@ static const char continue_help[] =
     "  hopf_amplitude  size of the first cycle from a Hopf point (default 1e-3,\n"
     "                  relative to the equilibrium's state)\n"
     "  search          time searched for section crossings (default 1000)\n"
+    "  user            user points NAME:VALUE, ... (NAME the parameter, or\n"
+    "                  parameter2): located exactly, printed as `user = ...`\n"
+    "\n"
+    "two-parameter curves (with parameter2; `start` names the point continued):\n"
+    "  parameter2      the second parameter\n"
+    "  min2, max2      its range (required); the curve ends at the box\n"
+    "                  [min, max] x [min2, max2], at points2 each way, or at a\n"
+    "                  Bogdanov-Takens point (Hopf curves)\n"
+    "  start           hopf: the first Hopf point of the equilibria from\n"
+    "                  [initial] at `at` (Hopf curve) | fold: the first fold of the\n"
+    "                  branch (branch = equilibria: fold curve; branch = cycles: the\n"
+    "                  cycles from [initial], fold-of-cycles curve) |\n"
+    "                  period-doubling: the first one of the cycles (period-doubling\n"
+    "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
+    "                  continuation file of the same model and parameter\n"
+    "  points2         curve points each way at most (default 200)\n"
+    "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
+    "  direction2      both (default) | forward | backward: parameter2 increasing\n"
+    "                  or decreasing first\n"
+    "  Codimension-two points are located on the way: Bogdanov-Takens (omega of\n"
+    "  the Hopf pair -> 0; on a fold curve: its null vectors orthogonal), cusp\n"
+    "  (the fold's quadratic coefficient changes sign), Bautin (the first\n"
+    "  Lyapunov coefficient l1 changes sign). l1 (Kuznetsov's formula, the\n"
+    "  second and third derivatives by central differences of the analytic\n"
+    "  Jacobian) is given at every Hopf point: < 0 supercritical, > 0\n"
+    "  subcritical.\n"
     "\n"
     "output (name = value): output (the file), model, parameter, branch, start\n"
     "(start_point: the sweep point, its class);\n"
@@ -94,6 +123,15 @@ static const char continue_help[] =
     "eig<k>_re, eig<k>_im; attributes: the settings and why it ended);\n"
     "/equilibria (start = hopf: the equilibria up to the Hopf point), /special\n"
     "(special points of both, kind_names attribute) and /special_notes.\n"
+    "\n"
+    "with parameter2 the output is: output, model, parameter, parameter2, curve\n"
+    "(hopf, fold, fold-of-cycles, period-doubling), the start point, points, one\n"
+    "line per codim-2, user and end point `<kind> = <p1> <unit> <p2> <unit>\n"
+    "(...)` (kind bogdanov-takens, cusp, bautin, user, end), l1_range (Hopf\n"
+    "curves: the first Lyapunov coefficient's range along the curve),\n"
+    "evaluations, cpu_per_point; the file has /curve (one row per point: both\n"
+    "parameters, period, omega, the test functions, the state, the eigenvalues\n"
+    "or multipliers) and /curve_special (kind_names), beside /branch.\n"
     "\n"
     "exit status: 0 the branch was computed (it may end early: see `end`); 1 no\n"
     "start (no orbit or equilibrium, no Hopf point) or an I/O error; 2 bad\n"
@@ -114,8 +152,15 @@ static void print_special(const struct cs_model *m, const struct cs_param_desc *
   }
   if (s->kind == CS_SPECIAL_HOPF) {
     const char *tu = m->time_unit_si ? " rad/s" : "";
-    printf("%s (equilibrium; eigenvalues +-%.8gi%s, period 2 pi/omega = %.8g%s)\n", buf, s->omega,
-           tu, 2 * M_PI / s->omega, m->time_unit_si ? " s" : "");
+    char l1[160] = "";
+    if (isfinite(s->l1))
+      snprintf(l1, sizeof l1, "; first Lyapunov coefficient l1 = %.6g +- %.1g: %s", s->l1,
+               s->l1_err,
+               s->l1 > 0   ? "subcritical"
+               : s->l1 < 0 ? "supercritical"
+                           : "degenerate");
+    printf("%s (equilibrium; eigenvalues +-%.8gi%s, period 2 pi/omega = %.8g%s%s)\n", buf, s->omega,
+           tu, 2 * M_PI / s->omega, m->time_unit_si ? " s" : "", l1);
     return;
   }
   size_t k = strlen(buf);
@@ -191,6 +236,208 @@ static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *
   return rc;
 }
 
+/* "<p1> <unit> <p2> <unit>" */
+static void two_values(const struct cs_param_desc *d1, const struct cs_param_desc *d2, double p1,
+                       double p2, char *buf, size_t len)
+{
+  int u1 = strcmp(d1->unit, "1") != 0, u2 = strcmp(d2->unit, "1") != 0;
+  snprintf(buf, len, "%.10g%s%s %.10g%s%s", p1, u1 ? " " : "", u1 ? d1->unit : "", p2,
+           u2 ? " " : "", u2 ? d2->unit : "");
+}
+
+/* start = branch:FILE.h5:K: row K of /special of a continuation file of the
+ * same model in the same parameter, as the special point to continue (its
+ * kind, parameter value, state, period, omega; the branch kind from the
+ * file). Returns 0, or an exit status after a message. */
+static int branch_point(const struct cs_cont_config *cc, const struct cs_config *cfg,
+                        struct cs_special *sp, int *cycles)
+{
+  const struct cs_model *m = cfg->model;
+  const char *par = m->param[cc->param].name;
+  const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
+  const char *where = r ? r->where : cfg->path;
+  struct cs_continuation_file c;
+  enum cs_status st = cs_read_continuation(cc->sweep_file, &c);
+  if (st != CS_OK)
+    return cli_usage(cmd, "%s: start: %s", where, cs_errmsg());
+  const struct cs_result_table *t = c.special, *b = c.branch;
+  const char *model = c.all.h.model, *bpar = b ? cs_result_attr_text(&b->attrs, "parameter") : NULL;
+  const char *bkind = b ? cs_result_attr_text(&b->attrs, "kind") : NULL;
+  long ck = t ? cs_result_column(t, "kind") : -1, cp = t ? cs_result_column(t, par) : -1;
+  long cb = t ? cs_result_column(t, "branch") : -1, cT = t ? cs_result_column(t, "period") : -1;
+  long co = t ? cs_result_column(t, "omega") : -1;
+  int rc = 0;
+  if (!model || strcmp(model, m->name) != 0 || !bpar || strcmp(bpar, par) != 0)
+    rc = cli_usage(cmd, "%s: start: '%s' is a branch of %s in %s, not of %s in %s", where,
+                   cc->sweep_file, model ? model : "?", bpar ? bpar : "?", m->name, par);
+  else if (!t || ck < 0 || cp < 0 || cb < 0 || (size_t)cc->sweep_index >= t->nrows)
+    rc = cli_usage(cmd, "%s: start: '%s' has no special point %ld (accepted: 0 ... %zu)", where,
+                   cc->sweep_file, cc->sweep_index, t ? (t->nrows ? t->nrows - 1 : 0) : 0);
+  if (!rc) {
+    const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
+    memset(sp, 0, sizeof *sp);
+    sp->kind = (enum cs_special_kind)(int)row[ck];
+    sp->pt.p = row[cp];
+    sp->pt.period = cT >= 0 ? row[cT] : NAN;
+    sp->omega = co >= 0 ? row[co] : 0;
+    long cl = cs_result_column(t, "l1"), ce = cs_result_column(t, "l1_err");
+    sp->l1 = cl >= 0 ? row[cl] : NAN;
+    sp->l1_err = ce >= 0 ? row[ce] : NAN;
+    *cycles = row[cb] == 0 && bkind && strcmp(bkind, "cycles") == 0;
+    for (size_t i = 0; i < m->n_state && !rc; i++) {
+      long cy = cs_result_column(t, m->state[i].name);
+      sp->pt.y[i] = sp->pt.ymin[i] = sp->pt.ymax[i] = cy >= 0 ? row[cy] : NAN;
+      if (!isfinite(sp->pt.y[i]))
+        rc = cli_usage(cmd, "%s: start: '%s', special point %ld: no state %s", where,
+                       cc->sweep_file, cc->sweep_index, m->state[i].name);
+    }
+    int ok = sp->kind == CS_SPECIAL_HOPF || (sp->kind == CS_SPECIAL_FOLD) ||
+             (sp->kind == CS_SPECIAL_PERIOD_DOUBLING && *cycles);
+    if (!rc && !ok)
+      rc = cli_usage(cmd,
+                     "%s: start: special point %ld of '%s' is a %s point (accepted: hopf, fold, "
+                     "period-doubling)",
+                     where, cc->sweep_index, cc->sweep_file, cs_special_name(sp->kind));
+  }
+  cs_continuation_file_free(&c);
+  return rc;
+}
+
+/* contensou continue with parameter2: the one-parameter branch to the first
+ * special point `start` names, then its curve in (parameter, parameter2). */
+static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
+                     struct cs_config *cfg, struct cs_cont_config *cc, const char *path,
+                     const double *y_start, int no_plot)
+{
+  const struct cs_model *m = cfg->model;
+  const struct cs_param_desc *d1 = &m->param[cc->param], *d2 = &m->param[cc->param2];
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg->params_unprepared, cc->param);
+  if (!w)
+    return cli_fail(cmd, "%s", cs_errmsg());
+  struct cs_branch b;
+  memset(&b, 0, sizeof b);
+  enum cs_curve_kind kind;
+  enum cs_special_kind want;
+  enum cs_status st;
+  int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONT_FROM_HOPF;
+  if (cc->start == CS_CONT_FROM_HOPF)
+    kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
+  else if (cc->start == CS_CONT_FROM_PD)
+    kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
+  else
+    kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
+  struct cs_special from;
+  if (cc->start == CS_CONT_FROM_BRANCH) {
+    int rc = branch_point(cc, cfg, &from, &cycles);
+    if (rc) {
+      cs_orbit_ws_free(w);
+      return rc;
+    }
+    kind = from.kind == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
+           : from.kind == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
+           : cycles                                  ? CS_CURVE_FOLD_CYCLES
+                                                     : CS_CURVE_FOLD;
+    want = from.kind;
+  }
+  clock_t t0 = clock();
+  if (cc->start == CS_CONT_FROM_BRANCH) {
+    /* no branch: the point comes from the file */
+    b.kind = cycles ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
+    b.autonomous = 1;
+    b.n = m->n_state;
+    st = CS_OK;
+  } else if (!cycles) {
+    struct cs_cont_spec es = cc->spec;
+    es.stop_at_hopf = kind == CS_CURVE_HOPF;
+    st = cs_continue_equilibria(w, &es, cc->at, y_start, &b);
+  } else {
+    double t1, y[CS_ORBIT_MAX_N], T;
+    st = cs_orbit_ws_set_param(w, cc->at);
+    if (st == CS_OK)
+      st = cs_orbit_guess(w, &cc->spec.orbit, 0.0, y_start, cc->transient, &t1, y, &T);
+    if (st == CS_OK)
+      st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, &b);
+  }
+  const struct cs_special *sp = cc->start == CS_CONT_FROM_BRANCH ? &from : NULL;
+  for (size_t i = 0; st == CS_OK && i < b.n_special && !sp; i++)
+    if (b.special[i].kind == want)
+      sp = &b.special[i];
+  char why[600] = "";
+  if (st != CS_OK)
+    snprintf(why, sizeof why, "no branch: %s", cs_errmsg());
+  else if (!sp)
+    snprintf(why, sizeof why, "no %s point on the %s branch from %s = %.10g (%s)",
+             cs_special_name(want), cycles ? "cycle" : "equilibrium", d1->name, cc->at, b.end_note);
+  clock_t t1 = clock();
+  struct cs_curve cv;
+  memset(&cv, 0, sizeof cv);
+  if (sp) {
+    st = cs_continue_curve(w, cfg->params_unprepared, &cc->curve, kind, sp, &cv);
+    if (st != CS_OK)
+      snprintf(why, sizeof why, "%s", cs_errmsg());
+  }
+  double cpu = (double)(clock() - t1) / CLOCKS_PER_SEC;
+  (void)t0;
+  cs_orbit_ws_free(w);
+  if (why[0]) {
+    cs_branch_free(&b);
+    return cli_fail(cmd, "no curve (%s): %s", cs_strerror(st == CS_OK ? CS_ERR_NOT_FOUND : st),
+                    why);
+  }
+  struct cs_curve_h5 ch = {m, cc->param, cc->param2, &cc->curve, &cv, cpu};
+  st = cs_branch_h5_write_with(path, cfg, run, cc, &b, NULL, cs_curve_h5_add, &ch, "ok",
+                               cv.end_note);
+  if (st != CS_OK) {
+    cs_branch_free(&b), cs_curve_free(&cv);
+    return cli_fail(cmd, "%s", cs_errmsg());
+  }
+  char buf[200];
+  printf("output = %s\n", path);
+  printf("model = %s\n", m->name);
+  printf("parameter = %s\n", d1->name);
+  printf("parameter2 = %s\n", d2->name);
+  printf("curve = %s\n", cs_curve_name(kind));
+  print_special(m, d1, sp, cycles);
+  printf("points = %zu\n", cv.n_points);
+  const char *t1n, *t2n;
+  cs_curve_test_names(kind, &t1n, &t2n);
+  for (size_t i = 0; i < cv.n_special; i++) {
+    const struct cs_curve_special *s = &cv.special[i];
+    if (s->kind == CS_CODIM2_START)
+      continue;
+    two_values(d1, d2, s->pt.p1, s->pt.p2, buf, sizeof buf);
+    if (s->kind == CS_CODIM2_END) {
+      printf("end = %s (%s)\n", buf, s->note);
+      continue;
+    }
+    printf("%s = %s (%s", cs_codim2_name(s->kind), buf, s->note);
+    if (kind == CS_CURVE_HOPF && isfinite(s->pt.test[1]) && s->kind != CS_CODIM2_BT)
+      printf("; omega %.8g, l1 = %.6g", s->pt.omega, s->pt.test[1]);
+    else if (kind == CS_CURVE_FOLD)
+      printf("; %s %.6g, %s %.6g", t1n, s->pt.test[0], t2n, s->pt.test[1]);
+    else if (isfinite(s->pt.period))
+      printf("; period %.10g", s->pt.period);
+    printf(")\n");
+  }
+  if (kind == CS_CURVE_HOPF) {
+    /* the sign of l1 along the curve: where none changes, no Bautin point */
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < cv.n_points; i++)
+      if (isfinite(cv.points[i].test[1]))
+        lo = fmin(lo, cv.points[i].test[1]), hi = fmax(hi, cv.points[i].test[1]);
+    if (lo <= hi)
+      printf("l1_range = [%.6g, %.6g] (%s)\n", lo, hi,
+             lo > 0   ? "subcritical all along"
+             : hi < 0 ? "supercritical all along"
+                      : "changes sign");
+  }
+  printf("evaluations = %ld\n", cv.evaluations);
+  printf("cpu_per_point = %.3g s\n", cv.n_points ? cpu / (double)cv.n_points : 0.0);
+  cs_branch_free(&b), cs_curve_free(&cv);
+  fflush(stdout);
+  return no_plot ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
+}
+
 int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
 {
   enum { O_OUT, O_NOPLOT };
@@ -244,6 +491,12 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     if (!cs_config_raw_find(&cfg, "continuation", "transient"))
       cc.transient = 0.0;
   }
+  if (cc.param2 >= 0) {
+    struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+    rc = run_curve(ctx, &run, &cfg, &cc, path, y_start, opts[O_NOPLOT].value != NULL);
+    cs_config_free(&cfg);
+    return rc;
+  }
   struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param);
   if (!w) {
     cs_config_free(&cfg);
@@ -293,7 +546,8 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     return st != CS_OK ? cli_fail(cmd, "no branch (%s): %s", cs_strerror(st), why)
                        : cli_fail(cmd, "%s", cs_errmsg());
   }
-  static const char *const starts[] = {"state", "hopf", "sweep"};
+  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
+                                       "period-doubling", "branch"};
   printf("output = %s\n", path);
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", pd->name);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
 #include "analysis/point.h"
 #include "analysis/basins_h5.h"
 #include "cli/cli_common.h"
@@ -67,7 +68,10 @@ static const char info_help[] =
     "  section.<state>, multiplier_K = MODULUS [ARGUMENT], trajectory_rows\n"
     "kind = continuation (contensou continue): branch (cycles | equilibria),\n"
     "  parameter, end, branch_points, parameter_range, equilibria_points,\n"
-    "  special_points, special = <kind> at <parameter> = <p> (branch | equilibria)\n"
+    "  special_points, special = <kind> at <parameter> = <p> (branch | equilibria);\n"
+    "  with a two-parameter curve: curve (hopf | fold | fold-of-cycles |\n"
+    "  period-doubling), parameter2, curve_end, curve_points, curve_range,\n"
+    "  curve_range2, curve_special = <kind> at <p1> = <v1>, <p2> = <v2>\n"
     "kind = eps-study (contensou eps-study): study, reference, reference_eps, then\n"
     "  one line per eps: eps = E <state> = <max |difference|> ... (time series) or\n"
     "  eps = E compared = N class_mismatches = N ... (--sweep)\n"
@@ -618,6 +622,40 @@ static void show_orbit(const struct cs_orbit_file *o)
     out_line("trajectory_rows", "%zu", o->trajectory->nrows);
 }
 
+/* contensou continue with parameter2: the curve, its extent in both
+ * parameters, its codim-2, user and end points. */
+static void show_curve(const struct cs_continuation_file *c)
+{
+  const struct cs_result_table *cv = cs_result_table_at(&c->all, "/curve");
+  const struct cs_result_table *cs = cs_result_table_at(&c->all, "/curve_special");
+  if (!cv)
+    return;
+  const char *p1 = cs_result_attr_text(&cv->attrs, "parameter");
+  const char *p2 = cs_result_attr_text(&cv->attrs, "parameter2");
+  show_str(&cv->attrs, "kind", "curve");
+  show_str(&cv->attrs, "parameter2", "parameter2");
+  show_str(&cv->attrs, "end", "curve_end");
+  out_line("curve_points", "%zu", cv->nrows);
+  const char *ps[2] = {p1, p2}, *names[2] = {"curve_range", "curve_range2"};
+  for (int j = 0; j < 2; j++) {
+    long k = ps[j] ? cs_result_column(cv, ps[j]) : -1;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; k >= 0 && i < cv->nrows; i++)
+      lo = fmin(lo, cv->data[i * cv->ncols + k]), hi = fmax(hi, cv->data[i * cv->ncols + k]);
+    if (k >= 0 && cv->nrows)
+      out_line(names[j], "%s = %.10g ... %.10g%s%s", ps[j], lo, hi, cv->units[k][0] ? " " : "",
+               cv->units[k]);
+  }
+  long ck = cs ? cs_result_column(cs, "kind") : -1;
+  long c1 = cs && p1 ? cs_result_column(cs, p1) : -1, c2 = cs && p2 ? cs_result_column(cs, p2) : -1;
+  for (size_t i = 0; ck >= 0 && c1 >= 0 && c2 >= 0 && i < cs->nrows; i++) {
+    const double *r = cs->data + i * cs->ncols;
+    long k = code_of(r[ck], CS_CODIM2_COUNT);
+    printf("curve_special = %s at %s = %.10g, %s = %.10g\n",
+           k >= 0 ? cs_codim2_name((enum cs_codim2_kind)k) : "unknown", p1, r[c1], p2, r[c2]);
+  }
+}
+
 /* contensou continue: the branch's extent, its end, the special points. */
 static void show_continuation(const struct cs_continuation_file *c)
 {
@@ -640,6 +678,7 @@ static void show_continuation(const struct cs_continuation_file *c)
   }
   if (c->equilibria)
     out_line("equilibria_points", "%zu", c->equilibria->nrows);
+  show_curve(c);
   const struct cs_result_table *sp = c->special;
   if (!sp)
     return;

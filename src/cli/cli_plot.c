@@ -438,6 +438,13 @@ static enum cs_status friction_fit_picture(const char *path, const struct cs_plo
   return cs_plot_friction_fit(path, out, v);
 }
 
+/* A continuation file: its two-parameter curve if it has one, else its branch. */
+static enum cs_status continuation_picture(const char *path, const struct cs_plot_request *rq,
+                                           FILE *out, struct cs_plot_vars *v)
+{
+  return cs_plot_has_curve(path) ? cs_plot_curve(path, out, v) : cs_plot_branch(path, rq, out, v);
+}
+
 struct plot_kind {
   enum cs_result_kind kind;
   const char *script; /* file in the gnuplot directory, unless the picture names one */
@@ -445,7 +452,7 @@ struct plot_kind {
 };
 
 static const struct plot_kind kinds[] = {
-    {CS_RESULT_CONTINUATION, "branch.gp", cs_plot_branch},
+    {CS_RESULT_CONTINUATION, "branch.gp", continuation_picture},
     {CS_RESULT_EPS_STUDY, "eps_study.gp", cs_plot_eps_study},
     {CS_RESULT_FIT, "friction_fit.gp", friction_fit_picture},
     {CS_RESULT_ORBIT, "trajectory.gp", cs_plot_trajectory},
@@ -464,6 +471,7 @@ static const char plot_help[] =
     "       contensou plot SWEEP.h5 --point K | --at VALUE [--view section|return]\n"
     "                      [--x NAME] [--y NAME] [--var NAME] [-o OUT]\n"
     "       contensou plot BRANCH.h5 SWEEP.h5 [--var NAME] [-o OUT]   (either order)\n"
+    "       contensou plot MAP.h5 CURVE.h5... [-o OUT]   (up to 4 curves)\n"
     "\n"
     "Draws a result file with the gnuplot script that matches its root attribute\n"
     "'kind' (scripts from $CONTENSOU_GNUPLOT_DIR, else the installation's\n"
@@ -509,6 +517,10 @@ static const char plot_help[] =
     "                  point, two section columns (--x, --y) against each other\n"
     "    return        --point K or --at VALUE: the return map of one section\n"
     "                  column (--var): x_j against x_{j+1}, with the diagonal\n"
+    "  MAP.h5 CURVE.h5...  curve.gp: the two-parameter curves of contensou continue\n"
+    "                      (parameter2) over the regime map of a 2-D sweep in the same\n"
+    "                      plane (MAP.h5 first with more than one curve), their\n"
+    "                      codim-2 and user points marked; a curve file alone: the curve\n"
     "  BRANCH.h5 SWEEP.h5  branch_sweep.gp: a branch of contensou continue over the\n"
     "                      bifurcation diagram of a 1-D sweep (stable solid, unstable\n"
     "                      dashed, special points marked and labelled); refused (exit 2)\n"
@@ -704,8 +716,10 @@ static int run_gnuplot(const char *vars, const char *script, double data_mib)
 
 /* What the command line asks, for the guarded child. */
 struct plot_job {
-  const char *file;     /* the result file */
-  const char *file2;    /* a second one (branch over sweep), or NULL */
+  const char *file;    /* the result file */
+  const char *file2;   /* a second one (branch over sweep), or NULL */
+  const char *more[3]; /* further curve files over the same map */
+  int n_more;
   struct sweep_req req; /* --var, --x, --y, the time window, sweep options, out, fmt, gpdir */
   int fmt;              /* index into formats */
   int has_sweep_opts;   /* --view, --point or --at given */
@@ -751,6 +765,11 @@ static int plot_pair(struct cli_guard *g, const struct plot_job *job)
   const struct plot_kind *k1 = kind_of(job->file), *k2 = k1 ? kind_of(job->file2) : NULL;
   if (!k1 || !k2)
     return CLI_EXIT_USAGE;
+  if (job->n_more && k1->kind != CS_RESULT_SWEEP)
+    return cli_usage(cmd,
+                     "%d files: the first must be a 2-D sweep, the others curves of "
+                     "contensou continue (parameter2) in its plane",
+                     2 + job->n_more);
   int swap = k1->kind == CS_RESULT_SWEEP;
   const char *bfile = swap ? job->file2 : job->file, *sfile = swap ? job->file : job->file2;
   const struct plot_kind *kb = swap ? k2 : k1, *ks = swap ? k1 : k2;
@@ -777,7 +796,13 @@ static int plot_pair(struct cli_guard *g, const struct plot_job *job)
       rc = out ? CLI_EXIT_FAILURE : cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
   }
   if (rc == CLI_EXIT_OK) {
-    enum cs_status st = cs_plot_branch_over_sweep(bfile, &s, &job->req.rq, data, &v);
+    /* a two-parameter curve goes over a 2-D sweep's regime map */
+    const char *curves[4] = {bfile};
+    for (int i = 0; i < job->n_more; i++)
+      curves[1 + i] = job->more[i];
+    enum cs_status st = job->n_more || cs_plot_has_curve(bfile)
+                            ? cs_plot_curves_over_map(curves, 1 + (size_t)job->n_more, &s, data, &v)
+                            : cs_plot_branch_over_sweep(bfile, &s, &job->req.rq, data, &v);
     if (st != CS_OK)
       rc = picture_failed(st);
   }
@@ -896,11 +921,11 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
       [O_WINDOW] = {.name = "--window", .kind = CLI_TEXT, .what = "two times T0,T1"},
       {0},
   };
-  const char *pos[2], *dir;
+  const char *pos[5], *dir;
   int npos, fmt, rc;
   double t0 = NAN, t1 = NAN;
   (void)ctx;
-  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 2, &npos);
+  rc = cli_parse(cmd, argc - 1, argv + 1, opts, pos, 5, &npos);
   if (rc == CLI_HELP) {
     fputs(plot_help, stdout);
     return CLI_EXIT_OK;
@@ -931,7 +956,7 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     return cli_usage(cmd, "--to: expected a time, got '%s'", opts[O_TO].value);
   if (!isnan(t0) && !isnan(t1) && !(t0 < t1))
     return cli_usage(cmd, "the time window [%g, %g] is empty (accepted: T0 < T1)", t0, t1);
-  if (npos == 2) {
+  if (npos >= 2) {
     for (int o = O_VIEW; o <= O_WINDOW; o++)
       if (opts[o].value && o != O_VAR)
         return cli_usage(cmd, "%s: not with two files (a branch over a sweep takes --var)",
@@ -955,7 +980,9 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
                      sizeof dirbuf);
   struct plot_job job = {
       .file = pos[0],
-      .file2 = npos == 2 ? pos[1] : NULL,
+      .file2 = npos >= 2 ? pos[1] : NULL,
+      .more = {npos > 2 ? pos[2] : NULL, npos > 3 ? pos[3] : NULL, npos > 4 ? pos[4] : NULL},
+      .n_more = npos > 2 ? npos - 2 : 0,
       .req = {.rq = {.var = opts[O_VAR].value,
                      .x = opts[O_X].value,
                      .y = opts[O_Y].value,

@@ -10,6 +10,10 @@ extern const struct cs_model cs_model_vanderpol;
 extern const struct cs_model cs_model_duffing;
 extern const struct cs_model cs_model_lorenz;
 extern const struct cs_model cs_model_subhopf;
+extern const struct cs_model cs_model_bautin;
+extern const struct cs_model cs_model_bt;
+extern const struct cs_model cs_model_cusp;
+extern const struct cs_model cs_model_flip;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
@@ -21,5 +25,9 @@ const struct cs_model *const cs_models[] = {
     &cs_model_duffing,
     &cs_model_lorenz,
     &cs_model_subhopf,
+    &cs_model_bautin,
+    &cs_model_bt,
+    &cs_model_cusp,
+    &cs_model_flip,
     NULL,
 };

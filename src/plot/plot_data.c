@@ -11,6 +11,7 @@
 
 #include "core/error_private.h"
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
 
 static const char *const pass_name[2] = {"forward", "backward"};
 
@@ -927,6 +928,184 @@ enum cs_status cs_plot_branch(const char *path, const struct cs_plot_request *rq
   snprintf(v->script, sizeof v->script, "branch.gp");
   cs_continuation_file_free(&c);
   return vars_status(v);
+}
+
+/* ------------------------------------------- two-parameter curves */
+
+/* The curve of a continuation file (contensou continue with parameter2):
+ * block "p1 p2 n_unstable" of /curve, then "p1 p2 kind" of /curve_special
+ * (codim-2 and user points; the start and the ends left out), and its
+ * variables. CS_ERR_NOT_FOUND without a curve. */
+static enum cs_status curve_blocks(const char *path, const struct cs_continuation_file *c,
+                                   FILE *out, struct cs_plot_vars *v)
+{
+  const struct cs_result_table *cv = cs_result_table_at(&c->all, "/curve");
+  const struct cs_result_table *cs = cs_result_table_at(&c->all, "/curve_special");
+  const char *p1 = cv ? cs_result_attr_text(&cv->attrs, "parameter") : NULL;
+  const char *p2 = cv ? cs_result_attr_text(&cv->attrs, "parameter2") : NULL;
+  const char *kind = cv ? cs_result_attr_text(&cv->attrs, "kind") : NULL;
+  long c1 = p1 ? cs_result_column(cv, p1) : -1, c2 = p2 ? cs_result_column(cv, p2) : -1;
+  long cu = cv ? cs_result_column(cv, "n_unstable") : -1;
+  if (!cv || c1 < 0 || c2 < 0 || cv->nrows == 0)
+    return cs_error_set(CS_ERR_NOT_FOUND, "%s: no two-parameter curve", path);
+  for (size_t i = 0; i < cv->nrows; i++) {
+    const double *r = cv->data + i * cv->ncols;
+    fprintf(out, "%.17g %.17g %.17g\n", r[c1], r[c2], cu >= 0 ? r[cu] : NAN);
+  }
+  fputs("\n\n", out);
+  long s1 = cs ? cs_result_column(cs, p1) : -1, s2 = cs ? cs_result_column(cs, p2) : -1;
+  long sk = cs ? cs_result_column(cs, "kind") : -1;
+  char present[256] = "";
+  int seen[16] = {0};
+  size_t nsp = 0;
+  for (size_t i = 0; cs && s1 >= 0 && s2 >= 0 && sk >= 0 && i < cs->nrows; i++) {
+    const double *r = cs->data + i * cs->ncols;
+    int k = (int)r[sk];
+    if (k == CS_CODIM2_START || k == CS_CODIM2_END || k < 0 || k >= CS_CODIM2_COUNT)
+      continue;
+    fprintf(out, "%.17g %.17g %d\n", r[s1], r[s2], k);
+    nsp++;
+    if (!seen[k])
+      add(present, sizeof present, "%s%d", present[0] ? " " : "", k);
+    seen[k] = 1;
+  }
+  if (!nsp)
+    fputs("NaN NaN -1\n", out);
+  char names[256] = "";
+  for (int k = 0; k < CS_CODIM2_COUNT; k++)
+    add(names, sizeof names, "%s%s", k ? " " : "", cs_codim2_name((enum cs_codim2_kind)k));
+  cs_plot_vars_text(v, "curve_kind", kind ? kind : "");
+  cs_plot_vars_text(v, "cpar1", p1);
+  cs_plot_vars_text(v, "cpar1_unit", cv->units[c1]);
+  cs_plot_vars_text(v, "cpar2", p2);
+  cs_plot_vars_text(v, "cpar2_unit", cv->units[c2]);
+  cs_plot_vars_text(v, "codim2_names", names);
+  cs_plot_vars_text(v, "codim2_present", present);
+  cs_plot_vars_text(v, "cfile", base_name(path));
+  const char *endnote = cs_result_attr_text(&cv->attrs, "end");
+  cs_plot_vars_text(v, "endnote", endnote ? endnote : "");
+  return CS_OK;
+}
+
+int cs_plot_has_curve(const char *path)
+{
+  struct cs_continuation_file c;
+  if (cs_read_continuation(path, &c) != CS_OK)
+    return 0;
+  int has = cs_result_table_at(&c.all, "/curve") != NULL;
+  cs_continuation_file_free(&c);
+  return has;
+}
+
+enum cs_status cs_plot_curve(const char *path, FILE *out, struct cs_plot_vars *v)
+{
+  struct cs_continuation_file c;
+  enum cs_status st = cs_read_continuation(path, &c);
+  if (st != CS_OK)
+    return st;
+  const struct cs_result_header *h = &c.all.h;
+  st = curve_blocks(path, &c, out, v);
+  if (st == CS_OK) {
+    cs_plot_vars_text(v, "model", h->model ? h->model : "");
+    cs_plot_vars_text(v, "law", root_text(h, "law"));
+    cs_plot_vars_text(v, "file", base_name(path));
+    cs_plot_vars_number(v, "over_map", 0);
+    snprintf(v->script, sizeof v->script, "curve.gp");
+  }
+  cs_continuation_file_free(&c);
+  return st == CS_OK ? vars_status(v) : st;
+}
+
+/* The checks of one curve file against the map. */
+static enum cs_status curve_matches(const char *path, const struct cs_continuation_file *c,
+                                    const struct cs_plot_sweep *s)
+{
+  const struct cs_result_header *h = &c->all.h;
+  const struct cs_result_table *cv = cs_result_table_at(&c->all, "/curve");
+  const char *p1 = cv ? cs_result_attr_text(&cv->attrs, "parameter") : NULL;
+  const char *p2 = cv ? cs_result_attr_text(&cv->attrs, "parameter2") : NULL;
+  const char *blaw = cs_result_attr_text(&h->root, "law");
+  if (!cv)
+    return cs_error_set(CS_ERR_NOT_FOUND, "%s: no two-parameter curve", path);
+  if (!s->two)
+    return cs_error_set(CS_ERR_MISMATCH, "%s: a 1-D sweep (accepted: a 2-D sweep of %s, %s)",
+                        s->file, p1 ? p1 : "?", p2 ? p2 : "?");
+  if (!h->model || strcmp(h->model, s->model) != 0)
+    return cs_error_set(CS_ERR_MISMATCH, "%s is of model '%s', %s of model '%s': they do not match",
+                        path, h->model ? h->model : "?", s->file, s->model);
+  if ((blaw || s->law) && (!blaw || !s->law || strcmp(blaw, s->law) != 0))
+    return cs_error_set(CS_ERR_MISMATCH, "%s has law '%s', %s law '%s': they do not match", path,
+                        blaw ? blaw : "?", s->file, s->law ? s->law : "?");
+  if (!p1 || !p2 || strcmp(p1, s->par) != 0 || strcmp(p2, s->par2) != 0)
+    return cs_error_set(CS_ERR_MISMATCH,
+                        "%s is a curve in (%s, %s), %s a map in (%s, %s): they do not match (the "
+                        "curve's parameter and parameter2 must be the sweep's, in that order)",
+                        path, p1 ? p1 : "?", p2 ? p2 : "?", s->file, s->par, s->par2);
+  return CS_OK;
+}
+
+enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
+                                       const struct cs_plot_sweep *s, FILE *out,
+                                       struct cs_plot_vars *v)
+{
+  enum cs_status st = CS_OK;
+  /* every file checked before anything is written */
+  for (size_t i = 0; i < n && st == CS_OK; i++) {
+    struct cs_continuation_file c;
+    st = cs_read_continuation(paths[i], &c);
+    if (st == CS_OK) {
+      st = curve_matches(paths[i], &c, s);
+      cs_continuation_file_free(&c);
+    }
+  }
+  if (st == CS_OK)
+    st = cs_plot_sweep_regime_map(s, out, v);
+  char kinds[256] = "", files[1024] = "", present[256] = "";
+  for (size_t i = 0; i < n && st == CS_OK; i++) {
+    struct cs_continuation_file c;
+    st = cs_read_continuation(paths[i], &c);
+    if (st != CS_OK)
+      break;
+    fputs("\n\n", out);
+    struct cs_plot_vars one = {0};
+    st = curve_blocks(paths[i], &c, out, &one);
+    const struct cs_plot_var *k = cs_plot_vars_find(&one, "curve_kind");
+    const struct cs_plot_var *pr = cs_plot_vars_find(&one, "codim2_present");
+    if (st == CS_OK) {
+      add(kinds, sizeof kinds, "%s%s", i ? " " : "", k && k->text ? k->text : "curve");
+      add(files, sizeof files, "%s%s", i ? ", " : "", base_name(paths[i]));
+      /* the union of the codim-2 kinds drawn */
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s", pr && pr->text ? pr->text : "");
+      for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok;
+           tok = strtok_r(NULL, " ", &save)) {
+        char pad[260], have[260];
+        snprintf(pad, sizeof pad, " %s ", tok);
+        snprintf(have, sizeof have, " %s ", present);
+        if (!strstr(have, pad))
+          add(present, sizeof present, "%s%s", present[0] ? " " : "", tok);
+      }
+      if (i == 0)
+        cs_plot_vars_append(v, &one);
+    }
+    cs_plot_vars_free(&one);
+    cs_continuation_file_free(&c);
+  }
+  if (st == CS_OK) {
+    cs_plot_vars_number(v, "over_map", 1);
+    cs_plot_vars_number(v, "ncurves", (double)n);
+    cs_plot_vars_text(v, "curve_kinds", kinds);
+    cs_plot_vars_text(v, "cfile", files);
+    cs_plot_vars_text(v, "codim2_present", present);
+    snprintf(v->script, sizeof v->script, "curve.gp");
+  }
+  return st == CS_OK ? vars_status(v) : st;
+}
+
+enum cs_status cs_plot_curve_over_map(const char *path, const struct cs_plot_sweep *s, FILE *out,
+                                      struct cs_plot_vars *v)
+{
+  return cs_plot_curves_over_map(&path, 1, s, out, v);
 }
 
 /* ------------------------------------------------------------------ sweeps */

@@ -249,6 +249,23 @@ enum cs_status cs_plot_branch_over_sweep(const char *branch, const struct cs_plo
                                          const struct cs_plot_request *rq, FILE *out,
                                          struct cs_plot_vars *v);
 
+/* Two-parameter curves (a continuation file with /curve, contensou continue
+ * with parameter2): whether the file has one; the curve alone (blocks: the
+ * curve "p1 p2 n_unstable", its codim-2 and user points "p1 p2 kind"); the
+ * curve over the regime map of a 2-D sweep in the same two parameters (the
+ * map's block first, as cs_plot_sweep_regime_map writes it). Script
+ * curve.gp. CS_ERR_NOT_FOUND without a curve, CS_ERR_MISMATCH (saying what
+ * differs) for a sweep of another model, law or plane. */
+int cs_plot_has_curve(const char *path);
+enum cs_status cs_plot_curve(const char *path, FILE *out, struct cs_plot_vars *v);
+enum cs_status cs_plot_curve_over_map(const char *path, const struct cs_plot_sweep *s, FILE *out,
+                                      struct cs_plot_vars *v);
+/* The curves of n continuation files over one map (blocks: the map, then
+ * each curve's two). */
+enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
+                                       const struct cs_plot_sweep *s, FILE *out,
+                                       struct cs_plot_vars *v);
+
 /* ------------------------------------------------------ the rows themselves */
 
 /* Rows "pass parameter value class" of every section point of every computed

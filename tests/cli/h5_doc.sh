@@ -5,7 +5,7 @@
 # with and without mode switches; a 1-D sweep in both directions with
 # bifurcations and equilibria; one with the Lyapunov spectrum; a 2-D map; eps studies of one trajectory, with
 # an eps and an event-driven reference, and over a sweep; a friction fit; an
-# orbit; branches of cycles and of equilibria) and h5py walks every object:
+# orbit; branches of cycles and of equilibria; a two-parameter curve) and h5py walks every object:
 # each dataset needs a non-empty string attribute `doc` and units, either a
 # scalar string attribute `units` or (tables) a list `units` with one entry per
 # column; each group needs a non-empty `doc`. Datasets that hold codes or counts
@@ -156,6 +156,31 @@ min = 0
 max = 1
 EOF
 make equilibria.h5 continue duffing.ini --no-plot
+# a two-parameter curve (/curve, /curve_special): the Bogdanov-Takens normal form's Hopf curve
+cat >bt.ini <<'EOF'
+[model]
+name = bt
+
+[parameters]
+beta1 = -0.1
+beta2 = -0.5
+
+[initial]
+x = -0.1
+y = 0
+
+[continuation]
+branch = equilibria
+parameter = beta1
+min = -0.5
+max = 0.5
+start = hopf
+parameter2 = beta2
+min2 = -1
+max2 = 1
+user = beta2:-0.25
+EOF
+make curve.h5 continue bt.ini --no-plot
 
 # ------------------------------------------------------------ the walk
 # every model's integer outputs, in its order, as the program describes them:
@@ -212,6 +237,8 @@ I = {
     ("continuation", "equilibria"): {"segment", "returns", "n_unstable", "stable", "iterations",
                                      "switches"},
     ("continuation", "special"): {"branch", "kind", "row", "n_unstable"},
+    ("continuation", "curve"): {"n_unstable", "iterations"},
+    ("continuation", "curve_special"): {"kind", "row"},
 }
 I[("sweep", "backward/points")] = I[("sweep", "forward/points")]
 for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation"):

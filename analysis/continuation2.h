@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* Two-parameter curves of codimension-one points: a special point located on
+ * a one-parameter branch (analysis/continuation.h) continued in the branch's
+ * parameter p1 and a second parameter p2, by the same pseudo-arclength
+ * scheme (predictor along the unit tangent in scaled unknowns, bordered
+ * Newton corrector, GSL LU), with codimension-two points detected by test
+ * functions and located (Illinois on the arclength).
+ *
+ * Defining systems (unknowns X, equations G(X) = 0, one fewer):
+ *  - fold of equilibria: X = (y, p1, p2), G = (f(y), g), g the minimally
+ *    augmented test function: [J b; c^T 0] (v, g) = (0, 1), the borders b, c
+ *    the left and right null vectors of the previous point (Govaerts);
+ *  - Hopf of equilibria: X = (y, v, kappa, p1, p2),
+ *    G = (f(y), (J^2 + kappa I) v, c.v - 1, d.J v) (Roose & Hlavacek): kappa
+ *    = omega^2 > 0 on the Hopf curve; it goes through 0 at a Bogdanov-Takens
+ *    point (beyond it the curve is one of neutral saddles);
+ *  - fold of cycles (autonomous models): X = (y0, T, p1, p2), G = (the
+ *    shooting equations of analysis/orbit.h, g) with g minimally augmented
+ *    on the shooting Jacobian in (y0, T), [M - I, f; grad s, 0], singular
+ *    where a second multiplier reaches +1;
+ *  - period doubling: the same with g on M + I (a multiplier at -1).
+ * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
+ * of p1) exactly, everything else by central (equilibria) or forward
+ * (cycles: one variational shooting per column) differences of G.
+ *
+ * Test functions stored at every point and located where they change sign:
+ *  - fold curve: test1 = <w, v> (unit null vectors): zero at a
+ *    Bogdanov-Takens point; test2 = <w, B(v, v)>/2, the quadratic normal-form
+ *    coefficient: zero at a cusp (analysis/normal_form.h for B);
+ *  - Hopf curve: test1 = kappa = omega^2: zero at a Bogdanov-Takens point,
+ *    where the curve ends; test2 = l1, the first Lyapunov coefficient: zero
+ *    at a Bautin (generalized Hopf) point;
+ *  - cycle curves: none (test1 = test2 = NaN).
+ * User points: where p1 or p2 takes a given value.
+ *
+ * The curve is followed from the start in both directions (or one) until
+ * it leaves the box [min1, max1] x [min2, max2] (the end landed on exactly),
+ * after max_points points each way, when the step falls below ds_min, or at
+ * a Bogdanov-Takens point (Hopf curve). Nothing here prints. */
+#ifndef CS_ANALYSIS_CONTINUATION2_H
+#define CS_ANALYSIS_CONTINUATION2_H
+
+#include <stddef.h>
+
+#include "analysis/continuation.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum cs_curve_kind {
+  CS_CURVE_FOLD,           /* fold of equilibria */
+  CS_CURVE_HOPF,           /* Hopf of equilibria */
+  CS_CURVE_FOLD_CYCLES,    /* fold of cycles (LPC) */
+  CS_CURVE_PERIOD_DOUBLING /* period doubling (PD) */
+};
+
+/* "fold", "hopf", "fold-of-cycles", "period-doubling" */
+const char *cs_curve_name(enum cs_curve_kind k);
+
+#define CS_CODIM2_LIST(X)                                                       \
+  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
+  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */        \
+  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
+  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
+  X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
+  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */
+
+enum cs_codim2_kind {
+#define CS_CODIM2_ENUM(id, name) id,
+  CS_CODIM2_LIST(CS_CODIM2_ENUM)
+#undef CS_CODIM2_ENUM
+      CS_CODIM2_COUNT
+};
+
+const char *cs_codim2_name(enum cs_codim2_kind k);
+
+#define CS_CURVE_MAX_USER 32
+
+struct cs_curve_spec {
+  int param2;                /* index of p2 (p1: the workspace's parameter) */
+  double min1, max1;         /* the box, units of p1 */
+  double min2, max2;         /* units of p2 */
+  double ds, ds_min, ds_max; /* scaled arclength: parameters in units of the box */
+  size_t max_points;         /* points each way at most */
+  int max_iter;              /* corrector iterations per step */
+  int direction;             /* 0 both ways; +1 (-1): p2 increasing (decreasing) first only */
+  double locate_tol;         /* codim-2 and user points: arclength interval (scaled) */
+  struct cs_orbit_opts orbit;
+  size_t n_user;
+  int user_param[CS_CURVE_MAX_USER]; /* 1: p1, 2: p2 */
+  double user_value[CS_CURVE_MAX_USER];
+};
+
+/* ds 0.01, ds_min 1e-8, ds_max 0.05, 200 points each way, max_iter 10, both
+ * directions, locate_tol 1e-10; the box and param2 must be set. */
+struct cs_curve_spec cs_curve_spec_default(void);
+
+struct cs_curve_point {
+  double p1, p2;
+  double y[CS_BRANCH_MAX_N]; /* equilibrium, or the cycle's section point */
+  double period;             /* cycles; NaN for equilibria */
+  double omega;              /* Hopf: sqrt(kappa) (rad per time unit); else NaN */
+  double test[2];            /* the curve's test functions (see above) */
+  double l1_err;             /* Hopf: error estimate of test[1] = l1; else NaN */
+  size_t n_eig;              /* eigenvalues (by real part) or nontrivial multipliers */
+  double re[CS_BRANCH_MAX_N], im[CS_BRANCH_MAX_N];
+  int n_unstable;
+  int iterations; /* corrector iterations */
+  double ds;      /* the step that led here (negative: traced backwards from the start) */
+};
+
+struct cs_curve_special {
+  enum cs_codim2_kind kind;
+  size_t after; /* the curve row before it */
+  struct cs_curve_point pt;
+  char note[200];
+};
+
+/* A curve, from one end to the other; free with cs_curve_free. */
+struct cs_curve {
+  enum cs_curve_kind kind;
+  size_t n; /* state dimension */
+  size_t n_points, cap_points;
+  struct cs_curve_point *points;
+  size_t n_special, cap_special;
+  struct cs_curve_special *special;
+  size_t start_row;       /* the row of the starting point */
+  enum cs_status status;  /* CS_OK when both ends are normal (box, points, BT) */
+  char end_note[600];     /* why each end ended */
+  long evaluations;       /* evaluations of G (each a shooting for cycles) */
+  long newton_iterations; /* corrector iterations */
+};
+
+void cs_curve_free(struct cs_curve *c);
+
+/* Continues the special point sp of a one-parameter branch (kind fold or
+ * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold or
+ * period-doubling of a cycle branch of an autonomous model for the cycle
+ * curves) in (p1, p2). ws: the workspace of the branch (p1 its parameter);
+ * params_unprepared: the model's parameters as read, p2 at its starting
+ * value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
+ * ended early: end_note), CS_ERR_ARG for a wrong start or spec,
+ * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
+ * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,
+ * CS_ERR_NOMEM. */
+enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                 const struct cs_curve_spec *spec, enum cs_curve_kind kind,
+                                 const struct cs_special *sp, struct cs_curve *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

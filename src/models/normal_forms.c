@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: MIT */
+/* Normal forms of the codimension-two bifurcations of equilibria, reference
+ * systems with closed-form two-parameter bifurcation curves (for testing the
+ * curves of analysis/curve2.h). Dimensionless, time unit "1". Kuznetsov,
+ * Elements of Applied Bifurcation Theory, 3rd ed., §8.2-8.4.
+ *
+ * bautin (generalized Hopf), Cartesian, r^2 = x^2 + y^2:
+ *   x' = (mu1 + mu2 r^2 - r^4) x - y,  y' = (mu1 + mu2 r^2 - r^4) y + x
+ *   i.e. r' = mu1 r + mu2 r^3 - r^5, theta' = 1. Hopf line mu1 = 0 with the
+ *   first Lyapunov coefficient l1 = mu2 (Kuznetsov's normalisation: the
+ *   linear part is already a unit rotation), Bautin point at (0, 0), fold of
+ *   cycles mu1 = -mu2^2/4 (mu2 > 0) at r^2 = mu2/2, period 2 pi.
+ *
+ * bt (Bogdanov-Takens):
+ *   x' = y,  y' = beta1 + beta2 x + x^2 + s x y   (s = +1 or -1)
+ *   equilibria (x, 0) with x^2 + beta2 x + beta1 = 0: fold curve
+ *   beta1 = beta2^2/4 (at x = -beta2/2); Hopf curve beta1 = 0, beta2 < 0 (at
+ *   the origin, frequency sqrt(-beta2)), a neutral saddle for beta2 > 0;
+ *   Bogdanov-Takens point at (0, 0). On the Hopf curve l1 = s/(4 w^3 (1 + w^2)),
+ *   w = sqrt(-beta2) (Guckenheimer-Holmes' a = s/(8 w^2) in the coordinates
+ *   (y/w, x), rescaled to eigenvectors of unit norm in (x, y)).
+ *
+ * cusp:
+ *   x' = beta1 + beta2 x - x^3
+ *   fold curve 27 beta1^2 = 4 beta2^3 (x = +-sqrt(beta2/3)); its two branches
+ *   meet at the cusp point (0, 0), where the fold's quadratic coefficient
+ *   f_xx/2 = -3x changes sign. */
+#include <math.h>
+#include <stddef.h>
+
+#include "core/error_private.h"
+#include "models/model.h"
+
+static enum cs_status finite_params(const double *v, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(v[i]))
+      return cs_error_set(CS_ERR_RANGE, "the parameters must be finite");
+  return CS_OK;
+}
+
+/* ---------------------------------------------------------------- bautin */
+
+struct bautin {
+  double mu1, mu2;
+};
+
+static const struct cs_var_desc xy_state[] = {
+    {"x", "1", "first coordinate", 0, 0},
+    {"y", "1", "second coordinate", 0, 0},
+};
+
+static const double bautin_default[] = {0.5, 0.0};
+
+static const struct cs_param_desc bautin_params[] = {
+    {"mu1", "1", offsetof(struct bautin, mu1), -0.05, -10.0, 10.0, NULL,
+     "linear growth rate (Hopf line mu1 = 0)"},
+    {"mu2", "1", offsetof(struct bautin, mu2), 0.5, -10.0, 10.0, NULL,
+     "cubic coefficient: the first Lyapunov coefficient at mu1 = 0 (Bautin point at 0)"},
+};
+
+static const struct cs_var_desc r_derived[] = {
+    {"r", "1", "radius sqrt(x^2 + y^2)", 0, 0},
+};
+
+static int bautin_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct bautin *p = vp;
+  double r2 = y[0] * y[0] + y[1] * y[1], g = p->mu1 + p->mu2 * r2 - r2 * r2;
+  f[0] = g * y[0] - y[1];
+  f[1] = g * y[1] + y[0];
+  return 0;
+}
+
+static int bautin_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct bautin *p = vp;
+  double r2 = y[0] * y[0] + y[1] * y[1], g = p->mu1 + p->mu2 * r2 - r2 * r2;
+  double gp = 2.0 * (p->mu2 - 2.0 * r2); /* dg/dx = gp x */
+  J[0] = g + gp * y[0] * y[0];
+  J[1] = gp * y[0] * y[1] - 1.0;
+  J[2] = gp * y[0] * y[1] + 1.0;
+  J[3] = g + gp * y[1] * y[1];
+  return 0;
+}
+
+static int r_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  (void)t, (void)vp;
+  out[0] = sqrt(y[0] * y[0] + y[1] * y[1]);
+  return 0;
+}
+
+static enum cs_status bautin_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_bautin = {
+    .name = "bautin",
+    .title = "Bautin (generalized Hopf) normal form r' = mu1 r + mu2 r^3 - r^5 (reference: "
+             "fold of cycles mu1 = -mu2^2/4)",
+    .reference = "Kuznetsov, Elements of Applied Bifurcation Theory, 3rd ed., §8.3",
+    .n_state = 2,
+    .state = xy_state,
+    .state_default = bautin_default,
+    .n_param = sizeof bautin_params / sizeof *bautin_params,
+    .param = bautin_params,
+    .params_size = sizeof(struct bautin),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = bautin_prepare,
+    .rhs = bautin_rhs,
+    .jac = bautin_jac,
+    .derived_fn = r_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis, through the "
+                   "equilibrium at the origin (cycles born at the Hopf line cross it too).",
+};
+
+/* -------------------------------------------------------------------- bt */
+
+struct bt {
+  double beta1, beta2, s;
+};
+
+static const double bt_default[] = {0.0, 0.0};
+
+static const struct cs_param_desc bt_params[] = {
+    {"beta1", "1", offsetof(struct bt, beta1), -0.1, -10.0, 10.0, NULL,
+     "constant term (fold curve beta1 = beta2^2/4, Hopf curve beta1 = 0)"},
+    {"beta2", "1", offsetof(struct bt, beta2), -0.5, -10.0, 10.0, NULL,
+     "linear term (Hopf for beta2 < 0, Bogdanov-Takens point at 0)"},
+    {"s", "1", offsetof(struct bt, s), -1.0, -1.0, 1.0, NULL,
+     "sign of the x y term (+1 or -1: the sign of the Hopf curve's l1)"},
+};
+
+static const struct cs_var_desc bt_derived[] = {
+    {"E", "1", "y^2/2 - beta1 x - beta2 x^2/2 - x^3/3 (conserved without the x y term)", 0, 0},
+};
+
+static int bt_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct bt *p = vp;
+  f[0] = y[1];
+  f[1] = p->beta1 + p->beta2 * y[0] + y[0] * y[0] + p->s * y[0] * y[1];
+  return 0;
+}
+
+static int bt_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct bt *p = vp;
+  J[0] = 0.0;
+  J[1] = 1.0;
+  J[2] = p->beta2 + 2.0 * y[0] + p->s * y[1];
+  J[3] = p->s * y[0];
+  return 0;
+}
+
+static int bt_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  (void)t;
+  const struct bt *p = vp;
+  double x = y[0];
+  out[0] = 0.5 * y[1] * y[1] - p->beta1 * x - 0.5 * p->beta2 * x * x - x * x * x / 3.0;
+  return 0;
+}
+
+static enum cs_status bt_prepare(void *vp)
+{
+  const struct bt *p = vp;
+  enum cs_status st = finite_params(vp, 3);
+  if (st == CS_OK && fabs(p->s) != 1.0)
+    return cs_error_set(CS_ERR_RANGE, "s = %g must be +1 or -1", p->s);
+  return st;
+}
+
+const struct cs_model cs_model_bt = {
+    .name = "bt",
+    .title = "Bogdanov-Takens normal form x' = y, y' = beta1 + beta2 x + x^2 + s x y (reference: "
+             "fold beta1 = beta2^2/4, Hopf beta1 = 0)",
+    .reference = "Kuznetsov, Elements of Applied Bifurcation Theory, 3rd ed., §8.4",
+    .n_state = 2,
+    .state = xy_state,
+    .state_default = bt_default,
+    .n_param = sizeof bt_params / sizeof *bt_params,
+    .param = bt_params,
+    .params_size = sizeof(struct bt),
+    .n_derived = 1,
+    .derived = bt_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = bt_prepare,
+    .rhs = bt_rhs,
+    .jac = bt_jac,
+    .derived_fn = bt_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: through the equilibria, which all lie on y = 0.",
+};
+
+/* ------------------------------------------------------------------ cusp */
+
+struct cusp {
+  double beta1, beta2;
+};
+
+static const struct cs_var_desc cusp_state[] = {
+    {"x", "1", "the coordinate", 0, 0},
+};
+
+static const double cusp_default[] = {1.0};
+
+static const struct cs_param_desc cusp_params[] = {
+    {"beta1", "1", offsetof(struct cusp, beta1), 0.0, -10.0, 10.0, NULL,
+     "constant term (folds where 27 beta1^2 = 4 beta2^3)"},
+    {"beta2", "1", offsetof(struct cusp, beta2), 1.0, -10.0, 10.0, NULL,
+     "linear term (cusp point at beta1 = beta2 = 0)"},
+};
+
+static const struct cs_var_desc cusp_derived[] = {
+    {"V", "1", "potential x^4/4 - beta2 x^2/2 - beta1 x (x' = -dV/dx)", 0, 0},
+};
+
+static int cusp_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct cusp *p = vp;
+  f[0] = p->beta1 + p->beta2 * y[0] - y[0] * y[0] * y[0];
+  return 0;
+}
+
+static int cusp_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct cusp *p = vp;
+  J[0] = p->beta2 - 3.0 * y[0] * y[0];
+  return 0;
+}
+
+static int cusp_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  (void)t;
+  const struct cusp *p = vp;
+  double x = y[0];
+  out[0] = 0.25 * x * x * x * x - 0.5 * p->beta2 * x * x - p->beta1 * x;
+  return 0;
+}
+
+static enum cs_status cusp_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_cusp = {
+    .name = "cusp",
+    .title = "cusp normal form x' = beta1 + beta2 x - x^3 (reference: folds 27 beta1^2 = 4 "
+             "beta2^3)",
+    .reference = "Kuznetsov, Elements of Applied Bifurcation Theory, 3rd ed., §8.2",
+    .n_state = 1,
+    .state = cusp_state,
+    .state_default = cusp_default,
+    .n_param = sizeof cusp_params / sizeof *cusp_params,
+    .param = cusp_params,
+    .params_size = sizeof(struct cusp),
+    .n_derived = 1,
+    .derived = cusp_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = cusp_prepare,
+    .rhs = cusp_rhs,
+    .jac = cusp_jac,
+    .derived_fn = cusp_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "x", 0.0, +1},
+    .section_doc = "x = 0 increasing (a one-dimensional flow has no cycles; the section exists "
+                   "for uniformity).",
+};
+
+/* ------------------------------------------------------------------ flip */
+
+/* flip, a cycle with a flip (period doubling) of known multipliers: the
+ * unit circle of the (x, y) plane, theta' = 1, period 2 pi, with the
+ * transverse plane (rho, z), rho = r - 1, twisted by half a turn per turn
+ * (a Moebius band): (rho, z)' = (c I + d S(theta) + J/2) (rho, z), S the
+ * reflection across the angle theta/2, J the quarter turn, c = (mu + nu)/2,
+ * d = (mu - nu)/2. In the frame turning by theta/2 the transverse flow is
+ * diag(mu, nu), so the nontrivial multipliers are -exp(2 pi mu) and
+ * -exp(2 pi nu): a period doubling at mu = 0 (nu < 0), for every nu (the
+ * period-doubling curve mu = 0 in (mu, nu)), and at nu = 0 likewise. */
+struct flip {
+  double mu, nu;
+};
+
+static const struct cs_var_desc flip_state[] = {
+    {"x", "1", "r cos(theta)", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
+    {"z", "1", "height above the plane of the cycle", 0, 0},
+};
+
+static const double flip_default[] = {1.0, 0.0, 0.0};
+
+static const struct cs_param_desc flip_params[] = {
+    {"mu", "1", offsetof(struct flip, mu), -0.5, -10.0, 10.0, NULL,
+     "first transverse rate: multiplier -exp(2 pi mu) (period doubling at mu = 0)"},
+    {"nu", "1", offsetof(struct flip, nu), -1.0, -10.0, 10.0, NULL,
+     "second transverse rate: multiplier -exp(2 pi nu)"},
+};
+
+static int flip_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct flip *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1, c = 0.5 * (p->mu + p->nu),
+         d = 0.5 * (p->mu - p->nu);
+  double R = (c + d * C) * rho + (d * S - 0.5) * y[2];
+  f[0] = R * C - y[1];
+  f[1] = R * S + y[0];
+  f[2] = (d * S + 0.5) * rho + (c - d * C) * y[2];
+  return 0;
+}
+
+static int flip_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct flip *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1, z = y[2], c = 0.5 * (p->mu + p->nu),
+         d = 0.5 * (p->mu - p->nu);
+  double Cx = S * S / r, Cy = -C * S / r, Sx = -C * S / r, Sy = C * C / r;
+  double R = (c + d * C) * rho + (d * S - 0.5) * z;
+  double Rx = d * Cx * rho + (c + d * C) * C + d * Sx * z;
+  double Ry = d * Cy * rho + (c + d * C) * S + d * Sy * z;
+  double Rz = d * S - 0.5;
+  J[0] = Rx * C + R * Cx;
+  J[1] = Ry * C + R * Cy - 1.0;
+  J[2] = Rz * C;
+  J[3] = Rx * S + R * Sx + 1.0;
+  J[4] = Ry * S + R * Sy;
+  J[5] = Rz * S;
+  J[6] = d * Sx * rho + (d * S + 0.5) * C - d * Cx * z;
+  J[7] = d * Sy * rho + (d * S + 0.5) * S - d * Cy * z;
+  J[8] = c - d * C;
+  return 0;
+}
+
+static int flip_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  (void)t, (void)vp;
+  out[0] = hypot(y[0], y[1]);
+  return 0;
+}
+
+static enum cs_status flip_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_flip = {
+    .name = "flip",
+    .title = "cycle on a Moebius band (reference: period doubling at mu = 0, multipliers "
+             "-exp(2 pi mu), -exp(2 pi nu))",
+    .reference = "the unit circle with a transverse half twist per turn (see normal_forms.c)",
+    .n_state = 3,
+    .state = flip_state,
+    .state_default = flip_default,
+    .n_param = sizeof flip_params / sizeof *flip_params,
+    .param = flip_params,
+    .params_size = sizeof(struct flip),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = flip_prepare,
+    .rhs = flip_rhs,
+    .jac = flip_jac,
+    .derived_fn = flip_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
+};

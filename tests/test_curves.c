@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/* Two-parameter curves (analysis/continuation2.h) and the first Lyapunov
+ * coefficient (analysis/normal_form.h) against closed forms:
+ * - Bautin normal form: the Hopf line mu1 = 0 (every point: mu1 within
+ *   1e-9, omega = 1), l1 = mu2 at every point (the formula is exact on this
+ *   cubic-plus-quintic field at the origin), the Bautin point at (0, 0);
+ *   the fold-of-cycles curve mu1 = -mu2^2/4 from the fold of the cycles of
+ *   a one-parameter branch, every point against it, period 2 pi;
+ * - Bogdanov-Takens normal form (s = +1 and -1): the fold curve beta1 =
+ *   beta2^2/4 with x = -beta2/2 and the BT point at (0, 0) on it; the Hopf
+ *   curve beta1 = 0, omega = sqrt(-beta2), l1 = s/(4 w^3 (1 + w^2)), ending
+ *   at the BT point;
+ * - cusp normal form: the fold curve 27 beta1^2 = 4 beta2^3 through the
+ *   cusp point (0, 0), located with x = 0;
+ * - a cycle on a Moebius band (model flip): the period doubling of the cycle
+ *   branch at mu = 0 and its period-doubling curve mu = 0 in (mu, nu), every
+ *   point with period 2 pi, the cycle (1, 0, 0) and the multipliers -1 and
+ *   -exp(2 pi nu);
+ * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
+ *   N = 20 and 30 N against an independent check built here: a central
+ *   finite-difference Jacobian of the right-hand side and its eigenvalues by
+ *   GSL (a pair on the imaginary axis, the rest in the left half-plane). */
+#include "testmodel.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_eigen.h>
+
+#include "analysis/continuation2.h"
+#include "analysis/normal_form.h"
+#include "io/config.h"
+
+#define FIG5A CONTENSOU_SOURCE_DIR "/params/pendulum_fig5a.ini"
+
+static int quick(void)
+{
+  const char *q = getenv("CS_TEST_QUICK");
+  return q && *q && strcmp(q, "0") != 0;
+}
+
+static struct cs_orbit_ws *ws_of(const struct cs_model *m, const void *params, const char *param)
+{
+  struct cs_orbit_ws *w = cs_orbit_ws_create(m, params, cs_model_param_index(m, param));
+  if (!w)
+    fail_msg("cs_orbit_ws_create: %s", cs_errmsg());
+  return w;
+}
+
+static const struct cs_special *first(const struct cs_branch *b, enum cs_special_kind k)
+{
+  for (size_t i = 0; i < b->n_special; i++)
+    if (b->special[i].kind == k)
+      return &b->special[i];
+  return NULL;
+}
+
+static const struct cs_curve_special *first2(const struct cs_curve *c, enum cs_codim2_kind k,
+                                             size_t *count)
+{
+  const struct cs_curve_special *f = NULL;
+  *count = 0;
+  for (size_t i = 0; i < c->n_special; i++)
+    if (c->special[i].kind == k) {
+      f = f ? f : &c->special[i];
+      ++*count;
+    }
+  return f;
+}
+
+static struct cs_curve_spec curve_spec(const struct cs_model *m, const char *p2, double min1,
+                                       double max1, double min2, double max2)
+{
+  struct cs_curve_spec s = cs_curve_spec_default();
+  s.param2 = cs_model_param_index(m, p2);
+  s.min1 = min1, s.max1 = max1, s.min2 = min2, s.max2 = max2;
+  s.orbit.solver.rtol = 1e-10;
+  s.orbit.solver.atol = 1e-12;
+  return s;
+}
+
+/* ------------------------------------------------------------- Bautin */
+
+static void bautin(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("bautin");
+  void *p = make_params(m);
+  assert_int_equal(cs_model_set_param(m, p, "mu2", 0.5), CS_OK);
+  struct cs_orbit_ws *w = ws_of(m, p, "mu1");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = -0.5, sp.p_max = 0.5;
+  sp.stop_at_hopf = 1;
+  struct cs_branch eq;
+  double origin[2] = {0.01, 0.0};
+  assert_int_equal(cs_continue_equilibria(w, &sp, -0.5, origin, &eq), CS_OK);
+  const struct cs_special *h = first(&eq, CS_SPECIAL_HOPF);
+  assert_non_null(h);
+  struct cs_curve_spec cs = curve_spec(m, "mu2", -1, 1, -1, 1);
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_HOPF, h, &c), CS_OK);
+  print_message("Hopf curve: %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 20);
+  double worst_l1 = 0;
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    assert_close(q->p1, 0.0, 1e-9);
+    assert_close(q->omega, 1.0, 1e-9);
+    assert_close(q->y[0], 0.0, 1e-9);
+    worst_l1 = fmax(worst_l1, fabs(q->test[1] - 2 * q->p2));
+  }
+  print_message("largest |l1 - 2 mu2| %.3g\n", worst_l1);
+  assert_true(worst_l1 < 1e-6);
+  assert_close(c.points[0].p2, -1.0, 1e-12);
+  assert_close(c.points[c.n_points - 1].p2, 1.0, 1e-12);
+  size_t nb;
+  const struct cs_curve_special *b = first2(&c, CS_CODIM2_BAUTIN, &nb);
+  assert_int_equal(nb, 1);
+  print_message("Bautin at (%.3g, %.3g)\n", b->pt.p1, b->pt.p2);
+  assert_close(b->pt.p1, 0.0, 1e-9);
+  assert_close(b->pt.p2, 0.0, 1e-8);
+  cs_curve_free(&c);
+
+  /* the fold of cycles from a branch of cycles at mu2 = 0.5 */
+  sp.stop_at_hopf = 0;
+  sp.p_min = -0.2, sp.p_max = 0.5;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
+  sp.max_points = 400;
+  struct cs_branch cy;
+  assert_int_equal(cs_continue_cycles_from_hopf(w, &sp, h, &cy), CS_OK);
+  print_message("cycles: %zu points, %s\n", cy.n_points, cy.end_note);
+  const struct cs_special *f = first(&cy, CS_SPECIAL_FOLD);
+  assert_non_null(f);
+  print_message("fold of cycles at mu1 = %.10g\n", f->pt.p);
+  assert_close(f->pt.p, -0.0625, 1e-7);
+  cs = curve_spec(m, "mu2", -1, 1, 0.2, 1.0);
+  cs.orbit = sp.orbit;
+  cs.ds_max = 0.1;
+  cs.n_user = 1, cs.user_param[0] = 2, cs.user_value[0] = 0.8;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD_CYCLES, f, &c), CS_OK);
+  print_message("fold-of-cycles curve: %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 5);
+  double worst = 0;
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    worst = fmax(worst, fabs(q->p1 + q->p2 * q->p2 / 4));
+    assert_close(q->y[0] * q->y[0], q->p2 / 2, 1e-6);
+    assert_close(q->period, 2 * M_PI, 1e-7);
+  }
+  print_message("largest |mu1 + mu2^2/4| %.3g\n", worst);
+  assert_true(worst < 1e-7);
+  const struct cs_curve_special *u = first2(&c, CS_CODIM2_USER, &nb);
+  assert_int_equal(nb, 1);
+  assert_close(u->pt.p2, 0.8, 1e-9);
+  assert_close(u->pt.p1, -0.16, 1e-7);
+  cs_curve_free(&c);
+  cs_branch_free(&cy);
+  cs_branch_free(&eq);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
+/* --------------------------------------------------- Bogdanov-Takens */
+
+static void bogdanov_takens(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("bt");
+  for (int k = 0; k < 2; k++) {
+    double s = k ? 1.0 : -1.0;
+    void *p = make_params(m);
+    assert_int_equal(cs_model_set_param(m, p, "s", s), CS_OK);
+    assert_int_equal(cs_model_set_param(m, p, "beta2", -0.5), CS_OK);
+    struct cs_orbit_ws *w = ws_of(m, p, "beta1");
+    struct cs_cont_spec sp = cs_cont_spec_default();
+    sp.p_min = -0.5, sp.p_max = 0.5;
+    struct cs_branch eq;
+    double guess[2] = {-0.1, 0.0};
+    assert_int_equal(cs_continue_equilibria(w, &sp, -0.1, guess, &eq), CS_OK);
+    const struct cs_special *h = first(&eq, CS_SPECIAL_HOPF), *f = first(&eq, CS_SPECIAL_FOLD);
+    assert_non_null(h);
+    assert_non_null(f);
+    assert_close(f->pt.p, 0.0625, 1e-9);
+    /* the Hopf curve: beta1 = 0, omega^2 = -beta2, l1 closed form; it ends at BT */
+    struct cs_curve_spec cs = curve_spec(m, "beta2", -1, 1, -1, 1);
+    struct cs_curve c;
+    assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_HOPF, h, &c), CS_OK);
+    print_message("s = %+g: Hopf curve %zu points, %s\n", s, c.n_points, c.end_note);
+    double worst = 0;
+    for (size_t i = 0; i < c.n_points; i++) {
+      const struct cs_curve_point *q = &c.points[i];
+      assert_close(q->p1, 0.0, 1e-9);
+      assert_close(q->test[0], -q->p2, 1e-9);
+      double om = sqrt(-q->p2);
+      if (om > 0.05) {
+        double l1 = s / (2 * om * om * om * (1 + om * om));
+        worst = fmax(worst, fabs(q->test[1] - l1) / fabs(l1));
+      }
+    }
+    print_message("largest relative error of l1 %.3g\n", worst);
+    assert_true(worst < 1e-6);
+    size_t nbt;
+    const struct cs_curve_special *bt = first2(&c, CS_CODIM2_BT, &nbt);
+    assert_int_equal(nbt, 1);
+    assert_close(bt->pt.p1, 0.0, 1e-9);
+    assert_close(bt->pt.p2, 0.0, 1e-8);
+    assert_close(c.points[0].p2, -1.0, 1e-12);
+    cs_curve_free(&c);
+    /* the fold curve beta1 = beta2^2/4, x = -beta2/2, BT on it */
+    assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD, f, &c), CS_OK);
+    print_message("s = %+g: fold curve %zu points, %s\n", s, c.n_points, c.end_note);
+    for (size_t i = 0; i < c.n_points; i++) {
+      const struct cs_curve_point *q = &c.points[i];
+      assert_close(q->p1, q->p2 * q->p2 / 4, 1e-10);
+      assert_close(q->y[0], -q->p2 / 2, 1e-9);
+    }
+    bt = first2(&c, CS_CODIM2_BT, &nbt);
+    assert_int_equal(nbt, 1);
+    assert_close(bt->pt.p1, 0.0, 1e-9);
+    assert_close(bt->pt.p2, 0.0, 1e-8);
+    first2(&c, CS_CODIM2_CUSP, &nbt);
+    assert_int_equal(nbt, 0);
+    cs_curve_free(&c);
+    cs_branch_free(&eq);
+    cs_orbit_ws_free(w);
+    free(p);
+  }
+}
+
+/* ---------------------------------------------------------------- cusp */
+
+static void cusp(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("cusp");
+  void *p = make_params(m);
+  struct cs_orbit_ws *w = ws_of(m, p, "beta1");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = -1, sp.p_max = 1;
+  sp.direction = -1;
+  struct cs_branch eq;
+  double guess[1] = {1.0};
+  assert_int_equal(cs_continue_equilibria(w, &sp, 0.0, guess, &eq), CS_OK);
+  const struct cs_special *f = first(&eq, CS_SPECIAL_FOLD);
+  assert_non_null(f);
+  assert_close(f->pt.p, -2 / (3 * sqrt(3.0)), 1e-9);
+  struct cs_curve_spec cs = curve_spec(m, "beta2", -1, 1, -0.5, 1.5);
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD, f, &c), CS_OK);
+  print_message("fold curve %zu points, %s\n", c.n_points, c.end_note);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double x = q->y[0];
+    assert_close(q->p2, 3 * x * x, 1e-10);
+    assert_close(q->p1, -2 * x * x * x, 1e-10);
+    assert_close(27 * q->p1 * q->p1, 4 * q->p2 * q->p2 * q->p2, 1e-9);
+    assert_close(q->test[1], -3 * x, 1e-6);
+  }
+  size_t n;
+  const struct cs_curve_special *cu = first2(&c, CS_CODIM2_CUSP, &n);
+  assert_int_equal(n, 1);
+  assert_close(cu->pt.p1, 0.0, 1e-9);
+  assert_close(cu->pt.p2, 0.0, 1e-8);
+  assert_close(cu->pt.y[0], 0.0, 1e-8);
+  cs_curve_free(&c);
+  cs_branch_free(&eq);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
+/* ------------------------------------------------------- period doubling */
+
+static void flip(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("flip");
+  void *p = make_params(m);
+  struct cs_orbit_ws *w = ws_of(m, p, "mu");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = -0.5, sp.p_max = 0.5;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
+  struct cs_branch cy;
+  double y0[3] = {1.0, 0.0, 0.0};
+  assert_int_equal(cs_continue_cycles(w, &sp, -0.5, 0.0, y0, 2 * M_PI, &cy), CS_OK);
+  const struct cs_special *pd = first(&cy, CS_SPECIAL_PERIOD_DOUBLING);
+  assert_non_null(pd);
+  print_message("period doubling at mu = %.3g\n", pd->pt.p);
+  assert_close(pd->pt.p, 0.0, 1e-8);
+  struct cs_curve_spec cs = curve_spec(m, "nu", -1, 1, -2, -0.25);
+  cs.orbit = sp.orbit;
+  cs.ds_max = 0.2;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_PERIOD_DOUBLING, pd, &c), CS_OK);
+  print_message("period-doubling curve: %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 5);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    assert_close(q->p1, 0.0, 1e-8);
+    assert_close(q->period, 2 * M_PI, 1e-8);
+    assert_close(q->y[0], 1.0, 1e-8);
+    assert_close(q->y[2], 0.0, 1e-8);
+    /* the multipliers -1 and -exp(2 pi nu) */
+    assert_close(q->re[0], -1.0, 1e-6);
+    assert_close(q->re[1], -exp(2 * M_PI * q->p2), 1e-6);
+  }
+  assert_close(c.points[0].p2, -2.0, 1e-12);
+  assert_close(c.points[c.n_points - 1].p2, -0.25, 1e-12);
+  cs_curve_free(&c);
+  cs_branch_free(&cy);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
+/* ------------------------------------------------------------ figure 5a */
+
+/* central finite-difference Jacobian of the right-hand side */
+static void fd_jacobian(const struct cs_model *m, const void *P, const double *y, double *J)
+{
+  size_t n = m->n_state;
+  double yp[16], fp[16], fm[16];
+  for (size_t j = 0; j < n; j++) {
+    double h = 1e-6 * fmax(fabs(y[j]), 1e-2);
+    memcpy(yp, y, n * sizeof *y);
+    yp[j] = y[j] + h;
+    assert_int_equal(m->rhs(0, yp, fp, P), 0);
+    yp[j] = y[j] - h;
+    assert_int_equal(m->rhs(0, yp, fm, P), 0);
+    for (size_t i = 0; i < n; i++)
+      J[i * n + j] = (fp[i] - fm[i]) / (2 * h);
+  }
+}
+
+static void fig5a_hopf_curve(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  if (cs_config_load(FIG5A, NULL, 0, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const struct cs_model *m = cfg.model;
+  struct cs_orbit_ws *w = ws_of(m, cfg.params_unprepared, "omega0");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = 20, sp.p_max = 80;
+  sp.orbit.solver = cfg.solver;
+  sp.stop_at_hopf = 1;
+  struct cs_branch eq;
+  assert_int_equal(cs_continue_equilibria(w, &sp, 30.0, cfg.y0, &eq), CS_OK);
+  const struct cs_special *h = first(&eq, CS_SPECIAL_HOPF);
+  assert_non_null(h);
+  struct cs_curve_spec cs = curve_spec(m, "N", 20, 80, quick() ? 22 : 15, quick() ? 28 : 35);
+  cs.orbit.solver = cfg.solver;
+  cs.n_user = 2;
+  cs.user_param[0] = cs.user_param[1] = 2;
+  cs.user_value[0] = quick() ? 23 : 20, cs.user_value[1] = quick() ? 27 : 30;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, cfg.params_unprepared, &cs, CS_CURVE_HOPF, h, &c), CS_OK);
+  print_message("Hopf curve in (omega0, N): %zu points, %s\n", c.n_points, c.end_note);
+  size_t nu = 0;
+  void *P = malloc(m->params_size);
+  assert_non_null(P);
+  gsl_eigen_nonsymm_workspace *ews = gsl_eigen_nonsymm_alloc(m->n_state);
+  gsl_vector_complex *ev = gsl_vector_complex_alloc(m->n_state);
+  for (size_t i = 0; i < c.n_special; i++) {
+    const struct cs_curve_special *u = &c.special[i];
+    if (u->kind != CS_CODIM2_USER)
+      continue;
+    nu++;
+    memcpy(P, cfg.params_unprepared, m->params_size);
+    assert_int_equal(cs_model_set_param(m, P, "omega0", u->pt.p1), CS_OK);
+    assert_int_equal(cs_model_set_param(m, P, "N", u->pt.p2), CS_OK);
+    prepare_ok(m, P);
+    double f[16], J[256];
+    assert_int_equal(m->rhs(0, u->pt.y, f, P), 0);
+    for (size_t k = 0; k < m->n_state; k++)
+      assert_true(fabs(f[k]) < 1e-7);
+    fd_jacobian(m, P, u->pt.y, J);
+    gsl_matrix_view Jv = gsl_matrix_view_array(J, m->n_state, m->n_state);
+    assert_int_equal(gsl_eigen_nonsymm(&Jv.matrix, ev, ews), 0);
+    double crit = INFINITY, other = -INFINITY, om = 0;
+    for (size_t k = 0; k < m->n_state; k++) {
+      gsl_complex z = gsl_vector_complex_get(ev, k);
+      if (fabs(GSL_IMAG(z) - u->pt.omega) < 1e-3 * u->pt.omega)
+        crit = GSL_REAL(z), om = GSL_IMAG(z);
+      else if (fabs(GSL_IMAG(z) + u->pt.omega) >= 1e-3 * u->pt.omega)
+        other = fmax(other, GSL_REAL(z));
+    }
+    print_message("user N = %.6g: omega0 = %.10g rad/s, Re = %.3g, omega = %.8g (curve %.8g), "
+                  "largest other Re %.3g, l1 = %.4g\n",
+                  u->pt.p2, u->pt.p1, crit, om, u->pt.omega, other, u->pt.test[1]);
+    assert_true(fabs(crit) < 1e-5 * om);
+    assert_close(om, u->pt.omega, 1e-6 * om);
+    assert_true(other < 0);
+    if (m->detach)
+      m->detach(P);
+  }
+  assert_int_equal(nu, 2);
+  gsl_eigen_nonsymm_free(ews);
+  gsl_vector_complex_free(ev);
+  free(P);
+  cs_curve_free(&c);
+  cs_branch_free(&eq);
+  cs_orbit_ws_free(w);
+  cs_config_free(&cfg);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),  cmocka_unit_test(cusp),
+      cmocka_unit_test(flip),   cmocka_unit_test(fig5a_hopf_curve),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
