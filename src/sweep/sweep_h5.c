@@ -1086,6 +1086,7 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
     keep(w, cs_h5_attr_write_int(dst, "/", "rhs_evals", o->rhs_evals));
     keep(w, cs_h5_attr_write_int(dst, "/", "failed_points", (long long)o->failed));
     keep(w, cs_h5_attr_write_string(dst, "/", "status", "complete"));
+    keep(w, cs_h5_seal(dst)); /* last: the sum of the values no chunk checksum covers */
   }
   cs_h5_close(src);
   if (dst)
@@ -1221,10 +1222,12 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   free(kind);
   info->layout_version = read_long_attr(f, "/", "layout_version", 1);
   info->results_version = read_long_attr(f, "/", "results_version", 1);
-  if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
+  /* layout 5 differs from 6 only by what 6 adds for checksums (small
+   * datasets chunked, values_crc32 in final files): continued as 6 */
+  if (st == CS_OK && (info->layout_version < 5 || info->layout_version > CS_SWEEP_H5_LAYOUT)) {
     st = cs_error_set(CS_ERR_MISMATCH,
                       "%s: written in sweep file layout %ld by another contensou; this one "
-                      "resumes layout %d only (start the sweep again)",
+                      "resumes layouts 5 to %d only (start the sweep again)",
                       src, info->layout_version, CS_SWEEP_H5_LAYOUT);
   }
   if (st == CS_OK) {
@@ -1544,6 +1547,8 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
     /* what the end of the run writes again */
     keep(w, cs_h5_remove(w->f, "/bifurcations"));
     keep(w, cs_h5_remove(w->f, "/equilibria"));
+    keep(w, cs_h5_unseal(w->f)); /* a final file's sum: summed anew at the end */
+    keep(w, cs_h5_attr_write_int(w->f, "/", "layout_version", CS_SWEEP_H5_LAYOUT));
     keep(w, cs_h5_attr_write_string(w->f, "/", "status", "running"));
     keep(w, cs_h5_attr_write_string(w->f, "/", "message", ""));
     char *old = NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 5.
+/* The sweep's HDF5 file (README: "HDF5 layout of a sweep"), layout 6.
  *
- *   /                       attrs: kind = "sweep", layout_version = 5,
+ *   /                       attrs: kind = "sweep", layout_version = 6,
  *                           results_version, model, law..., time_unit,
  *                           status (running | complete | interrupted | failed),
  *                           message, params_file, params_text, overrides,
@@ -84,7 +84,7 @@ extern "C" {
 
 /* 5: the integer outputs in section/codes (4: in section/values, as
  * doubles); a resume refuses a file of another layout */
-#define CS_SWEEP_H5_LAYOUT 5
+#define CS_SWEEP_H5_LAYOUT 6
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
 

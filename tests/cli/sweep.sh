@@ -126,7 +126,7 @@ assert s(sw.attrs['section_kind']) == 'stroboscopic'
 g = sw['grid']
 assert names(g) == ['gamma'] and g.shape == (30, 1)
 assert np.allclose(g[:, 0], np.linspace(0.2, 0.5, 30), rtol=0, atol=1e-15)
-assert f.attrs['layout_version'] == 5
+assert f.attrs['layout_version'] == 6
 p = f['params']
 assert s(p.attrs['gamma_units']) == '1' and p.attrs['delta'] == 0.3 and p.attrs['omega'] == 1.2
 assert names(p) == ['delta', 'alpha', 'beta', 'gamma', 'omega'] and units(p) == ['1'] * 5

@@ -324,7 +324,7 @@ import h5py
 with h5py.File('$scratch/old_layout.h5.partial', 'r+') as f:
     f.attrs['layout_version'] = $old
 "
-  bad_verb sweep "written in sweep file layout $old by another contensou; this one resumes layout 5 only" \
+  bad_verb sweep "written in sweep file layout $old by another contensou; this one resumes layouts 5 to 6 only" \
     sweep --resume "$scratch/old_layout.h5"
 done
 ok sweep --resume "$out_h5" "$ini"
