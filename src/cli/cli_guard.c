@@ -164,6 +164,24 @@ int cli_guard_run(const char *cmd, const char *file, int (*fn)(struct cli_guard 
 
 /* ------------------------------------------------------------- the check */
 
+int cli_has_hdf5_signature(const char *file)
+{
+  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  FILE *f = fopen(file, "rb");
+  if (!f)
+    return 0;
+  int found = 0;
+  /* the superblock is at 0, 512, 1024, 2048 ... (a user block before it) */
+  for (long at = 0; !found && at <= (1L << 30); at = at ? 2 * at : 512) {
+    unsigned char b[8];
+    if (fseek(f, at, SEEK_SET) != 0 || fread(b, 1, sizeof b, f) != sizeof b)
+      break;
+    found = memcmp(b, sig, sizeof sig) == 0;
+  }
+  fclose(f);
+  return found;
+}
+
 enum cs_status cli_check_file(const char *file, struct cli_check *out)
 {
   memset(out, 0, sizeof *out);
@@ -266,7 +284,10 @@ int cli_guard_check(const char *file, struct cli_check *out, volatile sig_atomic
   }
   r.message[sizeof r.message - 1] = '\0';
   *out = r.check;
-  if (r.status != CS_OK && !r.check.kind_read) { /* missing, or not a result file */
+  /* missing, not an HDF5 file, not a result file; an HDF5 file whose kind
+   * cannot be read is damaged */
+  if (r.status != CS_OK && !r.check.kind_read &&
+      (r.status != CS_ERR_HDF5 || !cli_has_hdf5_signature(file))) {
     snprintf(why, cap, "%s", r.message);
     return CLI_EXIT_USAGE;
   }

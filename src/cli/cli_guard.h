@@ -61,6 +61,11 @@ struct cli_check {
 };
 enum cs_status cli_check_file(const char *file, struct cli_check *out);
 
+/* 1 if file starts with HDF5's signature (at 0, 512, 1024 ...): a file
+ * whose kind cannot be read is then damaged (exit 1), not "not a result
+ * file" (exit 2). Reads bytes only, no HDF5. */
+int cli_has_hdf5_signature(const char *file);
+
 /* cli_check_file in a child under the read limit (for a verb that writes
  * afterwards, e.g. sweep --resume, which must not read a damaged file in its
  * own process). Returns CLI_EXIT_OK (out filled), CLI_EXIT_USAGE (no such

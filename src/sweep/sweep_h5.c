@@ -1189,6 +1189,14 @@ static enum cs_status count_done(struct cs_h5 *f, int p, size_t np, size_t *done
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
                                        struct cs_sweep_h5_info *info)
 {
+  return cs_sweep_h5_open_resume_verified(path, NULL, NULL, out, info);
+}
+
+enum cs_status
+cs_sweep_h5_open_resume_verified(const char *path,
+                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
+                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info)
+{
   *out = NULL;
   memset(info, 0, sizeof *info);
   struct cs_sweep_h5 *w = writer_new(path, NULL, NULL);
@@ -1207,6 +1215,12 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   }
   w->source = strdup(src);
   snprintf(info->source, sizeof info->source, "%s", src);
+  /* claimed, not read yet: a damaged file is refused before libhdf5 reads
+   * it here (it can loop on damaged metadata) */
+  if (verify && (st = verify(src, ctx)) != CS_OK) {
+    writer_free(w);
+    return st;
+  }
   struct cs_h5 *f;
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {

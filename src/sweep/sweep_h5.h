@@ -122,6 +122,14 @@ void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
  * exists; CS_ERR_BUSY when another process writes it. */
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
                                        struct cs_sweep_h5_info *info);
+/* The same, calling verify(source, ctx) once the file is claimed and before
+ * anything of it is read: a status other than CS_OK (its message set) is
+ * returned as it is. The command line verifies the file there in a child
+ * process (a damaged file can make libhdf5 loop or crash). */
+enum cs_status
+cs_sweep_h5_open_resume_verified(const char *path,
+                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
+                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info);
 
 /* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
  * params_file (NULL: the one the sweep started from, if it is still where it
