@@ -141,7 +141,11 @@ static enum cs_status verify_resume(const char *source, void *ctx)
   c->rc = cli_guard_check(source, &chk, &stop_signal, why, sizeof why);
   if (c->rc == CLI_EXIT_OK)
     return CS_OK;
-  if (c->rc == CLI_EXIT_FAILURE)
+  if (c->rc > 128)
+    snprintf(c->why, sizeof c->why,
+             "stopped by %s while checking %s: nothing was computed or changed",
+             c->rc == 128 + SIGINT ? "SIGINT" : "SIGTERM", source);
+  else if (c->rc == CLI_EXIT_FAILURE)
     snprintf(c->why, sizeof c->why,
              "%s is damaged: %s; not resumed (nothing was computed or changed: move it away "
              "and start the sweep again)",
@@ -336,10 +340,12 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     if (rank0) {
       struct resume_check chk = {-1, ""};
       st = cs_sweep_h5_open_resume_verified(path, verify_resume, &chk, &w, &info);
-      if (st != CS_OK && chk.rc > 0)
-        rc = chk.rc > 128               ? chk.rc
-             : chk.rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", chk.why)
-                                        : cli_fail(cmd, "%s", chk.why);
+      if (st != CS_OK && chk.rc > 128) {
+        fprintf(stderr, "%s: %s\n", cmd, chk.why);
+        rc = chk.rc;
+      } else if (st != CS_OK && chk.rc > 0)
+        rc =
+            chk.rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", chk.why) : cli_fail(cmd, "%s", chk.why);
       else if (st != CS_OK)
         rc = st == CS_ERR_NOT_FOUND || st == CS_ERR_PARSE || st == CS_ERR_MISMATCH
                  ? cli_usage(cmd, "%s", cs_errmsg())
