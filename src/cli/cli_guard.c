@@ -297,3 +297,138 @@ int cli_guard_check(const char *file, struct cli_check *out, volatile sig_atomic
   }
   return CLI_EXIT_OK;
 }
+
+/* ------------------------------------------------- a point of a sweep file */
+
+/* What the reading child sends: the point, its strings bounded, then the
+ * n_state doubles of its final state. */
+struct point_record {
+  int status; /* enum cs_status */
+  char message[1024];
+  char model[256];
+  char param[2][256];
+  int has_model;
+  size_t npoints, index, nparam, n_state;
+  int pass, cls;
+  double value[2], t_final;
+};
+#define POINT_MAX_STATES 4096
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+  const char *p = buf;
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      return -1;
+    p += k, n -= (size_t)k;
+  }
+  return 0;
+}
+
+int cli_guard_sweep_point(const char *file, int pass, size_t index, struct cs_sweep_point_file *out,
+                          enum cs_status *status, char *why, size_t cap)
+{
+  memset(out, 0, sizeof *out);
+  *status = CS_OK;
+  why[0] = '\0';
+  int fds[2];
+  if (pipe(fds) != 0) {
+    snprintf(why, cap, "%s: cannot start the reading: %s", file, strerror(errno));
+    return CLI_EXIT_FAILURE;
+  }
+  fflush(NULL);
+  pid_t parent = getpid(), pid = fork();
+  if (pid < 0) {
+    snprintf(why, cap, "%s: cannot start the reading: %s", file, strerror(errno));
+    close(fds[0]), close(fds[1]);
+    return CLI_EXIT_FAILURE;
+  }
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(CLI_EXIT_FAILURE);
+    close(fds[0]);
+    struct point_record r;
+    memset(&r, 0, sizeof r);
+    struct cs_sweep_point_file pt;
+    r.status = (int)cs_read_sweep_point(file, pass, index, &pt);
+    if (r.status == CS_OK && pt.n_state > POINT_MAX_STATES)
+      r.status = CS_ERR_RANGE;
+    if (r.status != CS_OK) {
+      snprintf(r.message, sizeof r.message, "%s", cs_errmsg());
+    } else {
+      r.has_model = pt.model != NULL;
+      snprintf(r.model, sizeof r.model, "%s", pt.model ? pt.model : "");
+      for (size_t j = 0; j < pt.nparam && j < 2; j++) {
+        snprintf(r.param[j], sizeof r.param[j], "%s", pt.param[j] ? pt.param[j] : "");
+        r.value[j] = pt.value[j];
+      }
+      r.npoints = pt.npoints, r.index = pt.index, r.nparam = pt.nparam < 2 ? pt.nparam : 2;
+      r.n_state = pt.n_state, r.pass = pt.pass, r.cls = pt.cls, r.t_final = pt.t_final;
+    }
+    if (write_all(fds[1], &r, sizeof r) == 0 && r.status == CS_OK)
+      write_all(fds[1], pt.final_state, pt.n_state * sizeof(double));
+    _exit(0);
+  }
+  close(fds[1]);
+  double limit = cli_guard_limit(file);
+  int timed_out = 0, st = 0, reaped = 0;
+  struct point_record r;
+  size_t got =
+      wait_reading(pid, fds[0], limit, NULL, (char *)&r, sizeof r, &timed_out, &st, &reaped);
+  double *state = NULL;
+  size_t want = got == sizeof r && r.status == CS_OK && r.n_state <= POINT_MAX_STATES
+                    ? r.n_state * sizeof(double)
+                    : 0;
+  if (want && (state = malloc(want))) {
+    /* the point is read: its states follow at once */
+    if (wait_reading(pid, fds[0], limit, NULL, (char *)state, want, &timed_out, &st, &reaped) !=
+        want) {
+      free(state);
+      state = NULL;
+      got = 0;
+    }
+  }
+  close(fds[0]);
+  while (!reaped && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (timed_out) {
+    snprintf(why, cap,
+             "%s: reading did not finish within %.0f s and was stopped (libhdf5 loops on some "
+             "damaged files: this file is damaged; CONTENSOU_READ_TIMEOUT sets the limit)",
+             file, limit);
+    return CLI_EXIT_FAILURE;
+  }
+  if (got < sizeof r || (want && !state)) {
+    free(state);
+    if (WIFSIGNALED(st))
+      snprintf(why, cap,
+               "%s: reading the file crashed (signal %d, %s): libhdf5 fails on some damaged "
+               "files; this file is damaged",
+               file, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+      snprintf(why, cap, "%s: reading the file ended abnormally", file);
+    return CLI_EXIT_FAILURE;
+  }
+  r.message[sizeof r.message - 1] = '\0';
+  if (r.status != CS_OK) {
+    *status = (enum cs_status)r.status;
+    snprintf(why, cap, "%s", r.message);
+    return CLI_EXIT_OK;
+  }
+  r.model[sizeof r.model - 1] = '\0';
+  out->model = r.has_model ? strdup(r.model) : NULL;
+  out->npoints = r.npoints, out->pass = r.pass, out->index = r.index, out->nparam = r.nparam;
+  for (size_t j = 0; j < r.nparam; j++) {
+    r.param[j][sizeof r.param[j] - 1] = '\0';
+    out->param[j] = strdup(r.param[j]);
+    out->value[j] = r.value[j];
+  }
+  out->n_state = r.n_state, out->final_state = state, out->t_final = r.t_final, out->cls = r.cls;
+  if (!state && r.n_state == 0)
+    out->final_state = malloc(sizeof(double));
+  return CLI_EXIT_OK;
+}

@@ -75,4 +75,12 @@ int cli_has_hdf5_signature(const char *file);
 int cli_guard_check(const char *file, struct cli_check *out, volatile sig_atomic_t *stop, char *why,
                     size_t cap);
 
+/* cs_read_sweep_point in a child under the read limit (continue's start =
+ * sweep:FILE:PASS:INDEX). CLI_EXIT_OK with *status the reader's status (its
+ * message in why when not CS_OK, out filled when CS_OK: free it with
+ * cs_sweep_point_file_free), or CLI_EXIT_FAILURE with why when libhdf5
+ * crashed or did not finish (a damaged file). */
+int cli_guard_sweep_point(const char *file, int pass, size_t index, struct cs_sweep_point_file *out,
+                          enum cs_status *status, char *why, size_t cap);
+
 #endif

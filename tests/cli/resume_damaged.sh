@@ -107,6 +107,29 @@ run info loop.h5.partial
 case "$err" in *"within 5 s and was stopped"*) ;; *) die "$last: not stopped at 5 s" ;; esac
 pass "info on a damaged 30 KB file: stopped at 5 s (5 s + its size at 50 MB/s), not 120 s"
 
+# continue starting from a point of a sweep file: read in a guarded child too
+cat >cont.ini <<'EOF'
+[model]
+name = duffing
+[parameters]
+gamma = 0.22
+[initial]
+x = 1
+v = 0
+[output]
+t_end = 300
+[continuation]
+parameter = gamma
+min = 0.2
+max = 0.2895
+EOF
+last="contensou continue cont.ini (start = sweep:loop.h5.partial:1)"
+run continue cont.ini --set continuation.start=sweep:loop.h5.partial:1 --no-plot -o cont.h5
+[ "$rc" -eq 1 ] || die "$last: exit $rc, expected 1"
+case "$err" in *"loop.h5.partial: reading did not finish within 5 s"*"damaged"*) ;; *) die "$last: not stopped at 5 s" ;; esac
+[ ! -e cont.h5 ] || die "$last: wrote cont.h5"
+pass "continue from a point of a looping sweep file: refused at 5 s, exit 1"
+
 # SIGTERM while the check runs (the file loops; a limit of 10 min): the
 # check's child exists when the signal is sent, and the sweep ends with 143
 cp loop.h5.partial term.h5.partial
