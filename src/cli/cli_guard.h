@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading a result file in a child process, for the verbs that only read
- * (info, plot).
+/* Reading a result file in a child process: the verbs that only read (info,
+ * plot) run there whole; sweep --resume verifies its file there before it
+ * reads it itself (cli_guard_check), continue reads its start point of a
+ * sweep file there (cli_guard_sweep_point). Every reader of a file runs
+ * under this guard.
  *
  * Why: contensou checks what it reads (io/h5.h), but libhdf5 itself crashes
  * or loops on some damaged metadata before anything is handed back: a
