@@ -166,14 +166,16 @@ int cli_guard_run(const char *cmd, const char *file, int (*fn)(struct cli_guard 
 
 int cli_has_hdf5_signature(const char *file)
 {
-  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  /* the first half of the 8 bytes: a file damaged in the rest of them
+   * still started as HDF5 */
+  static const unsigned char sig[4] = {0x89, 'H', 'D', 'F'};
   FILE *f = fopen(file, "rb");
   if (!f)
     return 0;
   int found = 0;
   /* the superblock is at 0, 512, 1024, 2048 ... (a user block before it) */
   for (long at = 0; !found && at <= (1L << 30); at = at ? 2 * at : 512) {
-    unsigned char b[8];
+    unsigned char b[sizeof sig];
     if (fseek(f, at, SEEK_SET) != 0 || fread(b, 1, sizeof b, f) != sizeof b)
       break;
     found = memcmp(b, sig, sizeof sig) == 0;

@@ -64,9 +64,9 @@ struct cli_check {
 };
 enum cs_status cli_check_file(const char *file, struct cli_check *out);
 
-/* 1 if file starts with HDF5's signature (at 0, 512, 1024 ...): a file
- * whose kind cannot be read is then damaged (exit 1), not "not a result
- * file" (exit 2). Reads bytes only, no HDF5. */
+/* 1 if file starts with HDF5's signature (its first 4 bytes, at 0, 512,
+ * 1024 ...): a file whose kind cannot be read is then damaged (exit 1), not
+ * "not a result file" (exit 2). Reads bytes only, no HDF5. */
 int cli_has_hdf5_signature(const char *file);
 
 /* cli_check_file in a child under the read limit (for a verb that writes
