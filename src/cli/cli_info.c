@@ -719,7 +719,7 @@ static int info_file(struct cli_guard *g, void *ctx)
   if (st == CS_ERR_NOT_FOUND)
     return cli_usage(cmd, "no such file '%s'", file);
   if (st == CS_ERR_HDF5 && cli_has_hdf5_signature(file)) /* its root cannot be read */
-    return cli_fail(cmd, "%s (a damaged file)", cs_errmsg());
+    return cli_fail(cmd, "%s (it starts as an HDF5 file: a damaged one)", cs_errmsg());
   if (st != CS_OK)
     return cli_usage(cmd, "%s", cs_errmsg());
   /* --check: the summary reads only what it shows, so damage elsewhere (a
