@@ -16,6 +16,7 @@
 #include "analysis/orbit_h5.h"
 #include "analysis/point.h"
 #include "cli/cli_common.h"
+#include "cli/cli_guard.h"
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
@@ -206,12 +207,16 @@ static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *
   const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
   const char *where = r ? r->where : cfg->path;
   struct cs_sweep_point_file pt;
-  enum cs_status st =
-      cs_read_sweep_point(cc->sweep_file, cc->sweep_pass, (size_t)cc->sweep_index, &pt);
-  int rc = 0;
+  enum cs_status st;
+  char why[1200];
+  /* read in a child: libhdf5 can loop or crash on a damaged file */
+  int rc = cli_guard_sweep_point(cc->sweep_file, cc->sweep_pass, (size_t)cc->sweep_index, &pt, &st,
+                                 why, sizeof why);
+  if (rc != 0)
+    return cli_fail(cmd, "%s: start: %s", where, why);
   if (st != CS_OK)
-    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                            : cli_usage(cmd, "%s: start: %s", where, cs_errmsg());
+    rc =
+        st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", why) : cli_usage(cmd, "%s: start: %s", where, why);
   else if (!pt.model || strcmp(pt.model, m->name) != 0)
     rc = cli_usage(cmd, "%s: start: '%s' is a sweep of %s, not of %s", where, cc->sweep_file,
                    pt.model ? pt.model : "?", m->name);

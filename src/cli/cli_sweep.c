@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_guard.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
@@ -122,6 +123,36 @@ static void install_handlers(void)
   /* a file-size limit (ulimit -f) makes writes fail with EFBIG instead of
    * killing the process: the error path keeps what was written */
   signal(SIGXFSZ, SIG_IGN);
+}
+
+/* --resume: the file is verified as `info --check` does, in a child under
+ * the read limit (cli_guard.h), before this process reads it; a damaged
+ * file is refused before anything is computed. */
+struct resume_check {
+  int rc;         /* the check's exit code (-1: not run) */
+  char why[1400]; /* its reason, when it failed */
+};
+
+static enum cs_status verify_resume(const char *source, void *ctx)
+{
+  struct resume_check *c = ctx;
+  struct cli_check chk;
+  char why[1200];
+  c->rc = cli_guard_check(source, &chk, &stop_signal, why, sizeof why);
+  if (c->rc == CLI_EXIT_OK)
+    return CS_OK;
+  if (c->rc > 128)
+    snprintf(c->why, sizeof c->why,
+             "stopped by %s while checking %s: nothing was computed or changed",
+             c->rc == 128 + SIGINT ? "SIGINT" : "SIGTERM", source);
+  else if (c->rc == CLI_EXIT_FAILURE)
+    snprintf(c->why, sizeof c->why,
+             "%s is damaged: %s; not resumed (nothing was computed or changed: move it away "
+             "and start the sweep again)",
+             source, why);
+  else
+    snprintf(c->why, sizeof c->why, "%s", why);
+  return c->rc == CLI_EXIT_USAGE ? CS_ERR_PARSE : CS_ERR_HDF5;
 }
 
 enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
@@ -339,8 +370,15 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   if (resume) {
     snprintf(path, sizeof path, "%s", resume);
     if (rank0) {
-      st = cs_sweep_h5_open_resume(path, &w, &info);
-      if (st != CS_OK)
+      struct resume_check chk = {-1, ""};
+      st = cs_sweep_h5_open_resume_verified(path, verify_resume, &chk, &w, &info);
+      if (st != CS_OK && chk.rc > 128) {
+        fprintf(stderr, "%s: %s\n", cmd, chk.why);
+        rc = chk.rc;
+      } else if (st != CS_OK && chk.rc > 0)
+        rc =
+            chk.rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", chk.why) : cli_fail(cmd, "%s", chk.why);
+      else if (st != CS_OK)
         rc = st == CS_ERR_NOT_FOUND || st == CS_ERR_PARSE || st == CS_ERR_MISMATCH
                  ? cli_usage(cmd, "%s", cs_errmsg())
                  : cli_fail(cmd, "%s", cs_errmsg());

@@ -22,6 +22,7 @@
 #define fail_h5 cs_h5_i_fail_h5
 #define vlen_string_type cs_h5_i_vlen_string_type
 #define path_exists cs_h5_i_path_exists
+#define read_strings cs_h5_i_read_strings
 
 /* HDF5 closes what is still open when the process exits; after a file
  * failed to close (a full disk) that crashes in HDF5 1.10.8: contensou closes
@@ -505,8 +506,8 @@ static void free_strings(char **s, size_t n)
  * malloc'ed and NUL-terminated, into a malloc'ed array. At most
  * CS_H5_MAX_STRINGS strings and CS_H5_MAX_TEXT bytes in all; a string holding
  * a NUL byte ends there. */
-static enum cs_status read_strings(hid_t id, const char *name, const char *path, char ***values,
-                                   size_t *count)
+enum cs_status cs_h5_i_read_strings(hid_t id, const char *name, const char *path, char ***values,
+                                    size_t *count)
 {
   hid_t obj = -1, ftype = -1, space = -1, mtype = -1;
   enum cs_status st = CS_OK;
@@ -837,6 +838,30 @@ static hid_t create_dataset(struct cs_h5 *f, const char *path, int rank, const h
   return dset;
 }
 
+/* Creation properties of a fixed-size dataset of doubles with values:
+ * chunks of about 64 KiB with Fletcher32 checksums, which HDF5 verifies on
+ * every read (a contiguous dataset has none). H5P_DEFAULT (contiguous) for
+ * an empty one, which holds no values and cannot be chunked; -2 after
+ * setting the message on failure. Close with H5Pclose when >= 0. */
+static hid_t checked_dcpl(const char *path, int rank, const hsize_t *dims)
+{
+  if (dims[0] == 0 || (rank == 2 && dims[1] == 0))
+    return H5P_DEFAULT;
+  hsize_t chunk[2] = {dims[0], rank == 2 ? dims[1] : 1};
+  hsize_t per_row = chunk[1], rows = per_row < 8192 ? 8192 / per_row : 1;
+  if (chunk[0] > rows)
+    chunk[0] = rows;
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (dcpl < 0 || H5Pset_chunk(dcpl, rank, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0 ||
+      H5Pset_obj_track_times(dcpl, 0) < 0) {
+    fail_h5("cannot set chunks of", path);
+    if (dcpl >= 0)
+      H5Pclose(dcpl);
+    return -2;
+  }
+  return dcpl;
+}
+
 static enum cs_status write_column_attrs(struct cs_h5 *f, const char *path, size_t ncols,
                                          const char *const *names, const char *const *units)
 {
@@ -858,7 +883,12 @@ enum cs_status cs_h5_write_vector(struct cs_h5 *f, const char *path, size_t n, c
   st = unlink_existing(f, path);
   if (st != CS_OK)
     return st;
-  dset = create_dataset(f, path, 1, &dim, NULL, H5P_DEFAULT);
+  hid_t dcpl = checked_dcpl(path, 1, &dim);
+  if (dcpl == -2)
+    return CS_ERR_HDF5;
+  dset = create_dataset(f, path, 1, &dim, NULL, dcpl);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
   if (dset < 0)
     return CS_ERR_HDF5;
   if (n > 0 && H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
@@ -882,7 +912,12 @@ enum cs_status cs_h5_write_table(struct cs_h5 *f, const char *path, size_t nrows
   st = unlink_existing(f, path);
   if (st != CS_OK)
     return st;
-  dset = create_dataset(f, path, 2, dims, NULL, H5P_DEFAULT);
+  hid_t dcpl = checked_dcpl(path, 2, dims);
+  if (dcpl == -2)
+    return CS_ERR_HDF5;
+  dset = create_dataset(f, path, 2, dims, NULL, dcpl);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
   if (dset < 0)
     return CS_ERR_HDF5;
   if (nrows > 0 && H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)

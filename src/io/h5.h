@@ -105,6 +105,37 @@ enum cs_status cs_h5_companion_path(const char *table, char *buf, size_t cap);
  * Files are created in HDF5 1.10's checksummed format (superblock v3, object
  * headers v2, checksummed chunk indexes), so that corruption reads as an error. */
 
+/* Checksums. HDF5 verifies, as it reads, the chunks of every dataset
+ * written with the Fletcher32 filter (every numeric dataset contensou writes
+ * with values: cs_h5_dset_create, cs_h5_write_vector, cs_h5_write_table,
+ * tables stored by columns) and the object headers of the format above.
+ * What no HDF5 checksum covers (attributes, variable-length strings, which
+ * live in unchecksummed global heaps, and any dataset stored without the
+ * filter) is summed as read back into one CRC-32 (zlib), the root attribute
+ * values_crc32, when a result file is complete (cs_h5_output_commit, and a
+ * sweep's final file): the sum covers every object and attribute, in name
+ * order, except values_crc32 itself. A file without it was written before
+ * these checksums (layout_version below CS_H5_SEALED_LAYOUT, or a sweep's
+ * below 6) or is not finished (a sweep's partial file). */
+#define CS_H5_VALUES_CRC "values_crc32"
+/* layout_version written by cs_h5_seal into a file without one (the kinds
+ * that had no layout number were layout 1) */
+#define CS_H5_SEALED_LAYOUT 2
+
+/* Writes layout_version (when the root has none) and values_crc32. Call it
+ * last, just before closing a complete file: any later change of a value
+ * makes cs_h5_verify_seal fail. */
+enum cs_status cs_h5_seal(struct cs_h5 *f);
+
+/* Sums f again and compares with values_crc32: CS_OK with *sealed 1 when
+ * they agree, CS_OK with *sealed 0 when the file has no values_crc32,
+ * CS_ERR_HDF5 ("stored values changed ...") when they differ. *items: the
+ * attributes and unchecksummed datasets summed. */
+enum cs_status cs_h5_verify_seal(struct cs_h5 *f, int *sealed, size_t *items);
+
+/* Removes values_crc32 (a complete file reopened to be written again). */
+enum cs_status cs_h5_unseal(struct cs_h5 *f);
+
 /* Claims path for writing. CS_ERR_BUSY (message: which process holds it) if
  * another process does. */
 struct cs_h5_lock;

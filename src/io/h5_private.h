@@ -53,6 +53,11 @@ int cs_h5_i_path_exists(hid_t file, const char *path);
  * format of HDF5 1.10 (superblock v3, object headers v2, chunk indexes with
  * checksums). Close with H5Pclose. */
 hid_t cs_h5_i_fapl_latest(void);
+/* Reads the strings of attribute name of id (or, name NULL, of the dataset
+ * id itself, called path in messages), bounded (h5.c); free with
+ * cs_h5_strings_free. */
+enum cs_status cs_h5_i_read_strings(hid_t id, const char *name, const char *path, char ***values,
+                                    size_t *count);
 /* Frees the struct with its lock (released) and paths; not the HDF5 id. */
 void cs_h5_i_release(struct cs_h5 *f);
 

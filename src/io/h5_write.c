@@ -262,9 +262,12 @@ enum cs_status cs_h5_output_commit(struct cs_h5 *f)
     cs_h5_close(f);
     return fail(CS_ERR_ARG, "not a result file opened with cs_h5_output_create");
   }
-  enum cs_status st = CS_OK;
-  if (H5Fclose(f->file) < 0)
+  /* the values no Fletcher32 checksum covers: summed now, complete */
+  enum cs_status st = cs_h5_seal(f);
+  if (st == CS_OK && H5Fclose(f->file) < 0)
     st = fail_h5("cannot close", f->partial);
+  else if (st != CS_OK)
+    H5Fclose(f->file);
   f->file = -1;
   if (st == CS_OK)
     st = cs_h5_rename_durable(f->partial, f->target);

@@ -414,6 +414,18 @@ enum cs_status cs_result_kind(const char *path, enum cs_result_kind *kind)
   return st;
 }
 
+enum cs_status cs_result_verify_values(const char *path, int *sealed, size_t *items)
+{
+  struct rd r;
+  *sealed = 0;
+  *items = 0;
+  enum cs_status st = open_file(&r, path);
+  if (st == CS_OK && (st = cs_h5_verify_seal(r.f, sealed, items)) != CS_OK)
+    st = failf(&r, st, "%s", cs_errmsg());
+  close_file(&r);
+  return st;
+}
+
 /* ---------------------------------------------------------------- header */
 
 void cs_result_header_free(struct cs_result_header *h)

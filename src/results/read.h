@@ -171,6 +171,15 @@ struct cs_result_file {
 };
 enum cs_status cs_read_result(const char *path, struct cs_result_file *out);
 void cs_result_file_free(struct cs_result_file *f);
+/* The values checksum (io/h5.h, "Checksums"): every attribute, string and
+ * unchunked dataset of path summed again and compared with the file's
+ * values_crc32. CS_OK with *sealed 1 when they agree, CS_OK with *sealed 0
+ * for a file without it (written before the checksums, or not finished),
+ * CS_ERR_HDF5 when a value changed. *items: the attributes and datasets
+ * summed. Together with cs_read_result (which makes HDF5 verify every
+ * chunk's Fletcher32 checksum) this verifies every stored value. */
+enum cs_status cs_result_verify_values(const char *path, int *sealed, size_t *items);
+
 /* The table or text list at path, or NULL. */
 const struct cs_result_table *cs_result_table_at(const struct cs_result_file *f, const char *path);
 const struct cs_result_texts *cs_result_texts_at(const struct cs_result_file *f, const char *path);

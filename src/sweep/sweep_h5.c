@@ -1154,6 +1154,7 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
     keep(w, cs_h5_attr_write_int(dst, "/", "rhs_evals", o->rhs_evals));
     keep(w, cs_h5_attr_write_int(dst, "/", "failed_points", (long long)o->failed));
     keep(w, cs_h5_attr_write_string(dst, "/", "status", "complete"));
+    keep(w, cs_h5_seal(dst)); /* last: the sum of the values no chunk checksum covers */
   }
   cs_h5_close(src);
   if (dst)
@@ -1256,6 +1257,14 @@ static enum cs_status count_done(struct cs_h5 *f, int p, size_t np, size_t *done
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
                                        struct cs_sweep_h5_info *info)
 {
+  return cs_sweep_h5_open_resume_verified(path, NULL, NULL, out, info);
+}
+
+enum cs_status
+cs_sweep_h5_open_resume_verified(const char *path,
+                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
+                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info)
+{
   *out = NULL;
   memset(info, 0, sizeof *info);
   struct cs_sweep_h5 *w = writer_new(path, NULL, NULL);
@@ -1274,6 +1283,12 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   }
   w->source = strdup(src);
   snprintf(info->source, sizeof info->source, "%s", src);
+  /* claimed, not read yet: a damaged file is refused before libhdf5 reads
+   * it here (it can loop on damaged metadata) */
+  if (verify && (st = verify(src, ctx)) != CS_OK) {
+    writer_free(w);
+    return st;
+  }
   struct cs_h5 *f;
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {
@@ -1289,6 +1304,8 @@ enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **ou
   free(kind);
   info->layout_version = read_long_attr(f, "/", "layout_version", 1);
   info->results_version = read_long_attr(f, "/", "results_version", 1);
+  /* layout 6 added columns (the spectrum, the 0-1 test) that a layout-5
+   * partial file lacks: it is read and plotted, not continued */
   if (st == CS_OK && info->layout_version != CS_SWEEP_H5_LAYOUT) {
     st = cs_error_set(CS_ERR_MISMATCH,
                       "%s: written in sweep file layout %ld by another contensou; this one "
@@ -1620,6 +1637,8 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
     /* what the end of the run writes again */
     keep(w, cs_h5_remove(w->f, "/bifurcations"));
     keep(w, cs_h5_remove(w->f, "/equilibria"));
+    keep(w, cs_h5_unseal(w->f)); /* a final file's sum: summed anew at the end */
+    keep(w, cs_h5_attr_write_int(w->f, "/", "layout_version", CS_SWEEP_H5_LAYOUT));
     keep(w, cs_h5_attr_write_string(w->f, "/", "status", "running"));
     keep(w, cs_h5_attr_write_string(w->f, "/", "message", ""));
     char *old = NULL;

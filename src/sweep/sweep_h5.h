@@ -89,7 +89,8 @@ extern "C" {
 #endif
 
 /* 6: the Lyapunov spectrum (spectrum, spectrum_error), kaplan_yorke,
- * reduced_dimension, zero_one, zero_one_points, chaos_disagree; 5: the integer outputs in
+ * reduced_dimension, zero_one, zero_one_points, chaos_disagree, and checksums on every
+ * stored value (small datasets chunked, values_crc32 in final files); 5: the integer outputs in
  * section/codes (4: in section/values, as doubles); a resume refuses a file
  * of another layout, the readers (results/read.h) read every layout */
 #define CS_SWEEP_H5_LAYOUT 6
@@ -130,6 +131,14 @@ void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
  * exists; CS_ERR_BUSY when another process writes it. */
 enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
                                        struct cs_sweep_h5_info *info);
+/* The same, calling verify(source, ctx) once the file is claimed and before
+ * anything of it is read: a status other than CS_OK (its message set) is
+ * returned as it is. The command line verifies the file there in a child
+ * process (a damaged file can make libhdf5 loop or crash). */
+enum cs_status
+cs_sweep_h5_open_resume_verified(const char *path,
+                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
+                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info);
 
 /* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
  * params_file (NULL: the one the sweep started from, if it is still where it
