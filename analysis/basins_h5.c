@@ -600,6 +600,8 @@ static enum cs_status write_final(struct cs_basins_h5 *w, const struct cs_basins
   cs_w_string(&cw, "/points", "doc", "where the attractors lie in state space");
   free(rows), free(arow), free(pv), free(pid);
   w->f = keep_f;
+  if (cw.st == CS_OK)
+    cs_w_check(&cw, cs_h5_seal(f)); /* the last write: values_crc32 over what is final */
   enum cs_status cst = cs_h5_close(f);
   if (cw.st == CS_OK && cst != CS_OK)
     cs_w_check(&cw, cst);
