@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # info --check fails on any change of any stored value: for every file kind
 # the program writes (sweep 1-D, 2-D map, trajectory, orbit, continuation,
-# eps study as time series and as sweep, friction fit), one byte is flipped
+# eps study as time series and as sweep, friction fit, basins, two-parameter
+# curve), one byte is flipped
 # inside the raw storage of every dataset (located with h5py: the offset of
 # a contiguous dataset, a chunk of a chunked one; CS_TEST_QUICK: 20 of them
 # per file) and inside the stored bytes of a seeded sample of 30 attribute
@@ -101,6 +102,56 @@ max = 0.3
 start = hopf
 EOF
 
+# basins of the unforced double-well Duffing oscillator, 6 x 6 cells
+cat >duf.ini <<'EOF'
+[model]
+name = duffing
+[parameters]
+delta = 0.5
+alpha = -1
+beta = 1
+gamma = 0
+omega = 0
+[initial]
+x = 0
+v = 0
+[section]
+kind = hyperplane
+variable = v
+level = 0
+direction = -1
+[basins]
+x = x
+y = v
+x_min = -2
+x_max = 2
+y_min = -2
+y_max = 2
+cells = 6
+transient = 60
+record = 20
+EOF
+# a two-parameter curve: the Bogdanov-Takens normal form's Hopf curve
+cat >bt.ini <<'EOF'
+[model]
+name = bt
+[parameters]
+beta1 = -0.1
+beta2 = -0.5
+[initial]
+x = -0.1
+y = 0
+[continuation]
+branch = equilibria
+parameter = beta1
+min = -0.5
+max = 0.5
+start = hopf
+parameter2 = beta2
+min2 = -1
+max2 = 1
+EOF
+
 made() { # made FILE ARGS...: contensou ARGS writes FILE
   local f=$1
   shift
@@ -117,6 +168,8 @@ made eps_series.h5 eps-study "$params/pendulum_fig9.ini" --set output.t_end=0.05
   --set output.dt=0.005 --eps 1e-1,1e-2 -o eps_series.h5
 made eps_sweep.h5 eps-study epsw.ini --sweep --eps 1e-2 --reference 1e-3 -o eps_sweep.h5
 made fit.h5 friction fit --law I00 --points 11 -o fit.h5
+made basins.h5 basins duf.ini -o basins.h5 --threads 1 --quiet
+made curve.h5 continue bt.ini --no-plot -o curve.h5
 pass "one file of each kind written"
 
 for f in *.h5; do
@@ -130,7 +183,7 @@ pass "info --check: every intact file ok, values_crc32 verified"
 # Flips: a python driver, copies in parallel pairs (the flips are seeded:
 # the same bytes every run).
 CONTENSOU="$exe" /usr/bin/python3 - sweep_1d.h5 sweep_2d.h5 trajectory.h5 orbit.h5 branch.h5 \
-  eps_series.h5 eps_sweep.h5 fit.h5 <<'EOF' || die "a flipped value passed info --check (above)"
+  eps_series.h5 eps_sweep.h5 fit.h5 basins.h5 curve.h5 <<'EOF' || die "a flipped value passed info --check (above)"
 import concurrent.futures, os, random, subprocess, sys
 import h5py, numpy as np
 
