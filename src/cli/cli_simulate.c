@@ -180,13 +180,14 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the output file */
   char out[4096];
-  if (opts[O_OUT].value)
-    snprintf(out, sizeof out, "%s", opts[O_OUT].value);
-  else if (cfg.output[0])
-    snprintf(out, sizeof out, "%s", cfg.output);
-  else
-    snprintf(out, sizeof out, "output/%s.h5", cfg.name);
-  if ((rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
+  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
+          : cfg.output[0]   ? snprintf(out, sizeof out, "%s", cfg.output)
+                            : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  /* used exactly or refused: a cut path could name another file */
+  if (n < 0 || (size_t)n >= sizeof out)
+    rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
+                   n, sizeof out - 1);
+  if (rc || (rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
     cs_config_free(&cfg);
     return rc;
   }

@@ -112,6 +112,17 @@ enum cs_status cs_h5_lock_acquire(const char *path, struct cs_h5_lock **out);
 /* Releases the claim (lock may be NULL). */
 void cs_h5_lock_release(struct cs_h5_lock *lock);
 
+/* Holds bytes of disk space in the lock file (best effort: 0 when the file
+ * system cannot), given back by cs_h5_lock_unreserve: a writer that meets a
+ * disk filled by another process frees it to close its file cleanly. */
+int cs_h5_lock_reserve(struct cs_h5_lock *lock, double bytes);
+void cs_h5_lock_unreserve(struct cs_h5_lock *lock);
+
+/* The suffix (".partial", ".tmp", ".lock") when path ends in a name that
+ * contensou derives from another output path, else NULL: such a name
+ * belongs to the run writing that output, and is refused as an output. */
+const char *cs_h5_derived_suffix(const char *path);
+
 /* Locks path and creates "<path>.partial". If that file exists (left by a
  * killed run), CS_ERR_EXISTS unless replace_partial. */
 enum cs_status cs_h5_output_create(const char *path, int replace_partial, struct cs_h5 **out);
