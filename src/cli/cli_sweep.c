@@ -323,7 +323,7 @@ static int check_new_output(const char *path, const struct cs_config *cfg)
 /* The sweep's size before any work: printed, and refused (exit 2) when the
  * machine's memory or the free disk space cannot hold it. -1 if it fits. */
 static int check_size(const char *path, const struct cs_config *cfg,
-                      const struct cs_sweep_spec *spec, int quiet)
+                      const struct cs_sweep_spec *spec, int show)
 {
   size_t np = cs_sweep_npoints(spec) * (spec->direction == CS_SWEEP_BOTH ? 2 : 1);
   double rows = NAN;
@@ -337,7 +337,7 @@ static int check_size(const char *path, const struct cs_config *cfg,
   char sec[96] = ", section rows not counted (a hyperplane section: unknown before the run)";
   if (isfinite(rows))
     snprintf(sec, sizeof sec, ", with %.0f section rows a point", rows);
-  if (!quiet)
+  if (show)
     fprintf(stderr,
             "%s: size: %zu points%s; memory about %s; file about %s (%s on disk at the end, "
             "with the final file)%s\n",
@@ -402,8 +402,8 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     path = cli_path_printf("%s", resume);
     if (!path)
       rc = cli_fail(cmd, "out of memory");
-    else if (rank0 && (rc = cli_check_output_name(cmd, "--resume", path)) != 0)
-      ;
+    else if (rank0 && cli_check_output_name(cmd, "--resume", path) != 0)
+      rc = CLI_EXIT_USAGE;
     else if (rank0) {
       st = cs_sweep_h5_open_resume(path, &w, &info);
       if (st != CS_OK)
@@ -486,13 +486,17 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     else
       path = cli_path_printf("output/%s_sweep.h5", cfg.name);
   }
+  /* the size line goes with the progress report: on a terminal, or in a log */
+  int auto_mode = !opts[4].value || opts[4].choice == PROGRESS_AUTO;
+  int show_size = !opts[2].value && ((opts[4].value && opts[4].choice == PROGRESS_LOG) ||
+                                     (auto_mode && isatty(STDERR_FILENO)));
   struct cs_sweep_prior prior = {0};
   if (rank0) {
     if (!path) {
       rc = cli_fail(cmd, "out of memory");
     } else if (!resume && (rc = check_new_output(path, &cfg)) != -1) {
       ;
-    } else if (!resume && (rc = check_size(path, &cfg, &spec, opts[2].value != NULL)) != -1) {
+    } else if (!resume && (rc = check_size(path, &cfg, &spec, show_size)) != -1) {
       ;
     } else if (!resume && cs_make_parent_dirs(path) != 0) {
       rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
