@@ -57,6 +57,14 @@ enum cs_status cs_h5_close(struct cs_h5 *f);
  * the process's exit: the file stays open in HDF5 until then. */
 void cs_h5_abandon(struct cs_h5 *f);
 
+/* After a write failure of a result file (cs_h5_output_create): when the
+ * disk space its lock held back (cs_h5_lock_reserve) could be given back,
+ * writes status = failed and message into "/", closes the file (readable by
+ * every reader, with everything written) and returns 1; otherwise lets go
+ * of it like cs_h5_abandon and returns 0 (the file is as of its last flush,
+ * still marked open for writing). Frees f either way. */
+int cs_h5_output_fail(struct cs_h5 *f, const char *message);
+
 /* Writes every buffer of the file to disk (H5Fflush): rows appended before a
  * flush survive a killed process. */
 enum cs_status cs_h5_flush(struct cs_h5 *f);

@@ -137,12 +137,16 @@ int cs_h5_lock_reserve(struct cs_h5_lock *l, double bytes)
   if (!l || l->fd < 0 || !(bytes > 0))
     return 0;
   /* after the holder's line, which readers of the lock file read */
-  return posix_fallocate(l->fd, 4096, (off_t)bytes) == 0;
+  if (posix_fallocate(l->fd, 4096, (off_t)bytes) == 0)
+    return 1;
+  cs_h5_lock_unreserve(l); /* a failed fallocate may keep part of it */
+  return 0;
 }
 
 void cs_h5_lock_unreserve(struct cs_h5_lock *l)
 {
-  if (l && l->fd >= 0)
+  struct stat st;
+  if (l && l->fd >= 0 && fstat(l->fd, &st) == 0 && st.st_size > 4096)
     (void)!ftruncate(l->fd, 4096);
 }
 
@@ -244,8 +248,28 @@ enum cs_status cs_h5_output_create(const char *path, int replace_partial, struct
   f->lock = lock;
   f->target = target;
   f->partial = partial;
+  /* room to close cleanly if another process fills the disk */
+  f->reserved = cs_h5_lock_reserve(lock, CS_H5_RESERVE);
   *out = f;
   return CS_OK;
+}
+
+int cs_h5_output_fail(struct cs_h5 *f, const char *message)
+{
+  begin();
+  if (!f)
+    return 0;
+  if (!f->reserved || f->file < 0) {
+    cs_h5_abandon(f);
+    return 0;
+  }
+  cs_h5_lock_unreserve(f->lock);
+  cs_h5_attr_write_string(f, "/", "status", "failed");
+  cs_h5_attr_write_string(f, "/", "message", message ? message : "");
+  int closed = H5Fclose(f->file) >= 0;
+  f->file = -1;
+  cs_h5_i_release(f);
+  return closed;
 }
 
 const char *cs_h5_partial_path(const struct cs_h5 *f)
