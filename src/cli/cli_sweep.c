@@ -337,12 +337,12 @@ static int check_size(const char *path, const struct cs_config *cfg,
   char sec[96] = ", section rows not counted (a hyperplane section: unknown before the run)";
   if (isfinite(rows))
     snprintf(sec, sizeof sec, ", with %.0f section rows a point", rows);
+  cli_bytes(mem, bm, sizeof bm), cli_bytes(file, bf, sizeof bf), cli_bytes(disk, bd, sizeof bd);
   if (show)
     fprintf(stderr,
-            "%s: size: %zu points%s; memory about %s; file about %s (%s on disk at the end, "
+            "%s: size: %zu points%s; memory at most %s; file about %s (%s on disk at the end, "
             "with the final file)%s\n",
-            cmd, np, grid, cli_bytes(mem, bm, sizeof bm), cli_bytes(file, bf, sizeof bf),
-            cli_bytes(disk, bd, sizeof bd), sec);
+            cmd, np, grid, bm, bf, bd, sec);
   if (mem > 0.8 * ram)
     return cli_usage(cmd,
                      "%s: %zu points%s need about %s of memory; this machine has %s (accepted: "
