@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli/cli_output.h"
 
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -49,6 +50,10 @@ int cli_check_result_path(const char *cmd, const char *out, const char *input)
 
 int cli_check_output_name(const char *cmd, const char *what, const char *out)
 {
+  /* the system refuses longer paths (ENAMETOOLONG): say so before any work */
+  if (strlen(out) >= PATH_MAX)
+    return cli_usage(cmd, "%s: a path of %zu characters (accepted: at most %d, the system's limit)",
+                     what, strlen(out), PATH_MAX - 1);
   const char *derived = cs_h5_derived_suffix(out);
   if (derived)
     return cli_usage(cmd,

@@ -52,7 +52,12 @@ static int run_gnuplot(const char *vars, const char *script, double data_mib);
 static FILE *temp_open(char *tmp, size_t cap)
 {
   const char *tmpdir = getenv("TMPDIR");
-  snprintf(tmp, cap, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  int n = snprintf(tmp, cap, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (n < 0 || (size_t)n >= cap) { /* a cut name would be another directory's */
+    cli_fail(cmd, "TMPDIR: a path of %zu characters (accepted: at most %zu)", strlen(tmpdir),
+             cap - 24);
+    return NULL;
+  }
   int fd = mkstemp(tmp);
   FILE *data = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!data) {

@@ -95,6 +95,10 @@ pass "$last -> completed at the path as given"
 huge="$scratch/$(printf 'x%.0s' $(seq 4200)).h5"
 bad_verb simulate "at most 4095" simulate "$params/pendulum_fig6b.ini" -o "$huge"
 bad_verb orbit "at most 4095" orbit "$params/pendulum_fig6b.ini" -o "$huge" --no-plot
+bad_verb sweep "-o: a path of ${#huge} characters (accepted: at most 4095" sweep "$ini" -o "$huge"
+bad_verb sweep "--resume: a path of ${#huge} characters (accepted: at most 4095" sweep --resume "$huge"
+bad_verb "friction fit" "at most 4095" friction fit --law I11 -o "$huge"
+bad_verb eps-study "at most 4095" eps-study "$params/pendulum_fig9.ini" -o "$huge"
 
 # ------------------------------------------- names that belong to other runs
 for suffix in partial tmp lock; do
