@@ -558,9 +558,17 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
     rc = cli_fail(cmd, "%s (%s)", cs_strerror(st), kept_on_disk(path, kept, sizeof kept));
     goto out_cfg;
   }
+  cs_sweep_h5_set_cancel(w, &stop_signal);
   enum cs_status wst = cs_sweep_h5_finish(w, &out);
   char kept[256];
-  if (wst != CS_OK) {
+  if (wst == CS_ERR_INTERRUPTED) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s while writing %s: %s; 'contensou sweep --resume %s' writes it\n",
+            cmd, sig == SIGINT ? "SIGINT" : "SIGTERM", path, kept_on_disk(path, kept, sizeof kept),
+            path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else if (wst != CS_OK) {
     char *why = cli_path_printf("%s", cs_errmsg());
     rc = cli_fail(cmd,
                   "%s; %s: free space (or fix the cause) and continue with 'contensou sweep "

@@ -887,6 +887,12 @@ size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w)
   return w->written;
 }
 
+void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel)
+{
+  if (w)
+    w->cancel = cancel;
+}
+
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w)
 {
   return w->partial;
@@ -1096,6 +1102,20 @@ static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
 
 /* Section rows of one pass, in grid order, from the partial file into the
  * final one. */
+/* A signal while the final file is written: that file is dropped, the
+ * partial one (every point in it) stays, marked interrupted; a resume
+ * writes the final file. Checked between objects and every 4096 points. */
+static int cancelled(struct cs_sweep_h5 *w)
+{
+  if (!w->cancel || !*w->cancel)
+    return 0;
+  if (w->st == CS_OK) {
+    w->st = CS_ERR_INTERRUPTED;
+    snprintf(w->err, sizeof w->err, "stopped by a signal while the final file was written");
+  }
+  return 1;
+}
+
 static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5 *dst, int p)
 {
   char path[96];
@@ -1134,6 +1154,8 @@ static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5
   int32_t *codes = NULL;
   for (size_t k = 0; k < np && w->st == CS_OK; k++) {
     noff[k] = -1;
+    if ((k & 4095) == 0 && cancelled(w))
+      break;
     if (cnt[k] <= 0)
       continue;
     if (off[k] < 0 || (size_t)off[k] > total || (size_t)cnt[k] > total - (size_t)off[k]) {
@@ -1190,14 +1212,14 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
   if (w->st == CS_OK)
     keep(w, cs_h5_copy_attrs(src, "/", dst));
   const char *objs[] = {"/params", "/initial", "/solver", "/sweep"};
-  for (size_t i = 0; i < 4 && w->st == CS_OK; i++)
+  for (size_t i = 0; i < 4 && w->st == CS_OK && !cancelled(w); i++)
     keep(w, cs_h5_copy_object(src, objs[i], dst));
   char path[96];
   for (int p = 0; p < 2 && w->st == CS_OK; p++) {
     if (!w->passes[p])
       continue;
     const char *parts[] = {"points", "final_state", "messages", "floquet"};
-    for (size_t i = 0; i < 4 && w->st == CS_OK; i++) {
+    for (size_t i = 0; i < 4 && w->st == CS_OK && !cancelled(w); i++) {
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
       keep(w, cs_h5_copy_object(src, path, dst));
     }
@@ -1272,9 +1294,13 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   } else {
     write_final(w, o);
     st = w->st;
-    if (st != CS_OK)
+    if (st == CS_ERR_INTERRUPTED) {
+      mark_partial(w, "interrupted", w->err);
+      cs_error_set(st, "%s: %s (every point is in %s)", w->path, w->err, w->partial);
+    } else if (st != CS_OK) {
       cs_error_set(st, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
                    w->err);
+    }
   }
   writer_free(w);
   return st;

@@ -189,6 +189,11 @@ size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
 /* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
 size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
 
+/* A flag a signal handler sets (may be NULL): the final file of a completed
+ * sweep is then not written (cs_sweep_h5_finish returns CS_ERR_INTERRUPTED,
+ * the partial file, which holds every point, stays marked interrupted). */
+void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel);
+
 /* The file being written ("<path>.partial"). */
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
 
