@@ -265,10 +265,10 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                     cs_errmsg());
     else
       rc = cli_fail(cmd,
-                    "cannot write '%s': %s; %s holds the %zu rows (%s) flushed before the "
-                    "failure, and stays marked as open for writing (the disk had no room to "
-                    "close it): 'h5clear -s %s' lets every reader open it",
-                    out, w->err, partial, sk.tw.rows_flushed, kept_span(&g, sk.tw.rows_flushed),
+                    "cannot write '%s': %s; the %zu rows (%s) flushed before the failure are in "
+                    "%s, which stays marked as open for writing (no room to close it): contensou "
+                    "info reads it, other readers after 'h5clear -s %s'",
+                    out, w->err, sk.tw.rows_flushed, kept_span(&g, sk.tw.rows_flushed), partial,
                     partial);
   } else {
     print_string("output", out);
