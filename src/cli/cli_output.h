@@ -2,9 +2,12 @@
 /* Where the verbs that write result files may write, and what they do when
  * the disk fills.
  *
- * A result file replaces only an earlier HDF5 file: an output path naming
- * the parameter file of the run (or any existing file that is not HDF5, a
- * text, a picture) is refused with exit 2 before anything is written; the
+ * A result file replaces only an earlier HDF5 file (a sweep not even that:
+ * cli_sweep.c): an output path naming the parameter file of the run (or any
+ * existing file that is not HDF5, a text, a picture), a path longer than the
+ * system takes, or a name ending in one contensou derives from another
+ * output (.partial, .tmp, .lock) is refused with exit 2 before anything is
+ * written; the
  * files are written through the atomic API of io/h5.h (OUT.h5.partial under
  * a lock, renamed over OUT.h5 when complete), so a failure never leaves a
  * truncated OUT.h5.

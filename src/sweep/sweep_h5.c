@@ -604,6 +604,10 @@ enum cs_status cs_sweep_h5_create_ctl(const char *path, const struct cs_config *
                         "'%s' ends in '%s', a name contensou gives its own files beside an output "
                         "(accepted: a name not ending in .partial, .tmp or .lock)",
                         path, derived);
+  if (spec->points2 && (spec->points > CS_SWEEP_MAX_POINTS / spec->points2 ||
+                        spec->points * spec->points2 > CS_SWEEP_MAX_POINTS))
+    return cs_error_set(CS_ERR_RANGE, "%s: points x points2 = %zu x %zu is more than %d", path,
+                        spec->points, spec->points2, CS_SWEEP_MAX_POINTS);
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
@@ -910,7 +914,7 @@ double cs_sweep_h5_size_estimate(const struct cs_config *cfg, const struct cs_sw
   /* per point: the columns (at most 8 bytes each), the final state,
    * section offset and count; the grid; messages only where a point failed */
   double per_point = (1.0 + nparam + N_FIXED) * 8.0 + ns * 8.0 + 16.0;
-  double fixed = np * nparam * 8.0 + 1e6; /* the grid, the header */
+  double fixed = np * nparam * 8.0 + 256e3; /* the grid, the header (about 170 kB) */
   /* section rows: known for a stroboscopic section (one a forcing period)
    * or a crossing count; unknown for a hyperplane section */
   const struct cs_point_spec *ps = &spec->point;

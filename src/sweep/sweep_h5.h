@@ -55,6 +55,10 @@
  * and renamed over path; the partial file is removed. An interrupted sweep
  * (signal) keeps the partial file with status = interrupted; a killed one
  * keeps it with status = running; both continue with cs_sweep_h5_resume.
+ * While it runs, the lock file holds CS_SWEEP_H5_MARGIN bytes of disk back:
+ * when another process fills the disk, the writer gives them back to close
+ * the partial file cleanly with status = failed (plain readers open it);
+ * what was kept is then counted from the file (cs_sweep_h5_points_on_disk).
  *
  * A sweep into a file, from a program (error checks left out; `contensou
  * sweep` does the same with signals and progress lines):
