@@ -25,9 +25,9 @@
 int cli_check_result_path(const char *cmd, const char *out, const char *input);
 
 /* 0 if out may be a new result file: refuses (exit 2, printed) a path
- * longer than the system takes (PATH_MAX), and a name that ends in a suffix contensou derives from another output (.partial, .tmp,
- * .lock: that name belongs to the run writing the shorter one). what: "-o"
- * or "--resume". */
+ * longer than the system takes (PATH_MAX), and a name that ends in a suffix
+ * contensou derives from another output (.partial, .tmp, .lock: that name
+ * belongs to the run writing the shorter one). what: "-o" or "--resume". */
 int cli_check_output_name(const char *cmd, const char *what, const char *out);
 
 /* A path built like printf, allocated (never cut): NULL when out of memory. */
