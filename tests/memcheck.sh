@@ -10,6 +10,8 @@ exe=${1:?usage: memcheck.sh <contensou> <source-dir> [scratch-dir]}
 src=${2:?missing source dir}
 scratch=${3:-$(mktemp -d)}
 mkdir -p "$scratch" && cd "$scratch" || exit 1
+# a sweep never replaces an earlier result: start from none
+rm -f sweep.h5 tm.h5
 command -v valgrind >/dev/null || { echo "memcheck.sh: valgrind not installed (Debian package valgrind)"; exit 2; }
 cat >sweep.ini <<'INI'
 [model]

@@ -30,6 +30,9 @@ if (!exists("law")) law = ''
 if (!exists("special_present")) special_present = ''
 
 kname(k) = word(special_names, int(k) + 1)
+# the i-th special point's kind; '0' past the end: gnuplot evaluates a plot
+# iteration's options once even when its range is empty (no special point)
+sp(i) = i <= words(special_present) ? word(special_present, i) : '0'
 kpt(k) = kname(k) eq 'fold' ? 9 : kname(k) eq 'hopf' ? 7 : kname(k) eq 'period-doubling' ? 5 : \
          kname(k) eq 'neimark-sacker' ? 13 : 3
 kcol(k) = kname(k) eq 'fold' ? 0xd62728 : kname(k) eq 'hopf' ? 0x2ca02c : \
@@ -56,6 +59,8 @@ set title (cyc ? 'periodic orbits on the Poincare section' : 'equilibria') . \
 set ylabel lab(var, var_unit) . (wrapped ? ' (wrapped)' : '')
 # a variable that does not move along the branch (an equilibrium's angle set
 # by statics alone): a range around it instead of gnuplot's "empty range"
+# (stats leaves STATS_* undefined when it finds too few points: a short branch)
+STATS_records = 0
 stats infile index 0 u ($2 == $2 ? $2 : $3) nooutput
 if (STATS_records > 0 && STATS_max - STATS_min < 1e-3 * (abs(STATS_max) + abs(STATS_min)) + 1e-12) {
   ym = 0.5 * (STATS_max + STATS_min)
@@ -74,9 +79,8 @@ plot infile index 0 u 1:2 w l lw 2.2 lc rgb blue t (cyc ? 'stable cycles' : 'sta
      '' index 0 u 1:3 w l lw 1.6 dt (8, 6) lc rgb blue t (cyc ? 'unstable cycles' : 'unstable equilibria'), \
      '' index 1 u 1:2 w l lw 2.2 lc rgb 'black' t (has_eq ? 'stable equilibria' : ''), \
      '' index 1 u 1:3 w l lw 1.6 dt (8, 6) lc rgb 'black' t (has_eq ? 'unstable equilibria' : ''), \
-     for [i = 1:words(special_present)] '' index 2 u ($3 == int(word(special_present, i)) ? $1 : NaN):2 \
-       w p pt kpt(word(special_present, i)) ps 1.8 lw 2 lc rgb kcol(word(special_present, i)) \
-       t kname(word(special_present, i)), \
+     for [i = 1:words(special_present)] '' index 2 u ($3 == int(sp(i)) ? $1 : NaN):2 \
+       w p pt kpt(sp(i)) ps 1.8 lw 2 lc rgb kcol(sp(i)) t kname(sp(i)), \
      for [j = 1:n_other] '' index 2 u 1:(kname($3) eq 'hopf' ? NaN : $2):(sprintf('%s %.4g', kname($3), $1)) \
        w labels offset -1.2, 1.0 right font ',9' notitle, \
      for [j = 1:n_hopf] '' index 2 u 1:(kname($3) eq 'hopf' ? $2 : NaN):(sprintf('%s %.4g', kname($3), $1)) \

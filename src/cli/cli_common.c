@@ -309,7 +309,9 @@ const char *cli_data_dir(const char *env, const char *sub, const char *build_dir
 {
   const char *e = env ? getenv(env) : NULL;
   if (e && *e) {
-    snprintf(buf, cap, "%s", e);
+    /* the environment's string lives as long as the process: never cut */
+    if ((size_t)snprintf(buf, cap, "%s", e) >= cap)
+      return e;
     return buf;
   }
   char exe[4096];

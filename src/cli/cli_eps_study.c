@@ -453,11 +453,13 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   }
 
   char out[4096];
-  if (opts[O_OUT].value)
-    snprintf(out, sizeof out, "%s", opts[O_OUT].value);
-  else
-    snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
-  if ((rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
+  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
+                            : snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
+  /* used exactly or refused: a cut path could name another file */
+  if (n < 0 || (size_t)n >= sizeof out)
+    rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
+                   n, sizeof out - 1);
+  if (rc || (rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
     cs_config_free(&cfg);
     return rc;
   }

@@ -11,6 +11,7 @@
 #include "analysis/orbit.h"
 #include "analysis/orbit_h5.h"
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
@@ -78,12 +79,16 @@ static const char orbit_help[] =
 int cli_orbit_path(const char *c, const char *opt, const struct cs_config *cfg, const char *suffix,
                    char *path, size_t len)
 {
-  if (opt)
-    snprintf(path, len, "%s", opt);
-  else if (cfg->output[0])
-    snprintf(path, len, "%s", cfg->output);
-  else
-    snprintf(path, len, "output/%s_%s.h5", cfg->name, suffix);
+  int n = opt              ? snprintf(path, len, "%s", opt)
+          : cfg->output[0] ? snprintf(path, len, "%s", cfg->output)
+                           : snprintf(path, len, "output/%s_%s.h5", cfg->name, suffix);
+  /* used exactly or refused: a cut path could name another file */
+  if (n < 0 || (size_t)n >= len)
+    return cli_usage(c, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
+                     n, len - 1);
+  int rc = cli_check_result_path(c, path, cfg->path);
+  if (rc)
+    return rc;
   if (cs_make_parent_dirs(path) != 0)
     return cli_fail(c, "%s: cannot create its directory", path);
   return 0;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.h"
+#include "cli/cli_output.h"
 #include "cli/cli_guard.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
@@ -52,7 +53,12 @@ static int run_gnuplot(const char *vars, const char *script, double data_mib);
 static FILE *temp_open(char *tmp, size_t cap)
 {
   const char *tmpdir = getenv("TMPDIR");
-  snprintf(tmp, cap, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  int n = snprintf(tmp, cap, "%s/contensou-plot-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+  if (n < 0 || (size_t)n >= cap) { /* a cut name would be another directory's */
+    cli_fail(cmd, "TMPDIR: a path of %zu characters (accepted: at most %zu)", strlen(tmpdir),
+             cap - 24);
+    return NULL;
+  }
   int fd = mkstemp(tmp);
   FILE *data = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!data) {
@@ -139,10 +145,14 @@ static void keep_inputs(const char *tmp, const char *vars, const char *script, c
   if (!dir || !*dir)
     return;
   const char *base = strrchr(out, '/');
-  char path[4096], data[4096];
   base = base ? base + 1 : out;
-  snprintf(data, sizeof data, "%s/%s.dat", dir, base);
-  snprintf(path, sizeof path, "%s/%s.gp", dir, base);
+  char *data = cli_path_printf("%s/%s.dat", dir, base);
+  char *path = cli_path_printf("%s/%s.gp", dir, base);
+  if (!data || !path) {
+    fprintf(stderr, "%s: CONTENSOU_PLOT_KEEP: out of memory\n", cmd);
+    free(data), free(path);
+    return;
+  }
   FILE *in = fopen(tmp, "rb"), *o = fopen(data, "wb"), *g = fopen(path, "w");
   int ok = in && o && g;
   char buf[65536];
@@ -165,6 +175,7 @@ static void keep_inputs(const char *tmp, const char *vars, const char *script, c
   if (!ok)
     fprintf(stderr, "%s: CONTENSOU_PLOT_KEEP: cannot write '%s' and '%s': %s\n", cmd, data, path,
             strerror(errno));
+  free(data), free(path);
 }
 
 /* Closes data (written by the caller), runs script on it with the
@@ -175,18 +186,22 @@ static int draw(FILE *data, const char *tmp, const char *gpdir, const char *scri
                 struct cs_plot_vars *v, const char *out, const char *fmt, const char *input)
 {
   static char text[65536]; /* gnuplot -e "...": the picture's variables */
-  char path[4096];
   struct stat sb;
   int rc = check_output(out, input, fmt);
   if (fclose(data) != 0 && rc == CLI_EXIT_OK)
     rc = cli_fail(cmd, "cannot write the temporary file '%s': %s", tmp, strerror(errno));
-  snprintf(path, sizeof path, "%s/%s", gpdir, script);
+  char *path = cli_path_printf("%s/%s", gpdir, script);
+  /* gnuplot draws into "<out>.partial", renamed over out once the picture is
+   * complete: a failing script never leaves a blank or cut picture */
+  char *part = cli_path_printf("%s.partial", out);
+  if (rc == CLI_EXIT_OK && (!path || !part))
+    rc = cli_fail(cmd, "out of memory");
   if (rc == CLI_EXIT_OK && stat(path, &sb) != 0)
     rc = cli_fail(cmd, "no gnuplot script '%s' (set CONTENSOU_GNUPLOT_DIR)", path);
   if (rc == CLI_EXIT_OK) {
     cs_plot_vars_text(v, "gpdir", gpdir);
     cs_plot_vars_text(v, "infile", tmp);
-    cs_plot_vars_text(v, "outfile", out);
+    cs_plot_vars_text(v, "outfile", part);
     cs_plot_vars_text(v, "fmt", fmt);
     enum cs_status st = cs_plot_vars_gnuplot(v, text, sizeof text);
     if (st == CS_ERR_NOMEM)
@@ -195,22 +210,25 @@ static int draw(FILE *data, const char *tmp, const char *gpdir, const char *scri
       rc = cli_fail(cmd, "%s: too many names in the file for gnuplot's command line", input);
   }
   if (rc == CLI_EXIT_OK) {
-    remove(out); /* so that an empty result cannot pass for a new one */
+    remove(part); /* so that an empty result cannot pass for a new one */
     struct stat st_tmp;
     double mib = stat(tmp, &st_tmp) == 0 ? (double)st_tmp.st_size / 1048576.0 : 0.0;
     keep_inputs(tmp, text, path, out);
     rc = run_gnuplot(text, path, mib);
   }
   remove(tmp);
-  if (rc == CLI_EXIT_OK && (stat(out, &sb) != 0 || sb.st_size == 0))
+  if (rc == CLI_EXIT_OK && (stat(part, &sb) != 0 || sb.st_size == 0))
     rc = cli_fail(cmd, "gnuplot wrote nothing to '%s'", out);
-  else if (rc == CLI_EXIT_OK && !picture_complete(out, fmt)) {
+  else if (rc == CLI_EXIT_OK && !picture_complete(part, fmt))
     rc = cli_fail(cmd, "gnuplot's %s picture '%s' is incomplete (%lld bytes; disk full?): removed",
                   fmt, out, (long long)sb.st_size);
-    remove(out);
-  }
+  else if (rc == CLI_EXIT_OK && rename(part, out) != 0)
+    rc = cli_fail(cmd, "cannot rename '%s' to '%s': %s", part, out, strerror(errno));
+  if (part && rc != CLI_EXIT_OK)
+    remove(part);
   if (rc == CLI_EXIT_OK)
     printf("output = %s\n", out);
+  free(path), free(part);
   return rc;
 }
 

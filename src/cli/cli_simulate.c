@@ -140,6 +140,16 @@ static void sink_progress(void *ctx, double t)
   cli_progress_update(&((struct sink *)ctx)->prog, t);
 }
 
+/* "up to t = T" for the first n rows of grid g, "none" for no row. */
+static const char *kept_span(const struct cs_record_grid *g, size_t n)
+{
+  static char buf[64];
+  if (!n)
+    return "none";
+  snprintf(buf, sizeof buf, "up to t = %.10g", cs_record_grid_time(g, n - 1));
+  return buf;
+}
+
 static void print_string(const char *name, const char *value)
 {
   printf("%s = %s\n", name, value);
@@ -180,13 +190,14 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the output file */
   char out[4096];
-  if (opts[O_OUT].value)
-    snprintf(out, sizeof out, "%s", opts[O_OUT].value);
-  else if (cfg.output[0])
-    snprintf(out, sizeof out, "%s", cfg.output);
-  else
-    snprintf(out, sizeof out, "output/%s.h5", cfg.name);
-  if ((rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
+  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
+          : cfg.output[0]   ? snprintf(out, sizeof out, "%s", cfg.output)
+                            : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  /* used exactly or refused: a cut path could name another file */
+  if (n < 0 || (size_t)n >= sizeof out)
+    rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
+                   n, sizeof out - 1);
+  if (rc || (rc = cli_check_result_path(cmd, out, cfg.path)) != 0) {
     cs_config_free(&cfg);
     return rc;
   }
@@ -233,20 +244,32 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- statistics and status */
   cs_trajectory_h5_end(&sk.tw, &r, wall);
-  char partial[4200];
-  snprintf(partial, sizeof partial, "%s", cs_h5_partial_path(f) ? cs_h5_partial_path(f) : out);
+  char *partial = cli_path_printf("%s", cs_h5_partial_path(f) ? cs_h5_partial_path(f) : out);
+  int closed = 0;
   if (w->st == CS_OK)
     cs_w_check(w, cs_h5_output_commit(f));
-  else
-    cs_h5_abandon(f); /* the partial file as of its last flush */
+  else /* closed with status = failed when the space held back allows it */
+    closed = cs_h5_output_fail(f, w->err);
   w->f = f = NULL;
 
-  /* ---- report */
+  /* ---- report: what the file on disk holds, never a count kept in memory */
   if (w->st != CS_OK) {
-    rc = cli_fail(cmd,
-                  "cannot write '%s': %s; the rows flushed before the failure (at most %zu, up to "
-                  "t = %.10g) are in %s",
-                  out, w->err, rows, rows ? cs_record_grid_time(&g, rows - 1) : 0.0, partial);
+    size_t kept = 0;
+    if (closed && cs_trajectory_h5_trim(partial, rows) == CS_OK &&
+        cs_trajectory_h5_rows_on_disk(partial, &kept) == CS_OK)
+      rc = cli_fail(cmd,
+                    "cannot write '%s': %s; %zu rows (%s) are in %s, closed with status = failed",
+                    out, w->err, kept, kept_span(&g, kept), partial);
+    else if (closed)
+      rc = cli_fail(cmd, "cannot write '%s': %s; %s cannot be read back: %s", out, w->err, partial,
+                    cs_errmsg());
+    else
+      rc = cli_fail(cmd,
+                    "cannot write '%s': %s; the %zu rows (%s) flushed before the failure are in "
+                    "%s, which stays marked as open for writing (no room to close it): contensou "
+                    "info reads it, other readers after 'h5clear -s %s'",
+                    out, w->err, sk.tw.rows_flushed, kept_span(&g, sk.tw.rows_flushed), partial,
+                    partial);
   } else {
     print_string("output", out);
     print_string("model", m->name);
@@ -277,6 +300,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                     r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.message, rows,
                     g.rows, out);
   }
+  free(partial);
   cs_config_free(&cfg);
   return rc;
 }

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
 #include "cli/cli_guard.h"
+#include "cli/cli_output.h"
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
@@ -44,7 +46,15 @@ static const char sweep_help[] =
     "moment (also after kill -9); OUT.h5 appears when the sweep completes. Ctrl-C\n"
     "or SIGTERM (a scheduler's time limit) stops it, keeping every finished point;\n"
     "--resume continues where it stopped, computing nothing twice. A second run on\n"
-    "the same OUT.h5 is refused.\n"
+    "the same OUT.h5 is refused, while the first runs and after it completed: a\n"
+    "sweep never replaces an existing OUT.h5 (remove it, or give another -o), and\n"
+    "-o names ending in .partial, .tmp or .lock (the names of a run's own files)\n"
+    "are refused. Before any point is computed the sweep prints its size (points,\n"
+    "memory, disk) and is refused (exit 2) when the machine's memory or the free\n"
+    "disk space cannot hold it; points x points2 is at most 100000000.\n"
+    "Under mpirun, Ctrl-C reaches the processes as SIGTERM (Open MPI forwards\n"
+    "SIGINT so) and mpirun exits with its own status: the message and the file\n"
+    "say what was kept.\n"
     "\n"
     "options:\n"
     "  --set S.K=V   override key K of section S, same checks as the file (repeatable)\n"
@@ -75,8 +85,10 @@ static const char sweep_help[] =
     "  lyapunov      none | largest (default) | spectrum\n"
     "  parameter2, from2, to2, points2  second parameter: a 2-D regime map\n"
     "  refine        true | false (default): bisect every detected change to refine_tol\n"
+    "                (1-D sweeps: refused with parameter2)\n"
     "  refine_tol    parameter tolerance of the refinement (default: grid step / 1000)\n"
     "  equilibria    true | false (default): equilibria and eigenvalues along the grid\n"
+    "                (1-D sweeps: refused with parameter2)\n"
     "  multipliers   true (default) | false: Floquet multipliers of every periodic point,\n"
     "                by shooting (stored per point; a one-point sweep prints them)\n"
     "  newton_continuation  true (default) | false: with continuation, a point\n"
@@ -326,6 +338,88 @@ static void print_summary(const char *path, const struct cs_config *cfg,
   }
 }
 
+/* "N finished points are in P" as the disk holds the file now (never a count
+ * kept in memory: a write the disk refused may have lost what was counted),
+ * or why the file cannot be read. */
+static const char *kept_on_disk(const char *path, char *buf, size_t cap)
+{
+  static char *last; /* the text returned before (one message at a time) */
+  long long n = cs_sweep_h5_points_on_disk(path);
+  free(last);
+  last = n >= 0
+             ? cli_path_printf("%lld finished points are in %s.partial", n, path)
+             : cli_path_printf("the file %s.partial cannot be read back (%s)", path, cs_errmsg());
+  if (last)
+    return last;
+  snprintf(buf, cap, "%lld finished points are in the partial file", n);
+  return buf;
+}
+
+/* Interrupted while the file was being created: nothing computed, nothing kept. */
+static int stopped_early(int sig, const char *path)
+{
+  fprintf(stderr,
+          "%s: stopped by %s while creating %s.partial, before any point was computed: "
+          "nothing to keep (the file is removed)\n",
+          cmd, sig == SIGINT ? "SIGINT" : "SIGTERM", path);
+  return 128 + (sig > 0 ? sig : SIGTERM);
+}
+
+/* A new sweep's output: exactly as given, never over a name another run
+ * owns, never over an earlier result. -1 if it may be written. */
+static int check_new_output(const char *path, const struct cs_config *cfg)
+{
+  if (cli_check_output_name(cmd, "-o", path) != 0)
+    return CLI_EXIT_USAGE;
+  if (cli_check_result_path(cmd, path, cfg->path) != 0)
+    return CLI_EXIT_USAGE;
+  struct stat st;
+  if (stat(path, &st) == 0 && st.st_size > 0)
+    return cli_usage(cmd,
+                     "-o: '%s' exists (an earlier result): a sweep does not replace it "
+                     "(accepted: another -o, or remove the file first; 'contensou sweep "
+                     "--resume %s' continues an unfinished sweep)",
+                     path, path);
+  return -1;
+}
+
+/* The sweep's size before any work: printed, and refused (exit 2) when the
+ * machine's memory or the free disk space cannot hold it. -1 if it fits. */
+static int check_size(const char *path, const struct cs_config *cfg,
+                      const struct cs_sweep_spec *spec, int show)
+{
+  size_t np = cs_sweep_npoints(spec) * (spec->direction == CS_SWEEP_BOTH ? 2 : 1);
+  double rows = NAN;
+  double mem = cs_sweep_memory_estimate(cfg->model, spec);
+  double file = cs_sweep_h5_size_estimate(cfg, spec, &rows);
+  /* the final file is written beside the partial one before it is removed */
+  double disk = 2.0 * file, free_disk = cli_disk_free(path), ram = cli_memory_total();
+  char bm[32], bf[32], bd[32], bfree[32], bram[32], grid[64] = "";
+  if (spec->points2)
+    snprintf(grid, sizeof grid, " (%zu x %zu)", spec->points, spec->points2);
+  char sec[96] = ", section rows not counted (a hyperplane section: unknown before the run)";
+  if (isfinite(rows))
+    snprintf(sec, sizeof sec, ", with %.0f section rows a point", rows);
+  cli_bytes(mem, bm, sizeof bm), cli_bytes(file, bf, sizeof bf), cli_bytes(disk, bd, sizeof bd);
+  if (show)
+    fprintf(stderr,
+            "%s: size: %zu points%s; memory at most %s; file about %s (%s on disk at the end, "
+            "with the final file)%s\n",
+            cmd, np, grid, bm, bf, bd, sec);
+  if (mem > 0.8 * ram)
+    return cli_usage(cmd,
+                     "%s: %zu points%s need about %s of memory; this machine has %s (accepted: "
+                     "fewer points)",
+                     cfg->path, np, grid, bm, cli_bytes(ram, bram, sizeof bram));
+  if (disk > free_disk)
+    return cli_usage(cmd,
+                     "%s: %zu points%s need about %s on disk (the partial file %s, then the "
+                     "final one beside it); %s free where %s goes (accepted: fewer points, or "
+                     "an output on a larger disk)",
+                     cfg->path, np, grid, bd, bf, cli_bytes(free_disk, bfree, sizeof bfree), path);
+  return -1;
+}
+
 int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
 {
   static const char *const progress_modes[] = {"auto", "log", "none", NULL};
@@ -358,7 +452,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_sweep_h5 *w = NULL;
   struct cs_sweep_h5_info info;
   memset(&info, 0, sizeof info);
-  char path[1100];
+  char *path = NULL; /* the output, exactly as given (never cut) */
   int rc = -1;
   enum cs_status st = CS_OK;
   char *stored_sets_text = NULL;
@@ -368,8 +462,12 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
    * what to load: the text of the parameter file and the overrides. */
   char *text = NULL, *ptext_path = NULL;
   if (resume) {
-    snprintf(path, sizeof path, "%s", resume);
-    if (rank0) {
+    path = cli_path_printf("%s", resume);
+    if (!path)
+      rc = cli_fail(cmd, "out of memory");
+    else if (rank0 && cli_check_output_name(cmd, "--resume", path) != 0)
+      rc = CLI_EXIT_USAGE;
+    else if (rank0) {
       struct resume_check chk = {-1, ""};
       st = cs_sweep_h5_open_resume_verified(path, verify_resume, &chk, &w, &info);
       if (st != CS_OK && chk.rc > 128) {
@@ -452,21 +550,34 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
 
   if (!resume) {
     if (opts[0].value)
-      snprintf(path, sizeof path, "%s", opts[0].value);
+      path = cli_path_printf("%s", opts[0].value);
     else if (cfg.output[0])
-      snprintf(path, sizeof path, "%s", cfg.output);
+      path = cli_path_printf("%s", cfg.output);
     else
-      snprintf(path, sizeof path, "output/%s_sweep.h5", cfg.name);
+      path = cli_path_printf("output/%s_sweep.h5", cfg.name);
   }
+  /* the size line goes with the progress report: on a terminal, or in a log */
+  int auto_mode = !opts[4].value || opts[4].choice == PROGRESS_AUTO;
+  int show_size = !opts[2].value && ((opts[4].value && opts[4].choice == PROGRESS_LOG) ||
+                                     (auto_mode && isatty(STDERR_FILENO)));
   struct cs_sweep_prior prior = {0};
   if (rank0) {
-    if (!resume && cs_make_parent_dirs(path) != 0) {
+    if (!path) {
+      rc = cli_fail(cmd, "out of memory");
+    } else if (!resume && (rc = check_new_output(path, &cfg)) != -1) {
+      ;
+    } else if (!resume && (rc = check_size(path, &cfg, &spec, show_size)) != -1) {
+      ;
+    } else if (!resume && cs_make_parent_dirs(path) != 0) {
       rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
     } else if (!resume) {
-      st = cs_sweep_h5_create(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &w);
-      if (st != CS_OK)
-        rc = st == CS_ERR_EXISTS ? cli_usage(cmd, "%s", cs_errmsg())
-                                 : cli_fail(cmd, "%s", cs_errmsg());
+      st = cs_sweep_h5_create_ctl(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &stop_signal,
+                                  &w);
+      if (st == CS_ERR_INTERRUPTED)
+        rc = stopped_early((int)stop_signal, path);
+      else if (st != CS_OK)
+        rc = st == CS_ERR_EXISTS || st == CS_ERR_ARG ? cli_usage(cmd, "%s", cs_errmsg())
+                                                     : cli_fail(cmd, "%s", cs_errmsg());
     } else {
       st = cs_sweep_h5_resume(w, &cfg, &spec, ctx->argc, ctx->argv, &prior);
       if (st != CS_OK) {
@@ -515,31 +626,43 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   }
   if (st != CS_OK) {
     cs_sweep_h5_finish(w, NULL);
-    rc = cli_fail(cmd, "%s (every finished point is kept in %s.partial)", cs_strerror(st), path);
+    char kept[256];
+    rc = cli_fail(cmd, "%s (%s)", cs_strerror(st), kept_on_disk(path, kept, sizeof kept));
     goto out_cfg;
   }
-  size_t on_disk = cs_sweep_h5_written(w);
+  cs_sweep_h5_set_cancel(w, &stop_signal);
   enum cs_status wst = cs_sweep_h5_finish(w, &out);
-  if (wst != CS_OK) {
-    rc = cli_fail(cmd,
-                  "%s; %zu finished points are in %s.partial: free space (or fix the "
-                  "cause) and continue with 'contensou sweep --resume %s'",
-                  cs_errmsg(), on_disk, path, path);
-  } else if (out.stop == CS_SWEEP_CANCELLED) {
+  char kept[256];
+  if (wst == CS_ERR_INTERRUPTED) {
     int sig = (int)stop_signal;
     fprintf(stderr,
-            "%s: stopped by %s: %zu of %zu points are in %s.partial; continue with 'contensou "
-            "sweep --resume %s'\n",
-            cmd,
+            "%s: stopped by %s while writing %s: %s; 'contensou sweep --resume %s' writes it\n",
+            cmd, sig == SIGINT ? "SIGINT" : "SIGTERM", path, kept_on_disk(path, kept, sizeof kept),
+            path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else if (wst != CS_OK) {
+    char *why = cli_path_printf("%s", cs_errmsg());
+    rc = cli_fail(cmd,
+                  "%s; %s: free space (or fix the cause) and continue with 'contensou sweep "
+                  "--resume %s'",
+                  why ? why : cs_strerror(wst), kept_on_disk(path, kept, sizeof kept), path);
+    free(why);
+  } else if (out.stop == CS_SWEEP_CANCELLED) {
+    int sig = (int)stop_signal;
+    fprintf(stderr, "%s: stopped by %s%s: %s; continue with 'contensou sweep --resume %s'\n", cmd,
             sig == SIGINT    ? "SIGINT"
             : sig == SIGTERM ? "SIGTERM"
                              : "a signal",
-            on_disk, ps.total, path, path);
+            sig == SIGTERM && dist.size > 1
+                ? " (under mpirun also Ctrl-C: Open MPI forwards SIGINT "
+                  "to the processes as SIGTERM)"
+                : "",
+            kept_on_disk(path, kept, sizeof kept), path);
     rc = 128 + (sig > 0 ? sig : SIGTERM);
   } else if (out.interrupted) {
-    rc =
-        cli_fail(cmd, "the sweep stopped early (%s); %zu finished points are in %s.partial",
-                 out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error", on_disk, path);
+    rc = cli_fail(cmd, "the sweep stopped early (%s); %s",
+                  out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error",
+                  kept_on_disk(path, kept, sizeof kept));
   } else {
     print_summary(path, &cfg, &spec, &out, resume != NULL, &ps);
     rc = CLI_EXIT_OK;
@@ -548,6 +671,7 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
 out_cfg:
   cs_config_free(&cfg);
 out:
+  free(path);
   free(stored_sets_text);
   cs_sweep_h5_info_free(&info);
   return cs_dist_finalize(&dist, rc);

@@ -277,7 +277,8 @@ static int output_key(struct loader *L, const char *key, const char *value)
                   &c->dt);
   if (strcmp(key, "file") == 0) {
     if (strlen(value) >= sizeof c->output)
-      return failf(L, CS_ERR_RANGE, "file: path too long");
+      return failf(L, CS_ERR_RANGE, "file: a path of %zu characters (accepted: at most %zu)",
+                   strlen(value), sizeof c->output - 1);
     strcpy(c->output, value);
     return 1;
   }
@@ -711,7 +712,11 @@ static enum cs_status load(const char *path, const char *text, const char *const
   int nul_line;
   size_t nul_col;
   enum cs_status st = CS_OK;
-  if (text) { /* e.g. the copy stored in a result file: checked like a file */
+  /* cfg->path names the file in messages and in result files: never cut */
+  if (strlen(path) >= sizeof cfg->path)
+    st = record(CS_ERR_RANGE, "a parameter file path of %zu characters (accepted: at most %zu)",
+                strlen(path), sizeof cfg->path - 1);
+  else if (text) { /* e.g. the copy stored in a result file: checked like a file */
     len = strlen(text);
     if (len > MAX_FILE_BYTES)
       st = record(CS_ERR_PARSE, "%s: larger than %d bytes: not a parameter file", path,

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "io/fit_h5.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error_private.h"
 #include "io/h5.h"
@@ -95,14 +97,13 @@ enum cs_status cs_fit_h5_write(const char *path, const struct cs_fit_report *r,
   } else if (f) {
     /* a full disk: a fit file is small and quickly made again */
     const char *partial = cs_h5_partial_path(f);
-    char p[4200] = "";
-    if (partial)
-      snprintf(p, sizeof p, "%s", partial);
+    char *p = partial ? strdup(partial) : NULL;
     char why[CS_ERROR_LEN];
     snprintf(why, sizeof why, "%s", cs_errmsg());
     cs_h5_abandon(f);
-    if (p[0])
+    if (p)
       remove(p);
+    free(p);
     cs_error_set(st, "%s", why);
   }
   return st;

@@ -57,6 +57,14 @@ enum cs_status cs_h5_close(struct cs_h5 *f);
  * the process's exit: the file stays open in HDF5 until then. */
 void cs_h5_abandon(struct cs_h5 *f);
 
+/* After a write failure of a result file (cs_h5_output_create): when the
+ * disk space its lock held back (cs_h5_lock_reserve) could be given back,
+ * writes status = failed and message into "/", closes the file (readable by
+ * every reader, with everything written) and returns 1; otherwise lets go
+ * of it like cs_h5_abandon and returns 0 (the file is as of its last flush,
+ * still marked open for writing). Frees f either way. */
+int cs_h5_output_fail(struct cs_h5 *f, const char *message);
+
 /* Writes every buffer of the file to disk (H5Fflush): rows appended before a
  * flush survive a killed process. */
 enum cs_status cs_h5_flush(struct cs_h5 *f);
@@ -142,6 +150,17 @@ struct cs_h5_lock;
 enum cs_status cs_h5_lock_acquire(const char *path, struct cs_h5_lock **out);
 /* Releases the claim (lock may be NULL). */
 void cs_h5_lock_release(struct cs_h5_lock *lock);
+
+/* Holds bytes of disk space in the lock file (best effort: 0 when the file
+ * system cannot), given back by cs_h5_lock_unreserve: a writer that meets a
+ * disk filled by another process frees it to close its file cleanly. */
+int cs_h5_lock_reserve(struct cs_h5_lock *lock, double bytes);
+void cs_h5_lock_unreserve(struct cs_h5_lock *lock);
+
+/* The suffix (".partial", ".tmp", ".lock") when path ends in a name that
+ * contensou derives from another output path, else NULL: such a name
+ * belongs to the run writing that output, and is refused as an output. */
+const char *cs_h5_derived_suffix(const char *path);
 
 /* Locks path and creates "<path>.partial". If that file exists (left by a
  * killed run), CS_ERR_EXISTS unless replace_partial. */

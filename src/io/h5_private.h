@@ -16,7 +16,10 @@ struct cs_h5 {
   struct cs_h5_lock *lock; /* the claim on the target path (result files), or NULL */
   char *target;            /* path the file replaces on commit (result files), or NULL */
   char *partial;           /* the file actually written, "<target>.partial", or NULL */
+  int reserved;            /* 1: the lock file holds CS_H5_RESERVE bytes for a clean close */
 };
+
+#define CS_H5_RESERVE 1e6 /* bytes held back on disk while a result file is written */
 
 /* An extendible table (h5.c): a 2-D dataset of doubles, or a group of typed
  * columns (h5_columns.c). */

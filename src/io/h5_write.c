@@ -132,6 +132,36 @@ void cs_h5_lock_release(struct cs_h5_lock *l)
   free(l);
 }
 
+int cs_h5_lock_reserve(struct cs_h5_lock *l, double bytes)
+{
+  if (!l || l->fd < 0 || !(bytes > 0))
+    return 0;
+  /* after the holder's line, which readers of the lock file read */
+  if (posix_fallocate(l->fd, 4096, (off_t)bytes) == 0)
+    return 1;
+  cs_h5_lock_unreserve(l); /* a failed fallocate may keep part of it */
+  return 0;
+}
+
+void cs_h5_lock_unreserve(struct cs_h5_lock *l)
+{
+  struct stat st;
+  if (l && l->fd >= 0 && fstat(l->fd, &st) == 0 && st.st_size > 4096)
+    (void)!ftruncate(l->fd, 4096);
+}
+
+const char *cs_h5_derived_suffix(const char *path)
+{
+  static const char *const suffixes[] = {".partial", ".tmp", ".lock"};
+  size_t n = path ? strlen(path) : 0;
+  for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    size_t k = strlen(suffixes[i]);
+    if (n >= k && strcmp(path + n - k, suffixes[i]) == 0)
+      return suffixes[i];
+  }
+  return NULL;
+}
+
 /* Frees what struct cs_h5 owns besides the HDF5 id. */
 void cs_h5_i_release(struct cs_h5 *f)
 {
@@ -183,6 +213,13 @@ enum cs_status cs_h5_output_create(const char *path, int replace_partial, struct
 {
   struct cs_h5_lock *lock;
   *out = NULL;
+  begin();
+  const char *derived = cs_h5_derived_suffix(path);
+  if (derived)
+    return fail(CS_ERR_ARG,
+                "'%s' ends in '%s', a name contensou gives its own files beside an output "
+                "(accepted: a name not ending in .partial, .tmp or .lock)",
+                path, derived);
   enum cs_status st = cs_h5_lock_acquire(path, &lock);
   if (st != CS_OK)
     return st;
@@ -211,8 +248,28 @@ enum cs_status cs_h5_output_create(const char *path, int replace_partial, struct
   f->lock = lock;
   f->target = target;
   f->partial = partial;
+  /* room to close cleanly if another process fills the disk */
+  f->reserved = cs_h5_lock_reserve(lock, CS_H5_RESERVE);
   *out = f;
   return CS_OK;
+}
+
+int cs_h5_output_fail(struct cs_h5 *f, const char *message)
+{
+  begin();
+  if (!f)
+    return 0;
+  if (!f->reserved || f->file < 0) {
+    cs_h5_abandon(f);
+    return 0;
+  }
+  cs_h5_lock_unreserve(f->lock);
+  cs_h5_attr_write_string(f, "/", "status", "failed");
+  cs_h5_attr_write_string(f, "/", "message", message ? message : "");
+  int closed = H5Fclose(f->file) >= 0;
+  f->file = -1;
+  cs_h5_i_release(f);
+  return closed;
 }
 
 const char *cs_h5_partial_path(const struct cs_h5 *f)
@@ -292,9 +349,19 @@ enum cs_status cs_h5_open_recover(const char *path, struct cs_h5 **out)
    * superblock's "open for write" marks of a dead writer are dropped on open. */
   if (H5Pset(fapl, "clear_status_flags", &clear) < 0)
     H5Eclear2(H5E_DEFAULT);
+  errno = 0;
   f->file = H5Fopen(path, H5F_ACC_RDWR, fapl);
   if (f->file < 0) {
-    enum cs_status st = fail_h5("cannot open for writing", path);
+    int e = errno;
+    /* HDF5's own file lock: another program has the file open */
+    enum cs_status st =
+        e == EAGAIN || e == EWOULDBLOCK
+            ? fail(CS_ERR_BUSY,
+                   "cannot open '%s' for writing: another program holds it open (HDF5 file "
+                   "lock: %s); close the reader (h5py, HDFView, contensou info or plot) and try "
+                   "again",
+                   path, strerror(e))
+            : fail_h5("cannot open for writing", path);
     H5Pclose(fapl);
     free(f);
     return st;

@@ -164,19 +164,20 @@ void cs_switch_columns(const struct cs_model *m, struct cs_h5_column *cols, char
 
 int cs_make_parent_dirs(const char *path)
 {
-  char buf[4096];
-  if (strlen(path) >= sizeof buf)
-    return ENAMETOOLONG;
-  strcpy(buf, path);
-  for (char *p = buf + 1; *p; p++) {
+  char *buf = strdup(path); /* any length: the system says what it takes */
+  if (!buf)
+    return ENOMEM;
+  int rc = 0;
+  for (char *p = buf + 1; *p && !rc; p++) {
     if (*p != '/')
       continue;
     *p = '\0';
     if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-      return errno;
+      rc = errno;
     *p = '/';
   }
-  return 0;
+  free(buf);
+  return rc;
 }
 
 void cs_w_check(struct cs_writer *w, enum cs_status st)

@@ -55,7 +55,7 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
   const char *tu = cs_run_time_unit(m);
   struct cs_writer *w = &tw->w;
   w->f = f, w->st = CS_OK, w->err[0] = '\0';
-  tw->model = m, tw->rows = 0, tw->table = tw->switches = NULL;
+  tw->model = m, tw->rows = 0, tw->rows_flushed = 0, tw->table = tw->switches = NULL;
   tw->codes = NULL, tw->reals = NULL, tw->ints = NULL, tw->block_cap = 0;
   tw->max_switches = cs_model_switches(m, cfg->params) ? CS_TRAJECTORY_H5_MAX_SWITCHES : 0;
   const size_t ns = m->n_state, nd = m->derived_fn ? m->n_derived : 0, ncols = 1 + ns + nd;
@@ -138,6 +138,8 @@ int cs_trajectory_h5_on_rows(void *ctx, size_t first_row, size_t n, const double
     /* the switches held in memory go with the rows */
     cs_w_check(w, tw->switches ? cs_h5_table_flush(tw->switches) : cs_h5_flush(w->f));
     tw->last_flush = monotonic_s();
+    if (w->st == CS_OK)
+      tw->rows_flushed = tw->rows;
   }
   return w->st != CS_OK;
 }
@@ -196,6 +198,45 @@ enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs
   free(tw->reals), free(tw->ints);
   tw->reals = NULL, tw->ints = NULL, tw->block_cap = 0;
   return w->st;
+}
+
+enum cs_status cs_trajectory_h5_rows_on_disk(const char *path, size_t *rows)
+{
+  struct cs_h5 *f = NULL;
+  struct cs_h5_dset *d = NULL;
+  *rows = 0;
+  enum cs_status st = cs_h5_open(path, 0, &f);
+  if (st == CS_OK)
+    st = cs_h5_dset_open(f, "/trajectory", &d);
+  if (st == CS_OK)
+    *rows = cs_h5_dset_rows(d);
+  cs_h5_dset_close(d);
+  cs_h5_close(f);
+  return st;
+}
+
+enum cs_status cs_trajectory_h5_trim(const char *path, size_t rows)
+{
+  struct cs_h5 *f = NULL;
+  enum cs_status st = cs_h5_open(path, 1, &f);
+  const char *names[] = {"/trajectory", "/trajectory_codes"};
+  for (int i = 0; i < 2 && st == CS_OK; i++) {
+    struct cs_h5_dset *d = NULL;
+    enum cs_status so = cs_h5_dset_open(f, names[i], &d);
+    if (so == CS_ERR_NOT_FOUND)
+      continue;
+    st = so;
+    if (st == CS_OK && cs_h5_dset_rows(d) > rows)
+      st = cs_h5_dset_resize(d, rows);
+    if (d)
+      cs_h5_dset_close(d);
+  }
+  if (f) {
+    enum cs_status sc = cs_h5_close(f);
+    if (st == CS_OK)
+      st = sc;
+  }
+  return st;
 }
 
 enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,

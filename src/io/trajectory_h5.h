@@ -61,6 +61,7 @@ struct cs_trajectory_h5 {
   double flush_every;            /* s of wall time between two flushes (0: every block) */
   size_t max_switches;           /* set by begin: switches to log (0: the model has none) */
   size_t rows;                   /* rows written so far */
+  size_t rows_flushed;           /* rows on disk: written before the last successful flush */
   const struct cs_model *model;  /* set by begin */
   struct cs_h5_table *table;     /* /trajectory */
   struct cs_h5_dset *codes;      /* /trajectory_codes, or NULL (no integer outputs) */
@@ -72,6 +73,15 @@ struct cs_trajectory_h5 {
   double last_flush;             /* monotonic clock of the last flush, s */
   double row[3 + CS_FLOW_MAX_N]; /* one row of /switches */
 };
+
+/* Rows of /trajectory in the file at path as the disk holds it now (the
+ * file closed); the reason of a failure in cs_errmsg(). */
+enum cs_status cs_trajectory_h5_rows_on_disk(const char *path, size_t *rows);
+
+/* After a failed run closed its file: /trajectory and /trajectory_codes cut
+ * to their first rows rows (the ones both hold: a write the disk refused may
+ * have left one longer than the other, which readers refuse). */
+enum cs_status cs_trajectory_h5_trim(const char *path, size_t rows);
 
 /* Writes the header (cs_run_h5_write_header: cfg, the --set overrides
  * sets[0 .. n_set - 1], the command line argv, all may be empty), creates

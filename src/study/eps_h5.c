@@ -602,8 +602,8 @@ enum cs_status cs_eps_h5_finish(struct cs_writer *w)
     return w->st;
   if (w->st == CS_OK)
     cs_w_check(w, cs_h5_output_commit(w->f));
-  else
-    cs_h5_abandon(w->f);
+  else /* closed with status = failed when the space held back allows it */
+    cs_h5_output_fail(w->f, w->err);
   w->f = NULL;
   return w->st;
 }
@@ -614,13 +614,12 @@ void cs_eps_h5_discard(struct cs_writer *w)
     return;
   /* the path goes with the file: keep it for the removal */
   const char *p = cs_h5_partial_path(w->f);
-  char partial[4200] = "";
-  if (p)
-    snprintf(partial, sizeof partial, "%s", p);
+  char *partial = p ? strdup(p) : NULL;
   cs_h5_close(w->f);
   w->f = NULL;
-  if (partial[0])
+  if (partial)
     remove(partial);
+  free(partial);
 }
 
 /* ------------------------------------------------------------ whole files */

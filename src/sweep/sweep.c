@@ -245,6 +245,23 @@ struct unit {
   double start[CS_FLOW_MAX_N]; /* start state (resumed segment, refinement) */
 };
 
+double cs_sweep_memory_estimate(const struct cs_model *m, const struct cs_sweep_spec *spec)
+{
+  double np = (double)spec->points * (double)(spec->points2 ? spec->points2 : 1);
+  double passes = spec->direction == CS_SWEEP_BOTH ? 2.0 : 1.0;
+  /* per point and pass: its record; 1-D sweeps also keep its final state
+   * (refinement); the work units, at most one per row of 32 points */
+  double per_point = (double)sizeof(struct cs_sweep_record) +
+                     (spec->points2 ? 0.0 : (double)m->n_state * sizeof(double) + 1.0);
+  double size = spec->points2 && spec->continuation ? (double)spec->points
+                : spec->chunk                       ? (double)spec->chunk
+                                                    : 32.0;
+  double units = ceil(np / size) + (double)(spec->points2 ? spec->points2 : 1);
+  double bifs = 4.0 * (double)spec->points + 16.0;
+  return passes * (np * per_point + units * (double)sizeof(struct unit)) +
+         bifs * (double)sizeof(struct cs_bifurcation);
+}
+
 /* Messages from workers to the coordinator (the result queue). */
 enum msg_kind { MSG_POINT, MSG_REFINED, MSG_UNIT_DONE };
 
@@ -443,7 +460,9 @@ static void apply(struct run *r, void *buf, size_t len)
   rc->rotation_number = res->rotation_number;
   rc->stick_fraction = res->stick_fraction;
   rc->done = 1;
-  if (res->final_state && h->n_final == ns) {
+  if (!r->final[h->pass]) {
+    /* a 2-D map keeps no final states (nothing to refine) */
+  } else if (res->final_state && h->n_final == ns) {
     memcpy(r->final[h->pass] + h->index * ns, res->final_state, ns * sizeof(double));
     r->final_ok[h->pass][h->index] = usable_for_continuation(res->cls);
   } else {
@@ -1049,18 +1068,40 @@ static void equilibria_along(const struct cs_model *m, const void *base, const d
 
 /* The units of the points phase: every segment, from its first missing
  * point (all of them on a fresh run). */
+/* The final state of grid index k of a pass, to continue from it: 1 and the
+ * state in y when it is usable. A 2-D map keeps no final states of its own:
+ * a resumed one reads them from the file's (the prior). */
+static int resume_start(const struct run *r, int pass, size_t k, double *y)
+{
+  size_t ns = r->m->n_state;
+  if (r->final[pass]) {
+    if (!r->final_ok[pass][k])
+      return 0;
+    memcpy(y, r->final[pass] + k * ns, ns * sizeof(double));
+    return 1;
+  }
+  const struct cs_sweep_prior *pr = r->ctl->prior;
+  if (!pr || !pr->final[pass] || !pr->rec[pass] || !usable_for_continuation(pr->rec[pass][k].cls))
+    return 0;
+  const double *src = pr->final[pass] + k * ns;
+  for (size_t i = 0; i < ns; i++)
+    if (!isfinite(src[i]))
+      return 0;
+  memcpy(y, src, ns * sizeof(double));
+  return 1;
+}
+
 static size_t plan_points(struct run *r, struct unit *units)
 {
   const struct cs_sweep_spec *spec = r->spec;
   size_t n = 0, np1 = spec->points, rows = spec->points2 ? spec->points2 : 1;
   size_t size = np1;
-  if (!spec->continuation)
-    size = 1;
+  if (!spec->continuation) /* independent points: any grouping gives the same results */
+    size = spec->chunk ? spec->chunk : 32;
   else if (!spec->points2)
     size = spec->chunk ? spec->chunk : (np1 + (size_t)r->nthreads - 1) / (size_t)r->nthreads;
   if (size == 0)
     size = 1;
-  size_t ns = r->m->n_state;
   for (int pass = 0; pass < 2; pass++) {
     if (!r->passes[pass])
       continue;
@@ -1076,12 +1117,10 @@ static size_t plan_points(struct run *r, struct unit *units)
         if (qs == u.q1)
           continue;
         u.qs = qs;
-        if (qs > q0) {
+        if (qs > q0 && spec->continuation) {
           size_t kp = pass_index(spec, pass, qs - 1, row);
-          u.have_start = spec->continuation && r->final_ok[pass][kp];
           u.start_periodic = r->rec[pass][kp].cls == CS_CLASS_PERIODIC;
-          if (u.have_start)
-            memcpy(u.start, r->final[pass] + kp * ns, ns * sizeof(double));
+          u.have_start = resume_start(r, pass, kp, u.start);
         }
         if (units)
           units[n] = u;
@@ -1205,6 +1244,10 @@ static enum cs_status check_spec(const struct cs_model *m, const void *base_para
       spec->to < p->min || spec->to > p->max)
     return cs_error_set(CS_ERR_RANGE, "sweep: %s from %g to %g leaves the accepted range [%g, %g]",
                         p->name, spec->from, spec->to, p->min, p->max);
+  if (spec->points2 && (spec->points > CS_SWEEP_MAX_POINTS / spec->points2 ||
+                        spec->points * spec->points2 > CS_SWEEP_MAX_POINTS))
+    return cs_error_set(CS_ERR_RANGE, "sweep: points x points2 = %zu x %zu is more than %d",
+                        spec->points, spec->points2, CS_SWEEP_MAX_POINTS);
   if (spec->param2 >= 0 && (size_t)spec->param2 >= m->n_param)
     return cs_error_set(CS_ERR_ARG, "sweep: second parameter index %d is not one of model %s's",
                         spec->param2, m->name);
@@ -1266,9 +1309,13 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
     if (!r.passes[p])
       continue;
     r.rec[p] = calloc(r.np, sizeof *r.rec[p]);
-    r.final[p] = calloc(r.np * ns, sizeof(double));
-    r.final_ok[p] = calloc(r.np, 1);
-    if (!r.rec[p] || !r.final[p] || !r.final_ok[p]) {
+    /* final states: what a refinement starts from (1-D only); a 2-D map's
+     * would be most of its memory, for nothing */
+    if (!spec.points2) {
+      r.final[p] = calloc(r.np * ns, sizeof(double));
+      r.final_ok[p] = calloc(r.np, 1);
+    }
+    if (!r.rec[p] || (!spec.points2 && (!r.final[p] || !r.final_ok[p]))) {
       st = CS_ERR_NOMEM;
       break;
     }
@@ -1281,7 +1328,7 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
         out->prior++;
         if (r.rec[p][k].cls == CS_CLASS_FAILED)
           r.failed++;
-        if (pr->final[p] && usable_for_continuation(r.rec[p][k].cls)) {
+        if (r.final[p] && pr->final[p] && usable_for_continuation(r.rec[p][k].cls)) {
           const double *y = pr->final[p] + k * ns;
           int finite = 1;
           for (size_t i = 0; i < ns; i++)

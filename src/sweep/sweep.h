@@ -102,6 +102,15 @@ enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *paramete
 void cs_sweep_values(const struct cs_sweep_spec *spec, size_t k, double *p1, double *p2);
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec); /* n1 (x n2) */
 
+/* The largest grid a sweep holds (points x points2): its file and a resume's
+ * records stay within memory and disk a machine has. */
+#define CS_SWEEP_MAX_POINTS 100000000
+
+/* Bytes of memory a sweep of spec keeps for its whole run, besides the
+ * threads' working memory: per point and pass a small record (1-D sweeps:
+ * also the final state, for refinement) and the work units. */
+double cs_sweep_memory_estimate(const struct cs_model *m, const struct cs_sweep_spec *spec);
+
 /* One finished point as delivered to the sink. */
 struct cs_sweep_point {
   int pass;      /* 0 forward, 1 backward */

@@ -235,11 +235,29 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
       if (get(&p, k2[i]))
         err(&p, get(&p, k2[i]), k2[i], CS_ERR_PARSE, "needs parameter2");
   }
+  /* the grid a file and a resume hold (cs_sweep_h5_open_resume's limit) */
+  if (p.st == CS_OK && spec->points2 &&
+      (spec->points > CS_SWEEP_MAX_POINTS / spec->points2 ||
+       spec->points * spec->points2 > CS_SWEEP_MAX_POINTS))
+    err(&p, get(&p, "points2"), "points2", CS_ERR_RANGE,
+        "points x points2 = %zu x %zu is more than %d grid points (accepted: a product of at "
+        "most %d)",
+        spec->points, spec->points2, CS_SWEEP_MAX_POINTS, CS_SWEEP_MAX_POINTS);
   boolean(&p, "refine", &spec->refine);
+  /* a 2-D map detects no changes between neighbours and computes no
+   * equilibria: asking for them would be ignored */
+  if (p.st == CS_OK && spec->points2 && spec->refine)
+    err(&p, get(&p, "refine"), "refine", CS_ERR_RANGE,
+        "true is for 1-D sweeps: a 2-D map (parameter2) has no changes to refine (accepted: "
+        "false, or no parameter2)");
   spec->refine_tol =
       spec->points > 1 ? fabs(spec->to - spec->from) / (double)(spec->points - 1) / 1000.0 : 1e-9;
   num(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit", &spec->refine_tol);
   boolean(&p, "equilibria", &spec->equilibria);
+  if (p.st == CS_OK && spec->points2 && spec->equilibria)
+    err(&p, get(&p, "equilibria"), "equilibria", CS_ERR_RANGE,
+        "true is for 1-D sweeps: a 2-D map (parameter2) computes no equilibria (accepted: "
+        "false, or no parameter2)");
   spec->multipliers = 1;
   boolean(&p, "multipliers", &spec->multipliers);
   spec->newton_continuation = 1;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,7 @@ struct cs_sweep_h5 {
   size_t cls_n, cls_cap;
   enum cs_status st;
   char err[600];
+  const volatile sig_atomic_t *cancel; /* creation: stop when nonzero (a signal) */
 };
 
 static double now(void)
@@ -527,6 +529,50 @@ static void create_pass(struct cs_sweep_h5 *w, int p)
     create_section(w, w->f, p, po);
 }
 
+/* Rows of /sweep/grid written at a time: the grid of a large map never is in
+ * memory whole, and a signal is seen between two blocks (well under a
+ * second apart). */
+#define GRID_BLOCK 65536
+
+static void write_grid(struct cs_sweep_h5 *w, const char *const *gnames, const char *const *gunits)
+{
+  const struct cs_sweep_spec *spec = w->spec;
+  size_t nc = spec->points2 ? 2 : 1;
+  struct cs_h5_dset_spec gs = {.type = CS_H5_DOUBLE,
+                               .rows = w->npoints,
+                               .cols = nc,
+                               .fill = NAN,
+                               .names = gnames,
+                               .units = gunits,
+                               .chunk_rows = GRID_BLOCK};
+  struct cs_h5_dset *d = NULL;
+  keep(w, cs_h5_dset_create(w->f, "/sweep/grid", &gs, &d));
+  size_t n = w->npoints < GRID_BLOCK ? w->npoints : GRID_BLOCK;
+  double *block = w->st == CS_OK ? malloc(n * nc * sizeof *block) : NULL;
+  if (w->st == CS_OK && !block) {
+    w->st = CS_ERR_NOMEM;
+    snprintf(w->err, sizeof w->err, "out of memory");
+  }
+  for (size_t k0 = 0; w->st == CS_OK && k0 < w->npoints; k0 += n) {
+    if (w->cancel && *w->cancel) {
+      w->st = CS_ERR_INTERRUPTED;
+      snprintf(w->err, sizeof w->err, "stopped by a signal while writing /sweep/grid");
+      break;
+    }
+    size_t m = w->npoints - k0 < n ? w->npoints - k0 : n;
+    for (size_t i = 0; i < m; i++) {
+      double p1, p2;
+      cs_sweep_values(spec, k0 + i, &p1, &p2);
+      block[i * nc] = p1;
+      if (nc == 2)
+        block[i * nc + 1] = p2;
+    }
+    keep(w, cs_h5_dset_write(d, k0, m, block));
+  }
+  free(block);
+  keep(w, cs_h5_dset_close(d));
+}
+
 static void write_sweep_group(struct cs_sweep_h5 *w)
 {
   const struct cs_model *m = w->m;
@@ -537,21 +583,9 @@ static void write_sweep_group(struct cs_sweep_h5 *w)
   const char *tu = cs_run_time_unit(m);
   const char *gnames[2] = {d1->name, d2 ? d2->name : ""};
   const char *gunits[2] = {d1->unit, d2 ? d2->unit : ""};
-  double *grid = calloc(w->npoints * (1 + (size_t)two), sizeof *grid);
-  if (!grid) {
-    w->st = CS_ERR_NOMEM;
+  write_grid(w, gnames, gunits);
+  if (w->st != CS_OK)
     return;
-  }
-  for (size_t k = 0; k < w->npoints; k++) {
-    double p1, p2;
-    cs_sweep_values(spec, k, &p1, &p2);
-    grid[k * (1 + two)] = p1;
-    if (two)
-      grid[k * (1 + two) + 1] = p2;
-  }
-  keep(w,
-       cs_h5_write_table(w->f, "/sweep/grid", w->npoints, 1 + (size_t)two, grid, gnames, gunits));
-  free(grid);
   keep(w, cs_h5_attr_write_string(w->f, "/sweep/grid", "doc",
                                   "the parameter value(s) of every grid index (row = index)"));
   keep(w, cs_h5_attr_write_string(w->f, "/sweep", "doc",
@@ -612,10 +646,29 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
                                   struct cs_sweep_h5 **out)
 {
+  return cs_sweep_h5_create_ctl(path, cfg, sets, n_set, spec, argc, argv, NULL, out);
+}
+
+enum cs_status cs_sweep_h5_create_ctl(const char *path, const struct cs_config *cfg,
+                                      const char *const *sets, size_t n_set,
+                                      const struct cs_sweep_spec *spec, int argc, char *const *argv,
+                                      const volatile sig_atomic_t *cancel, struct cs_sweep_h5 **out)
+{
   *out = NULL;
+  const char *derived = cs_h5_derived_suffix(path);
+  if (derived)
+    return cs_error_set(CS_ERR_ARG,
+                        "'%s' ends in '%s', a name contensou gives its own files beside an output "
+                        "(accepted: a name not ending in .partial, .tmp or .lock)",
+                        path, derived);
+  if (spec->points2 && (spec->points > CS_SWEEP_MAX_POINTS / spec->points2 ||
+                        spec->points * spec->points2 > CS_SWEEP_MAX_POINTS))
+    return cs_error_set(CS_ERR_RANGE, "%s: points x points2 = %zu x %zu is more than %d", path,
+                        spec->points, spec->points2, CS_SWEEP_MAX_POINTS);
   struct cs_sweep_h5 *w = writer_new(path, cfg->model, spec);
   if (!w)
     return CS_FAIL(CS_ERR_NOMEM);
+  w->cancel = cancel;
   enum cs_status st = cs_h5_lock_acquire(path, &w->lock);
   if (st != CS_OK) { /* its reason is in cs_errmsg() */
     writer_free(w);
@@ -630,6 +683,7 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
     return CS_ERR_EXISTS;
   }
   unlink(w->tmp); /* left by a killed run; we hold the lock */
+  cs_h5_lock_reserve(w->lock, CS_SWEEP_H5_MARGIN);
   /* made under the temporary name and renamed once it is in SWMR mode: a
    * kill before that (a loaded machine) left a partial file that SWMR
    * readers refuse, with no point in it */
@@ -652,7 +706,9 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
              strerror(errno));
   }
   if (w->st != CS_OK) {
-    st = cs_error_set(w->st, "%s: cannot write: %s", w->partial, w->err);
+    st = w->st == CS_ERR_INTERRUPTED ? cs_error_set(w->st, "%s: %s", w->partial, w->err)
+                                     : cs_error_set(w->st, "%s: cannot write: %s", w->partial,
+                                                    w->err[0] ? w->err : cs_strerror(w->st));
     close_datasets(w);
     cs_h5_close(w->f), w->f = NULL;
     unlink(w->tmp); /* nothing computed yet */
@@ -776,7 +832,10 @@ int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt)
   /* zeroed: the bytes after the text's end go to the file too */
   char text[CS_H5_TEXT_LEN] = {0};
   snprintf(text, sizeof text, "%s", r->message);
-  keep(w, cs_h5_dset_write(po->messages, k, 1, text));
+  /* "" is the fill value: chunks of a map without failures are never
+   * allocated (256 bytes a point); a resume overwrites a recomputed point's */
+  if (r->message[0] || w->source)
+    keep(w, cs_h5_dset_write(po->messages, k, 1, text));
   double fmax_mod = NAN;
   if (r->n_mult) {
     size_t ns = w->m->n_state;
@@ -898,9 +957,92 @@ size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w)
   return w->written;
 }
 
+void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel)
+{
+  if (w)
+    w->cancel = cancel;
+}
+
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w)
 {
   return w->partial;
+}
+
+/* ---------------------------------------------------------- estimates */
+
+double cs_sweep_h5_size_estimate(const struct cs_config *cfg, const struct cs_sweep_spec *spec,
+                                 double *section_rows)
+{
+  const struct cs_model *m = cfg->model;
+  double np = (double)spec->points * (double)(spec->points2 ? spec->points2 : 1);
+  double passes = spec->direction == CS_SWEEP_BOTH ? 2.0 : 1.0;
+  double nparam = spec->points2 ? 2.0 : 1.0, ns = (double)m->n_state;
+  /* per point: the columns (at most 8 bytes each), the final state,
+   * section offset and count; the grid; messages only where a point failed */
+  double per_point = (1.0 + nparam + N_FIXED) * 8.0 + ns * 8.0 + 16.0;
+  double fixed = np * nparam * 8.0 + 256e3; /* the grid, the header (about 170 kB) */
+  /* section rows: known for a stroboscopic section (one a forcing period)
+   * or a crossing count; unknown for a hyperplane section */
+  const struct cs_point_spec *ps = &spec->point;
+  double Tf = m->forcing_period ? m->forcing_period(cfg->params) : 0.0;
+  double rows = NAN;
+  if (ps->section.kind == CS_SECTION_STROBOSCOPIC && Tf > 0 && ps->record > 0)
+    rows = floor(ps->record / Tf) + 1.0;
+  if (ps->record_crossings > 0 && !(rows < (double)ps->record_crossings))
+    rows = (double)ps->record_crossings;
+  double row_bytes = (nparam + 1.0 + ns + (double)m->n_derived) * 8.0 + 8.0;
+  if (section_rows)
+    *section_rows = rows;
+  return fixed + passes * np * (per_point + (isfinite(rows) ? rows * row_bytes : 0.0));
+}
+
+long long cs_sweep_h5_points_on_disk(const char *path)
+{
+  char *partial = join(path, ".partial");
+  if (!partial) {
+    cs_error_set(CS_ERR_NOMEM, "out of memory");
+    return -1;
+  }
+  const char *src = access(partial, F_OK) == 0 ? partial : path;
+  struct cs_h5 *f = NULL;
+  enum cs_status st = cs_h5_open(src, 0, &f);
+  long long done = 0;
+  int32_t *c = NULL;
+  for (int p = 0; p < 2 && st == CS_OK; p++) {
+    char name[64];
+    struct cs_h5_dset *d;
+    snprintf(name, sizeof name, "/%s/points/class", pass_name(p));
+    st = cs_h5_dset_open(f, name, &d);
+    if (st == CS_ERR_NOT_FOUND) {
+      st = CS_OK;
+      continue;
+    }
+    if (st != CS_OK)
+      break;
+    /* by blocks: a map's class column is 400 MB at 10^8 points */
+    size_t n = cs_h5_dset_rows(d), block = 1 << 20;
+    if (!c)
+      c = malloc(block * sizeof *c);
+    if (!c)
+      st = CS_ERR_NOMEM;
+    for (size_t k0 = 0; st == CS_OK && k0 < n; k0 += block) {
+      size_t m = n - k0 < block ? n - k0 : block;
+      st = cs_h5_dset_read(d, k0, m, c);
+      for (size_t k = 0; st == CS_OK && k < m; k++)
+        done += c[k] != CS_CLASS_PENDING;
+    }
+    cs_h5_dset_close(d);
+  }
+  free(c);
+  if (f)
+    cs_h5_close(f);
+  if (st != CS_OK) {
+    cs_error_set(st, "%s: %s", src, cs_errmsg()[0] ? cs_errmsg() : cs_strerror(st));
+    free(partial);
+    return -1;
+  }
+  free(partial);
+  return done;
 }
 
 /* ---------------------------------------------------------- finishing */
@@ -1030,6 +1172,20 @@ static void write_bifurcations(struct cs_h5 *f, struct cs_sweep_h5 *w,
 
 /* Section rows of one pass, in grid order, from the partial file into the
  * final one. */
+/* A signal while the final file is written: that file is dropped, the
+ * partial one (every point in it) stays, marked interrupted; a resume
+ * writes the final file. Checked between objects and every 4096 points. */
+static int cancelled(struct cs_sweep_h5 *w)
+{
+  if (!w->cancel || !*w->cancel)
+    return 0;
+  if (w->st == CS_OK) {
+    w->st = CS_ERR_INTERRUPTED;
+    snprintf(w->err, sizeof w->err, "stopped by a signal while the final file was written");
+  }
+  return 1;
+}
+
 static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5 *dst, int p)
 {
   char path[96];
@@ -1068,6 +1224,8 @@ static void copy_sections(struct cs_sweep_h5 *w, struct cs_h5 *src, struct cs_h5
   int32_t *codes = NULL;
   for (size_t k = 0; k < np && w->st == CS_OK; k++) {
     noff[k] = -1;
+    if ((k & 4095) == 0 && cancelled(w))
+      break;
     if (cnt[k] <= 0)
       continue;
     if (off[k] < 0 || (size_t)off[k] > total || (size_t)cnt[k] > total - (size_t)off[k]) {
@@ -1124,7 +1282,7 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
   if (w->st == CS_OK)
     keep(w, cs_h5_copy_attrs(src, "/", dst));
   const char *objs[] = {"/params", "/initial", "/solver", "/sweep"};
-  for (size_t i = 0; i < 4 && w->st == CS_OK; i++)
+  for (size_t i = 0; i < 4 && w->st == CS_OK && !cancelled(w); i++)
     keep(w, cs_h5_copy_object(src, objs[i], dst));
   char path[96];
   for (int p = 0; p < 2 && w->st == CS_OK; p++) {
@@ -1133,7 +1291,7 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
     const char *parts[] = {"points",  "final_state", "messages",
                            "floquet", "spectrum",    "spectrum_error"};
     size_t nparts = w->spec->point.lyapunov == 2 ? 6 : 4;
-    for (size_t i = 0; i < nparts && w->st == CS_OK; i++) {
+    for (size_t i = 0; i < nparts && w->st == CS_OK && !cancelled(w); i++) {
       snprintf(path, sizeof path, "/%s/%s", pass_name(p), parts[i]);
       keep(w, cs_h5_copy_object(src, path, dst));
     }
@@ -1171,7 +1329,9 @@ static void write_final(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
 static void mark_partial(struct cs_sweep_h5 *w, const char *status, const char *message)
 {
   struct cs_h5 *f;
-  if (cs_h5_open(w->partial, 1, &f) != CS_OK)
+  /* a close the full disk refused leaves the file marked as open for
+   * writing, which plain readers refuse: clear that mark (h5clear -s) */
+  if (cs_h5_open(w->partial, 1, &f) != CS_OK && cs_h5_open_recover(w->partial, &f) != CS_OK)
     return;
   cs_h5_attr_write_string(f, "/", "status", status);
   cs_h5_attr_write_string(f, "/", "message", message);
@@ -1180,6 +1340,10 @@ static void mark_partial(struct cs_sweep_h5 *w, const char *status, const char *
 
 enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o)
 {
+  /* a write failed (the disk filled): the space held back for this moment
+   * lets the close and the status reach the disk */
+  if (w->st != CS_OK)
+    cs_h5_lock_unreserve(w->lock);
   /* end SWMR: closing writes everything and leaves a consistent file */
   commit_classes(w);
   close_datasets(w);
@@ -1203,9 +1367,13 @@ enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_o
   } else {
     write_final(w, o);
     st = w->st;
-    if (st != CS_OK)
+    if (st == CS_ERR_INTERRUPTED) {
+      mark_partial(w, "interrupted", w->err);
+      cs_error_set(st, "%s: %s (every point is in %s)", w->path, w->err, w->partial);
+    } else if (st != CS_OK) {
       cs_error_set(st, "cannot write %s (every point is kept in %s): %s", w->path, w->partial,
                    w->err);
+    }
   }
   writer_free(w);
   return st;
@@ -1218,6 +1386,7 @@ void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info)
   if (!info)
     return;
   free(info->params_text), free(info->params_file), free(info->overrides), free(info->version);
+  free(info->source);
   memset(info, 0, sizeof *info);
 }
 
@@ -1282,10 +1451,17 @@ cs_sweep_h5_open_resume_verified(const char *path,
     return CS_ERR_NOT_FOUND;
   }
   w->source = strdup(src);
-  snprintf(info->source, sizeof info->source, "%s", src);
+  info->source = strdup(src);
+  if (!w->source || !info->source) {
+    cs_error_set(CS_ERR_NOMEM, "out of memory");
+    cs_sweep_h5_info_free(info);
+    writer_free(w);
+    return CS_ERR_NOMEM;
+  }
   /* claimed, not read yet: a damaged file is refused before libhdf5 reads
    * it here (it can loop on damaged metadata) */
   if (verify && (st = verify(src, ctx)) != CS_OK) {
+    cs_sweep_h5_info_free(info);
     writer_free(w);
     return st;
   }
@@ -1293,6 +1469,7 @@ cs_sweep_h5_open_resume_verified(const char *path,
   st = cs_h5_open(src, 0, &f);
   if (st != CS_OK) {
     cs_error_set(st, "%s: %s", src, cs_errmsg());
+    cs_sweep_h5_info_free(info);
     writer_free(w);
     return st;
   }
@@ -1631,6 +1808,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
     }
   }
   unlink(w->tmp);
+  cs_h5_lock_reserve(w->lock, CS_SWEEP_H5_MARGIN);
   if (w->st == CS_OK)
     keep(w, cs_h5_open_recover(w->partial, &w->f));
   if (w->st == CS_OK) {

@@ -61,6 +61,10 @@
  * and renamed over path; the partial file is removed. An interrupted sweep
  * (signal) keeps the partial file with status = interrupted; a killed one
  * keeps it with status = running; both continue with cs_sweep_h5_resume.
+ * While it runs, the lock file holds CS_SWEEP_H5_MARGIN bytes of disk back:
+ * when another process fills the disk, the writer gives them back to close
+ * the partial file cleanly with status = failed (plain readers open it);
+ * what was kept is then counted from the file (cs_sweep_h5_points_on_disk).
  *
  * A sweep into a file, from a program (error checks left out; `contensou
  * sweep` does the same with signals and progress lines):
@@ -80,6 +84,8 @@
  * reach the disk only at the end. */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
+
+#include <signal.h>
 
 #include "io/config.h"
 #include "sweep/sweep.h"
@@ -111,9 +117,35 @@ enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
                                   const struct cs_sweep_spec *spec, int argc, char *const *argv,
                                   struct cs_sweep_h5 **out);
 
+/* cs_sweep_h5_create with a flag a signal handler sets: writing the grid of
+ * a large map (written in blocks) stops within a block when *cancel becomes
+ * nonzero, with CS_ERR_INTERRUPTED (nothing is kept: no point was
+ * computed). path is refused (CS_ERR_ARG) when it ends in a name contensou
+ * derives from an output (".partial", ".tmp", ".lock"): that name belongs
+ * to the run writing the shorter one. */
+enum cs_status cs_sweep_h5_create_ctl(const char *path, const struct cs_config *cfg,
+                                      const char *const *sets, size_t n_set,
+                                      const struct cs_sweep_spec *spec, int argc, char *const *argv,
+                                      const volatile sig_atomic_t *cancel,
+                                      struct cs_sweep_h5 **out);
+
+/* Bytes the partial file of a sweep of spec will take (the final file written
+ * at the end takes as much again, beside it). section_rows (may be NULL): the
+ * section rows a point is expected to store (a stroboscopic section: one per
+ * forcing period of the recording window; record_crossings), NAN when it
+ * cannot be known before the run (a hyperplane section): those rows are then
+ * not counted. */
+double cs_sweep_h5_size_estimate(const struct cs_config *cfg, const struct cs_sweep_spec *spec,
+                                 double *section_rows);
+
+/* Finished points in the sweep file of path ("<path>.partial" if it exists,
+ * else path) as the disk holds it now, over both passes; -1 when it cannot
+ * be read (the reason in cs_errmsg()). What messages about kept points say. */
+long long cs_sweep_h5_points_on_disk(const char *path);
+
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
-  char source[1100];    /* the file found: "<path>.partial" or path */
+  char *source;         /* the file found: "<path>.partial" or path (malloc) */
   char status[32];      /* running (killed), interrupted, failed, complete */
   char *params_text;    /* the parameter file's text (malloc) */
   char *params_file;    /* its path when the sweep started (malloc) */
@@ -177,6 +209,11 @@ size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
 
 /* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
 size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
+
+/* A flag a signal handler sets (may be NULL): the final file of a completed
+ * sweep is then not written (cs_sweep_h5_finish returns CS_ERR_INTERRUPTED,
+ * the partial file, which holds every point, stays marked interrupted). */
+void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel);
 
 /* The file being written ("<path>.partial"). */
 const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);

@@ -68,7 +68,7 @@ make sweep_spectrum.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=61 --
   --set sweep.points=2 --set sweep.lyapunov=spectrum --set sweep.equilibria=false \
   "${short_sweep[@]}" --threads 2
 make map.h5 sweep "$params/pendulum_fig5a.ini" --set sweep.from=30 --set sweep.to=62 \
-  --set sweep.points=2 --set sweep.parameter2=N --set sweep.from2=15 --set sweep.to2=25 \
+  --set sweep.points=2 --set sweep.parameter2=N --set sweep.equilibria=false --set sweep.from2=15 --set sweep.to2=25 \
   --set sweep.points2=2 --set sweep.direction=forward --set sweep.lyapunov=none \
   "${short_sweep[@]}" --threads 2
 cp "$params/twomass_stickslip.ini" twomass.ini

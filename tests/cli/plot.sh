@@ -190,7 +190,7 @@ pass "$last: $(grep -vc '^#' "$scratch/keep/spec_spectrum.png.dat") rows of 6 ex
 # a 2-D regime map: the discrete categories and their key
 map="$scratch/map.h5"
 ok sweep "$src/params/pendulum_fig5a.ini" --set sweep.from=30 --set sweep.to=62 --set sweep.points=5 \
-  --set sweep.parameter2=N --set sweep.from2=15 --set sweep.to2=25 --set sweep.points2=3 \
+  --set sweep.parameter2=N --set sweep.equilibria=false --set sweep.from2=15 --set sweep.to2=25 --set sweep.points2=3 \
   --set sweep.direction=forward --set sweep.lyapunov=none -o "$map"
 ok plot "$map" --format svg
 complete "$scratch/map_regime.svg"

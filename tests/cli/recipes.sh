@@ -28,6 +28,7 @@ fi
 
 cd "$scratch" || die "cd $scratch"
 mkdir -p output
+rm -f output/pendulum_fig5a_sweep.h5 # a sweep never replaces an earlier result
 last="sweep pendulum_fig5a.ini (8 points)"
 run sweep "$src/params/pendulum_fig5a.ini" --quiet -o output/pendulum_fig5a_sweep.h5 \
   --set sweep.points=8 --set sweep.record=3 --set sweep.multipliers=false
