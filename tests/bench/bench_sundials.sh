@@ -21,8 +21,9 @@
 #
 # Usage: bash tests/bench/bench_sundials.sh DEBIAN_CONTENSOU OPTIMISED_CONTENSOU [OUTDIR]
 # Environment: BENCH_REPEAT (3), BENCH_RTOLS ("2e-5 1e-6"), BENCH_STEPPER
-# (erk6: Verner 6(5)), BENCH_XPP (1; 0 skips XPPAUT), BENCH_MAIN (1; 0 skips
-# the main job), BENCH_CALLGRIND (1; 0 skips), BENCH_PYTHON (/usr/bin/python3).
+# (erk6: Verner 6(5)), BENCH_GRID (1; 0 skips the timed grid runs and
+# XPPAUT), BENCH_XPP (1; 0 skips XPPAUT), BENCH_MAIN (1; 0 skips the main
+# job), BENCH_CALLGRIND (1; 0 skips), BENCH_PYTHON (/usr/bin/python3).
 # Needs: /usr/bin/time, python3 with numpy and h5py; xppaut and valgrind for
 # those parts. Prints name = value lines and the load (uptime) at start and end.
 set -euo pipefail
@@ -102,7 +103,9 @@ if [ "${BENCH_XPP:-1}" = 1 ]; then
 fi
 
 declare -A CPU RHS
-for ((r = 1; r <= repeat; r++)); do
+grid_runs=$repeat
+[ "${BENCH_GRID:-1}" = 1 ] || grid_runs=0 xpp_dts=
+for ((r = 1; r <= grid_runs; r++)); do
   for rt in $rtols; do
     for lib in deb opt; do
       h5=$out/${lib}_$rt.h5
@@ -122,6 +125,7 @@ for ((r = 1; r <= repeat; r++)); do
 done
 
 for rt in $rtols; do
+  [ "$grid_runs" -gt 0 ] || break
   md=$(median "${CPU[deb_$rt]}") mo=$(median "${CPU[opt_$rt]}")
   n=${RHS[opt_$rt]}
   lim=$(calc "$n * $rhs_ns * 1e-9")
@@ -175,21 +179,27 @@ if [ -n "$xpp_dts" ]; then
 fi
 
 if [ "${BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
-  # instructions of a short sweep (3 points, 2 s + 2 s) at the first tolerance
-  rt=${rtols%% *}
-  for lib in deb opt; do
-    valgrind --tool=callgrind --callgrind-out-file="$out/callgrind_$lib.out" "${!lib}" sweep "$ini" \
-      "${grid[@]}" --set sweep.points=3 --set sweep.from=30 --set sweep.to=70 \
-      --set sweep.transient=2 --set sweep.record=2 --set solver.rtol="$rt" \
-      --set solver.atol="$(calc "$rt / 100")" -o "$out/cg_$lib.h5" --quiet >/dev/null 2>&1
-    ir=$(awk '/^summary:/ { print $2 }' "$out/callgrind_$lib.out")
-    # instructions inside libsundials*: callgrind_annotate per object file
-    sun=$(callgrind_annotate --threshold=100 --inclusive=no "$out/callgrind_$lib.out" 2>/dev/null |
-      awk '/sundials|arkode|ERKStep|arkStep|N_V|SUNMat|SUNLin|ark[A-Z]/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
-    kv "callgrind_${lib}_instructions" "\"total $ir sundials_functions $sun\""
-    eval "ir_$lib=$ir"
+  # instructions of 6 points of the grid (20 s + 20 s each) at each tolerance,
+  # and how many of them are SUNDIALS' own (its shared library's, or in the
+  # static build its functions: ark*, ERKStep*, N_V*, SUN*); the model's
+  # right-hand side is the same code in both
+  for rt in $rtols; do
+    for lib in deb opt; do
+      cg=$out/callgrind_${lib}_$rt.out
+      valgrind --tool=callgrind --callgrind-out-file="$cg" "${!lib}" sweep "$ini" \
+        "${grid[@]}" --set sweep.points=6 --set sweep.from=30 --set sweep.to=70 \
+        --set solver.rtol="$rt" --set solver.atol="$(calc "$rt / 100")" \
+        -o "$out/cg_$lib.h5" --quiet >/dev/null 2>&1
+      ir=$(awk '/^summary:/ { print $2 }' "$cg")
+      sun=$(callgrind_annotate --auto=no --threshold=100 --inclusive=no "$cg" 2>/dev/null |
+        awk '$1 ~ /^[0-9,]+$/ && ($0 ~ /\[[^]]*libsundials[^]]*\]$/ ||
+             $0 ~ /[?]+:(ark|ERKStep|erkStep|ARKStep|arkStep|N_V|SUN|sun)[A-Za-z_0-9]* \[/) {
+               gsub(",", "", $1); s += $1 } END { print s + 0 }')
+      kv "callgrind_rtol${rt}_${lib}_instructions" "\"total $ir in_sundials $sun\""
+      eval "ir_$lib=$ir sun_$lib=$sun"
+    done
+    kv "callgrind_rtol${rt}_debian_over_optimised" "\"total $(calc "$ir_deb / $ir_opt") in_sundials $(calc "$sun_deb / $sun_opt")\""
   done
-  kv callgrind_debian_over_optimised "$(calc "$ir_deb / $ir_opt")"
 fi
 
 if [ "${BENCH_MAIN:-1}" = 1 ]; then
