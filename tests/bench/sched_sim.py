@@ -13,6 +13,7 @@ P workers against the work of one worker gives the efficiency
 T1 / (P * TP); "vs old" compares TP with the old scheduler's T1 / P.
 
 Schedulers:
+  independent_points  sweep.continuation = false: one point per unit
   old     chunks of 32 points (the sweep's former default), handed out in
           pass order
   new     src/sweep/sweep.c since results version 6: chunks of `chunk`
@@ -63,11 +64,11 @@ def chunks_new(n, chunk=32, overlap=OVERLAP):
     return out
 
 
-def unit_costs(layout, cost, seam):
+def unit_costs(layout, cost, seam, overlap=OVERLAP):
     units = []
     for q0, q1 in layout:
         pts = list(cost[q0:q1])
-        s = seam[max(0, q0 - OVERLAP):q0].sum() if q0 > 0 else 0.0
+        s = seam[max(0, q0 - overlap):q0].sum() if q0 > 0 and overlap else 0.0
         units.append((q0, q1, s, pts))
     return units
 
@@ -157,11 +158,14 @@ def main():
         "new": (chunks_new(n, a.chunk), "predicted"),
         "new_layout_pass_order": (chunks_new(n, a.chunk), "pass"),
         "old_layout_predicted": (chunks_fixed(n, 32), "predicted"),
+        # continuation = false: one point per unit, no seams (the trace's
+        # costs stand for those of points started from the initial state)
+        "independent_points": (chunks_fixed(n, 1), "predicted"),
     }
     ws = [int(w) for w in a.workers.split(",")]
     t1_old = None
     for name, (layout, how) in schemes.items():
-        units = unit_costs(layout, cost, seam)
+        units = unit_costs(layout, cost, seam, 0 if name == "independent_points" else OVERLAP)
         order = order_in_pass if how == "pass" else make_order_predicted(units)
         t1 = sum(s + sum(p) for _, _, s, p in units)
         if name == "old":
