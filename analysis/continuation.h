@@ -111,24 +111,24 @@ const char *cs_special_name(enum cs_special_kind k);
 
 /* What to continue and how; start from cs_cont_spec_default(). */
 struct cs_cont_spec {
-  int direction;             /* +1: first step towards increasing p, -1 decreasing */
-  double p_min, p_max;       /* the branch ends there (parameter unit) */
-  double ds, ds_min, ds_max; /* scaled arclength steps (see above) */
-  double step_max;           /* largest change of p per step, parameter unit; 0: no bound */
-  size_t max_points;         /* points of the branch at most (start included) */
-  int max_iter;              /* corrector iterations per step */
-  double locate_tol;         /* special points located to this in p; 0: 1e-9 (p_max - p_min) */
-  int locate;                /* 1: detect and locate special points */
-  int switch_pd;             /* 1: switch to the doubled cycle at each period doubling */
-  double period_max;         /* end when the period exceeds this; 0: 100 times the first */
-  double hopf_amplitude;     /* first cycle from a Hopf point: its size relative to the
-                                equilibrium's (max_i |dy_i| / max(|y_i|, atol_i/rtol)) */
-  int stop_at_hopf;          /* equilibria: end the branch at the first Hopf point */
+  int direction;              /* +1: first step towards increasing p, -1 decreasing */
+  double p_min, p_max;        /* the branch ends there (parameter unit) */
+  double ds, ds_min, ds_max;  /* scaled arclength steps (see above) */
+  double step_max;            /* largest change of p per step, parameter unit; 0: no bound */
+  size_t max_points;          /* points of the branch at most (start included) */
+  int max_iter;               /* corrector iterations per step */
+  double locate_tol;          /* special points located to this in p; 0: 1e-9 (p_max - p_min) */
+  int locate;                 /* 1: detect and locate special points */
+  int switch_pd;              /* 1: switch to the doubled cycle at each period doubling */
+  double period_max;          /* end when the period exceeds this; 0: 100 times the first */
+  double hopf_amplitude;      /* first cycle from a Hopf point: its size relative to the
+                                 equilibrium's (max_i |dy_i| / max(|y_i|, atol_i/rtol)) */
+  int stop_at_hopf;           /* equilibria: end the branch at the first Hopf point */
+  struct cs_orbit_opts orbit; /* shooting: solver, section, newton_tol, returns */
   /* end the branch at the stop_after[k]-th special point of kind k located
    * (0: not at any; AUTO's STOP): after the step that located it, which is
    * the branch's last point, with an "end" special point saying why */
   size_t stop_after[CS_SPECIAL_COUNT];
-  struct cs_orbit_opts orbit; /* shooting: solver, section, newton_tol, returns */
 };
 
 /* direction +1, ds 0.01, ds_min 1e-8, ds_max 0.2, step_max 0, 200 points,
