@@ -26,9 +26,9 @@
  * at the same grid indices for any number of threads (or ranks): results do
  * not depend on the thread count, and fixed chunks keep the load balanced
  * where one thread per chunk would leave a thread idle beside the expensive
- * (chaotic) part of a range. What differs from a single unbroken pass is a seam point whose
- * attractor depends on more history than the overlap — coexisting attractors
- * near a seam — the documented exception; chunk = 0 gives one chunk per
+ * (chaotic) part of a range. What differs from a single unbroken pass is a
+ * seam point whose attractor depends on more history than the overlap —
+ * coexisting attractors near a seam — the documented exception; chunk = 0 gives one chunk per
  * thread, chunk >= points one unbroken pass. After a point that failed or
  * escaped, the next one starts from the initial state again.
  *
@@ -66,8 +66,8 @@ struct cs_sweep_spec {
   size_t points2;   /* 0 for a 1-D sweep */
   int continuation; /* 1: continue from the neighbour's final state */
   enum cs_sweep_direction direction;
-  size_t overlap; /* seam overlap (continuation), points */
-  size_t chunk; /* points per chunk (continuation; fewer towards a pass's end), 0: one per thread */
+  size_t overlap;             /* seam overlap (continuation), points */
+  size_t chunk;               /* largest chunk (continuation, see above), 0: one per thread */
   struct cs_point_spec point; /* what to compute per point */
   int equilibria;             /* 1: equilibria and their stability along the grid */
   int multipliers;            /* 1: Floquet multipliers of every periodic point (shooting) */
