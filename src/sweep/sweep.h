@@ -28,8 +28,8 @@
  * where one thread per chunk would leave a thread idle beside the expensive
  * (chaotic) part of a range. What differs from a single unbroken pass is a
  * seam point whose attractor depends on more history than the overlap —
- * coexisting attractors near a seam — the documented exception; chunk = 0 gives one chunk per
- * thread, chunk >= points one unbroken pass. After a point that failed or
+ * coexisting attractors near a seam — the documented exception; chunk = 0
+ * gives one chunk per thread, chunk >= points one unbroken pass. After a point that failed or
  * escaped, the next one starts from the initial state again.
  *
  * Independent mode: every point starts from the same initial state; results
