@@ -29,8 +29,9 @@
  * (chaotic) part of a range. What differs from a single unbroken pass is a
  * seam point whose attractor depends on more history than the overlap —
  * coexisting attractors near a seam — the documented exception; chunk = 0
- * gives one chunk per thread, chunk >= points one unbroken pass. After a point that failed or
- * escaped, the next one starts from the initial state again.
+ * gives one chunk per thread, chunk >= points one unbroken pass. After a
+ * point that failed or escaped, the next one starts from the initial state
+ * again.
  *
  * Independent mode: every point starts from the same initial state; results
  * are bit-identical for any thread count.
