@@ -40,7 +40,7 @@ for ((r = 1; r <= reps; r++)); do
       # utime + stime of every thread (fields 14, 15 after the command name)
       snap=$(for t in /proc/"$pid"/task/*/stat; do
         sed 's/^.*) //' "$t" 2>/dev/null | awk '{ print $12 + $13 }'
-      done 2>/dev/null | sort -g | tail -2 | tr '\n' ' ')
+      done 2>/dev/null | sort -g | tail -2 | tr '\n' ' ') || true # threads may end meanwhile
       [ -n "$snap" ] && echo "$snap" >"$work/cpu"
       sleep 0.1
     done
