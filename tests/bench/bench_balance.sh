@@ -41,7 +41,9 @@ for ((r = 1; r <= reps; r++)); do
       snap=$(for t in /proc/"$pid"/task/*/stat; do
         sed 's/^.*) //' "$t" 2>/dev/null | awk '{ print $12 + $13 }'
       done 2>/dev/null | sort -g | tail -2 | tr '\n' ' ') || true # threads may end meanwhile
-      [ -n "$snap" ] && echo "$snap" >"$work/cpu"
+      # kept while both threads are there (a process that is exiting may
+      # show only its main thread)
+      [ "$(wc -w <<<"$snap")" = 2 ] && echo "$snap" >"$work/cpu"
       sleep 0.1
     done
     wait "$pid" || { cat "$work/log"; exit 1; }
