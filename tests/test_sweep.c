@@ -839,8 +839,8 @@ static void transport_independent_of_workers(void **state)
   free(p);
 }
 
-/* Chunks that shrink towards each pass's end (chunk 8, overlap 1: 8, 6, 4,
- * 4, 4, 4 points) handed out by predicted cost, both passes at once: every
+/* Chunks whose pass's last one is split (chunk 8, overlap 1: 8, 8, 8, 4, 2
+ * points) handed out by predicted cost, both passes at once: every
  * point of both passes the same bit for bit with 1 and with 3 threads, the
  * order in which units run (it depends on timing) changing nothing. */
 static int keep_pass_sink(void *ctx, const struct cs_sweep_point *pt)

@@ -1147,16 +1147,23 @@ static void equilibria_along(const struct cs_model *m, const void *base, const d
 /* ------------------------------------------------------------- driver */
 
 /* Points of the chunk that starts at position q0 of a pass of np1 points
- * (continuation, 1-D, chunk > 0): `chunk`, shrinking towards the pass's end
- * to a quarter of what is left but not below four seam overlaps (a seam's
- * overlap stays within a quarter of its chunk's work). The last units handed
- * out are then short, so that no thread runs long alone at the end (figure
- * 5a: the last 16 points carry 30 % of the work). A fixed function of the
- * grid and the spec, never of the thread or rank count: the seams, and with
- * them the results, are the same for any. */
+ * (continuation, 1-D, chunk > 0): `chunk`, as in the layout before results
+ * version 6, until at most `chunk` points are left; that last chunk is split
+ * in halves, none below four seam overlaps (a seam's overlap stays within a
+ * quarter of its chunk's work) nor chunk / 4. The last units handed out are
+ * then short, so that no thread runs long alone at the end (figure 5a: the
+ * last 16 points carry 30 % of the work), and every seam of the old layout
+ * is kept: a seam restarts from the initial state and can land on a
+ * coexisting attractor, so a seam moved into a branch that continuation
+ * follows changes the diagram (a quarter-of-what-is-left rule put one at
+ * 59.2 rad/s in figure 5a, taking 59.2-59.5 off the period-1 branch). A fixed
+ * function of the grid and the spec, never of the thread or rank count: the
+ * seams, and with them the results, are the same for any. */
 static size_t chunk_at(const struct cs_sweep_spec *spec, size_t np1, size_t q0)
 {
-  size_t left = np1 - q0, size = (left + 3) / 4, least = 4 * spec->overlap;
+  size_t left = np1 - q0, size = (left + 1) / 2, least = 4 * spec->overlap;
+  if (left > spec->chunk)
+    return spec->chunk;
   if (least < spec->chunk / 4)
     least = spec->chunk / 4;
   if (size < least)

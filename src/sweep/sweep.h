@@ -13,9 +13,10 @@
  * Continuation (default). Along a pass (forward: increasing index, backward:
  * decreasing) each point starts from the final state of the previous point,
  * so the diagram follows one attractor. A pass is split into contiguous
- * chunks of `chunk` points (default 32) that shrink towards the pass's end to
- * a quarter of the points left, but not below 4 x `overlap` (nor chunk / 4),
- * so that the last units to run are short; they are handed to the threads
+ * chunks of `chunk` points (default 32); only the pass's last chunk (at most
+ * `chunk` points left) is split in halves, not below 4 x `overlap` (nor
+ * chunk / 4), so that the last units to run are short while the seams sit
+ * where chunks of `chunk` put them; the units are handed to the threads
  * dynamically, the one predicted to cost most first (its points times the
  * measured cost of the nearest computed point, else the mean cost of the
  * class of the point before it, else its length).

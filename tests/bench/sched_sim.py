@@ -17,10 +17,16 @@ Schedulers:
   old     chunks of 32 points (the sweep's former default), handed out in
           pass order
   new     src/sweep/sweep.c since results version 6: chunks of `chunk`
-          points (default 32) shrinking towards the pass's end to a quarter
-          of what is left, not below 4 overlaps (12 points); each unit's cost
+          points (default 32) as in old, the pass's last chunk (at most
+          `chunk` points left) split in halves, not below 4 overlaps (12
+          points), so that every seam of old is kept; each unit's cost
           predicted from the measured cost of the nearest finished point and
           the most expensive handed out first
+  quarter the first layout tried for version 6: chunks shrinking towards the
+          pass's end to a quarter of what is left (not below 4 overlaps),
+          dispatched as new; better balanced on some traces, but it moves
+          seams into the pass (figure 5a: one at 59.2 rad/s took two points
+          off the period-1 branch)
 Costs of seam points: the point's rhs_evals in a sweep without Lyapunov
 exponents (--nolyap FILE, the same grid or any grid over the same range,
 interpolated), else the point's own cost (an upper bound).
@@ -52,9 +58,22 @@ def chunks_fixed(n, size):
 
 
 def chunks_new(n, chunk=32, overlap=OVERLAP):
-    """The new layout (chunk_at in src/sweep/sweep.c): what is left of the
-    pass divided by 4, at most `chunk`, at least 4 overlaps and chunk / 4 (a
-    fixed function of the grid: the same seams for any number of workers)."""
+    """The layout of chunk_at in src/sweep/sweep.c: chunks of `chunk` until
+    at most `chunk` points are left, then halves of what is left, at least 4
+    overlaps and chunk / 4 (a fixed function of the grid: the same seams for
+    any number of workers, those of chunks_fixed among them)."""
+    out, q = [], 0
+    least = max(4 * overlap, chunk // 4)
+    while q < n:
+        left = n - q
+        size = chunk if left > chunk else max(1, min(chunk, max(least, -(-left // 2))))
+        out.append((q, min(q + size, n)))
+        q += size
+    return out
+
+
+def chunks_quarter(n, chunk=32, overlap=OVERLAP):
+    """The quarter-of-what-is-left layout (see "quarter" above)."""
     out, q = [], 0
     least = max(4 * overlap, chunk // 4)
     while q < n:
@@ -157,6 +176,7 @@ def main():
         "old": (chunks_fixed(n, 32), "pass"),
         "new": (chunks_new(n, a.chunk), "predicted"),
         "new_layout_pass_order": (chunks_new(n, a.chunk), "pass"),
+        "quarter": (chunks_quarter(n, a.chunk), "predicted"),
         "old_layout_predicted": (chunks_fixed(n, 32), "predicted"),
         # continuation = false: one point per unit, no seams (the trace's
         # costs stand for those of points started from the initial state)
