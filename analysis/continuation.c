@@ -1005,6 +1005,7 @@ static void hopf_end(struct cont *c, const struct sol *s, int p_sign, double rea
     sp.ds = sp.ds_max = 0.05;
     sp.max_points = 100;
     sp.stop_at_hopf = 1;
+    memset(sp.stop_after, 0, sizeof sp.stop_after); /* the user's stops are the cycles' */
     sp.locate_tol = c->sp.locate_tol;
     if (cs_continue_equilibria(c->w, &sp, p, y, &eb[k]) != CS_OK)
       continue;
@@ -1034,6 +1035,20 @@ static void hopf_end(struct cont *c, const struct sol *s, int p_sign, double rea
   cs_branch_free(&eb[1]);
   b->status = CS_OK;
   push_special(c, CS_SPECIAL_END, s, 0.0, b->end_note);
+}
+
+/* The kind whose stop_after count the located special points have reached
+ * (the first such kind), or -1. */
+static int stop_reached(const struct cont *c)
+{
+  size_t seen[CS_SPECIAL_COUNT] = {0};
+  for (size_t i = 0; i < c->b->n_special; i++)
+    if (c->b->special[i].kind < CS_SPECIAL_COUNT)
+      seen[c->b->special[i].kind]++;
+  for (int k = 0; k < CS_SPECIAL_COUNT; k++)
+    if (k != CS_SPECIAL_END && c->sp.stop_after[k] && seen[k] >= c->sp.stop_after[k])
+      return k;
+  return -1;
 }
 
 /* Continues from the solved point cur (tangent set, analysed) until an end. */
@@ -1159,7 +1174,8 @@ static enum cs_status run(struct cont *c, struct sol *cur)
     st = specials(c, cur, next, tk, ds, pd, &have_pd);
     if (st != CS_OK)
       break;
-    if (have_pd && c->sp.switch_pd && !out_of_range) {
+    int stop = stop_reached(c);
+    if (have_pd && c->sp.switch_pd && !out_of_range && stop < 0) {
       struct sol *sw = malloc(sizeof *sw);
       if (!sw) {
         st = CS_ERR_NOMEM;
@@ -1182,6 +1198,17 @@ static enum cs_status run(struct cont *c, struct sol *cur)
     }
     if (c->iT >= 0 && cur->X[c->iT] > period_max) {
       end_branch(c, CS_OK, cur, "the period exceeds period_max = %g", period_max);
+      break;
+    }
+    if (stop >= 0) {
+      const struct cs_special *last = NULL;
+      for (size_t i = c->b->n_special; i-- > 0 && !last;)
+        if ((int)c->b->special[i].kind == stop)
+          last = &c->b->special[i];
+      char note[200];
+      snprintf(note, sizeof note, "stopped at %s %zu (stop), located at p = %%.10g",
+               cs_special_name((enum cs_special_kind)stop), c->sp.stop_after[stop]);
+      end_branch(c, CS_OK, cur, note, last ? last->pt.p : pval(c, cur->X));
       break;
     }
     if (c->kind == CS_BRANCH_EQUILIBRIUM && c->sp.stop_at_hopf && c->b->n_special &&

@@ -26,8 +26,9 @@
  * more than 30 degrees (or the period by more than half); after 3 or fewer
  * iterations ds grows by 1.5, after more than 5 it shrinks by 0.7. The branch
  * ends at p_min / p_max (landed on exactly, by a Newton step at fixed p), after
- * max_points points, when ds falls below ds_min, or when the period exceeds
- * period_max (e.g. towards a homoclinic orbit).
+ * max_points points, when ds falls below ds_min, when the period exceeds
+ * period_max (e.g. towards a homoclinic orbit), or at a special point asked
+ * for (stop_after: the first fold, the second period doubling, ...).
  *
  * Cycles on a hyperplane section: the phase condition s(y0) = level does not
  * fix the crossing direction. Where the section becomes tangent to the orbit
@@ -128,6 +129,10 @@ struct cs_cont_spec {
   struct cs_orbit_opts orbit; /* shooting: solver, section, newton_tol, returns */
   size_t n_user;              /* user points: where p takes these values (located exactly) */
   double user_value[CS_BRANCH_MAX_USER];
+  /* end the branch at the stop_after[k]-th special point of kind k located
+   * (0: not at any; AUTO's STOP): after the step that located it, which is
+   * the branch's last point, with an "end" special point saying why */
+  size_t stop_after[CS_SPECIAL_COUNT];
 };
 
 /* direction +1, ds 0.01, ds_min 1e-8, ds_max 0.2, step_max 0, 200 points,

@@ -41,6 +41,7 @@ static const char *const keys[] = {
     "ds2",
     "ds2_max",
     "direction2",
+    "stop",
     NULL,
 };
 
@@ -112,6 +113,57 @@ static int choice(struct parse *p, const char *key, const char *const *names, in
   for (int i = 0; names[i]; i++)
     snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
   return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
+}
+
+/* stop = KIND[:N][, KIND[:N]]...: the special points that end the branch */
+static void stop_list(struct parse *p, struct cs_cont_spec *spec)
+{
+  const struct cs_config_raw *r = get(p, "stop");
+  if (!r || p->st != CS_OK)
+    return;
+  char acc[400] = "a list of KIND or KIND:N (the N-th located, N >= 1), separated by commas "
+                  "or spaces, KIND one of";
+  for (int k = 0; k < CS_SPECIAL_COUNT; k++)
+    if (k != CS_SPECIAL_END)
+      snprintf(acc + strlen(acc), sizeof acc - strlen(acc), " %s", cs_special_name(k));
+  const char *s = r->value;
+  size_t given = 0;
+  while (*s) {
+    size_t len = strcspn(s, ", \t");
+    if (len == 0) {
+      s++;
+      continue;
+    }
+    char item[64];
+    if (len >= sizeof item) {
+      err(p, r, "stop", CS_ERR_PARSE, "'%.*s' is too long (accepted: %s)", (int)len, s, acc);
+      return;
+    }
+    memcpy(item, s, len);
+    item[len] = '\0';
+    s += len;
+    long n = 1;
+    char *colon = strchr(item, ':');
+    if (colon) {
+      *colon = '\0';
+      if (!cs_parse_long(colon + 1, &n) || n < 1 || n > 1000000) {
+        err(p, r, "stop", CS_ERR_RANGE, "'%s:%s' (accepted: %s)", item, colon + 1, acc);
+        return;
+      }
+    }
+    int kind = -1;
+    for (int k = 0; k < CS_SPECIAL_COUNT && kind < 0; k++)
+      if (k != CS_SPECIAL_END && strcmp(item, cs_special_name(k)) == 0)
+        kind = k;
+    if (kind < 0) {
+      err(p, r, "stop", CS_ERR_RANGE, "'%s' is not a special point (accepted: %s)", item, acc);
+      return;
+    }
+    spec->stop_after[kind] = (size_t)n;
+    given++;
+  }
+  if (given == 0)
+    err(p, r, "stop", CS_ERR_PARSE, "empty (accepted: %s)", acc);
 }
 
 /* start = sweep:FILE.h5:INDEX[:forward|backward] */
@@ -432,6 +484,7 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
   choice(&p, "period_doubling", pd, &c->spec.switch_pd);
   num(&p, "period_max", 0, 1e300, "a time >= 0, 0: 100 times the first period",
       &c->spec.period_max);
+  stop_list(&p, &c->spec);
   num(&p, "hopf_amplitude", 1e-12, 0.5, "a relative size in (0, 0.5]", &c->spec.hopf_amplitude);
   num(&p, "search", 1e-12, 1e12, "a time > 0 in the model's time unit", &c->spec.orbit.search);
   if (c->param2 >= 0) {

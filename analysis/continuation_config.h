@@ -29,6 +29,10 @@
  *   locate_tol      their parameter tolerance (0: 1e-9 (max - min))
  *   period_doubling stay (default) | switch: go on along the doubled cycle
  *   period_max      end the branch when the period exceeds this (0: 100 x first)
+ *   stop            end the branch at special points (AUTO's STOP): a list of
+ *                   KIND or KIND:N (the N-th located of that kind, default 1),
+ *                   separated by commas or spaces; KIND a special point's name
+ *                   (fold, hopf, period-doubling, ...); default none
  *   hopf_amplitude  size of the first cycle from a Hopf point, relative (1e-3)
  *   search          time searched for section crossings (default 1000)
  *   user            user points, NAME:VALUE[, NAME:VALUE]...: where the branch

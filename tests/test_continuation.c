@@ -9,6 +9,8 @@
  * - equilibria of the autonomous Duffing oscillator (omega = 0), x^3 - x =
  *   gamma: the fold at gamma = 2/(3 sqrt 3), x = -1/sqrt 3 passed, the branch
  *   followed back to gamma = 0 (x = 0), stable below the fold, a saddle above;
+ *   with stop = fold the same branch ends one step past the fold, and the
+ *   [continuation] stop key's parsing and refusals;
  * - the forced Duffing oscillator's period doublings located by the multiplier
  *   crossing -1 (to 1e-6: the multiplier is on either side of -1 at
  *   p* -+ 1e-6), the switch to the doubled cycle and its own doubling; the
@@ -32,6 +34,7 @@
 #include <string.h>
 
 #include "analysis/continuation.h"
+#include "analysis/continuation_config.h"
 #include "analysis/point.h"
 #include "io/config.h"
 #include "sweep/sweep.h"
@@ -221,6 +224,77 @@ static void equilibrium_fold(void **state)
   cs_branch_free(&eq);
   cs_orbit_ws_free(w);
   free(p);
+}
+
+/* stop = fold (AUTO's STOP): the branch of equilibrium_fold ends after the
+ * step that located its fold, at that fold, with an end point saying so;
+ * stop = fold:2 (a second fold, which this branch has not) changes nothing. */
+static void stop_at_fold(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = make_params(m);
+  assert_int_equal(cs_model_set_param(m, p, "omega", 0.0), CS_OK);
+  struct cs_orbit_ws *w = ws_of(m, p, "gamma");
+  struct cs_cont_spec sp = cs_cont_spec_default();
+  sp.p_min = 0.0, sp.p_max = 1.0;
+  sp.max_points = 400;
+  double guess[2] = {-0.95, 0.0};
+  struct cs_branch full, stopped, second;
+  assert_int_equal(cs_continue_equilibria(w, &sp, 0.1, guess, &full), CS_OK);
+  sp.stop_after[CS_SPECIAL_FOLD] = 1;
+  assert_int_equal(cs_continue_equilibria(w, &sp, 0.1, guess, &stopped), CS_OK);
+  sp.stop_after[CS_SPECIAL_FOLD] = 2;
+  assert_int_equal(cs_continue_equilibria(w, &sp, 0.1, guess, &second), CS_OK);
+  print_message("full %zu points, stopped %zu: %s\n", full.n_points, stopped.n_points,
+                stopped.end_note);
+  assert_int_equal(stopped.status, CS_OK);
+  assert_int_equal(count(&stopped, CS_SPECIAL_FOLD), 1);
+  const struct cs_special *f = special(&stopped, CS_SPECIAL_FOLD, 0);
+  assert_close(f->pt.p, 2 / (3 * sqrt(3)), 1e-9);
+  /* the fold's step is the last: one point after the fold, the points before
+   * it those of the full branch */
+  assert_int_equal(stopped.n_points, f->after + 2);
+  assert_true(stopped.n_points < full.n_points);
+  for (size_t i = 0; i < stopped.n_points; i++)
+    assert_true(stopped.points[i].p == full.points[i].p);
+  assert_non_null(strstr(stopped.end_note, "stopped at fold 1"));
+  const struct cs_special *e = special(&stopped, CS_SPECIAL_END, 0);
+  assert_non_null(e);
+  assert_true(e->pt.p == stopped.points[stopped.n_points - 1].p);
+  /* no second fold: the whole branch */
+  assert_int_equal(second.n_points, full.n_points);
+  assert_string_equal(second.end_note, full.end_note);
+  cs_branch_free(&full), cs_branch_free(&stopped), cs_branch_free(&second);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
+/* [continuation] stop: kinds with an optional count, commas or spaces
+ * between; an unknown kind or a count below 1 refused naming the key. */
+static void stop_config(void **state)
+{
+  (void)state;
+  static const char text[] = "[model]\nname = duffing\n[continuation]\nparameter = gamma\n"
+                             "min = 0\nmax = 1\nstop = fold, period-doubling:2 hopf\n";
+  struct cs_config cfg;
+  struct cs_cont_config cc;
+  assert_int_equal(cs_config_load_text("stop.ini", text, NULL, 0, &cfg), CS_OK);
+  assert_int_equal(cs_cont_config_read(&cfg, 1, &cc), CS_OK);
+  cs_config_free(&cfg);
+  for (int k = 0; k < CS_SPECIAL_COUNT; k++)
+    assert_int_equal(cc.spec.stop_after[k], k == CS_SPECIAL_FOLD || k == CS_SPECIAL_HOPF ? 1
+                                            : k == CS_SPECIAL_PERIOD_DOUBLING            ? 2
+                                                                                         : 0);
+  static const char *const bad[] = {"continuation.stop=fold:0", "continuation.stop=lp",
+                                    "continuation.stop=end", "continuation.stop=fold:two"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(cs_config_load_text("stop.ini", text, &bad[i], 1, &cfg), CS_OK);
+    assert_int_not_equal(cs_cont_config_read(&cfg, 1, &cc), CS_OK);
+    assert_non_null(strstr(cs_errmsg(), "stop: "));
+    assert_non_null(strstr(cs_errmsg(), "accepted: "));
+    cs_config_free(&cfg);
+  }
 }
 
 /* ---------------------------------------------- Duffing period doubling */
@@ -570,6 +644,8 @@ int main(void)
       cmocka_unit_test(stable_ranges),
       cmocka_unit_test(subhopf_branch),
       cmocka_unit_test(equilibrium_fold),
+      cmocka_unit_test(stop_at_fold),
+      cmocka_unit_test(stop_config),
       cmocka_unit_test(duffing_period_doubling),
       cmocka_unit_test(neimark_sacker),
       cmocka_unit_test(belt_grazing),

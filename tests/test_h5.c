@@ -299,6 +299,14 @@ static void test_provenance(void **state)
   assert_int_equal(cs_h5_attr_read_string(f, "/", "hdf5_version", &s), CS_OK);
   assert_true(strncmp(s, "1.", 2) == 0);
   free(s);
+  /* the SUNDIALS linked reports a 6.x version; how it was built is named */
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "sundials_version", &s), CS_OK);
+  assert_true(strncmp(s, "6.", 2) == 0);
+  free(s);
+  assert_int_equal(cs_h5_attr_read_string(f, "/", "sundials_build", &s), CS_OK);
+  assert_true(strncmp(s, "debian-system", 13) == 0 || strncmp(s, "built-from-source", 17) == 0 ||
+              strncmp(s, "installed", 9) == 0);
+  free(s);
   assert_int_equal(cs_h5_attr_read_string(f, "/", "date", &s), CS_OK);
   /* 2026-01-31T12:00:00Z */
   assert_int_equal(strlen(s), 20);

@@ -839,12 +839,57 @@ static void transport_independent_of_workers(void **state)
   free(p);
 }
 
+/* Chunks whose pass's last one is split (chunk 8, overlap 1: 8, 8, 8, 4, 2
+ * points) handed out by predicted cost, both passes at once: every
+ * point of both passes the same bit for bit with 1 and with 3 threads, the
+ * order in which units run (it depends on timing) changing nothing. */
+static int keep_pass_sink(void *ctx, const struct cs_sweep_point *pt)
+{
+  struct kept **k = ctx;
+  return keep_sink(k[pt->pass], pt);
+}
+
+static void shrinking_chunks_independent_of_threads(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("duffing");
+  void *p = params_of(m);
+  double y0[2] = {0.1, 0};
+  struct cs_sweep_spec s = duffing_spec(m, 0.2, 0.4, 30);
+  s.direction = CS_SWEEP_BOTH;
+  s.chunk = 8, s.overlap = 1;
+  s.point.transient = 100;
+  struct kept *k[2][2];
+  for (int t = 0; t < 2; t++) {
+    struct cs_sweep_outcome o;
+    k[t][0] = kept_new(m, s.points), k[t][1] = kept_new(m, s.points);
+    s.threads = t == 0 ? 1 : 3;
+    assert_int_equal(cs_sweep_run(m, p, y0, &s, keep_pass_sink, k[t], &o), CS_OK);
+    assert_false(o.interrupted);
+    assert_int_equal(o.computed, 2 * s.points);
+    cs_sweep_outcome_free(&o);
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < s.points; i++) {
+      assert_true(k[0][pass]->rec[i].done && k[1][pass]->rec[i].done);
+      assert_int_equal(k[0][pass]->rec[i].cls, k[1][pass]->rec[i].cls);
+      assert_int_equal(k[0][pass]->rec[i].period, k[1][pass]->rec[i].period);
+    }
+    assert_memory_equal(k[0][pass]->final, k[1][pass]->final,
+                        s.points * m->n_state * sizeof(double));
+  }
+  for (int t = 0; t < 2; t++)
+    kept_free(k[t][0]), kept_free(k[t][1]);
+  free(p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(grid_values),
       cmocka_unit_test(threads_bit_identical),
       cmocka_unit_test(threads_continuation),
+      cmocka_unit_test(shrinking_chunks_independent_of_threads),
       cmocka_unit_test(failing_points_recorded),
       cmocka_unit_test(resume_equals_uninterrupted),
       cmocka_unit_test(cancel_stops),

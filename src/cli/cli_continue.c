@@ -77,6 +77,11 @@ static const char continue_help[] =
     "  locate_tol      their parameter tolerance (default 1e-9 (max - min))\n"
     "  period_doubling  stay (default) | switch: go on along the doubled cycle\n"
     "  period_max      end when the period exceeds this (default 100 x the first)\n"
+    "  stop            end at special points, as AUTO's STOP: a list of kinds\n"
+    "                  (fold, hopf, period-doubling, neimark-sacker, grazing,\n"
+    "                  sliding, branch-switch), each KIND or KIND:N (the N-th\n"
+    "                  located, default the first), e.g. stop = fold, hopf:2\n"
+    "                  (default: none)\n"
     "  hopf_amplitude  size of the first cycle from a Hopf point (default 1e-3,\n"
     "                  relative to the equilibrium's state)\n"
     "  search          time searched for section crossings (default 1000)\n"
@@ -518,6 +523,7 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   } else if (cc.start == CS_CONT_FROM_HOPF) {
     struct cs_cont_spec es = cc.spec;
     es.stop_at_hopf = 1;
+    memset(es.stop_after, 0, sizeof es.stop_after); /* the user's stops are the cycles' */
     st = cs_continue_equilibria(w, &es, cc.at, cfg.y0, &eq);
     have_eq = st == CS_OK;
     for (size_t i = 0; st == CS_OK && i < eq.n_special && !hopf; i++)

@@ -36,7 +36,9 @@ static const char info_help[] =
     "Summarises a result file of contensou, or describes a model, as 'name = value'\n"
     "lines (one per line; tables as repeated lines of the same name).\n"
     "\n"
-    "Every file: file, kind, provenance (program, version, git_describe, date,\n"
+    "Every file: file, kind, provenance (program, version, git_describe,\n"
+    "hdf5_version, sundials_version, sundials_build (how that SUNDIALS was\n"
+    "built: debian-system, built-from-source with its flags, or installed), date,\n"
     "command_line). Files of a parameter file (sweep, trajectory): model,\n"
     "model_title, the model's choices (law ...), time_unit, params_file,\n"
     "overrides (one 'override = section.key=value' line each), status, message,\n"
@@ -193,8 +195,9 @@ static void show_record(const struct cs_result_table *d, const char *prefix)
 
 static void show_provenance(const struct cs_result_header *h)
 {
-  static const char *const names[] = {"program",      "version", "git_describe",
-                                      "hdf5_version", "date",    "command_line"};
+  static const char *const names[] = {"program",      "version",          "git_describe",
+                                      "hdf5_version", "sundials_version", "sundials_build",
+                                      "date",         "command_line"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     show_str(&h->root, names[i], NULL);
 }

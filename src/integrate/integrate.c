@@ -13,6 +13,7 @@
 #include "core/error_private.h"
 #include "integrate/nvector_small.h"
 #include "integrate/sunlinsol_gsl.h"
+#include "integrate/sundials_private.h"
 
 #include <limits.h>
 #include <math.h>
@@ -22,10 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cs_sundials_build.h"
+
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_erkstep.h>
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
+#include <sundials/sundials_version.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
 /* ARKODE's messages are embedded in ours, hence the longer outer buffer. */
@@ -1622,4 +1626,19 @@ const char *cs_integrator_last_error(const struct cs_integrator *integ)
   if (integ == NULL)
     return "no integrator";
   return integ->msg;
+}
+
+void cs_sundials_version(char *buf, size_t cap)
+{
+  char v[64];
+  if (cap == 0)
+    return;
+  if (SUNDIALSGetVersion(v, (int)sizeof v) != 0)
+    snprintf(v, sizeof v, "unknown");
+  snprintf(buf, cap, "%s", v);
+}
+
+const char *cs_sundials_build(void)
+{
+  return CS_SUNDIALS_BUILD;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "cs_version.h"
+#include "integrate/sundials_private.h"
 #include "io/h5_private.h"
 
 /* short names for the helpers shared with h5_write.c */
@@ -771,7 +772,7 @@ static void append_shell_word(char *buf, size_t cap, const char *w)
 
 enum cs_status cs_h5_write_provenance(struct cs_h5 *f, int argc, char *const *argv)
 {
-  char date[32], hdf5v[32];
+  char date[32], hdf5v[32], sundialsv[64];
   size_t cap = 1;
   char *cmd;
   time_t now = time(NULL);
@@ -801,6 +802,12 @@ enum cs_status cs_h5_write_provenance(struct cs_h5 *f, int argc, char *const *ar
     st = cs_h5_attr_write_string(f, "/", "git_describe", CS_GIT_DESCRIBE);
   if (st == CS_OK)
     st = cs_h5_attr_write_string(f, "/", "hdf5_version", hdf5v);
+  if (st == CS_OK) {
+    cs_sundials_version(sundialsv, sizeof sundialsv);
+    st = cs_h5_attr_write_string(f, "/", "sundials_version", sundialsv);
+  }
+  if (st == CS_OK)
+    st = cs_h5_attr_write_string(f, "/", "sundials_build", cs_sundials_build());
   if (st == CS_OK)
     st = cs_h5_attr_write_string(f, "/", "command_line", cmd);
   if (st == CS_OK)

@@ -308,7 +308,11 @@ enum cs_status cs_h5_read_strings(struct cs_h5 *f, const char *obj, const char *
 void cs_h5_strings_free(char **values, size_t count);
 
 /* Root attributes of a run: program = "contensou", version (CS_VERSION),
- * git_describe (CS_GIT_DESCRIBE), hdf5_version, command_line (argv joined by
+ * git_describe (CS_GIT_DESCRIBE), hdf5_version, sundials_version (the
+ * SUNDIALS linked, as it reports itself: "6.4.1"), sundials_build (how that
+ * SUNDIALS was built: "debian-system (libsundials-dev, ... no -O ...)",
+ * "built-from-source (..., CMAKE_C_FLAGS_RELEASE=-O3 -DNDEBUG, ...)" or
+ * "installed (<SUNDIALS_DIR>, ...)"), command_line (argv joined by
  * spaces, arguments quoted for a POSIX shell where needed) and date (UTC, ISO
  * 8601, e.g. "2026-01-31T12:00:00Z"). argv may be NULL when argc is 0. */
 enum cs_status cs_h5_write_provenance(struct cs_h5 *f, int argc, char *const *argv);

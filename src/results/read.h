@@ -139,8 +139,9 @@ struct cs_result_header {
                       sweep: running | complete | interrupted | failed */
   char *message;   /* why a run failed, or "" */
   /* every scalar root attribute: provenance (program, version, git_describe,
-   * hdf5_version, date, command_line), model_title, the model's choices
-   * (law, ...), params_file, params_text, overrides, wall_time ... */
+   * hdf5_version, sundials_version, sundials_build, date, command_line),
+   * model_title, the model's choices (law, ...), params_file, params_text,
+   * overrides, wall_time ... */
   struct cs_result_attrs root;
   /* one-row records (nrows 0 when absent): the resolved parameters, the
    * initial state, the solver settings (its attrs: stepper, method, jacobian) */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,12 @@ struct run {
   pthread_cond_t changed;
   struct unit *units;
   size_t n_units, next_unit, units_done;
+  /* cost-aware dispatch (take_unit): which units are taken, the first one
+   * that is not, and the measured cost (right-hand-side evaluations, 0: not
+   * yet) of every point of each pass, while the phase runs */
+  unsigned char *taken;
+  double *cost[2];
+  double class_cost[CS_CLASS_COUNT], class_points[CS_CLASS_COUNT]; /* sums over measured points */
   int phase_open; /* 0 between phases: workers wait */
   int finished;   /* no unit will ever come */
   /* the result queue, drained by the writer thread */
@@ -396,18 +403,105 @@ static void enqueue(struct run *r, void *buf, size_t len)
   pthread_mutex_unlock(&r->lock);
 }
 
+static size_t pass_index(const struct cs_sweep_spec *spec, int pass, size_t q, size_t row);
+
+/* Units looked at for each hand-out (from the first one not taken): bounds
+ * the work of a hand-out on grids of many one-point units. */
+enum { DISPATCH_WINDOW = 256 };
+
+/* The measured cost per point near a segment unit: that of the measured
+ * point nearest to [q0, q1) along its pass (in either pass, the same grid
+ * index), within `reach` positions; 0 when none. Called with r->lock held. */
+static double cost_near(const struct run *r, const struct unit *u, size_t reach)
+{
+  const struct cs_sweep_spec *spec = r->spec;
+  size_t n = spec->points;
+  for (size_t d = 0; d <= reach; d++) {
+    size_t q[2] = {u->q0 >= d + 1 ? u->q0 - 1 - d : SIZE_MAX, u->q1 + d < n ? u->q1 + d : SIZE_MAX};
+    if (d == 0) /* the unit's own measured points first (a resumed unit's prefix) */
+      for (size_t qq = u->q0; qq < u->q1; qq++)
+        for (int p = 0; p < 2; p++) {
+          size_t k = pass_index(spec, u->pass, qq, u->row);
+          if (r->cost[p] && r->cost[p][k] > 0)
+            return r->cost[p][k];
+        }
+    for (int side = 0; side < 2; side++) {
+      if (q[side] == SIZE_MAX)
+        continue;
+      size_t k = pass_index(spec, u->pass, q[side], u->row);
+      for (int p = 0; p < 2; p++)
+        if (r->cost[p] && r->cost[p][k] > 0)
+          return r->cost[p][k];
+    }
+  }
+  return 0;
+}
+
+/* The predicted cost of a unit: its points (with the seam overlap it runs
+ * first) times the measured cost of its nearest measured neighbour, else the
+ * mean cost of the points measured so far of the class of the point before
+ * it (a resumed run knows the classes of the points it kept), else the mean
+ * of all measured points, else 1. Called with r->lock held. */
+static double predict_cost(const struct run *r, const struct unit *u, const double *class_mean,
+                           double mean)
+{
+  const struct cs_sweep_spec *spec = r->spec;
+  if (u->kind != UNIT_SEGMENT)
+    return 1;
+  size_t len = u->q1 - u->qs + (u->seam && u->qs == u->q0 ? spec->overlap : 0);
+  size_t reach = spec->chunk > 16 ? spec->chunk : 16;
+  double c = cost_near(r, u, reach);
+  if (c <= 0 && u->qs > 0 && r->rec[u->pass]) {
+    const struct cs_sweep_record *prev =
+        &r->rec[u->pass][pass_index(spec, u->pass, u->qs - 1, u->row)];
+    if (prev->done && (int)prev->cls >= 0 && (int)prev->cls < CS_CLASS_COUNT)
+      c = class_mean[prev->cls];
+  }
+  if (c <= 0)
+    c = mean > 0 ? mean : 1;
+  return c * (double)len;
+}
+
 /* Hands out the next unit: 1 (a unit), 0 (between phases: ask again), -1
- * (no more units for this phase (local threads) or ever, or stopped). */
+ * (no more units for this phase (local threads) or ever, or stopped).
+ * Cost-aware: of the next DISPATCH_WINDOW units not taken, the one predicted
+ * to cost most (predict_cost), the first of them on a tie, so that the
+ * expensive work starts first and the last units to run are short. The
+ * order never changes what a unit computes: results do not depend on it. */
 static int take_unit(struct run *r, struct unit *u, int local)
 {
   int rc;
   pthread_mutex_lock(&r->lock);
+  while (r->phase_open && r->next_unit < r->n_units && r->taken && r->taken[r->next_unit])
+    r->next_unit++;
   if (r->finished || r->abort)
     rc = -1;
   else if (!r->phase_open || r->next_unit >= r->n_units)
     rc = local ? -1 : 0; /* this process's threads leave the phase; others wait for the next */
   else {
-    *u = r->units[r->next_unit++];
+    size_t pick = r->next_unit;
+    if (r->taken) {
+      /* mean measured cost per point, per class and overall */
+      double class_mean[CS_CLASS_COUNT], sum = 0, cnt = 0;
+      for (int c = 0; c < CS_CLASS_COUNT; c++) {
+        class_mean[c] = r->class_points[c] > 0 ? r->class_cost[c] / r->class_points[c] : 0;
+        sum += r->class_cost[c], cnt += r->class_points[c];
+      }
+      double best = -1;
+      size_t seen = 0;
+      for (size_t i = r->next_unit; i < r->n_units && seen < DISPATCH_WINDOW; i++) {
+        if (r->taken[i])
+          continue;
+        seen++;
+        double c = predict_cost(r, &r->units[i], class_mean, cnt > 0 ? sum / cnt : 0);
+        if (c > best)
+          best = c, pick = i;
+      }
+      r->taken[pick] = 1;
+    } else {
+      r->next_unit++;
+    }
+    *u = r->units[pick];
     rc = 1;
   }
   pthread_mutex_unlock(&r->lock);
@@ -470,6 +564,13 @@ static void apply(struct run *r, void *buf, size_t len)
   }
   r->rhs_evals += res->rhs_evals;
   r->computed++;
+  pthread_mutex_lock(&r->lock); /* the costs are read by take_unit, freed by run_phase */
+  if (r->cost[h->pass] && res->rhs_evals > 0) {
+    r->cost[h->pass][h->index] = (double)res->rhs_evals;
+    if ((int)res->cls >= 0 && (int)res->cls < CS_CLASS_COUNT)
+      r->class_cost[res->cls] += (double)res->rhs_evals, r->class_points[res->cls]++;
+  }
+  pthread_mutex_unlock(&r->lock);
   if (res->cls == CS_CLASS_FAILED)
     r->failed++;
   struct cs_sweep_point pt = {h->pass, h->index, h->p1, h->p2, res};
@@ -1066,6 +1167,33 @@ static void equilibria_along(const struct cs_model *m, const void *base, const d
 
 /* ------------------------------------------------------------- driver */
 
+/* Points of the chunk that starts at position q0 of a pass of np1 points
+ * (continuation, 1-D, chunk > 0): `chunk`, as in the layout before results
+ * version 6, until at most `chunk` points are left; that last chunk is split
+ * in halves, none below four seam overlaps (a seam's overlap stays within a
+ * quarter of its chunk's work) nor chunk / 4. The last units handed out are
+ * then short, so that no thread runs long alone at the end (figure 5a: the
+ * last 16 points carry 30 % of the work), and every seam of the old layout
+ * is kept: a seam restarts from the initial state and can land on a
+ * coexisting attractor, so a seam moved into a branch that continuation
+ * follows changes the diagram (a quarter-of-what-is-left rule put one at
+ * 59.2 rad/s in figure 5a, taking 59.2-59.5 off the period-1 branch). A fixed
+ * function of the grid and the spec, never of the thread or rank count: the
+ * seams, and with them the results, are the same for any. */
+static size_t chunk_at(const struct cs_sweep_spec *spec, size_t np1, size_t q0)
+{
+  size_t left = np1 - q0, size = (left + 1) / 2, least = 4 * spec->overlap;
+  if (left > spec->chunk)
+    return spec->chunk;
+  if (least < spec->chunk / 4)
+    least = spec->chunk / 4;
+  if (size < least)
+    size = least;
+  if (size > spec->chunk)
+    size = spec->chunk;
+  return size > 0 ? size : 1;
+}
+
 /* The units of the points phase: every segment, from its first missing
  * point (all of them on a fresh run). */
 /* The final state of grid index k of a pass, to continue from it: 1 and the
@@ -1096,10 +1224,13 @@ static size_t plan_points(struct run *r, struct unit *units)
   const struct cs_sweep_spec *spec = r->spec;
   size_t n = 0, np1 = spec->points, rows = spec->points2 ? spec->points2 : 1;
   size_t size = np1;
+  int shrink = 0;          /* chunk_at */
   if (!spec->continuation) /* independent points: any grouping gives the same results */
     size = spec->chunk ? spec->chunk : 32;
-  else if (!spec->points2)
-    size = spec->chunk ? spec->chunk : (np1 + (size_t)r->nthreads - 1) / (size_t)r->nthreads;
+  else if (!spec->points2 && !spec->chunk)
+    size = (np1 + (size_t)r->nthreads - 1) / (size_t)r->nthreads;
+  else if (!spec->points2 && spec->chunk < np1)
+    shrink = 1;
   if (size == 0)
     size = 1;
   for (int pass = 0; pass < 2; pass++) {
@@ -1108,6 +1239,8 @@ static size_t plan_points(struct run *r, struct unit *units)
     for (size_t row = 0; row < rows; row++) {
       for (size_t q0 = 0; q0 < np1; q0 += size) {
         struct unit u = {.kind = UNIT_SEGMENT, .pass = pass, .row = row, .q0 = q0};
+        if (shrink)
+          size = chunk_at(spec, np1, q0);
         u.q1 = q0 + size < np1 ? q0 + size : np1;
         u.seam = spec->continuation && !spec->points2 && q0 > 0;
         /* points of a segment finish in order: the done ones are a prefix */
@@ -1136,11 +1269,23 @@ static size_t plan_points(struct run *r, struct unit *units)
  * every unit is done (or the sweep stopped). */
 static void run_phase(struct run *r, struct unit *units, size_t n, int nthreads)
 {
+  /* cost-aware dispatch; without the memory for it, units go in order */
+  unsigned char *taken = calloc(n ? n : 1, 1);
+  double *cost[2] = {NULL, NULL};
+  for (int p = 0; p < 2 && taken; p++)
+    if (r->passes[p] && !(cost[p] = calloc(r->np, sizeof(double)))) {
+      free(cost[0]), cost[0] = NULL;
+      free(taken), taken = NULL;
+    }
   pthread_mutex_lock(&r->lock);
   r->units = units;
   r->n_units = n;
   r->next_unit = 0;
   r->units_done = 0;
+  r->taken = taken;
+  r->cost[0] = cost[0], r->cost[1] = cost[1];
+  for (int c = 0; c < CS_CLASS_COUNT; c++)
+    r->class_cost[c] = r->class_points[c] = 0;
   r->phase_open = 1;
   pthread_mutex_unlock(&r->lock);
   struct exec e = {r, NULL};
@@ -1165,7 +1310,10 @@ static void run_phase(struct run *r, struct unit *units, size_t n, int nthreads)
   while (r->units_done < r->n_units && !r->abort)
     pthread_cond_wait(&r->changed, &r->lock);
   r->phase_open = 0;
+  r->taken = NULL;
+  r->cost[0] = r->cost[1] = NULL;
   pthread_mutex_unlock(&r->lock);
+  free(taken), free(cost[0]), free(cost[1]);
 }
 
 /* Waits until the writer thread has applied everything queued so far. */

@@ -13,19 +13,26 @@
  * Continuation (default). Along a pass (forward: increasing index, backward:
  * decreasing) each point starts from the final state of the previous point,
  * so the diagram follows one attractor. A pass is split into contiguous
- * chunks of `chunk` points (default 32), handed to the threads dynamically.
+ * chunks of `chunk` points (default 32); only the pass's last chunk (at most
+ * `chunk` points left) is split in halves, not below 4 x `overlap` (nor
+ * chunk / 4), so that the last units to run are short while the seams sit
+ * where chunks of `chunk` put them; the units are handed to the threads
+ * dynamically, the one predicted to cost most first (its points times the
+ * measured cost of the nearest computed point, else the mean cost of the
+ * class of the point before it, else its length).
  * A chunk other than the pass's first begins with a seam overlap: the
  * `overlap` points before it (default 3) are re-run from the initial state,
  * results discarded, so that its first point is continued from a continued
- * state. Because chunks have a fixed size, the seams sit at the same grid
- * indices for any number of threads (or ranks): results do not depend on the
- * thread count, and fixed chunks keep the load balanced where one thread per
- * chunk would leave a thread idle beside the expensive (chaotic) part of a
- * range. What differs from a single unbroken pass is a seam point whose
- * attractor depends on more history than the overlap — coexisting attractors
- * near a seam — the documented exception; chunk = 0 gives one chunk per
- * thread, chunk >= points one unbroken pass. After a point that failed or
- * escaped, the next one starts from the initial state again.
+ * state. Because the chunks are a fixed function of the grid, the seams sit
+ * at the same grid indices for any number of threads (or ranks): results do
+ * not depend on the thread count, and fixed chunks keep the load balanced
+ * where one thread per chunk would leave a thread idle beside the expensive
+ * (chaotic) part of a range. What differs from a single unbroken pass is a
+ * seam point whose attractor depends on more history than the overlap —
+ * coexisting attractors near a seam — the documented exception; chunk = 0
+ * gives one chunk per thread, chunk >= points one unbroken pass. After a
+ * point that failed or escaped, the next one starts from the initial state
+ * again.
  *
  * Independent mode: every point starts from the same initial state; results
  * are bit-identical for any thread count.
@@ -62,7 +69,7 @@ struct cs_sweep_spec {
   int continuation; /* 1: continue from the neighbour's final state */
   enum cs_sweep_direction direction;
   size_t overlap;             /* seam overlap (continuation), points */
-  size_t chunk;               /* points per chunk (continuation), 0: one chunk per thread */
+  size_t chunk;               /* largest chunk (continuation, see above), 0: one per thread */
   struct cs_point_spec point; /* what to compute per point */
   int equilibria;             /* 1: equilibria and their stability along the grid */
   int multipliers;            /* 1: Floquet multipliers of every periodic point (shooting) */
