@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
@@ -124,6 +125,38 @@ static void install_handlers(void)
   signal(SIGXFSZ, SIG_IGN);
 }
 
+#ifdef CONTENSOU_TEST_HOOKS
+/* Test builds only (the contensou_testhooks program of tests/CMakeLists.txt,
+ * never installed): with CONTENSOU_TEST_PAUSE_AT=N and
+ * CONTENSOU_TEST_PAUSE_FILE=F, the writer stops once the file holds N points,
+ * all flushed to disk, writes that number to F and waits until F.go exists or
+ * a signal came. The sweep cannot complete meanwhile (its points are not
+ * accounted for until the writer takes them), so a test stops, signals or
+ * kills it in a known state whatever the machine's speed. */
+static void test_pause(struct cs_sweep_h5 *w)
+{
+  const char *at = getenv("CONTENSOU_TEST_PAUSE_AT"), *file = getenv("CONTENSOU_TEST_PAUSE_FILE");
+  if (!at || !file || cs_sweep_h5_written(w) != strtoul(at, NULL, 10))
+    return;
+  const struct timespec nap = {0, 10 * 1000 * 1000};
+  while (!stop_signal && cs_sweep_h5_flushed(w) < cs_sweep_h5_written(w)) {
+    cs_sweep_h5_tick(w); /* flushes once its interval has passed */
+    nanosleep(&nap, NULL);
+  }
+  char tmp[1100], go[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  snprintf(go, sizeof go, "%s.go", file);
+  FILE *fp = fopen(tmp, "w");
+  if (fp) {
+    fprintf(fp, "%zu\n", cs_sweep_h5_flushed(w));
+    if (fclose(fp) == 0)
+      rename(tmp, file); /* whole or absent for the test that polls it */
+  }
+  while (!stop_signal && access(go, F_OK) != 0)
+    nanosleep(&nap, NULL);
+}
+#endif
+
 enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
 
 struct progress_sink {
@@ -150,7 +183,12 @@ static int sink(void *ctx, const struct cs_sweep_point *pt)
     s->trivial_err[p] = r->mult_trivial_err;
     snprintf(s->mult_note[p], sizeof s->mult_note[p], "%s", r->mult_note);
   }
-  return cs_sweep_h5_sink(s->w, pt);
+  int rc = cs_sweep_h5_sink(s->w, pt);
+#ifdef CONTENSOU_TEST_HOOKS
+  if (rc == 0)
+    test_pause(s->w);
+#endif
+  return rc;
 }
 
 /* Flushes when due; reports what is on disk (so that a report never counts a

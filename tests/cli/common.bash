@@ -90,3 +90,41 @@ bad_verb() {
   esac
   pass "$last -> exit 2: $err"
 }
+
+# skip WHY: the test cannot run here (an optional tool is missing): exit 77,
+# which CTest counts as skipped, never as passed.
+skip() {
+  echo "skip - $*"
+  exit 77
+}
+
+# Sweeps stopped at a known point, whatever the machine's speed: the program
+# built with the tests' hook ($hooks: contensou_testhooks, never installed;
+# CONTENSOU_TEST_HOOKS in src/cli/cli_sweep.c) pauses its sweep once the file
+# holds CONTENSOU_TEST_PAUSE_AT points, all flushed to disk, writes that number
+# to CONTENSOU_TEST_PAUSE_FILE and waits until that file's ".go" exists or a
+# signal comes (SIGTERM and SIGINT stop it as ever; under mpirun, rank 0
+# pauses). The sweep cannot complete while it is held.
+
+# a test that fails while a sweep is held does not leave it waiting
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+
+# await_pause PID MARK: waits until the sweep PID (or the mpirun running it)
+# holds at the pause whose marker file is MARK; sets held (the points on disk
+# then). Polls the marker; fails only if the process ends without pausing.
+await_pause() {
+  local pid=$1 mark=$2
+  until [ -s "$mark" ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      [ -s "$mark" ] && break
+      die "the sweep (pid $pid) ended before it paused (no $mark)"
+    fi
+    sleep 0.02
+  done
+  held=$(cat "$mark")
+}
+
+# release MARK: lets the sweep held at MARK go on.
+release() {
+  : >"$1.go"
+}
