@@ -107,14 +107,6 @@ skip_part() {
   skipped_parts=$((skipped_parts + 1))
 }
 
-# Sweeps stopped at a known point, whatever the machine's speed: the program
-# built with the tests' hook ($hooks: contensou_testhooks, never installed;
-# CONTENSOU_TEST_HOOKS in src/cli/cli_sweep.c) pauses its sweep once the file
-# holds CONTENSOU_TEST_PAUSE_AT points, all flushed to disk, writes that number
-# to CONTENSOU_TEST_PAUSE_FILE and waits until that file's ".go" exists or a
-# signal comes (SIGTERM and SIGINT stop it as ever; under mpirun, rank 0
-# pauses). The sweep cannot complete while it is held.
-
 # at the end: a test that fails while a sweep is held does not leave it
 # waiting; a test that passed with parts skipped ends with 77
 on_exit() {
@@ -127,6 +119,14 @@ on_exit() {
   fi
 }
 trap on_exit EXIT
+
+# Sweeps stopped at a known point, whatever the machine's speed: the program
+# built with the tests' hook ($hooks: contensou_testhooks, never installed;
+# CONTENSOU_TEST_HOOKS in src/cli/cli_sweep.c) pauses its sweep once the file
+# holds CONTENSOU_TEST_PAUSE_AT points, all flushed to disk, writes that number
+# to CONTENSOU_TEST_PAUSE_FILE and waits until that file's ".go" exists or a
+# signal comes (SIGTERM and SIGINT stop it as ever; under mpirun, rank 0
+# pauses). The sweep cannot complete while it is held.
 
 # await_pause PID MARK: waits until the sweep PID (or the mpirun running it)
 # holds at the pause whose marker file is MARK; sets held (the points on disk

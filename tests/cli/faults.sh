@@ -105,7 +105,7 @@ mkdir -p fake
 cat >fake/gnuplot <<'SH'
 #!/bin/sh
 echo $$ >"$FAKE_PID"
-exec sleep 1000
+exec sleep 100000
 SH
 chmod +x fake/gnuplot
 export FAKE_PID="$scratch/gnuplot.pid"
