@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli_common.h"
@@ -168,6 +169,41 @@ static enum cs_status verify_resume(const char *source, void *ctx)
   return c->rc == CLI_EXIT_USAGE ? CS_ERR_PARSE : CS_ERR_HDF5;
 }
 
+#ifdef CONTENSOU_TEST_HOOKS
+/* Test builds only (the contensou_testhooks program of tests/CMakeLists.txt,
+ * never installed): with CONTENSOU_TEST_PAUSE_AT=N and
+ * CONTENSOU_TEST_PAUSE_FILE=F, the writer stops once the file holds N points,
+ * all flushed to disk, writes that number to F and waits until F.go exists or
+ * a signal came. The sweep cannot complete meanwhile (its points are not
+ * accounted for until the writer takes them), so a test stops, signals or
+ * kills it in a known state whatever the machine's speed. */
+static void test_pause(struct cs_sweep_h5 *w)
+{
+  const char *at = getenv("CONTENSOU_TEST_PAUSE_AT"), *file = getenv("CONTENSOU_TEST_PAUSE_FILE");
+  if (!at || !file || cs_sweep_h5_written(w) != strtoul(at, NULL, 10))
+    return;
+  const struct timespec nap = {0, 10 * 1000 * 1000};
+  /* the tick flushes once its interval (a quarter of a second) has passed,
+   * well within 1000 naps; a flush that fails leaves fewer points on disk,
+   * which the marker then says */
+  for (int i = 0; i < 1000 && !stop_signal && cs_sweep_h5_flushed(w) < cs_sweep_h5_written(w);
+       i++) {
+    cs_sweep_h5_tick(w);
+    nanosleep(&nap, NULL);
+  }
+  char *tmp = cli_path_printf("%s.tmp", file), *go = cli_path_printf("%s.go", file);
+  FILE *fp = tmp && go ? fopen(tmp, "w") : NULL;
+  if (fp) {
+    fprintf(fp, "%zu\n", cs_sweep_h5_flushed(w));
+    if (fclose(fp) == 0)
+      rename(tmp, file); /* whole or absent for the test that polls it */
+  }
+  while (go && !stop_signal && access(go, F_OK) != 0)
+    nanosleep(&nap, NULL);
+  free(tmp), free(go);
+}
+#endif
+
 enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
 
 struct progress_sink {
@@ -205,7 +241,12 @@ static int sink(void *ctx, const struct cs_sweep_point *pt)
     s->disagree[p] = r->chaos_disagree;
     s->zero_one_points[p] = r->zero_one_points;
   }
-  return cs_sweep_h5_sink(s->w, pt);
+  int rc = cs_sweep_h5_sink(s->w, pt);
+#ifdef CONTENSOU_TEST_HOOKS
+  if (rc == 0)
+    test_pause(s->w);
+#endif
+  return rc;
 }
 
 /* Flushes when due; reports what is on disk (so that a report never counts a

@@ -90,3 +90,61 @@ bad_verb() {
   esac
   pass "$last -> exit 2: $err"
 }
+
+# skip WHY: the test cannot run here (an optional tool is missing): exit 77,
+# which CTest counts as skipped, never as passed.
+skip() {
+  echo "skip - $*"
+  exit 77
+}
+
+# skip_part WHY: a part of the test cannot run here (an optional tool is
+# missing); the others go on, and if they all pass the test still ends with
+# 77: skipped in part is not passed.
+skipped_parts=0
+skip_part() {
+  echo "skip - $*"
+  skipped_parts=$((skipped_parts + 1))
+}
+
+# at the end: a test that fails while a sweep is held does not leave it
+# waiting (running jobs only: the pid of one that ended may be another
+# process's by now); a test that passed with parts skipped ends with 77
+on_exit() {
+  local rc=$?
+  # shellcheck disable=SC2046 # one pid per word
+  kill $(jobs -pr) 2>/dev/null
+  if [ "$rc" -eq 0 ] && [ "$skipped_parts" -gt 0 ]; then
+    echo "skip - $skipped_parts part(s) of the test could not run here (see above)"
+    exit 77
+  fi
+}
+trap on_exit EXIT
+
+# Sweeps stopped at a known point, whatever the machine's speed: the program
+# built with the tests' hook ($hooks: contensou_testhooks, never installed;
+# CONTENSOU_TEST_HOOKS in src/cli/cli_sweep.c) pauses its sweep once the file
+# holds CONTENSOU_TEST_PAUSE_AT points, all flushed to disk, writes that number
+# to CONTENSOU_TEST_PAUSE_FILE and waits until that file's ".go" exists or a
+# signal comes (SIGTERM and SIGINT stop it as ever; under mpirun, rank 0
+# pauses). The sweep cannot complete while it is held.
+
+# await_pause PID MARK: waits until the sweep PID (or the mpirun running it)
+# holds at the pause whose marker file is MARK; sets held (the points on disk
+# then). Polls the marker; fails only if the process ends without pausing.
+await_pause() {
+  local pid=$1 mark=$2
+  until [ -s "$mark" ]; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      [ -s "$mark" ] && break
+      die "the sweep (pid $pid) ended before it paused (no $mark)"
+    fi
+    sleep 0.02
+  done
+  held=$(cat "$mark")
+}
+
+# release MARK: lets the sweep held at MARK go on.
+release() {
+  : >"$1.go"
+}

@@ -268,7 +268,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   ok plot "$h5s" -o "$scratch/sweep.png"
   png "$scratch/sweep.png"
 else
-  echo "skip - gnuplot not installed: no plots"
+  skip_part "gnuplot not installed: no plots"
 fi
 
 echo "all $checks checks passed"

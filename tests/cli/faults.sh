@@ -105,30 +105,42 @@ mkdir -p fake
 cat >fake/gnuplot <<'SH'
 #!/bin/sh
 echo $$ >"$FAKE_PID"
-exec sleep 1000
+exec sleep 100000
 SH
 chmod +x fake/gnuplot
 export FAKE_PID="$scratch/gnuplot.pid"
-t0=$(date +%s)
+
+# alive PID: process PID exists and is not a zombie (a dead child that its
+# new parent has not collected yet).
+alive() {
+  local state
+  state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) && [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# (the fake gnuplot sleeps longer than the test's CTest time limit: returning
+# at all, with the time-limit message, shows the limit was applied)
 PATH="$scratch/fake:$PATH" CONTENSOU_GNUPLOT_TIMEOUT=2 run plot traj.h5 -o hang.png
-t1=$(date +%s)
 [ "$rc" -eq 1 ] || die "plot with a hanging gnuplot: exit $rc, expected 1"
 case "$err" in *"gnuplot did not finish"*"within 2 s"*) ;; *) die "plot with a hanging gnuplot: no time-limit message" ;; esac
-[ $((t1 - t0)) -lt 30 ] || die "plot with a hanging gnuplot took $((t1 - t0)) s"
-sleep 0.2
-! kill -0 "$(cat "$FAKE_PID")" 2>/dev/null || die "the hanging gnuplot survived its time limit"
+# contensou collects the gnuplot it killed before it returns
+! alive "$(cat "$FAKE_PID")" || die "the hanging gnuplot survived its time limit"
 pass "plot with a gnuplot that hangs -> exit 1 after the 2 s limit, gnuplot killed: $err"
 
 # contensou killed while gnuplot runs: gnuplot goes with it
 rm -f "$FAKE_PID"
 PATH="$scratch/fake:$PATH" CONTENSOU_GNUPLOT_TIMEOUT=600 "$exe" plot traj.h5 -o orphan.png >/dev/null 2>&1 &
 cpid=$!
-for _ in $(seq 100); do [ -s "$FAKE_PID" ] && break; sleep 0.05; done
-[ -s "$FAKE_PID" ] || die "the fake gnuplot did not start"
+# polls until the fake gnuplot runs (contensou plot waits for it meanwhile)
+until [ -s "$FAKE_PID" ]; do
+  kill -0 "$cpid" 2>/dev/null || [ -s "$FAKE_PID" ] || die "contensou plot ended before its gnuplot started"
+  sleep 0.02
+done
 kill -9 "$cpid"
 wait "$cpid" 2>/dev/null
+# the kernel kills it with its parent (PR_SET_PDEATHSIG); polled, with a
+# minute's bound only to name the failure
 gone=0
-for _ in $(seq 40); do kill -0 "$(cat "$FAKE_PID")" 2>/dev/null || { gone=1; break; }; sleep 0.05; done
+for _ in $(seq 3000); do alive "$(cat "$FAKE_PID")" || { gone=1; break; }; sleep 0.02; done
 [ $gone -eq 1 ] || { kill "$(cat "$FAKE_PID")"; die "gnuplot survived kill -9 of contensou plot"; }
 pass "kill -9 of contensou plot -> its gnuplot ends too (PR_SET_PDEATHSIG)"
 
@@ -220,9 +232,11 @@ with h5py.File(sys.argv[1], "r+") as f:
     m = s["class_mismatches"]
     m[...] = np.random.RandomState(3).randint(-2**62, 2**62, m.shape, dtype=np.int64)
 PY
-  t0=$(date +%s)
+  # refused before gnuplot starts: a gnuplot left looping would end in the
+  # time-limit message instead
   fails 1 "bifurcations_ref = 1e+09 does not fit" plot epsrand.h5 -o epsrand.png
-  [ $(($(date +%s) - t0)) -lt 20 ] || die "$last took more than 20 s"
-  pass "eps-study summary with bifurcations_ref = 1e9 -> exit 1 at once: $err"
+  pass "eps-study summary with bifurcations_ref = 1e9 -> exit 1 before gnuplot: $err"
+else
+  skip_part "h5py is not installed: the damaged sweep and eps-study files are not checked"
 fi
 echo "all $checks checks passed"

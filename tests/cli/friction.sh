@@ -206,7 +206,7 @@ if command -v gnuplot >/dev/null 2>&1; then
   grep -q "<svg" "$scratch/fig2.svg" || die "$last: not an SVG"
   pass "$last wrote an SVG (format from the extension)"
 else
-  echo "skip - gnuplot is not installed: plot not checked"
+  skip_part "gnuplot is not installed: plot not checked"
 fi
 
 usage_error "no such file" plot "$scratch/missing.h5"
@@ -231,7 +231,7 @@ PY
   pass "h5py reads $h5 by names"
   usage_error "unknown kind 'no-such-kind'" plot "$scratch/other.h5"
 else
-  echo "skip - h5py not available: unknown-kind check not run"
+  skip_part "h5py not available: unknown-kind check not run"
 fi
 last="contensou plot (gnuplot not on PATH)"
 out=$(env PATH=/nonexistent "$exe" plot "$h5" -o "$scratch/never.png" 2>"$scratch/stderr")

@@ -268,7 +268,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   grep -q "<svg" "$scratch/belt.svg" || die "$last: not an SVG"
   pass "$last wrote an SVG"
 else
-  echo "skip - gnuplot is not installed: plots not checked"
+  skip_part "gnuplot is not installed: plots not checked"
 fi
 
 # ------------------------------------------------------------ bad inputs

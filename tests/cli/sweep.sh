@@ -215,7 +215,7 @@ if [ "$have_h5py" -eq 0 ]; then
     h5dump -H -d /bifurcations "$h5" >/dev/null || die "h5dump: no /bifurcations"
     pass "h5dump finds kind, status, the columns, class names, units, offsets and bifurcations in $h5"
   else
-    echo "skip - neither h5py nor h5dump: the HDF5 layout is not checked"
+    skip_part "neither h5py nor h5dump: the HDF5 layout is not checked"
   fi
 fi
 
@@ -344,7 +344,7 @@ if [ "$have_gnuplot" -eq 1 ]; then
   bad plot "--var: only for sweep files" plot "$scratch/traj.h5" --var x
   bad plot "--point and --at are alternatives" plot "$h5" --point 1 --at 0.3
 else
-  echo "skip - gnuplot is not installed: plots not checked"
+  skip_part "gnuplot is not installed: plots not checked"
 fi
 
 # ------------------------------------------------------ a 2-D regime map
@@ -453,7 +453,7 @@ elif command -v h5diff >/dev/null 2>&1; then
     die "--threads 1 and 2: /forward/points differ (h5diff)"
   pass "--threads 1 and --threads 2 with continuation = false: identical /forward/points (h5diff)"
 else
-  echo "skip - neither h5py nor h5diff: the thread-count comparison is not checked"
+  skip_part "neither h5py nor h5diff: the thread-count comparison is not checked"
 fi
 
 echo "all $checks checks passed"

@@ -4,21 +4,23 @@
 # for 2 and 3 ranks, in independent and in continuation mode (1-D, both
 # passes with refinement, a 2-D map, a model with integer outputs); SIGTERM to mpirun keeps every
 # finished point, and --resume (with or without mpirun) completes the file
-# into the uninterrupted one.
-# Usage (CTest): bash sweep_mpi.sh <path-to-contensou> <source-dir> <scratch-dir>
+# into the uninterrupted one (the signal comes while rank 0 is held at a
+# known point by the test build's hook, common.bash: on any machine).
+# Usage (CTest): bash sweep_mpi.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: sweep_mpi.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: sweep_mpi.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
 source "$(dirname "$0")/common.bash"
 export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
-"$exe" --version | grep -qx 'mpi = yes' || { echo "skip - contensou was built without MPI"; exit 0; }
-command -v mpirun >/dev/null 2>&1 || { echo "skip - no mpirun"; exit 0; }
-[ "$have_h5py" -eq 1 ] || { echo "skip - h5py is needed to compare the files"; exit 0; }
+"$exe" --version | grep -qx 'mpi = yes' || skip "contensou was built without MPI"
+command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Debian package openmpi-bin)"
+[ "$have_h5py" -eq 1 ] || skip "h5py is needed to compare the files (Debian package python3-h5py)"
 # as root on a 2-core machine (CI): OpenMPI must be told both
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # sanitizer builds: OpenMPI's own allocations live until exit (suppressed by
@@ -122,37 +124,43 @@ with h5py.File('$scratch/np2_tm.h5', 'r') as f:
 same "$scratch/one_tm.h5" "$scratch/np2_tm.h5"
 pass "integer outputs (section/codes): 2 ranks give the file of 1 process"
 
-# SIGTERM to mpirun (what a scheduler sends; mpirun passes it on a second
-# later, and kills a second after that): the ranks stop, rank 0 keeps every
-# finished point; a resume without mpirun, and one with it, complete it
-# (long enough to be running when the signal comes: 300 + 300 took 0.6 s in
-# a release build and 6 s under the sanitizers, then 1.3 s under the
-# sanitizers once issue 10's fourth round made section runs cheaper, which
-# ended the sweep before the signal; 1500 + 1500 everywhere)
-span=1500
-long=(--set sweep.transient=$span --set sweep.record=$span)
-ok sweep "$ini" -o "$scratch/one_long.h5" "${long[@]}"
+# SIGTERM to mpirun (what a scheduler sends), while rank 0 is held with 5
+# points on disk (the sweep cannot end meanwhile): mpirun passes it on to the
+# ranks, which stop; rank 0 keeps every finished point and says so; a resume
+# without mpirun, and one with it, complete the file. mpirun's exit status is
+# its own, not the program's. Open MPI 4 passes the signal on after
+# odls_base_sigkill_timeout seconds and kills the ranks that are still there
+# as long again later (it waits both times even when they have gone): 5 s
+# rather than 1 leaves rank 0's last write (milliseconds) a margin that no
+# load exhausts, for 8 s more per run.
+export OMPI_MCA_odls_base_sigkill_timeout=5
 for resume_with in 1 2; do
   o="$scratch/term_$resume_with.h5"
   # mpirun itself in the background (not the function: $! must be mpirun's pid)
-  mpirun --oversubscribe -np 3 "$exe" sweep "$ini" -o "$o" --threads 1 --progress log "${long[@]}" \
-    >/dev/null 2>"$o.log" &
+  CONTENSOU_TEST_PAUSE_AT=5 CONTENSOU_TEST_PAUSE_FILE="$o.held" \
+    mpirun --oversubscribe -np 3 "$hooks" sweep "$ini" -o "$o" --threads 1 >/dev/null 2>"$o.log" &
   pid=$!
-  for _ in $(seq 1 400); do
-    grep -q "points on disk" "$o.log" && break
-    sleep 0.025
-  done
+  await_pause "$pid" "$o.held"
   kill -TERM "$pid"
   wait "$pid"
-  [ -e "$o.partial" ] || die "SIGTERM to mpirun: no $o.partial (the sweep ended first?)"
+  [ -e "$o.partial" ] || die "SIGTERM to mpirun: no $o.partial ($(cat "$o.log"))"
   grep -q "stopped by SIGTERM" "$o.log" || die "SIGTERM to mpirun: rank 0 did not report the stop: $(cat "$o.log")"
+  have=$(/usr/bin/python3 -c "
+import h5py, numpy as np
+with h5py.File('$o.partial', 'r') as f:
+    assert f.attrs['status'] == 'interrupted', f.attrs['status']
+    print(np.count_nonzero(f['forward/points/class'][:]))
+") || die "SIGTERM to mpirun: $o.partial is not a closed file with status interrupted"
+  [ "$have" -ge 5 ] || die "SIGTERM to mpirun: $have points kept, 5 were on disk at the pause"
+  grep -q "stopped by SIGTERM: $have of 24 points are in $o.partial" "$o.log" ||
+    die "SIGTERM to mpirun: rank 0's message does not count the $have points of the file: $(cat "$o.log")"
   if [ "$resume_with" = 1 ]; then
     ok sweep --resume "$o"
   else
     mpi 2 "$exe" sweep --resume "$o" --threads 1 >/dev/null 2>&1 || die "mpirun -np 2 contensou sweep --resume $o failed"
   fi
-  same "$scratch/one_long.h5" "$o"
-  pass "SIGTERM to mpirun -np 3, resumed with $([ "$resume_with" = 1 ] && echo "one process" || echo "mpirun -np 2"): the uninterrupted file"
+  same "$scratch/one_continuation.h5" "$o"
+  pass "SIGTERM to mpirun -np 3 with $have points kept, resumed with $([ "$resume_with" = 1 ] && echo "one process" || echo "mpirun -np 2"): the uninterrupted file"
 done
 
 echo "all $checks checks passed"

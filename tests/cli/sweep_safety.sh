@@ -9,19 +9,28 @@
 # --resume then completes each of them into a file equal to an uninterrupted
 # run's, in continuation and in independent mode, and refuses to mix two
 # sweeps (changed parameter file, changed --set, another results version)
-# and files of older layouts.
-# Usage (CTest): bash sweep_safety.sh <path-to-contensou> <source-dir> <scratch-dir>
+# and files of older layouts. Every sweep that is killed or signalled is
+# first held at a known point by the test build's hook (common.bash), so that
+# no verdict depends on the machine's speed; kills at random moments are made
+# from such a pause, and every assertion holds wherever they land.
+# Usage (CTest): bash sweep_safety.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: sweep_safety.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: sweep_safety.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
 source "$(dirname "$0")/common.bash"
 export CONTENSOU_GNUPLOT_DIR="$src/analysis/gnuplot"
-[ "$have_h5py" -eq 1 ] || { echo "skip - h5py is needed to read killed files"; exit 0; }
+[ "$have_h5py" -eq 1 ] || skip "h5py is needed to read killed files"
+
+# the hook is the test build's only: the program that is installed has none
+! grep -qa CONTENSOU_TEST_PAUSE "$exe" || die "$exe contains the tests' pause hook"
+grep -qa CONTENSOU_TEST_PAUSE "$hooks" || die "$hooks lacks the tests' pause hook"
+pass "the pause hook is in contensou_testhooks only, not in the program that is installed"
 
 quick=${CS_TEST_QUICK:-0}
 trials=6
@@ -98,35 +107,42 @@ logged() {
   awk -F'points on disk = ' 'NF > 1 { split($2, w, " "); n = w[1] } END { print n + 0 }' "$1"
 }
 
-# started OUT_H5 ARGS...: starts a sweep to OUT_H5 in the background (pid in
-# $pid) and returns once it has reported its first points on disk.
-started() {
-  local out_h5=$1
-  shift
-  "$exe" sweep "$ini" -o "$out_h5" --threads 1 --progress log "$@" >"$out_h5.out" 2>"$out_h5.log" &
+# held OUT_H5 N ARGS...: starts contensou sweep $ini ARGS -o OUT_H5 (one
+# thread, progress logged to OUT_H5.log) in the background (pid in $pid) and
+# returns once it is held with N points on disk (in $held).
+held() {
+  local out_h5=$1 n=$2
+  shift 2
+  CONTENSOU_TEST_PAUSE_AT=$n CONTENSOU_TEST_PAUSE_FILE="$out_h5.held" \
+    "$hooks" sweep "$ini" -o "$out_h5" --threads 1 --progress log "$@" >"$out_h5.out" 2>"$out_h5.log" &
   pid=$!
-  for _ in $(seq 1 400); do
-    grep -q "points on disk" "$out_h5.log" && return 0
-    sleep 0.025
-  done
-  die "sweep to $out_h5 reported no point on disk within 10 s"
+  await_pause "$pid" "$out_h5.held"
+  [ "$held" -eq "$n" ] || die "the sweep to $out_h5 paused with $held points on disk, expected $n"
 }
 
-rand_sleep() { awk -v s="$RANDOM" -v a="$1" -v b="$2" 'BEGIN { srand(s); printf "%.2f", a + (b - a) * rand() }'; }
+# random A B: a random number in [A, B] (two decimals).
+random() { awk -v s="$RANDOM" -v a="$1" -v b="$2" 'BEGIN { srand(s); printf "%.2f", a + (b - a) * rand() }'; }
 
-# kill9_sweep OUT LO HI ARGS...: contensou sweep ARGS -o OUT (progress logged
-# to OUT's .log) killed with SIGKILL after a random LO..HI s; sets pause and
-# reported (the points the run had reported on disk).
+# kill9_sweep OUT N ARGS...: contensou sweep ARGS -o OUT (two threads,
+# progress logged to OUT's .log) held once N points are on disk, let go and
+# killed with SIGKILL a random 0 to 0.5 s later: between points, inside a
+# write, during the final write or after the end; the checks after it hold
+# for each. Sets pause (the delay) and reported (the points on disk at the
+# pause, or more if the run reported more before the kill).
 kill9_sweep() {
-  local out_h5=$1 lo=$2 hi=$3
-  shift 3
-  "$exe" sweep "$@" -o "$out_h5" --threads 2 --progress log >/dev/null 2>"${out_h5%.h5}.log" &
+  local out_h5=$1 n=$2
+  shift 2
+  CONTENSOU_TEST_PAUSE_AT=$n CONTENSOU_TEST_PAUSE_FILE="$out_h5.held" \
+    "$hooks" sweep "$@" -o "$out_h5" --threads 2 --progress log >/dev/null 2>"${out_h5%.h5}.log" &
   local pid=$!
-  pause=$(rand_sleep "$lo" "$hi")
-  sleep "$pause"
+  await_pause "$pid" "$out_h5.held"
+  pause=$(random 0 0.5)
+  release "$out_h5.held"
+  sleep "$pause" # where the kill lands, not whether the test passes
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   reported=$(logged "${out_h5%.h5}.log")
+  [ "$reported" -ge "$held" ] || reported=$held
 }
 
 # ------------------------------------------------ uninterrupted references
@@ -144,12 +160,13 @@ for t in $(seq 1 "$trials"); do
     sets=(--set sweep.continuation=false)
   fi
   out_h5="$scratch/kill_$t.h5"
-  kill9_sweep "$out_h5" 0.3 2.0 "$ini" "${sets[@]}"
+  at=$((RANDOM % 40 + 1))
+  kill9_sweep "$out_h5" "$at" "$ini" "${sets[@]}"
   if [ -e "$out_h5.partial" ]; then
     have=$(done_points "$out_h5.partial") || die "trial $t: h5py cannot read $out_h5.partial after kill -9"
     [ "$have" -ge "$reported" ] || lost=$((lost + reported - have))
     [ "$have" -ge "$reported" ] ||
-      die "trial $t ($mode, kill -9 after $pause s): the run reported $reported points on disk, the file holds $have"
+      die "trial $t ($mode, kill -9 $pause s after a pause at $at points): the run reported $reported points on disk, the file holds $have"
     last="contensou sweep --resume $out_h5"
     run sweep --resume "$out_h5" --threads 2
     [ "$rc" -eq 0 ] || die "$last: exit status $rc"
@@ -158,18 +175,11 @@ for t in $(seq 1 "$trials"); do
   elif [ -e "$out_h5" ]; then
     have=48 # the run finished before the kill
   else
-    # killed before the partial file was in place (a slow start: sanitizers,
-    # load): nothing can have been reported, and a new run starts afresh
-    have=0
-    [ "$reported" -eq 0 ] ||
-      die "trial $t: neither $out_h5 nor its .partial after kill -9 at $pause s, with $reported points reported on disk"
-    last="contensou sweep -o $out_h5 (after a kill before the first point)"
-    run sweep "$ini" -o "$out_h5" --threads 2 "${sets[@]}"
-    [ "$rc" -eq 0 ] || die "$last: exit status $rc"
+    die "trial $t: neither $out_h5 nor its .partial after kill -9, with $reported points reported on disk"
   fi
   [ ! -e "$out_h5.partial" ] || die "trial $t: $out_h5.partial left after the resume"
   same "$scratch/ref_$mode.h5" "$out_h5"
-  pass "kill -9 at $pause s ($mode): $reported points reported on disk, $have in the file, resumed into a file equal to the uninterrupted run's"
+  pass "kill -9 $pause s after a pause at $at points ($mode): $reported points reported on disk, $have in the file, resumed into a file equal to the uninterrupted run's"
 done
 [ "$lost" -eq 0 ] || die "points lost after kill -9: $lost"
 pass "kill -9 in $trials trials: 0 finished points lost"
@@ -195,7 +205,8 @@ EOF
 ok sweep "$tm" -o "$scratch/ref_tm.h5" --threads 2
 for t in 1 2; do
   out_h5="$scratch/kill_tm_$t.h5"
-  kill9_sweep "$out_h5" 0.3 1.5 "$tm"
+  at=$((RANDOM % 40 + 1))
+  kill9_sweep "$out_h5" "$at" "$tm"
   if [ -e "$out_h5.partial" ]; then
     /usr/bin/python3 - "$out_h5.partial" "$reported" <<'PY' ||
 import sys, h5py, numpy as np
@@ -211,46 +222,54 @@ with h5py.File(sys.argv[1], "r", libver="latest", swmr=True) as f:
         c = codes[off[k]:off[k] + cnt[k]]
         assert np.all((c[:, 0] >= 1) & (c[:, 0] <= 5)) and np.all((c[:, 1] == 0) | (c[:, 1] == 1)), (k, c)
 PY
-      die "twomass trial $t (kill -9 after $pause s): a point on disk lacks its codes"
+      die "twomass trial $t (kill -9 $pause s after a pause at $at points): a point on disk lacks its codes"
     ok sweep --resume "$out_h5" --threads 2
   elif [ ! -e "$out_h5" ]; then
-    [ "$reported" -eq 0 ] || die "twomass trial $t: no file after kill -9, $reported points reported"
-    ok sweep "$tm" -o "$out_h5" --threads 2
+    die "twomass trial $t: no file after kill -9, $reported points reported"
   fi
   same "$scratch/ref_tm.h5" "$out_h5"
-  pass "twomass, kill -9 at $pause s: $reported points reported, each with its section codes; resumed into the uninterrupted file"
+  pass "twomass, kill -9 $pause s after a pause at $at points: $reported points reported, each with its section codes; resumed into the uninterrupted file"
 done
 
 # --------------------------------------------- kill -9 during refinement
-# (transient and record 400: with 100 the refinement ended within the 0.2 s
-# below once the point analysis got faster)
+# Held once its 16 grid points are on disk (the refinement cannot end while
+# the sweep is held) and killed there; then held, let go and killed a random
+# moment later: in the refinement, during the final write or after the end.
 refine=(--set sweep.refine=true --set sweep.refine_tol=1e-5 --set sweep.points=16 --set sweep.chunk=4
   --set sweep.transient=400 --set sweep.record=400)
 ok sweep "$ini" -o "$scratch/ref_refine.h5" --threads 2 "${refine[@]}"
-"$exe" sweep "$ini" -o "$scratch/refine.h5" --threads 2 --progress log "${refine[@]}" \
-  >/dev/null 2>"$scratch/refine.log" &
-pid=$!
-for _ in $(seq 1 600); do
-  grep -q "points on disk = 16 of 16" "$scratch/refine.log" && break
-  sleep 0.05
+for how in held released; do
+  o="$scratch/refine_$how.h5"
+  CONTENSOU_TEST_PAUSE_AT=16 CONTENSOU_TEST_PAUSE_FILE="$o.held" \
+    "$hooks" sweep "$ini" -o "$o" --threads 2 "${refine[@]}" >/dev/null 2>&1 &
+  pid=$!
+  await_pause "$pid" "$o.held"
+  when="at the pause"
+  if [ "$how" = released ]; then
+    pause=$(random 0 1)
+    when="$pause s after the pause"
+    release "$o.held"
+    sleep "$pause" # where the kill lands, not whether the test passes
+  fi
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  if [ -e "$o.partial" ]; then
+    [ "$(done_points "$o.partial")" -eq 16 ] || die "points lost in a kill -9 $when, during refinement"
+    last="contensou sweep --resume $o"
+    run sweep --resume "$o"
+    [ "$rc" -eq 0 ] || die "$last: exit status $rc"
+    is computed 0
+  else
+    [ "$how" = released ] && [ -e "$o" ] || die "kill -9 $when: no $o.partial"
+  fi
+  same "$scratch/ref_refine.h5" "$o"
+  pass "kill -9 $when, all points on disk, before the refinement's results: every point kept; the resume computes no point, refines again, equals the uninterrupted file"
 done
-grep -q "points on disk = 16 of 16" "$scratch/refine.log" || die "the refinement sweep did not report its 16 points"
-sleep 0.2
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-[ -e "$scratch/refine.h5.partial" ] || die "the sweep finished its refinement within 0.2 s: nothing to test"
-[ "$(done_points "$scratch/refine.h5.partial")" -eq 16 ] || die "points lost in a kill during refinement"
-last="contensou sweep --resume $scratch/refine.h5"
-run sweep --resume "$scratch/refine.h5"
-[ "$rc" -eq 0 ] || die "$last: exit status $rc"
-is computed 0
-same "$scratch/ref_refine.h5" "$scratch/refine.h5"
-pass "kill -9 during refinement: every point kept; the resume computes no point, refines again, equals the uninterrupted file"
 
 # ------------------------------------------------------- SIGTERM, SIGINT
 for sig in TERM INT; do
   out_h5="$scratch/sig_$sig.h5"
-  started "$out_h5"
+  held "$out_h5" 8
   kill -s "$sig" "$pid"
   wait "$pid"
   rc=$?
@@ -263,6 +282,9 @@ for sig in TERM INT; do
     *"stopped by SIG$sig: "*" points are in $out_h5.partial; continue with 'contensou sweep --resume $out_h5'"*) ;;
     *) die "SIG$sig: the message does not say what is kept and how to resume: $err" ;;
   esac
+  kept=$(sed -n "s/.*stopped by SIG$sig: \([0-9]*\) of 48 points.*/\1/p" <<<"$err")
+  [ -n "$kept" ] && [ "$kept" -ge "$held" ] && [ "$kept" -eq "$(done_points "$out_h5.partial")" ] ||
+    die "SIG$sig: the message counts '$kept' points; $held were on disk at the pause, the file holds $(done_points "$out_h5.partial")"
   /usr/bin/python3 -c "
 import h5py, sys
 f = h5py.File('$out_h5.partial', 'r')   # closed properly: any reader opens it
@@ -275,13 +297,14 @@ done
 
 # ----------------------------------------------- a second writer, resume checks
 out_h5="$scratch/two.h5"
-started "$out_h5"
+held "$out_h5" 8
 last="contensou sweep $ini -o $out_h5 (second)"
 run sweep "$ini" -o "$out_h5"
 [ "$rc" -eq 1 ] || die "$last: exit status $rc, expected 1"
 case "$err" in *"'$out_h5' is being written by another process (pid $pid"*) ;; *) die "$last: $err" ;; esac
 run sweep --resume "$out_h5"
 [ "$rc" -eq 1 ] || die "a resume while the sweep runs: exit status $rc, expected 1"
+release "$out_h5.held"
 wait "$pid" || die "the first sweep failed after a second writer was refused"
 same "$scratch/ref_cont.h5" "$out_h5"
 pass "a second sweep (and a resume) of a running sweep's output is refused; the first completes unharmed"
@@ -295,7 +318,7 @@ bad_verb sweep "no such sweep file" sweep --resume "$scratch/none.h5"
 
 # an interrupted sweep, then resumes that would mix two sweeps
 out_h5="$scratch/mix.h5"
-started "$out_h5"
+held "$out_h5" 8
 kill -TERM "$pid"
 wait "$pid"
 sed 's/^record = 100$/record = 120/' "$ini" >"$scratch/changed.ini"
