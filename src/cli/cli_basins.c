@@ -102,8 +102,10 @@ static void install_handlers(void)
 struct sink_ctx {
   struct cs_basins_h5 *w;
   struct cli_progress prog;
-  long kill_after; /* testing: SIGKILL itself after this many units written (0: never) */
+#ifdef CONTENSOU_TEST_HOOKS
+  long kill_after; /* SIGKILL itself after this many units written (0: never) */
   long written;
+#endif
 };
 
 static int sink(void *vp, const struct cs_basins_unit *u)
@@ -111,8 +113,12 @@ static int sink(void *vp, const struct cs_basins_unit *u)
   struct sink_ctx *s = vp;
   int rc = cs_basins_h5_sink(s->w, u);
   cli_progress_update(&s->prog, (double)cs_basins_h5_cells(s->w));
+#ifdef CONTENSOU_TEST_HOOKS
+  /* Test builds only (contensou_testhooks of tests/CMakeLists.txt, never
+   * installed): a kill -9 at a known point, whatever the machine's speed. */
   if (rc == 0 && s->kill_after > 0 && ++s->written >= s->kill_after)
-    raise(SIGKILL); /* a kill -9 at a known point, for the tests */
+    raise(SIGKILL);
+#endif
   return rc;
 }
 
@@ -306,8 +312,10 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
              : cli_fail(cmd, "%s", cs_errmsg());
     goto out_cfg;
   }
+#ifdef CONTENSOU_TEST_HOOKS
   const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
   sc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+#endif
   size_t prior = 0;
   const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
   size_t ncells = cs_basins_ncells(&spec);

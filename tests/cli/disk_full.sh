@@ -5,16 +5,18 @@
 # every reader (plain h5py, contensou info) opens it. On a small tmpfs:
 # - simulate with the disk filled before the run, leaving room for the
 #   header and a few thousand rows;
-# - sweep with the disk filled by another process once the run has put its
-#   first points on disk (its log line says so: no sleeping); the sweep is
-#   then resumed to completion once the space is back.
+# - sweep with the disk filled by another process while the run is held by
+#   the test build's hook with its first point on disk, then let go: its next
+#   write meets the full disk whatever the machine's speed; the sweep is then
+#   resumed to completion once the space is back.
 # Needs root (mount) and h5py: exit 77 (skipped) without them.
-# Usage (CTest): bash disk_full.sh <path-to-contensou> <source-dir> <scratch-dir>
+# Usage (CTest): bash disk_full.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: disk_full.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: disk_full.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
@@ -26,7 +28,10 @@ command -v fallocate >/dev/null || { echo "skip - no fallocate"; exit 77; }
 disk="$scratch/disk"
 mkdir -p "$disk"
 mount -t tmpfs -o size=8m tmpfs "$disk" 2>/dev/null || { echo "skip - mounting a tmpfs is not permitted here"; exit 77; }
-trap 'umount "$disk" 2>/dev/null' EXIT
+# a sweep still held (the test failed) is stopped and waited for first: its
+# open file would keep the tmpfs busy
+# shellcheck disable=SC2046 # one pid per word
+trap 'kill $(jobs -pr) 2>/dev/null; wait; umount "$disk" 2>/dev/null' EXIT
 
 # fill LEAVE: another file takes all the free space of the tmpfs but LEAVE bytes
 fill() {
@@ -87,23 +92,17 @@ lyapunov = none
 continuation = false
 EOF
 out_h5="$disk/sweep.h5"
-fifo="$scratch/log.fifo"
-mkfifo "$fifo"
-"$exe" sweep "$ini" -o "$out_h5" --threads 1 --progress log >"$scratch/sweep.out" 2>"$fifo" &
+CONTENSOU_TEST_PAUSE_AT=1 CONTENSOU_TEST_PAUSE_FILE="$scratch/sweep.held" \
+  "$hooks" sweep "$ini" -o "$out_h5" --threads 1 --progress log >"$scratch/sweep.out" 2>"$scratch/sweep.err" &
 pid=$!
-filled=0
-: >"$scratch/sweep.err"
-while IFS= read -r line; do
-  printf '%s\n' "$line" >>"$scratch/sweep.err"
-  case "$line" in *"points on disk = "*)
-    [ $filled -eq 0 ] && fill 0 && filled=1 ;;
-  esac
-done <"$fifo"
+await_pause "$pid" "$scratch/sweep.held"
+fill 0
+release "$scratch/sweep.held"
 wait "$pid"
 rc=$?
 err=$(cat "$scratch/sweep.err")
-last="contensou sweep (1500 points) -o disk/sweep.h5, the disk filled after the first points"
-[ $filled -eq 1 ] || die "$last: no point reached the disk"
+last="contensou sweep (1500 points) -o disk/sweep.h5, the disk filled after the first point"
+[ "$held" -eq 1 ] || die "$last: held with $held points on disk, expected 1"
 [ "$rc" -eq 1 ] || die "$last: exit $rc, expected 1"
 case "$err" in *"No space left on device"*"finished points are in $out_h5.partial"*"--resume $out_h5"*) ;; *) die "$last: $err" ;; esac
 said=$(printf '%s\n' "$err" | sed -n 's/.*; \([0-9][0-9]*\) finished points are in.*/\1/p' | tail -1)

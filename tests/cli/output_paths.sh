@@ -7,12 +7,14 @@
 # of a run's own files) are refused by every verb, also while the run that
 # owns them writes; a completed sweep file is never replaced by a new sweep
 # (as `contensou sweep --help` says).
-# Usage (CTest): bash output_paths.sh <path-to-contensou> <source-dir> <scratch-dir>
+# Running sweeps are held at a known point by the test build's hook.
+# Usage (CTest): bash output_paths.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: output_paths.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: output_paths.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
@@ -62,23 +64,16 @@ is output "$target"
 is status complete
 pass "$last -> output = the path as given"
 
-# an interrupted sweep at the long path, resumed there: SIGTERM once the
-# first point is on disk (the log line says so: no sleeping)
-big="$scratch/big.ini"
-# about 5 s of CPU: the first log line (after 1 s) comes long before its end
-sed -e 's/^points = 4$/points = 2000/' -e 's/^transient = 10$/transient = 200/' \
-  -e 's/^record = 10$/record = 200/' "$ini" >"$big"
+# an interrupted sweep at the long path, resumed there: held by the test
+# build's hook once its first point is on disk, then SIGTERM (whatever the
+# machine's speed, the sweep cannot have ended)
 target2="$long/stopped.h5"
-fifo="$scratch/log.fifo"
-mkfifo "$fifo"
-"$exe" sweep "$big" -o "$target2" --threads 1 --progress log >/dev/null 2>"$fifo" &
+CONTENSOU_TEST_PAUSE_AT=1 CONTENSOU_TEST_PAUSE_FILE="$scratch/stopped.held" \
+  "$hooks" sweep "$ini" --set sweep.points=20 -o "$target2" --threads 1 >/dev/null 2>&1 &
 pid=$!
-stopped=0
-while IFS= read -r line; do
-  case "$line" in *"points on disk = "*)
-    [ $stopped -eq 0 ] && kill -TERM "$pid" && stopped=1 ;;
-  esac
-done <"$fifo"
+await_pause "$pid" "$scratch/stopped.held"
+[ "$held" -eq 1 ] || die "the sweep to the long path paused with $held points on disk, expected 1"
+kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 143 ] || die "sweep stopped by SIGTERM: exit $rc, expected 143"
@@ -115,25 +110,18 @@ bad_verb "friction fit" "ends in '.tmp'" friction fit --law I11 -o "$scratch/f.h
 # while a sweep writes X.h5 (its X.h5.partial), a second run aimed at
 # X.h5.partial is refused and the running sweep's file is untouched
 run_h5="$scratch/running.h5"
-mkfifo "$scratch/log2.fifo"
-"$exe" sweep "$big" -o "$run_h5" --threads 1 --progress log >/dev/null 2>"$scratch/log2.fifo" &
+CONTENSOU_TEST_PAUSE_AT=1 CONTENSOU_TEST_PAUSE_FILE="$scratch/running.held" \
+  "$hooks" sweep "$ini" --set sweep.points=20 -o "$run_h5" --threads 1 >/dev/null 2>&1 &
 pid=$!
-checked=0
-while IFS= read -r line; do
-  case "$line" in *"points on disk = "*)
-    if [ $checked -eq 0 ]; then
-      checked=1
-      inode=$(stat -c %i "$run_h5.partial")
-      bad_verb sweep "ends in '.partial'" sweep "$ini" -o "$run_h5.partial"
-      last="contensou sweep $ini -o $run_h5 (while pid $pid writes it)"
-      run sweep "$ini" -o "$run_h5"
-      [ "$rc" -eq 1 ] || die "$last: exit $rc, expected 1"
-      case "$err" in *"is being written by another process (pid $pid on "*) ;; *) die "$last: no pid" ;; esac
-      [ "$(stat -c %i "$run_h5.partial")" = "$inode" ] || die "the running sweep's partial file was replaced"
-      kill -TERM "$pid"
-    fi ;;
-  esac
-done <"$scratch/log2.fifo"
+await_pause "$pid" "$scratch/running.held"
+inode=$(stat -c %i "$run_h5.partial")
+bad_verb sweep "ends in '.partial'" sweep "$ini" -o "$run_h5.partial"
+last="contensou sweep $ini -o $run_h5 (while pid $pid writes it)"
+run sweep "$ini" -o "$run_h5"
+[ "$rc" -eq 1 ] || die "$last: exit $rc, expected 1"
+case "$err" in *"is being written by another process (pid $pid on "*) ;; *) die "$last: no pid" ;; esac
+[ "$(stat -c %i "$run_h5.partial")" = "$inode" ] || die "the running sweep's partial file was replaced"
+kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 143 ] || die "the first sweep: exit $rc after SIGTERM, expected 143"
