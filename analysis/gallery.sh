@@ -4,8 +4,9 @@
 # parameter files in params/, with the built program: figure 5a's
 # bifurcation diagram, the continued cycle branch over it, a chaotic
 # trajectory (figure 7), a stick-slip orbit (figure 8a), the eps study of
-# figure 9 and a coarse regime map (params/pendulum_map.ini on 32 x 20 points
-# instead of 200 x 200). About half a minute on two cores. With pngquant
+# figure 9, a regime map over (omega0, N) with the Hopf and fold-of-cycles
+# curves over it, the basins of figure 5a's bistable band and its Lyapunov
+# spectrum. About two minutes on two cores. With pngquant
 # (Debian package pngquant) the pictures are reduced to 24 colours, which
 # keeps each under 150 KB for the repository.
 # Usage, from the source directory: bash analysis/gallery.sh [BUILD-DIR]
@@ -33,10 +34,18 @@ mkdir -p "$out"
 # figure 9: the smoothing eps against the eps = 1e-4 solution
 "$cs" eps-study params/pendulum_fig9.ini -o "$tmp/fig9.h5" --quiet >/dev/null
 "$cs" plot "$tmp/fig9.h5" -o "$out/fig9_eps_study.png"
-# a regime map over (omega0, N), coarse
-"$cs" sweep params/pendulum_map.ini -o "$tmp/map.h5" --quiet \
-  --set sweep.points=32 --set sweep.points2=20
-"$cs" plot "$tmp/map.h5" --view regime -o "$out/regime_map.png"
+# a regime map over (omega0, N) with figure 5a's Hopf and fold-of-cycles
+# curves continued in the same plane
+"$cs" sweep params/pendulum_fig5a_map_N.ini -o "$tmp/map.h5" --quiet
+"$cs" continue params/pendulum_fig5a_hopf_N.ini -o "$tmp/hopf.h5" --no-plot >/dev/null
+"$cs" continue params/pendulum_fig5a_lpc_N.ini -o "$tmp/lpc.h5" --no-plot >/dev/null
+"$cs" plot "$tmp/map.h5" "$tmp/hopf.h5" "$tmp/lpc.h5" -o "$out/curves_over_map.png"
+# basins of the rest and the oscillation in figure 5a's bistable band
+"$cs" basins params/pendulum_fig5a_basins.ini --set basins.cells=24 -o "$tmp/basins.h5" --quiet >/dev/null
+"$cs" plot "$tmp/basins.h5" -o "$out/fig5a_basins.png"
+# the whole Lyapunov spectrum along figure 5a
+"$cs" sweep params/pendulum_fig5a.ini --set sweep.lyapunov=spectrum -o "$tmp/spectrum.h5" --quiet
+"$cs" plot "$tmp/spectrum.h5" --view spectrum -o "$out/fig5a_spectrum.png"
 if command -v pngquant >/dev/null; then
   for f in "$out"/*.png; do pngquant 24 --speed 1 --force --output "$f" "$f"; done
 fi

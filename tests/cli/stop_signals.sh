@@ -5,14 +5,16 @@
 # read from the file; under mpirun (Open MPI forwards Ctrl-C to the ranks as
 # SIGTERM and exits with its own status) rank 0 names SIGTERM and says so, and
 # the file keeps what it says; a reader holding the partial file makes
-# --resume fail with a message that says a reader holds it. Every stop comes
-# after the log line of the first points on disk (no sleeping).
-# Usage (CTest): bash stop_signals.sh <path-to-contensou> <source-dir> <scratch-dir>
+# --resume fail with a message that says a reader holds it. Every signal
+# comes while the sweep is held by the test build's hook with its first
+# points on disk: it cannot have ended, whatever the machine's speed.
+# Usage (CTest): bash stop_signals.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: stop_signals.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: stop_signals.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
@@ -20,7 +22,8 @@ source "$(dirname "$0")/common.bash"
 [ "$have_h5py" -eq 1 ] || { echo "skip - h5py is needed to read the files"; exit 77; }
 : "$src"
 
-# about 5 s of CPU: long enough to be running at its first log line
+# about 1 s of CPU, so that the signal usually leaves points to resume (not
+# required: the run is held at its 3rd point and cannot end before it)
 ini="$scratch/duffing.ini"
 cat >"$ini" <<'EOF'
 [model]
@@ -34,7 +37,7 @@ v = 0
 parameter = gamma
 from = 0.2
 to = 0.3
-points = 2000
+points = 400
 transient = 200
 record = 200
 lyapunov = none
@@ -48,26 +51,20 @@ f = h5py.File('$1', 'r')
 print(np.count_nonzero(f['forward']['points']['class'][:]), f.attrs['status'])"
 }
 
-# stop_at_first SIGNAL OUT CMD...: runs CMD (its stderr through a fifo), sends
-# SIGNAL to it at the first "points on disk" line; sets rc and err (all of
-# stderr)
-stop_at_first() {
-  local sig=$1 o=$2 fifo="$scratch/log.fifo" sent=0 line
+# stop_held SIGNAL OUT CMD...: runs CMD (a sweep of the test build to OUT;
+# its stderr to OUT.log) held once 3 points are on disk (under mpirun, rank 0
+# holds), sends SIGNAL to it; sets rc and err (all of stderr)
+stop_held() {
+  local sig=$1 o=$2
   shift 2
-  rm -f "$fifo"
-  mkfifo "$fifo"
-  "$@" >/dev/null 2>"$fifo" &
+  CONTENSOU_TEST_PAUSE_AT=3 CONTENSOU_TEST_PAUSE_FILE="$o.held" "$@" >/dev/null 2>"$o.log" &
   local pid=$!
-  err=""
-  while IFS= read -r line; do
-    err="$err$line"$'\n'
-    case "$line" in *"points on disk = "*)
-      [ $sent -eq 0 ] && kill "-$sig" "$pid" && sent=1 ;;
-    esac
-  done <"$fifo"
+  await_pause "$pid" "$o.held"
+  [ "$held" -eq 3 ] || die "$*: held with $held points on disk, expected 3"
+  kill "-$sig" "$pid"
   wait "$pid"
   rc=$?
-  [ $sent -eq 1 ] || die "$*: no point reached the disk"
+  err=$(cat "$o.log")
   [ -e "$o.partial" ] || die "$*: no $o.partial after $sig"
 }
 
@@ -78,8 +75,8 @@ said_points() { printf '%s' "$err" | sed -n 's/.*: \([0-9][0-9]*\) finished poin
 for sig in INT TERM; do
   o="$scratch/stop_$sig.h5"
   want=$([ $sig = INT ] && echo 130 || echo 143)
-  last="contensou sweep -o stop_$sig.h5, SIG$sig at the first points on disk"
-  stop_at_first "$sig" "$o" "$exe" sweep "$ini" -o "$o" --threads 1 --progress log
+  last="contensou sweep -o stop_$sig.h5, SIG$sig while held with 3 points on disk"
+  stop_held "$sig" "$o" "$hooks" sweep "$ini" -o "$o" --threads 1 --progress log
   [ "$rc" -eq "$want" ] || die "$last: exit $rc, expected $want"
   case "$err" in *"stopped by SIG$sig: "*) ;; *) die "$last: the message does not name SIG$sig" ;; esac
   read -r have status < <(done_points "$o.partial")
@@ -112,8 +109,8 @@ if command -v mpirun >/dev/null 2>&1; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan_openmpi.supp:print_suppressions=0"
   o="$scratch/mpi_int.h5"
-  last="mpirun -np 2 contensou sweep -o mpi_int.h5, SIGINT (Ctrl-C) to mpirun at the first points on disk"
-  stop_at_first INT "$o" mpirun --oversubscribe -np 2 "$exe" sweep "$ini" -o "$o" --threads 1 --progress log
+  last="mpirun -np 2 contensou sweep -o mpi_int.h5, SIGINT (Ctrl-C) to mpirun while rank 0 is held with 3 points on disk"
+  stop_held INT "$o" mpirun --oversubscribe -np 2 "$hooks" sweep "$ini" -o "$o" --threads 1 --progress log
   case "$err" in
     *"stopped by SIGTERM (under mpirun also Ctrl-C: Open MPI forwards SIGINT to the processes as SIGTERM)"*) ;;
     *) die "$last: rank 0 does not say how the signal came: $err" ;;
