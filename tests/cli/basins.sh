@@ -4,16 +4,18 @@
 # symmetric under (x, v) -> (-x, -v): two equilibria with fractions exactly
 # 1/2; the same results with 1 and 2 threads; a run killed with SIGKILL at a
 # known point (after 3 work units are on disk, through the testing hook
-# CONTENSOU_BASINS_KILL_AFTER) keeps its units in OUT.h5.partial, a new run on
+# CONTENSOU_BASINS_KILL_AFTER of the test build contensou_testhooks, absent
+# from the installed program) keeps its units in OUT.h5.partial, a new run on
 # it is refused, --resume finishes it with the uninterrupted run's results
 # (every dataset the same, when h5py is there to compare them); contensou
 # info of the file and of the partial file; bad input exits 2 naming the key.
-# Usage (CTest): bash basins.sh <path-to-contensou> <source-dir> <scratch-dir>
+# Usage (CTest): bash basins.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: basins.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: basins.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
@@ -66,9 +68,12 @@ ok basins duf.ini -o b.h5 --threads 2
 [ "$(results)" = "$ref" ] || die "$last: results differ from 1 thread: $(results) vs $ref"
 pass "$last: the same results as with 1 thread"
 
-# kill -9 after 3 of 13 units
-last="CONTENSOU_BASINS_KILL_AFTER=3 contensou basins duf.ini -o c.h5"
-(CONTENSOU_BASINS_KILL_AFTER=3 exec "$exe" basins duf.ini -o c.h5 --threads 2 >/dev/null 2>&1)
+# kill -9 after 3 of 13 units (the hook is in the test build only)
+! grep -qa CONTENSOU_BASINS_KILL_AFTER "$exe" || die "$exe contains the tests' basins kill hook"
+grep -qa CONTENSOU_BASINS_KILL_AFTER "$hooks" || die "$hooks lacks the tests' basins kill hook"
+pass "the basins kill hook is in contensou_testhooks only, not in the program that is installed"
+last="CONTENSOU_BASINS_KILL_AFTER=3 contensou_testhooks basins duf.ini -o c.h5"
+(CONTENSOU_BASINS_KILL_AFTER=3 exec "$hooks" basins duf.ini -o c.h5 --threads 2 >/dev/null 2>&1)
 rc=$?
 [ "$rc" -eq 137 ] || die "$last: exit status $rc, expected 137 (SIGKILL)"
 [ ! -e c.h5 ] || die "$last: c.h5 exists after a kill"

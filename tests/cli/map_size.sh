@@ -7,12 +7,13 @@
 # the estimate, before anything is written; SIGTERM while a large map's grid
 # is being written stops it (exit 143, nothing half-made left); refine and
 # equilibria, which a 2-D map does not do, are refused naming file, line, key.
-# Usage (CTest): bash map_size.sh <path-to-contensou> <source-dir> <scratch-dir>
+# Usage (CTest): bash map_size.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
-exe=${1:?usage: map_size.sh <contensou> <source-dir> <scratch-dir>}
+exe=${1:?usage: map_size.sh <contensou> <source-dir> <scratch-dir> <contensou_testhooks>}
 src=${2:?missing source dir}
 scratch=${3:?missing scratch dir}
+hooks=${4:?missing the test build contensou_testhooks}
 rm -rf "$scratch"
 mkdir -p "$scratch" || exit 1
 # shellcheck source=common.bash
@@ -37,11 +38,16 @@ bad_verb sweep "map.ini:$line: equilibria: true is for 1-D sweeps" sweep "$scrat
 # the first line of a logged run, then SIGTERM as soon as it is read (a
 # 2000 x 2000 map: the grid, 4 million rows, is still being written or the
 # first points are running): exit 143, and no partial file unless it is a
-# whole one marked interrupted
+# whole one marked interrupted. These hold wherever the signal lands (the
+# handlers are installed before the size line is printed); what must not
+# happen is the run ending before the signal, which the test build's hook
+# rules out whatever the machine's speed: it holds the map at its first
+# point on disk until the signal comes.
 fifo="$scratch/log.fifo"
 mkfifo "$fifo"
 o="$scratch/map2000.h5"
-"$exe" sweep "$map" --set sweep.points=2000 --set sweep.points2=2000 -o "$o" --threads 1 \
+CONTENSOU_TEST_PAUSE_AT=1 CONTENSOU_TEST_PAUSE_FILE="$scratch/map2000.held" \
+  "$hooks" sweep "$map" --set sweep.points=2000 --set sweep.points2=2000 -o "$o" --threads 1 \
   --progress log >/dev/null 2>"$fifo" &
 pid=$!
 first=""
