@@ -774,8 +774,10 @@ static void test_partial_sweep(void **state)
   struct cs_sweep_file s;
   assert_int_equal(cs_read_sweep(p, 0, &s), CS_OK);
   assert_string_equal(s.h.status, "interrupted");
+  /* how many more points the workers finished while the writer was held
+   * depends on the machine's speed (a fast one may finish all 400): only
+   * that none was lost, and the status, which the hold guarantees */
   assert_true(done_points(&s.pass[0]) >= last);
-  assert_true(done_points(&s.pass[0]) < 400 || done_points(&s.pass[1]) < 400);
   cs_sweep_file_free(&s);
 }
 
