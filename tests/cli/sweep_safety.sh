@@ -282,7 +282,7 @@ for sig in TERM INT; do
     *"stopped by SIG$sig: "*" points are in $out_h5.partial; continue with 'contensou sweep --resume $out_h5'"*) ;;
     *) die "SIG$sig: the message does not say what is kept and how to resume: $err" ;;
   esac
-  kept=$(sed -n "s/.*stopped by SIG$sig: \([0-9]*\) of 48 points.*/\1/p" <<<"$err")
+  kept=$(sed -n "s/.*stopped by SIG$sig: \([0-9]*\) finished points are in .*/\1/p" <<<"$err")
   [ -n "$kept" ] && [ "$kept" -ge "$held" ] && [ "$kept" -eq "$(done_points "$out_h5.partial")" ] ||
     die "SIG$sig: the message counts '$kept' points; $held were on disk at the pause, the file holds $(done_points "$out_h5.partial")"
   /usr/bin/python3 -c "
