@@ -17,6 +17,32 @@ static void vreport(const char *cmd, const char *fmt, va_list ap)
   fputc('\n', stderr);
 }
 
+struct cli_opt *cli_opt(struct cli_opt *opts, const char *name)
+{
+  for (struct cli_opt *o = opts; o->name; o++)
+    if (strcmp(o->name, name) == 0)
+      return o;
+  return NULL;
+}
+
+int cli_exit_code(enum cs_status status)
+{
+  switch (status) {
+  case CS_OK:
+    return CLI_EXIT_OK;
+  case CS_ERR_ARG:
+  case CS_ERR_RANGE:
+  case CS_ERR_PARSE:
+  case CS_ERR_NOT_FOUND:
+  case CS_ERR_UNSUPPORTED:
+  case CS_ERR_EXISTS:
+  case CS_ERR_MISMATCH:
+    return CLI_EXIT_USAGE;
+  default:
+    return CLI_EXIT_FAILURE;
+  }
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
   va_list ap;

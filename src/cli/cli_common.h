@@ -70,6 +70,16 @@ struct cli_opt {
 int cli_parse(const char *cmd, int argc, char **argv, struct cli_opt *opts, const char **pos,
               int max_pos, int *npos);
 
+/* The option named name ("--threads") of a table cli_parse filled; NULL
+ * (a programming error) when the table has no such option. Verbs read their
+ * options by name, never by position in the table. */
+struct cli_opt *cli_opt(struct cli_opt *opts, const char *name);
+
+/* The exit code for a library status: 0 for CS_OK, 2 for input the user can
+ * fix (a bad parameter file, argument, range, missing file, existing output,
+ * a file that does not match), 1 for every numerical or I/O failure. */
+int cli_exit_code(enum cs_status status);
+
 /* Prints "<cmd>: <message>" on stderr and returns CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...);
 

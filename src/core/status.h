@@ -5,6 +5,15 @@
 #ifndef CS_STATUS_H
 #define CS_STATUS_H
 
+/* CS_API marks what the shared library exports: it is built with
+ * -fvisibility=hidden, so a function is public only where its declaration in
+ * an installed header says CS_API (tests/cli/install.sh checks both ways). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CS_API __attribute__((visibility("default")))
+#else
+#define CS_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
