@@ -52,6 +52,8 @@
 #include "analysis/basins.h"
 #include "core/error_private.h"
 #include "integrate/flow.h"
+#include "models/model_private.h"
+#include "analysis/basins_private.h"
 
 #define EQ_CHECKS 2
 #define CHAOS_CROSSINGS 10
@@ -651,6 +653,10 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
   struct unit_ctx c = {m, spec, y0, &stop};
   int nthreads = spec->threads > 0 ? spec->threads : omp_get_max_threads();
   const volatile sig_atomic_t *cancel = ctl ? ctl->cancel : NULL;
+  /* a lock of this call's own (a named critical section would be a global
+   * symbol of the library, shared with every other call) */
+  omp_lock_t sink_lock;
+  omp_init_lock(&sink_lock);
 #pragma omp parallel num_threads(nthreads)
   {
 #pragma omp for schedule(dynamic, 1)
@@ -671,19 +677,19 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
       worker_free(&w, m);
       if (cancel && *cancel)
         stop = 1;
-#pragma omp critical(cs_basins_sink)
-      {
-        if (ust == CS_OK && !stop) {
-          if (sink && sink(sink_ctx, &u))
-            stop = 1;
-        } else if (ust != CS_OK && ust != CS_ERR_INTERRUPTED && first_err == CS_OK) {
-          first_err = ust;
+      omp_set_lock(&sink_lock);
+      if (ust == CS_OK && !stop) {
+        if (sink && sink(sink_ctx, &u))
           stop = 1;
-        }
+      } else if (ust != CS_OK && ust != CS_ERR_INTERRUPTED && first_err == CS_OK) {
+        first_err = ust;
+        stop = 1;
       }
+      omp_unset_lock(&sink_lock);
       cs_basins_unit_free(&u, 0);
     }
   }
+  omp_destroy_lock(&sink_lock);
   if (stopped)
     *stopped = stop != 0;
   if (first_err != CS_OK)
@@ -712,11 +718,18 @@ static const double *rep(const struct cs_basins_attractor *a, size_t n)
   return best;
 }
 
-static size_t sort_n;
+/* An attractor to sort with the state dimension beside it (no global that
+ * concurrent calls would share). */
+struct sort_item {
+  struct cs_basins_attractor *a;
+  size_t n;
+};
+
 static int cmp_attr(const void *pa, const void *pb)
 {
-  const struct cs_basins_attractor *a = *(const struct cs_basins_attractor *const *)pa;
-  const struct cs_basins_attractor *b = *(const struct cs_basins_attractor *const *)pb;
+  size_t sort_n = ((const struct sort_item *)pa)->n;
+  const struct cs_basins_attractor *a = ((const struct sort_item *)pa)->a;
+  const struct cs_basins_attractor *b = ((const struct sort_item *)pb)->a;
   if (a->cls != b->cls)
     return a->cls < b->cls ? -1 : 1;
   if (a->period != b->period)
@@ -819,7 +832,7 @@ enum cs_status cs_basins_merge(const struct cs_model *m, const struct cs_basins_
     }
   }
   /* canonical order */
-  struct cs_basins_attractor **order = NULL;
+  struct sort_item *order = NULL;
   int32_t *rank = NULL;
   if (st == CS_OK) {
     order = malloc((res->n_attr + 1) * sizeof *order);
@@ -828,17 +841,15 @@ enum cs_status cs_basins_merge(const struct cs_model *m, const struct cs_basins_
   }
   if (st == CS_OK) {
     for (size_t g = 0; g < res->n_attr; g++)
-      order[g] = &res->attr[g];
-    sort_n = n;
-#pragma omp critical(cs_basins_sort)
+      order[g] = (struct sort_item){&res->attr[g], n};
     qsort(order, res->n_attr, sizeof *order, cmp_attr);
     struct cs_basins_attractor *sorted = malloc((res->n_attr + 1) * sizeof *sorted);
     if (!sorted) {
       st = CS_ERR_NOMEM;
     } else {
       for (size_t g = 0; g < res->n_attr; g++) {
-        sorted[g] = *order[g];
-        rank[order[g] - res->attr] = (int32_t)g;
+        sorted[g] = *order[g].a;
+        rank[order[g].a - res->attr] = (int32_t)g;
       }
       free(res->attr);
       res->attr = sorted;

@@ -69,16 +69,9 @@ struct cs_basins_spec {
                                  cs_basins_spec_scales) */
 };
 
-/* Sets spec->scale: the width of the box for the states it spans (x and y
- * of a grid; every state of a sample), else max(|y0_i|, atol_i / rtol) (the
- * size below which the integrator controls the state absolutely). Called by
- * cs_basins_spec_from_config; a spec built in code calls it once its box and
- * solver are set. */
-void cs_basins_spec_scales(struct cs_basins_spec *spec, const struct cs_model *m, const double *y0);
-
 /* Defaults: grid mode without variables (cs_basins_spec_from_config sets
  * them), chunk 64, radius 0.02, early stopping on, the default point spec. */
-void cs_basins_spec_default(struct cs_basins_spec *spec);
+CS_API void cs_basins_spec_default(struct cs_basins_spec *spec);
 
 /* Fills spec from [basins] of cfg (and [solver], [section]): x, y, x_min,
  * x_max, y_min, y_max, cells (one count, or "NX, NY"), or sample, seed and
@@ -87,13 +80,8 @@ void cs_basins_spec_default(struct cs_basins_spec *spec);
  * (default 20), max_period, lyapunov (none | largest), lyapunov_time,
  * adaptive_transient, transient_max, chunk, radius, check, early.
  * CS_ERR_PARSE / CS_ERR_RANGE with "file:line: key: ..." in cs_errmsg(). */
-enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs_basins_spec *spec);
-
-size_t cs_basins_ncells(const struct cs_basins_spec *spec);
-
-/* The initial state of cell k (n_state values); y0 gives the states not set
- * by the grid. For samples, cs_basins_samples draws them all. */
-void cs_basins_cell_state(const struct cs_basins_spec *spec, const double *y0, size_t k, double *y);
+CS_API enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg,
+                                                 struct cs_basins_spec *spec);
 
 /* One attractor. points: n_points rows of n_state values (equilibrium: its
  * state; periodic: the k section points of one cycle; others: section
@@ -119,10 +107,6 @@ struct cs_basins_unit {
   size_t n_attr;
   struct cs_basins_attractor *attr;
 };
-void cs_basins_unit_free(struct cs_basins_unit *u, int free_struct);
-/* A deep copy of u (n_state: the model's) into *out (malloc'ed). */
-enum cs_status cs_basins_unit_clone(const struct cs_basins_unit *u, size_t n_state,
-                                    struct cs_basins_unit **out);
 
 /* Receives finished units, one call at a time (never concurrently), in the
  * order they finish. Returns 0 to go on, nonzero to stop the run (units in
@@ -149,28 +133,14 @@ struct cs_basins_result {
   double wall_time;
   long rhs_total;
 };
-void cs_basins_result_free(struct cs_basins_result *r);
+CS_API void cs_basins_result_free(struct cs_basins_result *r);
 
 /* Runs the units not done (ctl->done) across threads, handing each finished
  * unit to sink (may be NULL). params: prepared params of m; y0: the base
  * state. Returns CS_OK also when stopped early (*stopped = 1 then). */
-enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const double *y0,
-                             const struct cs_basins_spec *spec, cs_basins_sink_fn sink,
-                             void *sink_ctx, const struct cs_basins_ctl *ctl, int *stopped);
-
-/* Merges units (n_units of them, any order; missing ones leave their cells
- * pending) into res: canonical ids, counts, sensitivity. */
-enum cs_status cs_basins_merge(const struct cs_model *m, const struct cs_basins_spec *spec,
-                               const struct cs_basins_unit *const *units, size_t n_units,
-                               struct cs_basins_result *res);
-
-/* Whether two attractors are the same (the identity of basins.c). */
-int cs_basins_same(const struct cs_model *m, const struct cs_basins_spec *spec,
-                   const struct cs_basins_attractor *a, const struct cs_basins_attractor *b);
-
-/* Everything in memory: run and merge (for programs and tests). */
-enum cs_status cs_basins_compute(const struct cs_model *m, const void *params, const double *y0,
-                                 const struct cs_basins_spec *spec, struct cs_basins_result *res);
+CS_API enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const double *y0,
+                                    const struct cs_basins_spec *spec, cs_basins_sink_fn sink,
+                                    void *sink_ctx, const struct cs_basins_ctl *ctl, int *stopped);
 
 /* ------------------------------------------- basins along a parameter
  *
@@ -195,16 +165,16 @@ struct cs_basins_along {
   size_t *n_attr;       /* per value: attractors found (the multistability) */
   size_t *failed;       /* per value: failed cells */
 };
-void cs_basins_along_free(struct cs_basins_along *a);
+CS_API void cs_basins_along_free(struct cs_basins_along *a);
 
 /* Basins of spec at each of the n values of parameter param of m (params
  * unprepared: each value is set and prepared on a copy), followed as
  * above. Stops on the first failure (CS_ERR_INTERRUPTED when *cancel). */
-enum cs_status cs_basins_along_run(const struct cs_model *m, const void *params_unprepared,
-                                   const double *y0, const struct cs_basins_spec *spec, int param,
-                                   const double *values, size_t n,
-                                   const volatile sig_atomic_t *cancel,
-                                   struct cs_basins_along *out);
+CS_API enum cs_status cs_basins_along_run(const struct cs_model *m, const void *params_unprepared,
+                                          const double *y0, const struct cs_basins_spec *spec,
+                                          int param, const double *values, size_t n,
+                                          const volatile sig_atomic_t *cancel,
+                                          struct cs_basins_along *out);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 
 #include "analysis/basins.h"
 #include "core/error_private.h"
+#include "analysis/basins_private.h"
 
 static const char *const fixed_keys[] = {
     "x",

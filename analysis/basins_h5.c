@@ -13,6 +13,7 @@
 #include "cs_version.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
+#include "analysis/basins_private.h"
 
 #define CELL_COLS 6 /* cell, unit, local, settle, rhs_evals, early */
 #define CAT_COLS                                                                  \

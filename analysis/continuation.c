@@ -19,6 +19,7 @@
 #include "analysis/equilibrium.h"
 #include "analysis/normal_form.h"
 #include "core/gsl_quiet.h"
+#include "models/model_private.h"
 
 #define N_MAX CS_BRANCH_MAX_N
 #define NX_MAX (N_MAX + 2)

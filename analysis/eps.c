@@ -10,6 +10,9 @@
 #include "core/error_private.h"
 #include "analysis/eps.h"
 #include "integrate/record.h"
+#include "models/model_private.h"
+#include "integrate/record_private.h"
+#include "analysis/eps_private.h"
 
 #define MAX_SWITCHES 200000 /* default switch log of the reference */
 #define STICK_LEVEL 0.5     /* the stick indicator is 0 or 1 */

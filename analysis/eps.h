@@ -120,25 +120,10 @@ enum cs_eps_norm {
 };
 
 /* "max", "rms", "max_stick", "max_slip", "rms_stick", "rms_slip". */
-const char *cs_eps_norm_name(enum cs_eps_norm k);
+CS_API const char *cs_eps_norm_name(enum cs_eps_norm k);
 
 /* Largest grid accepted by cs_eps_grid: the study keeps its runs in memory. */
 #define CS_EPS_MAX_ROWS CS_RECORD_MAX_ROWS_HELD
-
-/* The time grid of contensou simulate: t_start + k dt while below t_end, then
- * t_end itself (which replaces a grid time within 1e-9 dt of it); dt = 0:
- * (t_end - t_start) / 1000. Returns a malloc'ed array of *n times, or NULL
- * (bad window, more than CS_EPS_MAX_ROWS rows, no memory). */
-double *cs_eps_grid(double t_start, double t_end, double dt, size_t *n);
-
-/* Fills params (m->params_size bytes, not attached) for a run at eps (or,
- * with event_driven = 1, with law = event-driven and eps left as in base):
- * a copy of base (unprepared, see above) with eps set by name, then
- * prepare(). CS_ERR_NOT_FOUND (no parameter eps or no
- * law event-driven), CS_ERR_RANGE (eps outside the parameter's range) or
- * prepare's failure, with a one-line reason in cs_errmsg(). */
-enum cs_status cs_eps_make_params(const struct cs_model *m, const void *base, double eps,
-                                  int event_driven, void *params);
 
 /* ------------------------------------------------------------ time series */
 
@@ -194,23 +179,20 @@ struct cs_eps_result {
  * cs_eps_make_params for a run whose params cannot be made (out->reference or
  * the run then holds the message). out must be freed with cs_eps_result_free
  * in every case. */
-enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params, const double *y0,
-                            const struct cs_eps_spec *spec, struct cs_eps_result *out);
-void cs_eps_result_free(struct cs_eps_result *r);
+CS_API enum cs_status cs_eps_study(const struct cs_model *m, const void *base_params,
+                                   const double *y0, const struct cs_eps_spec *spec,
+                                   struct cs_eps_result *out);
+CS_API void cs_eps_result_free(struct cs_eps_result *r);
 
 /* The norm of the difference of variable var (0 .. n_var - 1: states, then
  * derived outputs) of eps index k. */
-double cs_eps_norm_get(const struct cs_eps_result *r, size_t k, size_t var, enum cs_eps_norm norm);
-
-/* 1 if the max difference of every state falls strictly as eps falls (eps
- * sorted, each state's max finite), 0 if not, -1 when it cannot be said
- * (fewer than two distinct eps, a run failed). */
-int cs_eps_monotone(const struct cs_eps_result *r);
+CS_API double cs_eps_norm_get(const struct cs_eps_result *r, size_t k, size_t var,
+                              enum cs_eps_norm norm);
 
 /* The observed order of variable var: least-squares slope of log(max |d|)
  * against log(eps) over the eps with a finite positive max; NaN with fewer
  * than two. */
-double cs_eps_order(const struct cs_eps_result *r, size_t var);
+CS_API double cs_eps_order(const struct cs_eps_result *r, size_t var);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
 #include "integrate/flow.h"
+#include "models/model_private.h"
+#include "analysis/equilibrium_private.h"
 
 #define N_MAX CS_EQ_MAX_N
 #define STOP_TOL 1e-13  /* iterate until the scaled residual or step is below this */

@@ -19,26 +19,8 @@ extern "C" {
 /* Workspace for models of up to n_max states (the augmented system has up
  * to n_max (1 + n_max) equations). NULL on failure. */
 struct cs_lyap_ws;
-struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max);
-void cs_lyap_ws_free(struct cs_lyap_ws *w);
-
-/* A flag (set by another thread) that abandons the runs of w: they then
- * return CS_ERR_INTERRUPTED. NULL: never. */
-void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel);
-/* The absolute tolerance of the tangent vectors in the following runs
- * (> 0), or 0 (default): 1e3 times the run's rtol. A caller that loosens the
- * orbit's tolerance keeps the tangents' from its own rtol this way. */
-void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol);
-
-/* Records the crossings of a section by the orbit of the following runs:
- * g(t, y, out, ctx) of the n states, out[0] the section's function (a
- * caller's event function may write further values, up to 4 in all, which
- * are ignored), crossed in direction (+1, -1, 0 both); each crossing's row
- * (t, the n states) goes to rows, at most cap of them (counted in
- * n_section). rows NULL or cap 0: none. The orbit is the one the exponents
- * are measured on, so the rows cost no integration of their own. */
-void cs_lyap_ws_set_section(struct cs_lyap_ws *w, cs_root_fn g, int direction, const void *ctx,
-                            double *rows, size_t cap);
+CS_API struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max);
+CS_API void cs_lyap_ws_free(struct cs_lyap_ws *w);
 
 /* What one run computed. */
 struct cs_lyap_result {
@@ -63,10 +45,10 @@ struct cs_lyap_result {
  * the message in cs_errmsg(). The exponents are NAN on failure. decide > 0: the run
  * may stop early once the largest exponent is decided beyond +-decide (see
  * lyapunov.c); 0: always the whole time. */
-enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
-                           const struct cs_integrator_opts *opts, double t0, const double *y0,
-                           size_t q, double time, double renorm, double decide,
-                           struct cs_lyap_result *out);
+CS_API enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m,
+                                  const void *params, const struct cs_integrator_opts *opts,
+                                  double t0, const double *y0, size_t q, double time, double renorm,
+                                  double decide, struct cs_lyap_result *out);
 
 #ifdef __cplusplus
 }

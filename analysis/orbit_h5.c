@@ -10,6 +10,7 @@
 #include "analysis/orbit_h5.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
+#include "models/model_private.h"
 
 #define NAME_LEN 48
 #define DOC_LEN 160

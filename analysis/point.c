@@ -207,6 +207,9 @@
 #include "analysis/lyapunov.h"
 #include "analysis/zero_one.h"
 #include "integrate/flow.h"
+#include "models/model_private.h"
+#include "analysis/equilibrium_private.h"
+#include "analysis/lyapunov_private.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
 #define ZO_TARGET 1000 /* section points the 0-1 test uses at most */

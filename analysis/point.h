@@ -49,7 +49,7 @@ enum cs_class {
       CS_CLASS_COUNT
 };
 
-const char *cs_class_name(enum cs_class c);
+CS_API const char *cs_class_name(enum cs_class c);
 
 /* What to compute at each point. Start from cs_point_spec_default(). */
 struct cs_point_spec {
@@ -84,7 +84,7 @@ struct cs_point_spec {
                            sweep.c); 0 (default): always the whole recording window */
 };
 
-struct cs_point_spec cs_point_spec_default(void);
+CS_API struct cs_point_spec cs_point_spec_default(void);
 
 /* The result of one point. Section points are stored row by row with the
  * columns t, the states, the derived outputs (1 + n_state + n_derived values
@@ -139,23 +139,23 @@ struct cs_point_result {
 
 /* Thread-local workspace: integrator, buffers. n_max: the largest state size. */
 struct cs_point_ws;
-struct cs_point_ws *cs_point_ws_create(size_t n_max, size_t max_points);
-void cs_point_ws_free(struct cs_point_ws *ws);
+CS_API struct cs_point_ws *cs_point_ws_create(size_t n_max, size_t max_points);
+CS_API void cs_point_ws_free(struct cs_point_ws *ws);
 
 /* Analyses one point of model m with prepared params from y0. Never aborts:
  * integrator failures give cls = CS_CLASS_FAILED with the message; the
  * return value is CS_OK unless the arguments are invalid or memory is short.
  * The result's pointers refer to the workspace. */
-enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
-                                const struct cs_point_spec *spec, struct cs_point_ws *ws,
-                                struct cs_point_result *res);
+CS_API enum cs_status cs_point_analyse(const struct cs_model *m, const void *params,
+                                       const double *y0, const struct cs_point_spec *spec,
+                                       struct cs_point_ws *ws, struct cs_point_result *res);
 
 /* The Kaplan-Yorke (Lyapunov) dimension of a spectrum lambda[0..n)
  * sorted descending: k + (lambda_1 + ... + lambda_k) / |lambda_{k+1}| with k
  * the largest index whose partial sum is >= 0; 0 if lambda_1 < 0, n if
  * every partial sum is >= 0. -INFINITY entries (lost directions) count as
  * contracting infinitely fast. NAN if any entry is NAN. */
-double cs_kaplan_yorke(const double *lambda, size_t n);
+CS_API double cs_kaplan_yorke(const double *lambda, size_t n);
 
 #ifdef __cplusplus
 }

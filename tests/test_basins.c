@@ -35,6 +35,7 @@
 #include <gsl/gsl_complex_math.h>
 #include <gsl/gsl_eigen.h>
 #include "io/h5.h"
+#include "analysis/basins_private.h"
 
 #include <unistd.h>
 

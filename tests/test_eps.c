@@ -17,6 +17,7 @@
 #include "io/config.h"
 #include "models/model.h"
 #include "sweep/sweep.h"
+#include "analysis/eps_private.h"
 
 #define FIG9 CONTENSOU_SOURCE_DIR "/params/pendulum_fig9.ini"
 #define BELT CONTENSOU_SOURCE_DIR "/params/belt_eps_study.ini"

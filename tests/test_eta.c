@@ -7,6 +7,7 @@
 #include <gsl/gsl_min.h>
 
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 /* sup g by a log-spaced scan and a GSL Brent minimization of -g: independent of
  * the closed-form maximizer curve in eta.c. */

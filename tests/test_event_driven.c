@@ -20,6 +20,7 @@
 
 #include "integrate/flow.h"
 #include "models/model.h"
+#include "models/model_private.h"
 
 static int quick(void)
 {

@@ -23,6 +23,7 @@
 #include <gsl/gsl_sf_ellint.h>
 
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 static const double PI = 3.14159265358979323846;
 

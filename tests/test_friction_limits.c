@@ -18,6 +18,7 @@
 #include "testutil.h"
 
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 static const double scales[] = {1e-300, 1e-150, 1e150, 1e300};
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "integrate/integrate.h"
+#include "integrate/integrate_private.h"
 
 #define PI 3.14159265358979323846
 

@@ -14,6 +14,8 @@
 #include "friction/law_table.h"
 #include "io/fit_h5.h"
 #include "io/h5.h"
+#include "friction/friction_private.h"
+#include "friction/law_table_private.h"
 
 static void integral_limits(void **state)
 {

@@ -36,6 +36,7 @@
 #include "analysis/zero_one.h"
 #include "io/config.h"
 #include "models/model.h"
+#include "analysis/lyapunov_private.h"
 
 #define FIG4A CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini"
 

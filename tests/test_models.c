@@ -13,6 +13,7 @@
 
 #include "integrate/integrate.h"
 #include "models/model.h"
+#include "models/model_private.h"
 
 /* Model-specific states close to stick (lambda_s ~ eps), where the regularized
  * law is steepest; generic random states otherwise. */

@@ -11,6 +11,7 @@
 #include "testmodel.h"
 
 #include "integrate/record.h"
+#include "integrate/record_private.h"
 
 static void grid_rows(void **state)
 {

@@ -32,6 +32,8 @@
 #include "io/trajectory_h5.h"
 #include "results/read.h"
 #include "study/eps_h5.h"
+#include "models/model_private.h"
+#include "analysis/eps_private.h"
 
 static char dir[256];
 

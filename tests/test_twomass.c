@@ -14,6 +14,7 @@
 
 #include "integrate/integrate.h"
 #include "models/model.h"
+#include "models/model_private.h"
 
 extern const struct cs_model cs_model_twomass;
 

@@ -17,6 +17,7 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
+#include "analysis/basins_private.h"
 
 #define MAX_SETS 64
 

@@ -19,6 +19,8 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
+#include "integrate/record_private.h"
+#include "analysis/eps_private.h"
 
 static const char *const cmd = "contensou eps-study";
 

@@ -15,6 +15,8 @@
 #include "friction/friction.h"
 #include "friction/law_table.h"
 #include "io/fit_h5.h"
+#include "friction/friction_private.h"
+#include "friction/law_table_private.h"
 
 /* ------------------------------------------------------------------- eta */
 

@@ -16,6 +16,7 @@
 #include "cli/cli_verbs.h"
 #include "io/config.h"
 #include "io/run_h5.h"
+#include "models/model_private.h"
 
 #define MAX_SETS 256
 

@@ -48,7 +48,7 @@ enum cs_status {
 };
 
 /* Human-readable message of a status; never NULL. */
-const char *cs_strerror(enum cs_status status);
+CS_API const char *cs_strerror(enum cs_status status);
 
 /* The one error channel of the library: every public function that returns a
  * status other than CS_OK (or reports a failure as its comment says) first
@@ -59,9 +59,9 @@ const char *cs_strerror(enum cs_status status);
  * it only when a status said that something failed. Threads never see each other's
  * messages. Never NULL; "" when nothing failed yet in this thread. The
  * pointer stays valid in this thread until the next failure. */
-const char *cs_errmsg(void);
+CS_API const char *cs_errmsg(void);
 /* Forgets this thread's last message (cs_errmsg() returns ""). */
-void cs_error_clear(void);
+CS_API void cs_error_clear(void);
 
 #ifdef __cplusplus
 }

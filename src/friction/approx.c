@@ -20,6 +20,7 @@
 
 #include "core/error_private.h"
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps, double eta_prime,
                               const struct cs_contact_moments *moments)

@@ -25,6 +25,7 @@
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 double cs_eta_g(double eta_prime, double u)
 {

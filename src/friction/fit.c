@@ -15,6 +15,7 @@
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 struct fit_data {
   enum cs_law law;

@@ -56,12 +56,12 @@ struct cs_contact {
   const void *sigma_ctx;          /* CS_PRESSURE_USER only: its data */
 };
 
-struct cs_contact cs_contact_disk(enum cs_pressure_kind pressure);
-struct cs_contact cs_contact_ellipse(double a, double b, enum cs_pressure_kind pressure);
-struct cs_contact cs_contact_user(double a, double b, cs_pressure_fn sigma, const void *ctx);
+CS_API struct cs_contact cs_contact_disk(enum cs_pressure_kind pressure);
+CS_API struct cs_contact cs_contact_ellipse(double a, double b, enum cs_pressure_kind pressure);
+CS_API struct cs_contact cs_contact_user(double a, double b, cs_pressure_fn sigma, const void *ctx);
 
 /* Pressure at (x, y): 0 outside the contact. */
-double cs_contact_pressure(const struct cs_contact *contact, double x, double y);
+CS_API double cs_contact_pressure(const struct cs_contact *contact, double x, double y);
 
 /* The moments c_{i,j,k} = iint x^i y^j (x^2+y^2)^(-k/2) sigma dA that the
  * approximation I(0,0) needs (JTAM eq. 3.4). */
@@ -73,17 +73,14 @@ struct cs_contact_moments {
   double c100;  /* c_{1,0,0}:  iint x sigma dA */
 };
 
-/* Moments of the uniform unit disk, exact: c00m1 = 2/3, the odd ones 0. */
-struct cs_contact_moments cs_contact_moments_uniform_disk(void);
-
 /* ------------------------------------------------------- the integral model */
 
 /* Workspace of the integral model (GSL quadrature tables); one per thread. */
 struct cs_integral_ws;
 
 /* epsrel: requested relative accuracy of the quadrature (e.g. 1e-11). NULL on failure. */
-struct cs_integral_ws *cs_integral_ws_create(double epsrel);
-void cs_integral_ws_free(struct cs_integral_ws *ws);
+CS_API struct cs_integral_ws *cs_integral_ws_create(double epsrel);
+CS_API void cs_integral_ws_free(struct cs_integral_ws *ws);
 
 /* Exact Coulomb–Contensou load (src/friction/README.md, JTAM eq. 2.2) of a contact in
  * full sliding with relative motion (vsx, vsy, ws). The jump of the integrand
@@ -91,16 +88,13 @@ void cs_integral_ws_free(struct cs_integral_ws *ws);
  * coordinates about that centre. At lambda = 0 the law is set-valued: the
  * result is (0, 0, 0). Returns CS_ERR_QUADRATURE if GSL could not reach the
  * requested accuracy (the best estimate is still stored). */
-enum cs_status cs_friction_integral(const struct cs_contact *contact, double vsx, double vsy,
-                                    double ws, struct cs_integral_ws *work,
-                                    struct cs_friction_load *out);
+CS_API enum cs_status cs_friction_integral(const struct cs_contact *contact, double vsx, double vsy,
+                                           double ws, struct cs_integral_ws *work,
+                                           struct cs_friction_load *out);
 
-/* c_{i,j,k} of a contact by GSL quadrature (k < 2 so the integral exists). */
-enum cs_status cs_contact_moment(const struct cs_contact *contact, int i, int j, int k,
-                                 struct cs_integral_ws *work, double *value);
-enum cs_status cs_contact_moments_compute(const struct cs_contact *contact,
-                                          struct cs_integral_ws *work,
-                                          struct cs_contact_moments *out);
+CS_API enum cs_status cs_contact_moments_compute(const struct cs_contact *contact,
+                                                 struct cs_integral_ws *work,
+                                                 struct cs_contact_moments *out);
 
 /* ------------------------------------------------ approximations I(0,0), I(1,1) */
 
@@ -123,8 +117,8 @@ struct cs_approx {
 
 /* Fills a, computing the derived fields. moments may be NULL for the uniform
  * unit disk. Returns CS_ERR_RANGE if b, m <= 0, eps < 0 or eta_prime < 0. */
-enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps, double eta_prime,
-                              const struct cs_contact_moments *moments);
+CS_API enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double eps,
+                                     double eta_prime, const struct cs_contact_moments *moments);
 
 /* Each evaluator writes the load and, when jac is not NULL, the Jacobian
  * jac[3*i + j] = d(Tsx, Tsy, Ms)_i / d(vsx, vsy, ws)_j, row-major.
@@ -138,14 +132,14 @@ enum cs_status cs_approx_init(struct cs_approx *a, double b, double m, double ep
  * The regularized laws replace 1/D by
  *   L = 1/sqrt(D^2 + eps^(2p)) + eta' eps^(3p) / (D^2 + eps^(2p))^2,
  * with p = 1 for I(0,0) (JTAM eq. 4.4) and p = 3 for I(1,1) (Acta Mech. eq. 6). */
-void cs_i00_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
-                 struct cs_friction_load *out, double *jac);
-void cs_i11_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
-                 struct cs_friction_load *out, double *jac);
-void cs_i00_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
-                     struct cs_friction_load *out, double *jac);
-void cs_i11_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
-                     struct cs_friction_load *out, double *jac);
+CS_API void cs_i00_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                        struct cs_friction_load *out, double *jac);
+CS_API void cs_i11_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                        struct cs_friction_load *out, double *jac);
+CS_API void cs_i00_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                            struct cs_friction_load *out, double *jac);
+CS_API void cs_i11_reg_eval(const struct cs_approx *a, double vsx, double vsy, double ws,
+                            struct cs_friction_load *out, double *jac);
 
 /* ------------------------------------------------------------- the law table */
 
@@ -160,16 +154,11 @@ enum cs_law {
 
 /* The law's name as used in parameter files and on the command line
  * ("integral", "I00", "I11", "I00-reg", "I11-reg"). */
-const char *cs_law_name(enum cs_law law);
+CS_API const char *cs_law_name(enum cs_law law);
 /* Looks a name up; CS_ERR_NOT_FOUND if unknown. */
-enum cs_status cs_law_from_name(const char *name, enum cs_law *law);
+CS_API enum cs_status cs_law_from_name(const char *name, enum cs_law *law);
 
 /* ------------------------------------------------------- eta <-> eta' */
-
-/* In pure translation the regularized force magnitude is
- *   g(u) = u/sqrt(u^2+1) + eta' u/(u^2+1)^2,  u = lambda/eps (p = 1) or (lambda/eps)^3 (p = 3),
- * and the static-to-kinetic ratio is eta = sup_u g(u) (src/friction/README.md). */
-double cs_eta_g(double eta_prime, double u);
 
 /* The largest eta and eta' accepted (eta' ~ 3.08 eta for large eta, so every
  * eta has its eta'); much beyond these the answers would overflow. */
@@ -180,20 +169,16 @@ double cs_eta_g(double eta_prime, double u);
  * root finding on g'(u) = 0 (GSL), relative accuracy ~1e-15 for any eta'.
  * eta = 1 for every eta' up to cs_eta_prime_critical(); *u_max (may be NULL)
  * receives the maximizer (INFINITY when the supremum is the limit u -> inf). */
-enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_max);
+CS_API enum cs_status cs_eta_from_eta_prime(double eta_prime, double *eta, double *u_max);
 
 /* The largest eta' for which sup g = 1 (about 1.15): below it the
  * regularization adds no static friction peak. */
-double cs_eta_prime_critical(void);
+CS_API double cs_eta_prime_critical(void);
 
 /* eta' for a given eta in [1, CS_ETA_MAX], to ~1e-15 relative by root finding
  * on the maximizer's curve. eta = 1 gives eta' = 0 (no peak). CS_ERR_RANGE
  * outside [1, CS_ETA_MAX]. */
-enum cs_status cs_eta_prime_from_eta(double eta, double *eta_prime);
-
-/* The papers' cubic fits (JTAM §4, Acta Mech. §2): defined on [1, 1.3] and
- * [1.3, 2.7] only; CS_ERR_RANGE outside. */
-enum cs_status cs_eta_prime_cubic_fit(double eta, double *eta_prime);
+CS_API enum cs_status cs_eta_prime_from_eta(double eta, double *eta_prime);
 
 /* ------------------------------------------------- stick-mode yield measure */
 
@@ -209,21 +194,22 @@ struct cs_yield {
 
 /* Workspace of the Newton solve (GSL multiroots); one per thread. */
 struct cs_yield_ws;
-struct cs_yield_ws *cs_yield_ws_create(void);
-void cs_yield_ws_free(struct cs_yield_ws *ws);
+CS_API struct cs_yield_ws *cs_yield_ws_create(void);
+CS_API void cs_yield_ws_free(struct cs_yield_ws *ws);
 
 /* xi(u) for the unregularized law (CS_LAW_I00 or CS_LAW_I11, any m) by Newton
  * on the unknown z = xi * direction (so no angle is singular). guess may be
  * NULL or a previous direction (vsx, vsy, ws) to start from. u = 0 gives xi = 0.
  * CS_ERR_NOCONV if Newton fails from every start tried. */
-enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a, const double u[3],
-                                const double *guess, struct cs_yield_ws *ws, struct cs_yield *out);
+CS_API enum cs_status cs_yield_measure(enum cs_law law, const struct cs_approx *a,
+                                       const double u[3], const double *guess,
+                                       struct cs_yield_ws *ws, struct cs_yield *out);
 
 /* Explicit xi for I(0,0) with m = 2, where the limit surface is an ellipsoid:
  * xi = |S A^-1 u| with A the linear map of eq. 3.4 and S = diag(1, 1, b).
  * CS_ERR_ARG if a->m != 2, CS_ERR_SINGULAR if A is singular. */
-enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const double u[3],
-                                          struct cs_yield *out);
+CS_API enum cs_status cs_yield_measure_ellipsoid(const struct cs_approx *a, const double u[3],
+                                                 struct cs_yield *out);
 
 /* ------------------------------------------------------- fitting (b, m) */
 
@@ -238,26 +224,19 @@ struct cs_fit_result {
  * model of the contact over theta in [0, pi/2] (npoints uniform nodes), phi = 0,
  * Tsx and Ms residuals together, as in Acta Mech. §2. Starts from (b0, m0).
  * Moments for I(0,0) are computed from the contact. */
-enum cs_status cs_friction_fit(enum cs_law law, const struct cs_contact *contact, size_t npoints,
-                               double b0, double m0, struct cs_fit_result *out);
+CS_API enum cs_status cs_friction_fit(enum cs_law law, const struct cs_contact *contact,
+                                      size_t npoints, double b0, double m0,
+                                      struct cs_fit_result *out);
 
 /* Fit error of a given (b, m) on the same grid (to compare the papers' pairs). */
-enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *contact,
-                                     size_t npoints, double b, double m, double *rms,
-                                     double *max_error);
+CS_API enum cs_status cs_friction_fit_error(enum cs_law law, const struct cs_contact *contact,
+                                            size_t npoints, double b, double m, double *rms,
+                                            double *max_error);
 
 /* The same two with a report of the integral model's evaluations on the
  * nodes, most of the time of a fine grid: progress(ctx, done, npoints) after
  * each node (progress may be NULL). */
 typedef void (*cs_fit_progress_fn)(void *ctx, size_t done, size_t npoints);
-enum cs_status cs_friction_fit_monitored(enum cs_law law, const struct cs_contact *contact,
-                                         size_t npoints, double b0, double m0,
-                                         struct cs_fit_result *out, cs_fit_progress_fn progress,
-                                         void *ctx);
-enum cs_status cs_friction_fit_error_monitored(enum cs_law law, const struct cs_contact *contact,
-                                               size_t npoints, double b, double m, double *rms,
-                                               double *max_error, cs_fit_progress_fn progress,
-                                               void *ctx);
 
 #ifdef __cplusplus
 }

@@ -82,6 +82,7 @@
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
+#include "friction/friction_private.h"
 
 /* Subintervals per adaptive quadrature; ICRs near the boundary use a few dozen. */
 enum { CS_INTEGRAL_LIMIT = 1000 };

@@ -8,6 +8,8 @@
 
 #include "core/error_private.h"
 #include "friction/defaults.h"
+#include "friction/friction_private.h"
+#include "friction/law_table_private.h"
 
 /* Requested relative accuracy of the integral model's quadrature. */
 #define INTEGRAL_EPSREL 1e-12

@@ -29,7 +29,7 @@ struct cs_law_params {
 
 /* The defaults of `contensou friction eval`: b, m of friction/defaults.h for
  * I00 or I11, eps = CS_EPS_DEFAULT, eta' of CS_ETA_DEFAULT (0). */
-struct cs_law_params cs_law_params_default(enum cs_law law);
+CS_API struct cs_law_params cs_law_params_default(enum cs_law law);
 
 /* A law ready to evaluate on a contact (its moments and the integral model's
  * quadrature workspace). One per thread. */
@@ -39,14 +39,15 @@ struct cs_law_eval;
  * the uniform unit disk, by quadrature otherwise. I11 and I11-reg assume a
  * circular contact: CS_ERR_ARG on an ellipse. CS_ERR_RANGE for parameters
  * cs_approx_init refuses. The caller frees *out with cs_law_eval_free. */
-enum cs_status cs_law_eval_create(const struct cs_law_params *p, const struct cs_contact *contact,
-                                  struct cs_law_eval **out);
-void cs_law_eval_free(struct cs_law_eval *e);
+CS_API enum cs_status cs_law_eval_create(const struct cs_law_params *p,
+                                         const struct cs_contact *contact,
+                                         struct cs_law_eval **out);
+CS_API void cs_law_eval_free(struct cs_law_eval *e);
 
 /* The load (Tsx, Tsy, Ms) at the sliding velocity (vsx, vsy) and spin w.
  * CS_ERR_QUADRATURE when the integral model misses its accuracy. */
-enum cs_status cs_law_eval_at(struct cs_law_eval *e, double vsx, double vsy, double w,
-                              struct cs_friction_load *out);
+CS_API enum cs_status cs_law_eval_at(struct cs_law_eval *e, double vsx, double vsy, double w,
+                                     struct cs_friction_load *out);
 
 /* Columns of a table made by cs_law_table: v, w, Tsx, Tsy, Ms. */
 #define CS_LAW_TABLE_COLS 5
@@ -54,8 +55,9 @@ enum cs_status cs_law_eval_at(struct cs_law_eval *e, double vsx, double vsy, dou
 /* The law over the grid v[0..nv) x w[0..nw) (sliding along x at speed v,
  * spin w): rows (nv * nw of them, v slowest) of CS_LAW_TABLE_COLS values
  * into rows (caller-allocated, nv * nw * CS_LAW_TABLE_COLS doubles). */
-enum cs_status cs_law_table(const struct cs_law_params *p, const struct cs_contact *contact,
-                            size_t nv, const double *v, size_t nw, const double *w, double *rows);
+CS_API enum cs_status cs_law_table(const struct cs_law_params *p, const struct cs_contact *contact,
+                                   size_t nv, const double *v, size_t nw, const double *w,
+                                   double *rows);
 
 /* ------------------------------------------------------------------ fit */
 
@@ -81,23 +83,6 @@ struct cs_fit_report {
   size_t npairs;               /* 1 or 2 */
   struct cs_fit_pair pairs[2]; /* the papers' pairs */
 };
-
-/* Fits law (CS_LAW_I00 or CS_LAW_I11) on contact with npoints nodes from
- * (b0, m0) (NAN: the paper's pair), then the papers' pairs' errors.
- * progress(ctx, done, total) after each evaluation of the integral model,
- * total = npoints * (1 + npairs); may be NULL. */
-enum cs_status cs_friction_fit_report(enum cs_law law, const struct cs_contact *contact,
-                                      size_t npoints, double b0, double m0,
-                                      cs_fit_progress_fn progress, void *ctx,
-                                      struct cs_fit_report *out);
-
-/* Columns of the fit's curves: theta [rad], Tsx_integral, Ms_integral,
- * Tsx_fit, Ms_fit, then Tsx_<pair>, Ms_<pair> per pair. */
-size_t cs_fit_curves_cols(const struct cs_fit_report *r);
-
-/* The curves over n uniform nodes theta in [0, pi/2] (n >= 2) into rows
- * (caller-allocated, n * cs_fit_curves_cols(r) doubles). */
-enum cs_status cs_fit_curves(const struct cs_fit_report *r, size_t n, double *rows);
 
 #ifdef __cplusplus
 }

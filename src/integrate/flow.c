@@ -7,6 +7,8 @@
 
 #include "core/error_private.h"
 #include "integrate/flow.h"
+#include "models/model_private.h"
+#include "integrate/integrate_private.h"
 
 struct cs_flow {
   struct cs_integrator *integ;

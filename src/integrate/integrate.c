@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cs_sundials_build.h"
+#include "integrate/integrate_private.h"
 
 #include <arkode/arkode_arkstep.h>
 #include <arkode/arkode_erkstep.h>

@@ -108,7 +108,7 @@ struct cs_integrator_opts {
 
 /* ERK, rtol 1e-8, atol 1e-10, no atol_vec, default max_steps and
  * max_steps_total, automatic h_init, unbounded h_max. */
-struct cs_integrator_opts cs_integrator_opts_default(void);
+CS_API struct cs_integrator_opts cs_integrator_opts_default(void);
 
 /* Why cs_integrator_advance returned CS_OK. */
 enum cs_stop_reason {
@@ -134,15 +134,10 @@ struct cs_integrator;
 
 /* A workspace for systems of up to n_max equations, with the ERK and DIRK
  * steppers prepared at n = n_max. NULL if n_max is 0 or memory is short. */
-struct cs_integrator *cs_integrator_create(size_t n_max);
-
-/* The same workspace with SUNDIALS' stock serial vector kernels instead of
- * the ones for short vectors that cs_integrator_create installs (which give
- * bit-identical results, faster): for checking and measuring those. */
-struct cs_integrator *cs_integrator_create_stock(size_t n_max);
+CS_API struct cs_integrator *cs_integrator_create(size_t n_max);
 
 /* Frees the workspace; NULL is allowed. */
-void cs_integrator_free(struct cs_integrator *integ);
+CS_API void cs_integrator_free(struct cs_integrator *integ);
 
 /* Starts a run of ode from (t0, y0) with opts (NULL: the defaults). Copies
  * y0; discards the state, the statistics and the last error of the previous
@@ -150,9 +145,9 @@ void cs_integrator_free(struct cs_integrator *integ);
  * when ode->n differs from the previous run's n. CS_ERR_ARG for a NULL ode or
  * rhs, n == 0, non-finite t0 / y0, invalid tolerances or step bounds;
  * CS_ERR_RANGE if n > n_max; CS_ERR_NOMEM. On failure no run is active. */
-enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_ode *ode,
-                                   const struct cs_integrator_opts *opts, double t0,
-                                   const double *y0);
+CS_API enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_ode *ode,
+                                          const struct cs_integrator_opts *opts, double t0,
+                                          const double *y0);
 
 /* Integrates towards tout (either direction of time, fixed by the first
  * call of the run; ARKODE steps past tout, and the state at tout comes from
@@ -174,25 +169,17 @@ enum cs_status cs_integrator_reset(struct cs_integrator *integ, const struct cs_
  * tout, tout behind outside the last step). On failure *t_reached and y hold
  * the last state known to be on the solution (the end of the last accepted
  * step); only CS_ERR_TOO_MUCH_WORK leaves the run fit to continue. */
-enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout, double *t_reached,
-                                     double *y, enum cs_stop_reason *stop);
+CS_API enum cs_status cs_integrator_advance(struct cs_integrator *integ, double tout,
+                                            double *t_reached, double *y,
+                                            enum cs_stop_reason *stop);
 
 /* As cs_integrator_advance, but a state at tout comes from the interpolant
  * also in CS_DENSE_RESTEP mode: cheap and of the interpolant's accuracy, for
  * samples that do not feed back into the run (the run goes on from its own
  * steps either way). Roots are computed as by cs_integrator_advance. */
-enum cs_status cs_integrator_advance_interp(struct cs_integrator *integ, double tout,
-                                            double *t_reached, double *y,
-                                            enum cs_stop_reason *stop);
-
-/* Convenience: resets with (ode, opts, times[0], y0) and fills the dense grid
- * Y[k*n + i] = y_i(times[k]) for k < ntimes (row 0 is y0). times must be
- * monotone (non-decreasing or non-increasing). Event functions stay active
- * but the integration steps over their roots. On failure the rows not reached
- * are left untouched; the status is that of reset or advance. */
-enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struct cs_ode *ode,
-                                        const struct cs_integrator_opts *opts, const double *y0,
-                                        const double *times, size_t ntimes, double *Y);
+CS_API enum cs_status cs_integrator_advance_interp(struct cs_integrator *integ, double tout,
+                                                   double *t_reached, double *y,
+                                                   enum cs_stop_reason *stop);
 
 /* Event functions, located by ARKODE's root finding: g fills nroots values;
  * direction[k] = +1 reports only increasing crossings of g_k, -1 only
@@ -206,60 +193,24 @@ enum cs_status cs_integrator_solve_grid(struct cs_integrator *integ, const struc
  * reallocate its root arrays. A root exactly at the start of a run, or at
  * the state given to reinit, is not reported.
  * CS_ERR_ARG for a direction other than -1, 0, +1; CS_ERR_NOMEM. */
-enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroots, cs_root_fn g,
-                                       const int *direction, const void *ctx);
+CS_API enum cs_status cs_integrator_set_roots(struct cs_integrator *integ, size_t nroots,
+                                              cs_root_fn g, const int *direction, const void *ctx);
 
 /* After an advance that returned CS_STOP_ROOT: found[k] = +1 if g_k crossed
  * zero increasing, -1 decreasing, 0 if it did not fire (nroots values as in
  * set_roots). After any other return, all 0. */
-enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found);
-
-/* Restarts the current run from a new state (t, y), keeping ODE, options,
- * event functions and statistics: for state jumps at events (impacts,
- * stick-slip transitions). ARKODE restarts its step-size selection at t (a
- * jump is a discontinuity): the first step is estimated afresh (or is the
- * run's h_init), the error history is cleared; the dense output of the
- * steps before is lost. The caller may also change
- * what the params of the run point to before calling this. CS_ERR_ARG
- * without an active run or for non-finite t / y. */
-enum cs_status cs_integrator_reinit_state(struct cs_integrator *integ, double t, const double *y);
-
-/* As cs_integrator_reinit_state, for a state on the same smooth solution
- * (renormalised tangent vectors of a Lyapunov run, a restart at a root that
- * ARKODE refused): ARKODE keeps the step size it had planned, where
- * reinit_state makes it estimate a new first step. */
-enum cs_status cs_integrator_reinit_smooth(struct cs_integrator *integ, double t, const double *y);
-
-/* As cs_integrator_reinit_state, but the run continues with another ODE of
- * the same n (a mode switch: e.g. stick equations after slip). CS_ERR_ARG
- * also when ode->n differs from the run's n. */
-enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
-                                        double t, const double *y);
-
-/* k-th derivative (0 <= k <= 3) of ARKODE's dense-output interpolant at t (a
- * Hermite polynomial whose degree ARKODE limits to the method's order minus
- * one), which must lie within the last internal step (see
- * cs_integrator_last_step); dky receives n values. For Poincaré sections and
- * other output between steps. CS_ERR_RANGE if t is outside the last step or
- * k is out of range; CS_ERR_ARG if no step was taken since the last reset or
- * reinit. */
-enum cs_status cs_integrator_dky(struct cs_integrator *integ, double t, int k, double *dky);
-
-/* Time interval [*t_start, *t_end] (ordered in the direction of integration)
- * covered by the last internal step, where cs_integrator_dky may be used.
- * CS_ERR_ARG if no step was taken yet in this run. */
-enum cs_status cs_integrator_last_step(struct cs_integrator *integ, double *t_start, double *t_end);
+CS_API enum cs_status cs_integrator_roots_found(const struct cs_integrator *integ, int *found);
 
 /* Counters of the current run (all zero right after reset). */
-enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
-                                       struct cs_integrator_stats *stats);
+CS_API enum cs_status cs_integrator_get_stats(struct cs_integrator *integ,
+                                              struct cs_integrator_stats *stats);
 
 /* The message of the last failure in this run, e.g. "ARKODE: at t =
  * 0.41211274974933637, 10 steps taken before reaching tout = 50 (too much
  * work)" or "non-finite value in the right-hand side, component 1, at t =
  * 1.0000000000000002; ..."; "" if none. Valid until the next call on the
  * workspace; never NULL. */
-const char *cs_integrator_last_error(const struct cs_integrator *integ);
+CS_API const char *cs_integrator_last_error(const struct cs_integrator *integ);
 
 #ifdef __cplusplus
 }

@@ -57,25 +57,12 @@ struct cs_record_grid {
  * of the window). CS_ERR_RANGE when the window is not 0 <= t_start < t_end <
  * inf, dt < 0, or the grid has max_rows rows or more (g->rows then holds 0).
  */
-enum cs_status cs_record_grid_make(double t_start, double t_end, double dt, size_t max_rows,
-                                   struct cs_record_grid *g);
-
-/* The same for a recording window as [output] of a parameter file gives it
- * (t_end NaN when missing), with the reason of a refusal in words, naming
- * the key: CS_ERR_RANGE and cs_errmsg() "t_end:
- * missing in [output] ...", "t_start: -1 is before t = 0, ...", "t_end: 1 is
- * not after t_start = 2 ...", "dt: -1 is negative ..." or "dt: 1e-12 gives
- * more than 100000000 rows over [0, 1] (accepted: a larger dt)". What
- * contensou simulate and eps-study check before a run. */
-enum cs_status cs_record_grid_check(double t_start, double t_end, double dt, size_t max_rows,
-                                    struct cs_record_grid *g);
+CS_API enum cs_status cs_record_grid_make(double t_start, double t_end, double dt, size_t max_rows,
+                                          struct cs_record_grid *g);
 
 /* An explicit grid of n ascending times >= 0 (not copied: t must outlive
  * g). CS_ERR_ARG when t is not such a list. */
-enum cs_status cs_record_grid_times(const double *t, size_t n, struct cs_record_grid *g);
-
-/* The k-th grid time (k < g->rows). */
-double cs_record_grid_time(const struct cs_record_grid *g, size_t k);
+CS_API enum cs_status cs_record_grid_times(const double *t, size_t n, struct cs_record_grid *g);
 
 /* What cs_record_run does and whom it tells. */
 struct cs_record_spec {
@@ -123,8 +110,9 @@ struct cs_record_result {
  * <integrator's message>", the rows before it were handed over), the derived
  * outputs' failure ("derived outputs at t = ...: ..."), or
  * CS_ERR_INTERRUPTED when on_rows asked to stop. */
-enum cs_status cs_record_run(const struct cs_model *m, void *params, const double *y0,
-                             const struct cs_record_spec *spec, struct cs_record_result *out);
+CS_API enum cs_status cs_record_run(const struct cs_model *m, void *params, const double *y0,
+                                    const struct cs_record_spec *spec,
+                                    struct cs_record_result *out);
 
 /* ------------------------------------------------------ in memory */
 
@@ -144,9 +132,10 @@ struct cs_trajectory {
  * and switches go into tr; spec->progress is called). Returns
  * tr->result.status; CS_ERR_NOMEM when the rows do not fit. tr must be freed
  * with cs_trajectory_free in every case. */
-enum cs_status cs_trajectory_record(const struct cs_model *m, void *params, const double *y0,
-                                    const struct cs_record_spec *spec, struct cs_trajectory *tr);
-void cs_trajectory_free(struct cs_trajectory *tr);
+CS_API enum cs_status cs_trajectory_record(const struct cs_model *m, void *params, const double *y0,
+                                           const struct cs_record_spec *spec,
+                                           struct cs_trajectory *tr);
+CS_API void cs_trajectory_free(struct cs_trajectory *tr);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@
 
 #include "core/error_private.h"
 #include "io/config.h"
+#include "models/model_private.h"
 
 int cs_parse_double(const char *s, double *out)
 {

@@ -7,6 +7,7 @@
 
 #include "core/error_private.h"
 #include "io/trajectory_h5.h"
+#include "models/model_private.h"
 
 static double monotonic_s(void)
 {

@@ -88,6 +88,7 @@
 #include "core/gsl_quiet.h"
 #include "friction/friction.h"
 #include "models/model.h"
+#include "friction/friction_private.h"
 
 #define C0 (2.0 / 3.0)    /* c_{0,0,-1} of the uniform unit disk */
 #define RESTART_SCAN 720  /* angles scanned for the restart direction */

@@ -4,6 +4,7 @@
 #include "core/error_private.h"
 #include "friction/defaults.h"
 #include "models/friction_law.h"
+#include "models/friction_law_private.h"
 
 const char *const cs_model_law_names[] = {
     [CS_MLAW_I11_REG] = "I11-reg",

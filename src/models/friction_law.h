@@ -26,9 +26,6 @@ enum cs_model_law {
   CS_MLAW_COUNT
 };
 
-/* NULL-terminated names, in enum order, for struct cs_choice_desc. */
-extern const char *const cs_model_law_names[];
-
 /* Everything a law needs, kept in a model's params. */
 struct cs_model_friction {
   int law;                    /* enum cs_model_law */
@@ -36,18 +33,6 @@ struct cs_model_friction {
   struct cs_contact contact;  /* for the integral laws */
   struct cs_integral_ws *iws; /* integral laws: per-thread workspace (attach/detach) */
 };
-
-/* Prepares f for law with (b, m, eps, eta'); b or m NAN takes the fitted pair
- * of the law (I(1,1)'s for the integral laws, where they are unused). */
-enum cs_status cs_model_friction_prepare(struct cs_model_friction *f, int law, double *b, double *m,
-                                         double eps, double eta_prime);
-enum cs_status cs_model_friction_attach(struct cs_model_friction *f);
-void cs_model_friction_detach(struct cs_model_friction *f);
-
-/* Load (Tsx, Tsy, Ms) at (vsx, vsy, ws) and, if jac is not NULL, its Jacobian
- * (row-major 3x3). Returns 0, or a negative status if the quadrature failed. */
-int cs_model_friction_eval(const struct cs_model_friction *f, double vsx, double vsy, double ws,
-                           struct cs_friction_load *out, double *jac);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,7 @@
 
 #include "core/error_private.h"
 #include "models/model.h"
+#include "models/model_private.h"
 
 const struct cs_model *cs_model_find(const char *name)
 {

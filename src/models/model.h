@@ -137,50 +137,37 @@ struct cs_model {
   int (*is_hybrid)(const void *params);
 };
 
-/* Number of active switching functions of m with these params: n_switch for
- * an event-driven configuration, 0 for a plain ODE. */
-size_t cs_model_switches(const struct cs_model *m, const void *params);
-
 /* ------------------------------------------------------------- registry */
 
 /* NULL-terminated list of all models. */
-extern const struct cs_model *const cs_models[];
+CS_API extern const struct cs_model *const cs_models[];
 
 /* The model called name, or NULL. */
-const struct cs_model *cs_model_find(const char *name);
+CS_API const struct cs_model *cs_model_find(const char *name);
 
 /* ------------------------------------------------- parameters by name */
 
 /* Index of a parameter / choice / state / derived output by name, or -1. */
-int cs_model_param_index(const struct cs_model *m, const char *name);
-int cs_model_choice_index(const struct cs_model *m, const char *name);
-int cs_model_state_index(const struct cs_model *m, const char *name);
-int cs_model_derived_index(const struct cs_model *m, const char *name);
-
-/* The number of integer outputs of m (cs_var_desc.integer): the last ones
- * of its derived outputs; 0 for a model without derived_fn. */
-size_t cs_model_integer_outputs(const struct cs_model *m);
+CS_API int cs_model_param_index(const struct cs_model *m, const char *name);
+CS_API int cs_model_state_index(const struct cs_model *m, const char *name);
 
 /* Fills params with every default (choices included). The struct must be
  * params_size bytes. */
-void cs_model_params_default(const struct cs_model *m, void *params);
+CS_API void cs_model_params_default(const struct cs_model *m, void *params);
 
 /* Sets a parameter by name after checking its range; if the parameter has an
  * `alt`, the alternative is set to NAN so that prepare() derives it.
  * CS_ERR_NOT_FOUND for an unknown name, CS_ERR_RANGE outside [min, max] or
  * non-finite. */
-enum cs_status cs_model_set_param(const struct cs_model *m, void *params, const char *name,
-                                  double value);
-double cs_model_get_param(const struct cs_model *m, const void *params, int index);
+CS_API enum cs_status cs_model_set_param(const struct cs_model *m, void *params, const char *name,
+                                         double value);
+CS_API double cs_model_get_param(const struct cs_model *m, const void *params, int index);
 
 /* Sets a choice by value name; CS_ERR_NOT_FOUND for an unknown key, CS_ERR_RANGE
  * for a value not in the list. */
-enum cs_status cs_model_set_choice(const struct cs_model *m, void *params, const char *name,
-                                   const char *value);
-const char *cs_model_get_choice(const struct cs_model *m, const void *params, int index);
-
-/* Writes "a, b, c" (the accepted values of a choice) into buf. */
-void cs_model_choice_values(const struct cs_choice_desc *c, char *buf, size_t len);
+CS_API enum cs_status cs_model_set_choice(const struct cs_model *m, void *params, const char *name,
+                                          const char *value);
+CS_API const char *cs_model_get_choice(const struct cs_model *m, const void *params, int index);
 
 #ifdef __cplusplus
 }

@@ -89,6 +89,7 @@
 #include "friction/friction.h"
 #include "models/friction_law.h"
 #include "models/model.h"
+#include "models/friction_law_private.h"
 
 /* The laws: the friction core's (cs_model_law_names, same indices) and the
  * event-driven scheme after them. */

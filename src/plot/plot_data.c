@@ -12,6 +12,7 @@
 #include "core/error_private.h"
 #include "analysis/continuation.h"
 #include "analysis/continuation2.h"
+#include "models/model_private.h"
 
 static const char *const pass_name[2] = {"forward", "backward"};
 

@@ -9,6 +9,7 @@
 
 #include "core/error_private.h"
 #include "study/eps_sweep.h"
+#include "analysis/eps_private.h"
 
 #define SCALE_FLOOR 1e-300 /* a reference range below this scales by 1 */
 

@@ -18,6 +18,7 @@
 #include "analysis/orbit.h"
 #include "integrate/flow.h"
 #include "sweep/sweep.h"
+#include "analysis/equilibrium_private.h"
 
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec)
 {
