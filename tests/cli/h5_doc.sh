@@ -5,7 +5,8 @@
 # with and without mode switches; a 1-D sweep in both directions with
 # bifurcations and equilibria; one with the Lyapunov spectrum; a 2-D map; eps studies of one trajectory, with
 # an eps and an event-driven reference, and over a sweep; a friction fit; an
-# orbit; branches of cycles and of equilibria; a two-parameter curve) and h5py walks every object:
+# orbit; branches of cycles and of equilibria; a two-parameter curve; a basins map and basins along a parameter) and h5py
+# walks every object:
 # each dataset needs a non-empty string attribute `doc` and units, either a
 # scalar string attribute `units` or (tables) a list `units` with one entry per
 # column; each group needs a non-empty `doc`. Datasets that hold codes or counts
@@ -181,6 +182,12 @@ max2 = 1
 user = beta2:-0.25
 EOF
 make curve.h5 continue bt.ini --no-plot
+# basins of attraction: a map (cells, attractors) and basins along a parameter
+basins=(basins "$params/pendulum_fig5a_basins.ini" --set basins.cells=3 --set basins.transient=20
+  --set basins.transient_max=40)
+make basins.h5 "${basins[@]}"
+make basins_along.h5 "${basins[@]}" --set sweep.parameter=omega0 --set sweep.from=36.9 \
+  --set sweep.to=37.1 --set sweep.points=2
 
 # ------------------------------------------------------------ the walk
 # every model's integer outputs, in its order, as the program describes them:
@@ -239,9 +246,13 @@ I = {
     ("continuation", "special"): {"branch", "kind", "row", "n_unstable"},
     ("continuation", "curve"): {"n_unstable", "iterations"},
     ("continuation", "curve_special"): {"kind", "row"},
+    ("basins", "cells"): {"index", "i", "j", "attractor", "early", "rhs_evals"},
+    ("basins", "attractors"): {"id", "class", "period", "cells", "first_point", "n_points"},
+    ("basins-along", "along/attractors"): {"id", "class", "period", "born", "died"},
+    ("basins-along", "along/multistability"): {"attractors"},
 }
 I[("sweep", "backward/points")] = I[("sweep", "forward/points")]
-for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation"):
+for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation", "basins", "basins-along"):
     I[(k, "solver")] = {"max_steps", "max_steps_total"}
 # the models' integer outputs, in their order (from contensou info --model)
 outputs = {}
@@ -324,7 +335,10 @@ for fn in sys.argv[1:]:
                 if o.dtype != np.float64:
                     bad.append(f"{where}: a table of reals stored as {o.dtype}")
                 cname = companion(name)
-                if real_tables[last] and ints:
+                # the basins' attractor points are states alone, without
+                # the derived outputs
+                states_only = kind.startswith("basins") and name == "points/values"
+                if real_tables[last] and ints and not states_only:
                     if cname not in f:
                         bad.append(f"{where}: no /{cname} for the integer outputs {ints}")
                     else:
@@ -347,6 +361,9 @@ for fn in sys.argv[1:]:
                     bad.append(f"{where}: a code below -1 (integer outputs are >= 0)")
             column = "columns" in parent.attrs
             if not column and len(o.shape) == 1 and last in integer_names and o.dtype.kind not in "iu":
+                bad.append(f"{where}: codes or counts stored as {o.dtype}")
+            # the basins map holds attractor ids
+            if last in ("map", "attractor") and o.dtype.kind not in "iu":
                 bad.append(f"{where}: codes or counts stored as {o.dtype}")
             # codes and counts are never columns of a table of doubles
             if not column and len(o.shape) == 2 and "names" in o.attrs and o.dtype.kind == "f":
