@@ -99,7 +99,7 @@ extern "C" {
  * reduced_dimension, zero_one, zero_one_points, chaos_disagree, and checksums on every
  * stored value (small datasets chunked, values_crc32 in final files); 5: the integer outputs in
  * section/codes (4: in section/values, as doubles); a resume refuses a file
- * of another layout, the readers (results/read.h) read every layout */
+ * of another layout; cs_read_sweep (below) reads every layout from 1 to this one */
 #define CS_SWEEP_H5_LAYOUT 6
 #define CS_SWEEP_H5_FLUSH 0.25 /* s: longest time a finished point waits to be on disk */
 #define CS_SWEEP_H5_MARGIN 1e6 /* bytes kept free on disk for a clean close */
