@@ -161,7 +161,8 @@ struct cs_result_header {
   struct cs_result_table params, initial, solver;
 };
 
-/* Reads the header of any result file. */
+/* Reads the header of any result file, of any layout version (the root
+ * attribute layout_version is among h.root). */
 CS_API enum cs_status cs_read_header(const char *path, struct cs_result_header *out);
 CS_API void cs_result_header_free(struct cs_result_header *h);
 
