@@ -10,6 +10,7 @@
 #include "analysis/basins.h"
 #include "core/error_private.h"
 #include "analysis/basins_private.h"
+#include "io/config_private.h"
 
 static const char *const fixed_keys[] = {
     "x",
@@ -35,74 +36,9 @@ static const char *const fixed_keys[] = {
     NULL,
 };
 
-struct parse {
-  const struct cs_config *cfg;
-  enum cs_status st;
-};
-
-static int err(struct parse *p, const struct cs_config_raw *r, const char *key, enum cs_status st,
-               const char *fmt, ...)
+static int state(struct cs_config_parse *p, const struct cs_model *m, const char *key, int *out)
 {
-  if (p->st != CS_OK)
-    return 0;
-  p->st = st;
-  char line[CS_ERROR_LEN];
-  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
-  va_list ap;
-  va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < sizeof line)
-    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
-  va_end(ap);
-  cs_error_set(st, "%s", line);
-  return 0;
-}
-
-static const struct cs_config_raw *get(struct parse *p, const char *key)
-{
-  return cs_config_raw_find(p->cfg, "basins", key);
-}
-
-static int num(struct parse *p, const char *key, double lo, double hi, const char *accepted,
-               double *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  double v;
-  if (!cs_parse_double(r->value, &v))
-    return err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value, accepted);
-  if (v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value, accepted);
-  *out = v;
-  return 1;
-}
-
-static int count(struct parse *p, const char *key, long lo, long hi, long *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  long v;
-  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])", r->value, lo,
-               hi);
-  *out = v;
-  return 1;
-}
-
-static int flag(struct parse *p, const char *key, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  if (!cs_parse_bool(r->value, out))
-    return err(p, r, key, CS_ERR_PARSE, "'%s' (accepted: true, false)", r->value);
-  return 1;
-}
-
-static int state(struct parse *p, const struct cs_model *m, const char *key, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
   if (!r || p->st != CS_OK)
     return 0;
   int i = cs_model_state_index(m, r->value);
@@ -111,8 +47,8 @@ static int state(struct parse *p, const struct cs_model *m, const char *key, int
     for (size_t k = 0; k < m->n_state; k++)
       snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", k ? ", " : "",
                m->state[k].name);
-    return err(p, r, key, CS_ERR_RANGE, "'%s' is not a state of %s (accepted: %s)", r->value,
-               m->name, acc);
+    return cs_config_i_err(p, r, key, CS_ERR_RANGE, "'%s' is not a state of %s (accepted: %s)",
+                           r->value, m->name, acc);
   }
   *out = i;
   return 1;
@@ -133,7 +69,7 @@ static int is_bound_key(const struct cs_model *m, const char *key)
 enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs_basins_spec *spec)
 {
   const struct cs_model *m = cfg->model;
-  struct parse p = {cfg, CS_OK};
+  struct cs_config_parse p = {cfg, "basins", CS_OK};
   cs_basins_spec_default(spec);
   spec->point.solver = cfg->solver;
   spec->point.section = cfg->section;
@@ -145,38 +81,43 @@ enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs
     for (int k = 0; fixed_keys[k] && !known; k++)
       known = strcmp(fixed_keys[k], r->key) == 0;
     if (!known)
-      err(&p, r, r->key, CS_ERR_PARSE,
+      cs_config_i_err(
+          &p, r, r->key, CS_ERR_PARSE,
           "unknown key in [basins] (accepted: x, y, x_min, x_max, y_min, y_max, cells, sample, "
           "seed, <state>_min, <state>_max, transient, record, max_period, chunk, radius, check, "
           "early, lyapunov, lyapunov_time, adaptive_transient, transient_max)");
   }
   long n = 0;
-  if (count(&p, "sample", 1, 100000000, &n)) {
+  if (cs_config_i_count(&p, "sample", 1, 100000000, &n)) {
     spec->mode = CS_BASINS_SAMPLE;
     spec->sample = (size_t)n;
   }
   n = 1;
-  if (count(&p, "seed", 0, 4294967295L, &n))
+  if (cs_config_i_count(&p, "seed", 0, 4294967295L, &n))
     spec->seed = (unsigned long)n;
   if (spec->mode == CS_BASINS_GRID && p.st == CS_OK) {
     if (!state(&p, m, "x", &spec->ix) && p.st == CS_OK)
-      err(&p, NULL, "[basins] x", CS_ERR_PARSE,
-          "missing (accepted: a state variable of %s, or sample = N)", m->name);
+      cs_config_i_err(&p, NULL, "[basins] x", CS_ERR_PARSE,
+                      "missing (accepted: a state variable of %s, or sample = N)", m->name);
     if (!state(&p, m, "y", &spec->iy) && p.st == CS_OK)
-      err(&p, NULL, "[basins] y", CS_ERR_PARSE, "missing (accepted: a state variable of %s)",
-          m->name);
+      cs_config_i_err(&p, NULL, "[basins] y", CS_ERR_PARSE,
+                      "missing (accepted: a state variable of %s)", m->name);
     if (p.st == CS_OK && spec->ix == spec->iy)
-      err(&p, get(&p, "y"), "y", CS_ERR_RANGE, "the same state as x (accepted: another state)");
+      cs_config_i_err(&p, cs_config_i_get(&p, "y"), "y", CS_ERR_RANGE,
+                      "the same state as x (accepted: another state)");
     const char *bk[4] = {"x_min", "x_max", "y_min", "y_max"};
     double *bv[4] = {&spec->x_min, &spec->x_max, &spec->y_min, &spec->y_max};
     for (int k = 0; k < 4 && p.st == CS_OK; k++)
-      if (!num(&p, bk[k], -1e300, 1e300, "a finite number", bv[k]) && p.st == CS_OK)
-        err(&p, NULL, bk[k], CS_ERR_PARSE, "missing in [basins] (accepted: a finite number)");
+      if (!cs_config_i_number(&p, bk[k], -1e300, 1e300, "a finite number", bv[k]) && p.st == CS_OK)
+        cs_config_i_err(&p, NULL, bk[k], CS_ERR_PARSE,
+                        "missing in [basins] (accepted: a finite number)");
     if (p.st == CS_OK && !(spec->x_max > spec->x_min))
-      err(&p, get(&p, "x_max"), "x_max", CS_ERR_RANGE, "not above x_min (accepted: > x_min)");
+      cs_config_i_err(&p, cs_config_i_get(&p, "x_max"), "x_max", CS_ERR_RANGE,
+                      "not above x_min (accepted: > x_min)");
     if (p.st == CS_OK && !(spec->y_max > spec->y_min))
-      err(&p, get(&p, "y_max"), "y_max", CS_ERR_RANGE, "not above y_min (accepted: > y_min)");
-    const struct cs_config_raw *r = get(&p, "cells");
+      cs_config_i_err(&p, cs_config_i_get(&p, "y_max"), "y_max", CS_ERR_RANGE,
+                      "not above y_min (accepted: > y_min)");
+    const struct cs_config_raw *r = cs_config_i_get(&p, "cells");
     spec->nx = spec->ny = 64;
     if (r && p.st == CS_OK) {
       char buf[256];
@@ -195,8 +136,8 @@ enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs
         b = a;
       }
       if (!ok)
-        err(&p, r, "cells", CS_ERR_RANGE, "'%s' (accepted: a count in [2, 100000], or two: NX, NY)",
-            r->value);
+        cs_config_i_err(&p, r, "cells", CS_ERR_RANGE,
+                        "'%s' (accepted: a count in [2, 100000], or two: NX, NY)", r->value);
       spec->nx = (size_t)a, spec->ny = (size_t)b;
     }
   } else if (p.st == CS_OK) {
@@ -206,38 +147,39 @@ enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs
       spec->hi[i] = m->state[i].angle ? M_PI : y0 + w;
       char key[80];
       snprintf(key, sizeof key, "%s_min", m->state[i].name);
-      num(&p, key, -1e300, 1e300, "a finite number", &spec->lo[i]);
+      cs_config_i_number(&p, key, -1e300, 1e300, "a finite number", &spec->lo[i]);
       snprintf(key, sizeof key, "%s_max", m->state[i].name);
-      num(&p, key, -1e300, 1e300, "a finite number", &spec->hi[i]);
+      cs_config_i_number(&p, key, -1e300, 1e300, "a finite number", &spec->hi[i]);
       if (p.st == CS_OK && !(spec->hi[i] >= spec->lo[i]))
-        err(&p, get(&p, key), key, CS_ERR_RANGE, "below %s_min (accepted: >= %s_min)",
-            m->state[i].name, m->state[i].name);
+        cs_config_i_err(&p, cs_config_i_get(&p, key), key, CS_ERR_RANGE,
+                        "below %s_min (accepted: >= %s_min)", m->state[i].name, m->state[i].name);
     }
   }
-  num(&p, "transient", 0, 1e12, "a time >= 0", &spec->point.transient);
-  num(&p, "record", 1e-12, 1e12, "a time > 0", &spec->point.record);
+  cs_config_i_number(&p, "transient", 0, 1e12, "a time >= 0", &spec->point.transient);
+  cs_config_i_number(&p, "record", 1e-12, 1e12, "a time > 0", &spec->point.record);
   long k = 0;
-  if (count(&p, "max_period", 1, 1000, &k))
+  if (cs_config_i_count(&p, "max_period", 1, 1000, &k))
     spec->point.max_period = (int)k;
-  if (count(&p, "chunk", 1, 1000000, &k))
+  if (cs_config_i_count(&p, "chunk", 1, 1000000, &k))
     spec->chunk = (size_t)k;
-  num(&p, "radius", 1e-12, 1, "a number in (0, 1], in units of the state scales", &spec->radius);
-  num(&p, "check", 0, 1e12, "a time >= 0 (0: transient / 200)", &spec->check);
-  flag(&p, "early", &spec->early);
-  flag(&p, "adaptive_transient", &spec->point.adaptive_transient);
+  cs_config_i_number(&p, "radius", 1e-12, 1, "a number in (0, 1], in units of the state scales",
+                     &spec->radius);
+  cs_config_i_number(&p, "check", 0, 1e12, "a time >= 0 (0: transient / 200)", &spec->check);
+  cs_config_i_bool(&p, "early", &spec->early);
+  cs_config_i_bool(&p, "adaptive_transient", &spec->point.adaptive_transient);
   spec->point.transient_max = 10 * spec->point.transient;
-  num(&p, "transient_max", 0, 1e12, "a time >= 0", &spec->point.transient_max);
-  const struct cs_config_raw *r = get(&p, "lyapunov");
+  cs_config_i_number(&p, "transient_max", 0, 1e12, "a time >= 0", &spec->point.transient_max);
+  const struct cs_config_raw *r = cs_config_i_get(&p, "lyapunov");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "none") == 0)
       spec->point.lyapunov = 0;
     else if (strcmp(r->value, "largest") == 0)
       spec->point.lyapunov = 1;
     else
-      err(&p, r, "lyapunov", CS_ERR_RANGE, "'%s' (accepted: none, largest)", r->value);
+      cs_config_i_err(&p, r, "lyapunov", CS_ERR_RANGE, "'%s' (accepted: none, largest)", r->value);
   }
   spec->point.lyapunov_time = 5 * spec->point.record;
-  num(&p, "lyapunov_time", 1e-12, 1e12, "a time > 0", &spec->point.lyapunov_time);
+  cs_config_i_number(&p, "lyapunov_time", 1e-12, 1e12, "a time > 0", &spec->point.lyapunov_time);
   if (p.st != CS_OK)
     return p.st;
   cs_basins_spec_scales(spec, m, cfg->y0);

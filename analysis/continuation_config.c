@@ -9,6 +9,7 @@
 
 #include "analysis/continuation_config.h"
 #include "core/error_private.h"
+#include "io/config_private.h"
 
 static const char *const keys[] = {
     "branch",
@@ -45,80 +46,10 @@ static const char *const keys[] = {
     NULL,
 };
 
-struct parse {
-  const struct cs_config *cfg;
-  enum cs_status st;
-};
-
-static int err(struct parse *p, const struct cs_config_raw *r, const char *key, enum cs_status st,
-               const char *fmt, ...)
-{
-  if (p->st != CS_OK)
-    return 0;
-  p->st = st;
-  char line[CS_ERROR_LEN];
-  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
-  va_list ap;
-  va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < sizeof line)
-    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
-  va_end(ap);
-  cs_error_set(st, "%s", line);
-  return 0;
-}
-
-static const struct cs_config_raw *get(struct parse *p, const char *key)
-{
-  return cs_config_raw_find(p->cfg, "continuation", key);
-}
-
-/* Optional number in [lo, hi]; 1 if given and valid. */
-static int num(struct parse *p, const char *key, double lo, double hi, const char *accepted,
-               double *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  double v;
-  if (!cs_parse_double(r->value, &v))
-    return err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value, accepted);
-  if (v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value, accepted);
-  *out = v;
-  return 1;
-}
-
-static int count(struct parse *p, const char *key, long lo, long hi, long *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  long v;
-  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])", r->value, lo,
-               hi);
-  *out = v;
-  return 1;
-}
-
-static int choice(struct parse *p, const char *key, const char *const *names, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  for (int i = 0; names[i]; i++)
-    if (strcmp(names[i], r->value) == 0)
-      return *out = i, 1;
-  char acc[200] = "";
-  for (int i = 0; names[i]; i++)
-    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
-  return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
-}
-
 /* stop = KIND[:N][, KIND[:N]]...: the special points that end the branch */
-static void stop_list(struct parse *p, struct cs_cont_spec *spec)
+static void stop_list(struct cs_config_parse *p, struct cs_cont_spec *spec)
 {
-  const struct cs_config_raw *r = get(p, "stop");
+  const struct cs_config_raw *r = cs_config_i_get(p, "stop");
   if (!r || p->st != CS_OK)
     return;
   char acc[400] = "a list of KIND or KIND:N (the N-th located, N >= 1), separated by commas "
@@ -136,7 +67,8 @@ static void stop_list(struct parse *p, struct cs_cont_spec *spec)
     }
     char item[64];
     if (len >= sizeof item) {
-      err(p, r, "stop", CS_ERR_PARSE, "'%.*s' is too long (accepted: %s)", (int)len, s, acc);
+      cs_config_i_err(p, r, "stop", CS_ERR_PARSE, "'%.*s' is too long (accepted: %s)", (int)len, s,
+                      acc);
       return;
     }
     memcpy(item, s, len);
@@ -147,7 +79,7 @@ static void stop_list(struct parse *p, struct cs_cont_spec *spec)
     if (colon) {
       *colon = '\0';
       if (!cs_parse_long(colon + 1, &n) || n < 1 || n > 1000000) {
-        err(p, r, "stop", CS_ERR_RANGE, "'%s:%s' (accepted: %s)", item, colon + 1, acc);
+        cs_config_i_err(p, r, "stop", CS_ERR_RANGE, "'%s:%s' (accepted: %s)", item, colon + 1, acc);
         return;
       }
     }
@@ -156,18 +88,20 @@ static void stop_list(struct parse *p, struct cs_cont_spec *spec)
       if (k != CS_SPECIAL_END && strcmp(item, cs_special_name(k)) == 0)
         kind = k;
     if (kind < 0) {
-      err(p, r, "stop", CS_ERR_RANGE, "'%s' is not a special point (accepted: %s)", item, acc);
+      cs_config_i_err(p, r, "stop", CS_ERR_RANGE, "'%s' is not a special point (accepted: %s)",
+                      item, acc);
       return;
     }
     spec->stop_after[kind] = (size_t)n;
     given++;
   }
   if (given == 0)
-    err(p, r, "stop", CS_ERR_PARSE, "empty (accepted: %s)", acc);
+    cs_config_i_err(p, r, "stop", CS_ERR_PARSE, "empty (accepted: %s)", acc);
 }
 
 /* start = sweep:FILE.h5:INDEX[:forward|backward] */
-static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct cs_cont_config *c)
+static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r,
+                        struct cs_cont_config *c)
 {
   static const char accepted[] =
       "state, hopf, or sweep:FILE.h5:INDEX[:forward|backward], INDEX a grid index >= 0";
@@ -181,7 +115,7 @@ static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct c
   }
   long k;
   if (!idx || idx == buf || !cs_parse_long(idx + 1, &k) || k < 0) {
-    err(p, r, "start", CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, accepted);
+    cs_config_i_err(p, r, "start", CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, accepted);
     return;
   }
   *idx = '\0';
@@ -192,15 +126,15 @@ static void sweep_start(struct parse *p, const struct cs_config_raw *r, struct c
 }
 
 /* parameter2, min2, max2 */
-static void param2(struct parse *p, struct cs_cont_config *c)
+static void param2(struct cs_config_parse *p, struct cs_cont_config *c)
 {
   const struct cs_model *m = p->cfg->model;
-  const struct cs_config_raw *r = get(p, "parameter2");
+  const struct cs_config_raw *r = cs_config_i_get(p, "parameter2");
   c->curve = cs_curve_spec_default();
   if (!r || p->st != CS_OK)
     return;
   if (c->param < 0) {
-    err(p, r, "parameter2", CS_ERR_PARSE, "needs parameter");
+    cs_config_i_err(p, r, "parameter2", CS_ERR_PARSE, "needs parameter");
     return;
   }
   int k = cs_model_param_index(m, r->value);
@@ -210,25 +144,27 @@ static void param2(struct parse *p, struct cs_cont_config *c)
       if ((int)i != c->param)
         snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", acc[0] ? ", " : "",
                  m->param[i].name);
-    err(p, r, "parameter2", CS_ERR_RANGE, "'%s' is %s (accepted: %s)", r->value,
-        k < 0 ? "not a parameter of the model" : "the first parameter", acc);
+    cs_config_i_err(p, r, "parameter2", CS_ERR_RANGE, "'%s' is %s (accepted: %s)", r->value,
+                    k < 0 ? "not a parameter of the model" : "the first parameter", acc);
     return;
   }
   const struct cs_param_desc *d = &m->param[k];
   char acc[200];
   snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
   struct cs_curve_spec *cv = &c->curve;
-  int has_min = num(p, "min2", d->min, d->max, acc, &cv->min2);
-  int has_max = num(p, "max2", d->min, d->max, acc, &cv->max2);
+  int has_min = cs_config_i_number(p, "min2", d->min, d->max, acc, &cv->min2);
+  int has_max = cs_config_i_number(p, "max2", d->min, d->max, acc, &cv->max2);
   if (p->st == CS_OK && !has_min)
-    err(p, NULL, "min2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+    cs_config_i_err(p, NULL, "min2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
   if (p->st == CS_OK && !has_max)
-    err(p, NULL, "max2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+    cs_config_i_err(p, NULL, "max2", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
   if (p->st == CS_OK && !(cv->max2 > cv->min2))
-    err(p, get(p, "max2"), "max2", CS_ERR_RANGE, "%g is not above min2 = %g", cv->max2, cv->min2);
+    cs_config_i_err(p, cs_config_i_get(p, "max2"), "max2", CS_ERR_RANGE,
+                    "%g is not above min2 = %g", cv->max2, cv->min2);
   double v2 = cs_model_get_param(m, p->cfg->params_unprepared, k);
   if (p->st == CS_OK && !(v2 >= cv->min2 && v2 <= cv->max2))
-    err(p, get(p, "min2"), "min2", CS_ERR_RANGE,
+    cs_config_i_err(
+        p, cs_config_i_get(p, "min2"), "min2", CS_ERR_RANGE,
         "[parameters] %s = %.10g, where the curve starts, is outside [min2, max2] = [%g, %g]",
         d->name, v2, cv->min2, cv->max2);
   c->param2 = k;
@@ -236,15 +172,15 @@ static void param2(struct parse *p, struct cs_cont_config *c)
 }
 
 /* user = NAME:VALUE[, NAME:VALUE]... */
-static void user_points(struct parse *p, struct cs_cont_config *c)
+static void user_points(struct cs_config_parse *p, struct cs_cont_config *c)
 {
-  const struct cs_config_raw *r = get(p, "user");
+  const struct cs_config_raw *r = cs_config_i_get(p, "user");
   if (!r || p->st != CS_OK)
     return;
   const struct cs_model *m = p->cfg->model;
   char acc[300];
   if (c->param < 0) {
-    err(p, r, "user", CS_ERR_PARSE, "needs parameter");
+    cs_config_i_err(p, r, "user", CS_ERR_PARSE, "needs parameter");
     return;
   }
   if (c->param2 >= 0)
@@ -263,7 +199,7 @@ static void user_points(struct parse *p, struct cs_cont_config *c)
     char *colon = strchr(tok, ':');
     double v;
     if (!colon || c->n_user >= CS_CURVE_MAX_USER) {
-      err(p, r, "user", CS_ERR_PARSE, "'%s' (accepted: %s)", tok, acc);
+      cs_config_i_err(p, r, "user", CS_ERR_PARSE, "'%s' (accepted: %s)", tok, acc);
       break;
     }
     *colon = '\0';
@@ -274,12 +210,13 @@ static void user_points(struct parse *p, struct cs_cont_config *c)
       *--e = '\0';
     int k = cs_model_param_index(m, tok);
     if (k < 0 || (k != c->param && k != c->param2)) {
-      err(p, r, "user", CS_ERR_RANGE, "'%s' is not a continued parameter (accepted: %s)", tok, acc);
+      cs_config_i_err(p, r, "user", CS_ERR_RANGE,
+                      "'%s' is not a continued parameter (accepted: %s)", tok, acc);
       break;
     }
     if (!cs_parse_double(colon + 1, &v) || !(v >= m->param[k].min && v <= m->param[k].max)) {
-      err(p, r, "user", CS_ERR_RANGE, "%s:%s (accepted: a value in [%g, %g] %s)", tok, colon + 1,
-          m->param[k].min, m->param[k].max, m->param[k].unit);
+      cs_config_i_err(p, r, "user", CS_ERR_RANGE, "%s:%s (accepted: a value in [%g, %g] %s)", tok,
+                      colon + 1, m->param[k].min, m->param[k].max, m->param[k].unit);
       break;
     }
     c->user_param[c->n_user] = k;
@@ -303,7 +240,7 @@ const char *const *cs_cont_config_keys(void)
 enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
                                    struct cs_cont_config *c)
 {
-  struct parse p = {cfg, CS_OK};
+  struct cs_config_parse p = {cfg, "continuation", CS_OK};
   const struct cs_model *m = cfg->model;
   memset(c, 0, sizeof *c);
   c->branch = CS_BRANCH_CYCLE;
@@ -328,16 +265,17 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       char acc[400] = "";
       for (int k = 0; keys[k]; k++)
         snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", k ? ", " : "", keys[k]);
-      err(&p, r, r->key, CS_ERR_PARSE, "unknown key in [continuation] (accepted: %s)", acc);
+      cs_config_i_err(&p, r, r->key, CS_ERR_PARSE, "unknown key in [continuation] (accepted: %s)",
+                      acc);
     }
   }
 
   static const char *const branches[] = {"equilibria", "cycles", NULL};
   int br = 1;
-  choice(&p, "branch", branches, &br);
+  cs_config_i_choice(&p, "branch", branches, &br);
   c->branch = br ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
 
-  const struct cs_config_raw *r = get(&p, "parameter");
+  const struct cs_config_raw *r = cs_config_i_get(&p, "parameter");
   if (r && p.st == CS_OK) {
     c->param = cs_model_param_index(m, r->value);
     if (c->param < 0) {
@@ -345,54 +283,58 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       for (size_t i = 0; i < m->n_param; i++)
         snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "",
                  m->param[i].name);
-      err(&p, r, "parameter", CS_ERR_RANGE, "'%s' is not a parameter of %s (accepted: %s)",
-          r->value, m->name, acc);
+      cs_config_i_err(&p, r, "parameter", CS_ERR_RANGE,
+                      "'%s' is not a parameter of %s (accepted: %s)", r->value, m->name, acc);
     }
   } else if (need_param && p.st == CS_OK) {
-    err(&p, NULL, "parameter", CS_ERR_PARSE,
-        "missing in [continuation] (accepted: a parameter of %s)", m->name);
+    cs_config_i_err(&p, NULL, "parameter", CS_ERR_PARSE,
+                    "missing in [continuation] (accepted: a parameter of %s)", m->name);
   }
   if (c->param >= 0 && p.st == CS_OK) {
     const struct cs_param_desc *d = &m->param[c->param];
     char acc[200];
     snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]", d->min, d->name, d->max, d->unit);
-    int has_min = num(&p, "min", d->min, d->max, acc, &c->spec.p_min);
-    int has_max = num(&p, "max", d->min, d->max, acc, &c->spec.p_max);
+    int has_min = cs_config_i_number(&p, "min", d->min, d->max, acc, &c->spec.p_min);
+    int has_max = cs_config_i_number(&p, "max", d->min, d->max, acc, &c->spec.p_max);
     if (p.st == CS_OK && !has_min)
-      err(&p, NULL, "min", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+      cs_config_i_err(&p, NULL, "min", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)",
+                      acc);
     if (p.st == CS_OK && !has_max)
-      err(&p, NULL, "max", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)", acc);
+      cs_config_i_err(&p, NULL, "max", CS_ERR_PARSE, "missing in [continuation] (accepted: %s)",
+                      acc);
     /* blame the key the command line changed, if one of them came from --set */
     if (p.st == CS_OK && !(c->spec.p_max > c->spec.p_min)) {
-      const struct cs_config_raw *rmin = get(&p, "min");
+      const struct cs_config_raw *rmin = cs_config_i_get(&p, "min");
       if (rmin && strncmp(rmin->where, "--set", 5) == 0)
-        err(&p, rmin, "min", CS_ERR_RANGE, "%g is not below max = %g", c->spec.p_min,
-            c->spec.p_max);
+        cs_config_i_err(&p, rmin, "min", CS_ERR_RANGE, "%g is not below max = %g", c->spec.p_min,
+                        c->spec.p_max);
       else
-        err(&p, get(&p, "max"), "max", CS_ERR_RANGE, "%g is not above min = %g", c->spec.p_max,
-            c->spec.p_min);
+        cs_config_i_err(&p, cs_config_i_get(&p, "max"), "max", CS_ERR_RANGE,
+                        "%g is not above min = %g", c->spec.p_max, c->spec.p_min);
     }
     c->at = cs_model_get_param(m, cfg->params_unprepared, c->param);
     if (p.st == CS_OK) {
       snprintf(acc, sizeof acc, "a value of %s in [min, max] = [%.10g, %.10g] %s", d->name,
                c->spec.p_min, c->spec.p_max, d->unit);
-      if (!num(&p, "at", c->spec.p_min, c->spec.p_max, acc, &c->at) && p.st == CS_OK &&
-          !(c->at >= c->spec.p_min && c->at <= c->spec.p_max))
-        err(&p, NULL, "at", CS_ERR_RANGE,
-            "missing, and [parameters] %s = %.10g is outside [min, max] (accepted: %s)", d->name,
-            c->at, acc);
+      if (!cs_config_i_number(&p, "at", c->spec.p_min, c->spec.p_max, acc, &c->at) &&
+          p.st == CS_OK && !(c->at >= c->spec.p_min && c->at <= c->spec.p_max))
+        cs_config_i_err(&p, NULL, "at", CS_ERR_RANGE,
+                        "missing, and [parameters] %s = %.10g is outside [min, max] (accepted: %s)",
+                        d->name, c->at, acc);
     }
   } else if (p.st == CS_OK) {
     const char *needing[] = {"min", "max", "at", "start", "direction", "points", NULL};
     for (int i = 0; needing[i]; i++)
-      if (get(&p, needing[i]))
-        err(&p, get(&p, needing[i]), needing[i], CS_ERR_PARSE, "needs parameter");
+      if (cs_config_i_get(&p, needing[i]))
+        cs_config_i_err(&p, cs_config_i_get(&p, needing[i]), needing[i], CS_ERR_PARSE,
+                        "needs parameter");
   }
 
   param2(&p, c);
-  r = get(&p, "start");
+  r = cs_config_i_get(&p, "start");
   if (p.st == CS_OK && c->param2 >= 0 && !r)
-    err(&p, NULL, "start", CS_ERR_PARSE,
+    cs_config_i_err(
+        &p, NULL, "start", CS_ERR_PARSE,
         "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
@@ -410,8 +352,9 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
       const char *colon = strrchr(r->value + 7, ':');
       long k;
       if (!colon || colon == r->value + 7 || !cs_parse_long(colon + 1, &k) || k < 0)
-        err(&p, r, "start", CS_ERR_RANGE,
-            "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)", r->value);
+        cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                        "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)",
+                        r->value);
       else {
         snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
                  r->value + 7);
@@ -419,86 +362,98 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
         c->start = CS_CONT_FROM_BRANCH;
       }
     } else if (c->param2 >= 0)
-      err(&p, r, "start", CS_ERR_RANGE,
+      cs_config_i_err(
+          &p, r, "start", CS_ERR_RANGE,
           "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
           r->value);
     else
-      err(&p, r, "start", CS_ERR_RANGE,
+      cs_config_i_err(
+          &p, r, "start", CS_ERR_RANGE,
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
           "period-doubling with parameter2)",
           r->value);
     if (p.st == CS_OK && c->param2 >= 0 &&
         (c->start == CS_CONT_FROM_STATE || c->start == CS_CONT_FROM_SWEEP))
-      err(&p, r, "start", CS_ERR_RANGE,
+      cs_config_i_err(
+          &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
           "branch:FILE.h5:K)",
           r->value);
     if (p.st == CS_OK && c->start == CS_CONT_FROM_PD && c->branch != CS_BRANCH_CYCLE)
-      err(&p, r, "start", CS_ERR_RANGE,
-          "period doublings are points of cycles (accepted: branch = cycles)");
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "period doublings are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->param2 >= 0 &&
         (c->start == CS_CONT_FROM_FOLD || c->start == CS_CONT_FROM_PD) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
-      err(&p, r, "start", CS_ERR_RANGE,
+      cs_config_i_err(
+          &p, r, "start", CS_ERR_RANGE,
           "curves of cycles of a forced model are not supported (accepted: an autonomous model)");
     if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
         c->param2 < 0)
-      err(&p, r, "start", CS_ERR_RANGE,
-          "hopf starts a branch of cycles (accepted: branch = "
-          "cycles, or start = state)");
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "hopf starts a branch of cycles (accepted: branch = "
+                      "cycles, or start = state)");
     if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && m->forcing_period &&
         m->forcing_period(cfg->params) > 0)
-      err(&p, r, "start", CS_ERR_RANGE,
-          "a forced model has no equilibria, hence no Hopf point (accepted: state)");
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "a forced model has no equilibria, hence no Hopf point (accepted: state)");
   }
   static const char *const directions[] = {"backward", "forward", NULL};
   int dir = 1;
-  choice(&p, "direction", directions, &dir);
+  cs_config_i_choice(&p, "direction", directions, &dir);
   c->spec.direction = dir ? 1 : -1;
-  num(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit", &c->transient);
+  cs_config_i_number(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit",
+                     &c->transient);
   long v = 0;
-  if (count(&p, "returns", 1, 1024, &v))
+  if (cs_config_i_count(&p, "returns", 1, 1024, &v))
     c->spec.orbit.returns = (int)v;
-  if (count(&p, "points", 2, 10000000, &v))
+  if (cs_config_i_count(&p, "points", 2, 10000000, &v))
     c->spec.max_points = (size_t)v;
-  num(&p, "ds", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds);
-  num(&p, "ds_min", 1e-16, 1e3, "a scaled arclength > 0", &c->spec.ds_min);
-  num(&p, "ds_max", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds_max);
+  cs_config_i_number(&p, "ds", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds);
+  cs_config_i_number(&p, "ds_min", 1e-16, 1e3, "a scaled arclength > 0", &c->spec.ds_min);
+  cs_config_i_number(&p, "ds_max", 1e-14, 1e3, "a scaled arclength > 0", &c->spec.ds_max);
   if (p.st == CS_OK && !(c->spec.ds_min <= c->spec.ds && c->spec.ds <= c->spec.ds_max)) {
-    const struct cs_config_raw *w = get(&p, "ds") ? get(&p, "ds") : get(&p, "ds_max");
-    err(&p, w, w ? w->key : "ds", CS_ERR_RANGE,
-        "ds_min = %g, ds = %g, ds_max = %g (accepted: ds_min <= ds <= ds_max)", c->spec.ds_min,
-        c->spec.ds, c->spec.ds_max);
+    const struct cs_config_raw *w =
+        cs_config_i_get(&p, "ds") ? cs_config_i_get(&p, "ds") : cs_config_i_get(&p, "ds_max");
+    cs_config_i_err(&p, w, w ? w->key : "ds", CS_ERR_RANGE,
+                    "ds_min = %g, ds = %g, ds_max = %g (accepted: ds_min <= ds <= ds_max)",
+                    c->spec.ds_min, c->spec.ds, c->spec.ds_max);
   }
-  num(&p, "step_max", 0, 1e300, "a parameter change >= 0, 0: no bound", &c->spec.step_max);
-  num(&p, "newton_tol", 1e-6, 1e9, "a number > 0 of solver tolerance units",
-      &c->spec.orbit.newton_tol);
-  if (count(&p, "max_iter", 1, 1000, &v))
+  cs_config_i_number(&p, "step_max", 0, 1e300, "a parameter change >= 0, 0: no bound",
+                     &c->spec.step_max);
+  cs_config_i_number(&p, "newton_tol", 1e-6, 1e9, "a number > 0 of solver tolerance units",
+                     &c->spec.orbit.newton_tol);
+  if (cs_config_i_count(&p, "max_iter", 1, 1000, &v))
     c->spec.max_iter = (int)v;
   c->spec.orbit.max_iter = c->spec.max_iter > 30 ? c->spec.max_iter : 30;
   static const char *const bools[] = {"false", "true", NULL};
-  choice(&p, "locate", bools, &c->spec.locate);
-  num(&p, "locate_tol", 0, 1e300, "a parameter tolerance >= 0, 0: 1e-9 (max - min)",
-      &c->spec.locate_tol);
+  cs_config_i_choice(&p, "locate", bools, &c->spec.locate);
+  cs_config_i_number(&p, "locate_tol", 0, 1e300, "a parameter tolerance >= 0, 0: 1e-9 (max - min)",
+                     &c->spec.locate_tol);
   static const char *const pd[] = {"stay", "switch", NULL};
-  choice(&p, "period_doubling", pd, &c->spec.switch_pd);
-  num(&p, "period_max", 0, 1e300, "a time >= 0, 0: 100 times the first period",
-      &c->spec.period_max);
+  cs_config_i_choice(&p, "period_doubling", pd, &c->spec.switch_pd);
+  cs_config_i_number(&p, "period_max", 0, 1e300, "a time >= 0, 0: 100 times the first period",
+                     &c->spec.period_max);
   stop_list(&p, &c->spec);
-  num(&p, "hopf_amplitude", 1e-12, 0.5, "a relative size in (0, 0.5]", &c->spec.hopf_amplitude);
-  num(&p, "search", 1e-12, 1e12, "a time > 0 in the model's time unit", &c->spec.orbit.search);
+  cs_config_i_number(&p, "hopf_amplitude", 1e-12, 0.5, "a relative size in (0, 0.5]",
+                     &c->spec.hopf_amplitude);
+  cs_config_i_number(&p, "search", 1e-12, 1e12, "a time > 0 in the model's time unit",
+                     &c->spec.orbit.search);
   if (c->param2 >= 0) {
     struct cs_curve_spec *cv = &c->curve;
-    if (count(&p, "points2", 2, 10000000, &v))
+    if (cs_config_i_count(&p, "points2", 2, 10000000, &v))
       cv->max_points = (size_t)v;
-    num(&p, "ds2", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds);
-    num(&p, "ds2_max", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds_max);
+    cs_config_i_number(&p, "ds2", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds);
+    cs_config_i_number(&p, "ds2_max", 1e-14, 1e3, "a scaled arclength > 0", &cv->ds_max);
     if (p.st == CS_OK && !(cv->ds <= cv->ds_max))
-      err(&p, get(&p, "ds2") ? get(&p, "ds2") : get(&p, "ds2_max"), "ds2", CS_ERR_RANGE,
-          "ds2 = %g, ds2_max = %g (accepted: ds2 <= ds2_max)", cv->ds, cv->ds_max);
+      cs_config_i_err(&p,
+                      cs_config_i_get(&p, "ds2") ? cs_config_i_get(&p, "ds2")
+                                                 : cs_config_i_get(&p, "ds2_max"),
+                      "ds2", CS_ERR_RANGE, "ds2 = %g, ds2_max = %g (accepted: ds2 <= ds2_max)",
+                      cv->ds, cv->ds_max);
     static const char *const dir2[] = {"backward", "both", "forward", NULL};
     int d2 = 1;
-    choice(&p, "direction2", dir2, &d2);
+    cs_config_i_choice(&p, "direction2", dir2, &d2);
     cv->direction = d2 - 1;
     cv->orbit = c->spec.orbit;
     cv->max_iter = c->spec.max_iter > 10 ? c->spec.max_iter : 10;
@@ -506,8 +461,9 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
   } else {
     const char *needing[] = {"min2", "max2", "points2", "ds2", "ds2_max", "direction2", NULL};
     for (int i = 0; needing[i] && p.st == CS_OK; i++)
-      if (get(&p, needing[i]))
-        err(&p, get(&p, needing[i]), needing[i], CS_ERR_PARSE, "needs parameter2");
+      if (cs_config_i_get(&p, needing[i]))
+        cs_config_i_err(&p, cs_config_i_get(&p, needing[i]), needing[i], CS_ERR_PARSE,
+                        "needs parameter2");
   }
   user_points(&p, c);
   return p.st;

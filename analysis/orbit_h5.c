@@ -140,6 +140,7 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
     return st;
   cs_w_check(
       &w, cs_run_h5_write_header(w.f, "orbit", cfg, run->sets, run->n_set, run->argc, run->argv));
+  cs_w_int(&w, "/", "layout_version", CS_ORBIT_H5_LAYOUT);
   struct cs_run_field fl[] = {
       {"period", tu, orb->period, 0, "the period"},
       {"t0", tu, orb->t0, 0,
@@ -458,6 +459,7 @@ enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config 
     return st;
   cs_w_check(&w, cs_run_h5_write_header(w.f, "continuation", cfg, run->sets, run->n_set, run->argc,
                                         run->argv));
+  cs_w_int(&w, "/", "layout_version", CS_CONTINUATION_H5_LAYOUT);
   write_branch(&w, "/branch", m, pd, b);
   if (eq)
     write_branch(&w, "/equilibria", m, pd, eq);

@@ -34,6 +34,7 @@
 #include "analysis/continuation.h"
 #include "analysis/continuation_config.h"
 #include "io/config.h"
+#include "io/result.h"
 
 struct cs_writer; /* io/run_h5.h */
 
@@ -73,6 +74,36 @@ enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config 
                                        const struct cs_branch *eq,
                                        void (*extra)(struct cs_writer *, const void *),
                                        const void *ctx, const char *status, const char *message);
+
+/* The layout versions of these kinds (root attribute layout_version; the
+ * readers read 1 .. these). Raise one with every change of its layout. */
+#define CS_ORBIT_H5_LAYOUT 2
+#define CS_CONTINUATION_H5_LAYOUT 2
+
+/* ------------------------------------------------------- read back (io/result.h)
+ *
+ * Read whole (io/result.h); the structs name their parts. A pointer is NULL
+ * when the file lacks the object. */
+
+struct cs_orbit_file {
+  struct cs_result_file all;
+  /* /orbit (one row: period, t0, n_unstable, stable, ...; attrs: stability,
+   * note), /section_point, /multipliers (k, re, im, modulus, argument),
+   * /monodromy, /trajectory (one period; may be absent) */
+  const struct cs_result_table *orbit, *section_point, *multipliers, *monodromy, *trajectory;
+};
+CS_API enum cs_status cs_read_orbit(const char *path, struct cs_orbit_file *out);
+CS_API void cs_orbit_file_free(struct cs_orbit_file *o);
+
+struct cs_continuation_file {
+  struct cs_result_file all;
+  /* /branch (rows of the branch; attrs: kind, end, parameter, settings),
+   * /equilibria (may be absent), /special (kind_names), /special_notes */
+  const struct cs_result_table *branch, *equilibria, *special;
+  const struct cs_result_texts *special_notes;
+};
+CS_API enum cs_status cs_read_continuation(const char *path, struct cs_continuation_file *out);
+CS_API void cs_continuation_file_free(struct cs_continuation_file *c);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
  *   integrate/flow.h       a model run through its modes (event-driven laws)
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
  *   io/h5.h                HDF5 result files written safely, and read back
+ *   io/result.h            result files read back: what every kind shares
+ *                          (each kind's reader is in its writer's header)
  *   io/config.h            parameter files (INI) with strict validation
  *   io/run_h5.h            the header every result file of a run starts with
  *   io/trajectory_h5.h     the trajectory file (contensou simulate)

@@ -12,7 +12,10 @@
  * orbit. Then refusals: truncated files, a dataset of the wrong rank or type,
  * missing required objects, an index outside the grid, a companion of other
  * rows than its table, each an error naming the file and the object, never a
- * crash. Skipped without /usr/bin/python3 and h5py. */
+ * crash. Layout versions: a copy of each file with its layout_version
+ * rewritten (newer than the kind's, 0, every earlier one, none) is refused,
+ * naming the version found and those read, or read. Skipped without
+ * /usr/bin/python3 and h5py. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, strdup */
 
 #include <setjmp.h>
@@ -886,6 +889,96 @@ static void test_refusals(void **state)
   expect_refusal(cs_result_kind(p, &kind), CS_ERR_HDF5, p, NULL);
 }
 
+/* Reads the file at p with the reader of its kind (index k of files[]). */
+static enum cs_status read_as_kind(size_t k, const char *p)
+{
+  enum cs_status st = CS_ERR_ARG;
+  if (strcmp(kinds[k], "trajectory") == 0) {
+    struct cs_trajectory_file t;
+    st = cs_read_trajectory(p, 0, SIZE_MAX, &t);
+    cs_trajectory_file_free(&t);
+  } else if (strcmp(kinds[k], "sweep") == 0) {
+    struct cs_sweep_file s;
+    st = cs_read_sweep(p, 0, &s);
+    cs_sweep_file_free(&s);
+  } else if (strcmp(kinds[k], "eps-study") == 0) {
+    struct cs_eps_study_file e;
+    st = cs_read_eps_study(p, &e);
+    cs_eps_study_file_free(&e);
+  } else if (strcmp(kinds[k], "friction-fit") == 0) {
+    struct cs_fit_file f;
+    st = cs_read_fit(p, &f);
+    cs_fit_file_free(&f);
+  } else if (strcmp(kinds[k], "orbit") == 0) {
+    struct cs_orbit_file o;
+    st = cs_read_orbit(p, &o);
+    cs_orbit_file_free(&o);
+  } else if (strcmp(kinds[k], "continuation") == 0) {
+    struct cs_continuation_file c;
+    st = cs_read_continuation(p, &c);
+    cs_continuation_file_free(&c);
+  }
+  return st;
+}
+
+/* Layout versions: every kind's reader, and the reader of any file, refuse
+ * a layout newer than the kind's (or below 1) with a message naming the
+ * version found and the versions read; they read every earlier one (a file
+ * without the attribute is layout 1). */
+static void test_layouts(void **state)
+{
+  (void)state;
+  NEED_FILES();
+  for (size_t k = 0; k < NFILES; k++) {
+    long last = strcmp(kinds[k], "sweep") == 0          ? CS_SWEEP_H5_LAYOUT
+                : strcmp(kinds[k], "trajectory") == 0   ? CS_TRAJECTORY_H5_LAYOUT
+                : strcmp(kinds[k], "eps-study") == 0    ? CS_EPS_H5_LAYOUT
+                : strcmp(kinds[k], "friction-fit") == 0 ? CS_FIT_H5_LAYOUT
+                : strcmp(kinds[k], "orbit") == 0        ? CS_ORBIT_H5_LAYOUT
+                                                        : CS_CONTINUATION_H5_LAYOUT;
+    struct cs_result_file f;
+    char name[64], how[32], want[160];
+    /* what the writer writes is its kind's layout */
+    assert_int_equal(cs_read_result(fpath(files[k]), &f), CS_OK);
+    double v = 0;
+    assert_true(cs_result_attr_number(&f.h.root, "layout_version", &v, NULL));
+    assert_int_equal((long)v, last);
+    cs_result_file_free(&f);
+    /* newer, and not a layout at all */
+    const long bad[] = {last + 1, 0};
+    for (size_t i = 0; i < 2; i++) {
+      snprintf(name, sizeof name, "layout%ld_%s", bad[i], files[k]);
+      snprintf(how, sizeof how, "layout:%ld", bad[i]);
+      const char *p = damaged(files[k], name, how);
+      snprintf(want, sizeof want,
+               "%s: %s layout version %ld is %s this contensou reads (1\u2013%ld)", p, kinds[k],
+               bad[i], i == 0 ? "newer than" : "not one", last);
+      enum cs_status st = read_as_kind(k, p);
+      assert_int_equal(st, CS_ERR_UNSUPPORTED);
+      assert_string_equal(cs_errmsg(), want);
+      assert_int_equal(cs_read_result(p, &f), CS_ERR_UNSUPPORTED);
+      assert_string_equal(cs_errmsg(), want);
+      assert_null(f.tables); /* zeroed on failure */
+      /* the header alone reads in any layout (contensou info names it) */
+      assert_int_equal(cs_read_header(p, &f.h), CS_OK);
+      cs_result_header_free(&f.h);
+    }
+    /* every earlier layout, and a file without the attribute (layout 1) */
+    for (long l = 1; l < last; l++) {
+      snprintf(name, sizeof name, "layout%ld_%s", l, files[k]);
+      snprintf(how, sizeof how, "layout:%ld", l);
+      const char *p = damaged(files[k], name, how);
+      if (read_as_kind(k, p) != CS_OK)
+        fail_msg("%s: %s", p, cs_errmsg());
+    }
+    snprintf(name, sizeof name, "nolayout_%s", files[k]);
+    const char *p = damaged(files[k], name, "layout-none");
+    if (read_as_kind(k, p) != CS_OK || cs_read_result(p, &f) != CS_OK)
+      fail_msg("%s: %s", p, cs_errmsg());
+    cs_result_file_free(&f);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -896,6 +989,7 @@ int main(void)
       cmocka_unit_test(test_fit_eps_orbit_continuation),
       cmocka_unit_test(test_partial_sweep),
       cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_layouts),
   };
   /* every test needs h5py: without it, skipped for CTest (SKIP_RETURN_CODE) */
   if (access(PY, X_OK) != 0 || sh(PY " -c 'import h5py' 2>/dev/null") != 0) {

@@ -17,7 +17,9 @@
  * rows the library computed, in the model's order; cs_codes_split refuses
  * what is not an integer output. A study written as it goes ends with
  * cs_eps_h5_finish (committed) or cs_eps_h5_discard (no partial file, the
- * older file and the path's claim released). */
+ * older file and the path's claim released). A layout version the readers
+ * do not read (newer, or 0) is refused with a message naming it and the
+ * versions read; the earlier ones read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -477,12 +479,69 @@ static void eps_finish_discard(void **state)
   cs_config_free(&cfg);
 }
 
+/* Layout versions, without h5py: a trajectory written by the library
+ * carries its kind's layout version; the same file with the attribute
+ * rewritten (through the HDF5 layer) to a newer version, or to 0, is refused
+ * by the kind's reader and by the reader of any file, naming the version
+ * found and the versions read; every earlier version, and none (layout 1),
+ * reads. */
+static void layout_versions(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  load("harmonic.ini", harmonic_ini, NULL, 0, &cfg);
+  struct cs_record_grid g;
+  assert_int_equal(cs_record_grid_make(cfg.t_start, cfg.t_end, cfg.dt, 1000, &g), CS_OK);
+  struct cs_record_spec rs = {.grid = g, .solver = &cfg.solver};
+  struct cs_trajectory tr;
+  assert_int_equal(cs_trajectory_record(cfg.model, cfg.params, cfg.y0, &rs, &tr), CS_OK);
+  const char *path = in_dir("layout.h5");
+  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, NULL, 0, 0, NULL, 0), CS_OK);
+  cs_trajectory_free(&tr);
+  cs_config_free(&cfg);
+
+  struct cs_trajectory_file t;
+  struct cs_result_file any;
+  assert_int_equal(cs_read_trajectory(path, 0, SIZE_MAX, &t), CS_OK);
+  double v = 0;
+  assert_true(cs_result_attr_number(&t.h.root, "layout_version", &v, NULL));
+  assert_true(v == CS_TRAJECTORY_H5_LAYOUT);
+  cs_trajectory_file_free(&t);
+
+  const long versions[] = {CS_TRAJECTORY_H5_LAYOUT + 1, 0, 1, CS_TRAJECTORY_H5_LAYOUT};
+  for (size_t i = 0; i < sizeof versions / sizeof *versions; i++) {
+    struct cs_h5 *f;
+    assert_int_equal(cs_h5_open(path, 1, &f), CS_OK);
+    assert_int_equal(cs_h5_attr_write_int(f, "/", "layout_version", versions[i]), CS_OK);
+    assert_int_equal(cs_h5_close(f), CS_OK);
+    enum cs_status st = cs_read_trajectory(path, 0, SIZE_MAX, &t);
+    if (versions[i] >= 1 && versions[i] <= CS_TRAJECTORY_H5_LAYOUT) {
+      if (st != CS_OK)
+        fail_msg("layout %ld: %s", versions[i], cs_errmsg());
+      assert_int_equal(t.table.nrows, 21);
+      cs_trajectory_file_free(&t);
+      assert_int_equal(cs_read_result(path, &any), CS_OK);
+      cs_result_file_free(&any);
+      continue;
+    }
+    char want[600];
+    snprintf(want, sizeof want,
+             "%s: trajectory layout version %ld is %s this contensou reads (1\u2013%d)", path,
+             versions[i], versions[i] > 0 ? "newer than" : "not one", CS_TRAJECTORY_H5_LAYOUT);
+    assert_int_equal(st, CS_ERR_UNSUPPORTED);
+    assert_string_equal(cs_errmsg(), want);
+    assert_null(t.table.data); /* zeroed on failure */
+    assert_int_equal(cs_read_result(path, &any), CS_ERR_UNSUPPORTED);
+    assert_string_equal(cs_errmsg(), want);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(trajectory_file),    cmocka_unit_test(trajectory_integer_outputs),
       cmocka_unit_test(codes_split),        cmocka_unit_test(eps_series_file),
-      cmocka_unit_test(eps_finish_discard),
+      cmocka_unit_test(eps_finish_discard), cmocka_unit_test(layout_versions),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -31,6 +31,7 @@
 #include "core/error_private.h"
 #include "io/config.h"
 #include "models/model_private.h"
+#include "io/config_private.h"
 
 int cs_parse_double(const char *s, double *out)
 {
@@ -857,4 +858,93 @@ const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, cons
     if (strcmp(cfg->raw[i].section, section) == 0 && strcmp(cfg->raw[i].key, key) == 0)
       return &cfg->raw[i];
   return NULL;
+}
+
+/* ------------------------------------------- deferred sections' keys
+ * (io/config_private.h) */
+
+int cs_config_i_err(struct cs_config_parse *p, const struct cs_config_raw *r, const char *key,
+                    enum cs_status st, const char *fmt, ...)
+{
+  if (p->st != CS_OK)
+    return 0;
+  p->st = st;
+  char line[CS_ERROR_LEN];
+  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
+  va_list ap;
+  va_start(ap, fmt);
+  if (k >= 0 && (size_t)k < sizeof line)
+    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
+  va_end(ap);
+  cs_error_set(st, "%s", line);
+  return 0;
+}
+
+const struct cs_config_raw *cs_config_i_get(struct cs_config_parse *p, const char *key)
+{
+  return cs_config_raw_find(p->cfg, p->section, key);
+}
+
+int cs_config_i_number(struct cs_config_parse *p, const char *key, double lo, double hi,
+                       const char *accepted, double *out)
+{
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  double v;
+  if (!cs_parse_double(r->value, &v))
+    return cs_config_i_err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value,
+                           accepted);
+  if (v < lo || v > hi)
+    return cs_config_i_err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value,
+                           accepted);
+  *out = v;
+  return 1;
+}
+
+int cs_config_i_count(struct cs_config_parse *p, const char *key, long lo, long hi, long *out)
+{
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  long v;
+  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
+    return cs_config_i_err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])",
+                           r->value, lo, hi);
+  *out = v;
+  return 1;
+}
+
+int cs_config_i_size(struct cs_config_parse *p, const char *key, long lo, long hi, size_t *out)
+{
+  long v;
+  if (!cs_config_i_count(p, key, lo < 0 ? 0 : lo, hi, &v))
+    return 0;
+  *out = (size_t)v;
+  return 1;
+}
+
+int cs_config_i_bool(struct cs_config_parse *p, const char *key, int *out)
+{
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  if (!cs_parse_bool(r->value, out))
+    return cs_config_i_err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: true, false)", r->value);
+  return 1;
+}
+
+int cs_config_i_choice(struct cs_config_parse *p, const char *key, const char *const *names,
+                       int *out)
+{
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
+  if (!r || p->st != CS_OK)
+    return 0;
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], r->value) == 0)
+      return *out = i, 1;
+  char acc[200] = "";
+  for (int i = 0; names[i]; i++)
+    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
+  return cs_config_i_err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
 }

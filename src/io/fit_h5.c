@@ -16,6 +16,8 @@ static enum cs_status write_attrs(struct cs_h5 *f, const struct cs_fit_report *r
 {
   enum cs_status st = cs_h5_attr_write_string(f, "/", "kind", "friction-fit");
   if (st == CS_OK)
+    st = cs_h5_attr_write_int(f, "/", "layout_version", CS_FIT_H5_LAYOUT);
+  if (st == CS_OK)
     st = cs_h5_attr_write_string(f, "/", "law", cs_law_name(r->law));
   if (st == CS_OK)
     st = cs_h5_attr_write_string(f, "/", "contact", contact_name);

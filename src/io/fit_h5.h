@@ -11,6 +11,7 @@
 
 #include "core/status.h"
 #include "friction/law_table.h"
+#include "io/result.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,6 +25,24 @@ extern "C" {
  * left as path.partial. */
 enum cs_status cs_fit_h5_write(const char *path, const struct cs_fit_report *r,
                                const char *contact_name, int argc, char *const *argv);
+
+/* The layout version of this kind (root attribute layout_version; the
+ * reader reads 1 .. this one). Raise it with every change of the layout. */
+#define CS_FIT_H5_LAYOUT 2
+
+/* ------------------------------------------------------- read back (io/result.h) */
+
+struct cs_fit_file {
+  struct cs_result_header h; /* no model, params or status: a fit is of a law */
+  const char *law, *contact; /* in h.root */
+  double b, m;               /* fitted coefficients of the Pade form (dimensionless) */
+  double rms, max_error;     /* residuals over the points */
+  double points, iterations; /* counts */
+  /* /fit/curves: the exact and fitted curves (names and units by column) */
+  struct cs_result_table curves;
+};
+CS_API enum cs_status cs_read_fit(const char *path, struct cs_fit_file *out);
+CS_API void cs_fit_file_free(struct cs_fit_file *f);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,7 @@ enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 
   for (size_t i = 0; i < nd; i++)
     names[1 + ns + i] = m->derived[i].name, units[1 + ns + i] = m->derived[i].unit;
   cs_w_check(w, cs_run_h5_write_header(f, "trajectory", cfg, sets, n_set, argc, argv));
+  cs_w_int(w, "/", "layout_version", CS_TRAJECTORY_H5_LAYOUT);
   /* the real columns, and the integer outputs (the last ones) in their
    * companion: an integer stays an integer in the file */
   if (w->st == CS_OK)

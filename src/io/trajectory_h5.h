@@ -45,6 +45,7 @@
 #include "integrate/record.h"
 #include "io/config.h"
 #include "io/h5.h"
+#include "io/result.h"
 #include "io/run_h5.h"
 
 #ifdef __cplusplus
@@ -124,6 +125,36 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
                                       char *const *argv, double wall_time_s);
+
+/* The layout version of this kind (root attribute layout_version; the
+ * reader reads 1 .. this one). Raise it with every change of the layout. */
+#define CS_TRAJECTORY_H5_LAYOUT 2
+
+/* ------------------------------------------------------- read back (io/result.h) */
+
+struct cs_trajectory_file {
+  struct cs_result_header h;
+  size_t rows_total; /* rows of /trajectory in the file (still being written: those
+                        /trajectory_codes holds too) */
+  size_t first_row;  /* the first row read into table */
+  /* /trajectory: t, the states, derived outputs (names and units by column;
+   * the integer ones from /trajectory_codes, last); attrs: t0, t_start,
+   * t_end, dt (with units), rows_planned */
+  struct cs_result_table table;
+  /* /switches (event-driven laws; nrows 0 when absent): one row per mode
+   * switch; attrs: kind_names (one name per line), count, dropped */
+  struct cs_result_table switches;
+  /* /stats: one-row record of the run's counters (steps, rhs_evals, ...) */
+  struct cs_result_table stats;
+};
+
+/* Reads the trajectory file at path with rows first .. first + count - 1 of
+ * its table, fewer where the table ends before (count SIZE_MAX: to the end;
+ * count 0: none, rows_total still given). CS_ERR_RANGE if first is past the
+ * last row + 1. A trajectory may hold 1e8 rows: read it in slices. */
+CS_API enum cs_status cs_read_trajectory(const char *path, size_t first, size_t count,
+                                         struct cs_trajectory_file *out);
+CS_API void cs_trajectory_file_free(struct cs_trajectory_file *t);
 
 #ifdef __cplusplus
 }

@@ -112,6 +112,7 @@ enum cs_status cs_eps_h5_write_header(struct cs_writer *w, const struct cs_confi
     cs_w_check(w, cs_run_h5_write_header(w->f, "eps-study", cfg, run ? run->sets : NULL,
                                          run ? run->n_set : 0, run ? run->argc : 0,
                                          run ? run->argv : NULL));
+  cs_w_int(w, "/", "layout_version", CS_EPS_H5_LAYOUT);
   cs_w_string(w, "/", "study", study);
   cs_w_string(w, "/", "reference", ref_ev ? "event-driven" : "eps");
   cs_w_double(w, "/", "reference_eps", ref_ev ? NAN : ref_eps, eu);

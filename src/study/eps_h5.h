@@ -26,6 +26,7 @@
 #include "analysis/eps.h"
 #include "analysis/orbit_h5.h"
 #include "io/config.h"
+#include "io/result.h"
 #include "io/run_h5.h"
 #include "study/eps_sweep.h"
 #include "sweep/sweep.h"
@@ -91,6 +92,31 @@ enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_conf
                                           const struct cs_run_info *run,
                                           const struct cs_eps_sweep_spec *spec,
                                           const struct cs_eps_sweep_result *r);
+
+/* The layout version of this kind (root attribute layout_version; the
+ * reader reads 1 .. this one). Raise it with every change of the layout. */
+#define CS_EPS_H5_LAYOUT 2
+
+/* ------------------------------------------------------- read back (io/result.h)
+ *
+ * Read whole (io/result.h); the struct names its parts. A pointer is NULL
+ * when the file lacks the object. */
+
+struct cs_eps_study_file {
+  struct cs_result_file all;
+  const char *study;                 /* "trajectory" or "sweep" (root attribute study) */
+  const char *eps_unit;              /* unit of eps */
+  const struct cs_result_table *eps; /* /eps/values: the eps of each run */
+  const struct cs_result_table *reference, *norms, *runs; /* trajectory study */
+  /* sweep study: /sweep_study/grid, classes, periods, summary, shifts, section, bifurcations */
+  const struct cs_result_table *grid, *classes, *periods, *summary, *shifts, *section,
+      *bifurcations;
+};
+CS_API enum cs_status cs_read_eps_study(const char *path, struct cs_eps_study_file *out);
+/* /eps/<k>/difference of a trajectory study, or NULL. */
+CS_API const struct cs_result_table *cs_eps_study_difference(const struct cs_eps_study_file *e,
+                                                             size_t k);
+CS_API void cs_eps_study_file_free(struct cs_eps_study_file *e);
 
 #ifdef __cplusplus
 }

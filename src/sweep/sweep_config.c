@@ -6,95 +6,17 @@
 #include <string.h>
 
 #include "core/error_private.h"
+#include "io/config_private.h"
 #include "sweep/sweep.h"
 
-struct parse {
-  const struct cs_config *cfg;
-  enum cs_status st;
-};
-
-static int err(struct parse *p, const struct cs_config_raw *r, const char *key, enum cs_status st,
-               const char *fmt, ...)
+static int parameter(struct cs_config_parse *p, const char *key, int required, int *out)
 {
-  if (p->st != CS_OK)
-    return 0;
-  p->st = st;
-  char line[CS_ERROR_LEN];
-  int k = snprintf(line, sizeof line, "%s: %s: ", r ? r->where : p->cfg->path, key);
-  va_list ap;
-  va_start(ap, fmt);
-  if (k >= 0 && (size_t)k < sizeof line)
-    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
-  va_end(ap);
-  cs_error_set(st, "%s", line);
-  return 0;
-}
-
-static const struct cs_config_raw *get(struct parse *p, const char *key)
-{
-  return cs_config_raw_find(p->cfg, "sweep", key);
-}
-
-/* Optional number in [lo, hi]; returns 1 if given and valid. */
-static int num(struct parse *p, const char *key, double lo, double hi, const char *accepted,
-               double *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  double v;
-  if (!cs_parse_double(r->value, &v))
-    return err(p, r, key, CS_ERR_PARSE, "'%s' is not a number (accepted: %s)", r->value, accepted);
-  if (v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "%s is out of range (accepted: %s)", r->value, accepted);
-  *out = v;
-  return 1;
-}
-
-static int count(struct parse *p, const char *key, long lo, long hi, size_t *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  long v;
-  if (!cs_parse_long(r->value, &v) || v < lo || v > hi)
-    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: an integer in [%ld, %ld])", r->value, lo,
-               hi);
-  *out = (size_t)v;
-  return 1;
-}
-
-static int boolean(struct parse *p, const char *key, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  if (!cs_parse_bool(r->value, out))
-    return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: true, false)", r->value);
-  return 1;
-}
-
-static int choice(struct parse *p, const char *key, const char *const *names, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
-  if (!r || p->st != CS_OK)
-    return 0;
-  for (int i = 0; names[i]; i++)
-    if (strcmp(names[i], r->value) == 0)
-      return *out = i, 1;
-  char acc[200] = "";
-  for (int i = 0; names[i]; i++)
-    snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "", names[i]);
-  return err(p, r, key, CS_ERR_RANGE, "'%s' (accepted: %s)", r->value, acc);
-}
-
-static int parameter(struct parse *p, const char *key, int required, int *out)
-{
-  const struct cs_config_raw *r = get(p, key);
+  const struct cs_config_raw *r = cs_config_i_get(p, key);
   const struct cs_model *m = p->cfg->model;
   if (!r) {
     if (required)
-      err(p, NULL, key, CS_ERR_PARSE, "missing in [sweep] (accepted: a parameter of %s)", m->name);
+      cs_config_i_err(p, NULL, key, CS_ERR_PARSE,
+                      "missing in [sweep] (accepted: a parameter of %s)", m->name);
     return 0;
   }
   int k = cs_model_param_index(m, r->value);
@@ -103,47 +25,49 @@ static int parameter(struct parse *p, const char *key, int required, int *out)
     for (size_t i = 0; i < m->n_param; i++)
       snprintf(acc + strlen(acc), sizeof acc - strlen(acc), "%s%s", i ? ", " : "",
                m->param[i].name);
-    return err(p, r, key, CS_ERR_RANGE, "'%s' is not a parameter of %s (accepted: %s)", r->value,
-               m->name, acc);
+    return cs_config_i_err(p, r, key, CS_ERR_RANGE, "'%s' is not a parameter of %s (accepted: %s)",
+                           r->value, m->name, acc);
   }
   *out = k;
   return 1;
 }
 
 /* from/to inside the parameter's range, and > 0 for log spacing. */
-static void range(struct parse *p, int param, const char *kfrom, const char *kto, int logsp,
-                  int one_point, double *from, double *to)
+static void range(struct cs_config_parse *p, int param, const char *kfrom, const char *kto,
+                  int logsp, int one_point, double *from, double *to)
 {
   const struct cs_param_desc *d = &p->cfg->model->param[param];
   char acc[200];
   snprintf(acc, sizeof acc, "%.6g <= %s <= %.6g [%s]%s", d->min, d->name, d->max, d->unit,
            logsp ? ", > 0 for log spacing" : "");
   double lo = logsp ? fmax(d->min, 1e-300) : d->min;
-  if (!num(p, kfrom, lo, d->max, acc, from) && p->st == CS_OK)
-    err(p, NULL, kfrom, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
-  int has_to = num(p, kto, lo, d->max, acc, to);
+  if (!cs_config_i_number(p, kfrom, lo, d->max, acc, from) && p->st == CS_OK)
+    cs_config_i_err(p, NULL, kfrom, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
+  int has_to = cs_config_i_number(p, kto, lo, d->max, acc, to);
   if (!has_to && one_point && p->st == CS_OK)
     *to = *from; /* one point: the range is that point */
   else if (!has_to && p->st == CS_OK)
-    err(p, NULL, kto, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
+    cs_config_i_err(p, NULL, kto, CS_ERR_PARSE, "missing in [sweep] (accepted: %s)", acc);
   if (p->st == CS_OK && *from == *to && !one_point)
-    err(p, get(p, kto), kto, CS_ERR_RANGE,
-        "equals %s (accepted: a different value, or points = 1 for one point)", kfrom);
+    cs_config_i_err(p, cs_config_i_get(p, kto), kto, CS_ERR_RANGE,
+                    "equals %s (accepted: a different value, or points = 1 for one point)", kfrom);
   if (p->st == CS_OK && *from != *to && one_point)
-    err(p, get(p, kto), kto, CS_ERR_RANGE,
+    cs_config_i_err(
+        p, cs_config_i_get(p, kto), kto, CS_ERR_RANGE,
         "%.10g is not %s = %.10g: one point (points = 1) is no range (accepted: %s = %.10g, or "
         "no %s; on the command line --set sweep.%s=%.10g)",
         *to, kfrom, *from, kto, *from, kto, kto, *from);
   /* the grid and the pass names (forward: increasing) assume from < to */
   if (p->st == CS_OK && *to < *from)
-    err(p, get(p, kto), kto, CS_ERR_RANGE,
+    cs_config_i_err(
+        p, cs_config_i_get(p, kto), kto, CS_ERR_RANGE,
         "%.10g is below %s = %.10g (accepted: %s > %s; a downward sweep is direction = backward)",
         *to, kfrom, *from, kto, kfrom);
 }
 
 enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec)
 {
-  struct parse p = {cfg, CS_OK};
+  struct cs_config_parse p = {cfg, "sweep", CS_OK};
   memset(spec, 0, sizeof *spec);
   spec->param = -1;
   spec->param2 = -1;
@@ -163,48 +87,54 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   int sp = 0, dir = 0, ly = spec->point.lyapunov;
 
   parameter(&p, "parameter", 1, &spec->param);
-  choice(&p, "spacing", spacings, &sp);
+  cs_config_i_choice(&p, "spacing", spacings, &sp);
   spec->spacing = (enum cs_sweep_spacing)sp;
   double step = 0;
-  int has_points = count(&p, "points", 1, 10000000, &spec->points);
+  int has_points = cs_config_i_size(&p, "points", 1, 10000000, &spec->points);
   if (p.st == CS_OK)
     range(&p, spec->param, "from", "to", sp == CS_SPACING_LOG, has_points && spec->points == 1,
           &spec->from, &spec->to);
-  int has_step = num(&p, "step", 1e-300, 1e300, "a number > 0 in the parameter's unit", &step);
+  int has_step =
+      cs_config_i_number(&p, "step", 1e-300, 1e300, "a number > 0 in the parameter's unit", &step);
   if (p.st == CS_OK) {
     if (has_points && has_step)
-      err(&p, get(&p, "step"), "step", CS_ERR_PARSE, "points and step are alternatives: give one");
+      cs_config_i_err(&p, cs_config_i_get(&p, "step"), "step", CS_ERR_PARSE,
+                      "points and step are alternatives: give one");
     else if (has_step && sp == CS_SPACING_LOG)
-      err(&p, get(&p, "step"), "step", CS_ERR_PARSE, "not with log spacing (accepted: points)");
+      cs_config_i_err(&p, cs_config_i_get(&p, "step"), "step", CS_ERR_PARSE,
+                      "not with log spacing (accepted: points)");
     else if (has_step)
       spec->points = (size_t)floor(fabs(spec->to - spec->from) / step + 1e-9) + 1;
     else if (!has_points)
       spec->points = 100;
     if (p.st == CS_OK && has_step && spec->points < 2)
-      err(&p, get(&p, "step"), "step", CS_ERR_RANGE,
-          "larger than the range (accepted: a step "
-          "giving at least 2 points)");
+      cs_config_i_err(&p, cs_config_i_get(&p, "step"), "step", CS_ERR_RANGE,
+                      "larger than the range (accepted: a step "
+                      "giving at least 2 points)");
   }
-  choice(&p, "direction", directions, &dir);
+  cs_config_i_choice(&p, "direction", directions, &dir);
   spec->direction = (enum cs_sweep_direction)dir;
-  boolean(&p, "continuation", &spec->continuation);
-  num(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit", &spec->point.transient);
-  num(&p, "record", 0, 1e12, "a time >= 0 in the model's time unit (0: crossings only)",
-      &spec->point.record);
-  count(&p, "record_crossings", 0, 100000000, &spec->point.record_crossings);
+  cs_config_i_bool(&p, "continuation", &spec->continuation);
+  cs_config_i_number(&p, "transient", 0, 1e12, "a time >= 0 in the model's time unit",
+                     &spec->point.transient);
+  cs_config_i_number(&p, "record", 0, 1e12,
+                     "a time >= 0 in the model's time unit (0: crossings only)",
+                     &spec->point.record);
+  cs_config_i_size(&p, "record_crossings", 0, 100000000, &spec->point.record_crossings);
   if (p.st == CS_OK && spec->point.record <= 0 && spec->point.record_crossings == 0)
-    err(&p, get(&p, "record"), "record", CS_ERR_RANGE,
-        "the recording window is empty (accepted: record > 0 or record_crossings > 0)");
-  boolean(&p, "adaptive_transient", &spec->point.adaptive_transient);
+    cs_config_i_err(&p, cs_config_i_get(&p, "record"), "record", CS_ERR_RANGE,
+                    "the recording window is empty (accepted: record > 0 or record_crossings > 0)");
+  cs_config_i_bool(&p, "adaptive_transient", &spec->point.adaptive_transient);
   spec->point.transient_max = 10 * spec->point.transient;
-  num(&p, "transient_max", 0, 1e12, "a time >= transient", &spec->point.transient_max);
+  cs_config_i_number(&p, "transient_max", 0, 1e12, "a time >= transient",
+                     &spec->point.transient_max);
   if (p.st == CS_OK && spec->point.transient_max < spec->point.transient)
     spec->point.transient_max = spec->point.transient;
   size_t mp = (size_t)spec->point.max_period;
-  if (count(&p, "max_period", 1, 1024, &mp))
+  if (cs_config_i_size(&p, "max_period", 1, 1024, &mp))
     spec->point.max_period = (int)mp;
   ly = 1;
-  choice(&p, "lyapunov", lyap, &ly);
+  cs_config_i_choice(&p, "lyapunov", lyap, &ly);
   spec->point.lyapunov = ly;
   /* the exponent over five recording windows (or 100 forcing periods / time
    * units with a crossings-only window), renormalised 200 times: its
@@ -212,59 +142,64 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
   double Tf = cfg->model->forcing_period ? cfg->model->forcing_period(cfg->params) : 0.0;
   spec->point.lyapunov_time =
       spec->point.record > 0 ? 5.0 * spec->point.record : 100.0 * (Tf > 0 ? Tf : 1.0);
-  num(&p, "lyapunov_time", 1e-9, 1e12, "a time > 0 in the model's time unit",
-      &spec->point.lyapunov_time);
+  cs_config_i_number(&p, "lyapunov_time", 1e-9, 1e12, "a time > 0 in the model's time unit",
+                     &spec->point.lyapunov_time);
   spec->point.lyapunov_renorm = spec->point.lyapunov_time / 200.0;
-  num(&p, "lyapunov_rtol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: the solver's rtol",
-      &spec->point.lyapunov_rtol);
-  num(&p, "period_tol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: 1e3 rtol",
-      &spec->point.period_tol);
+  cs_config_i_number(&p, "lyapunov_rtol", 0, 0.1,
+                     "a relative tolerance in [0, 0.1], 0: the solver's rtol",
+                     &spec->point.lyapunov_rtol);
+  cs_config_i_number(&p, "period_tol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: 1e3 rtol",
+                     &spec->point.period_tol);
   spec->chunk = 32;
-  count(&p, "chunk", 0, 100000000, &spec->chunk);
-  count(&p, "overlap", 0, 1000, &spec->overlap);
+  cs_config_i_size(&p, "chunk", 0, 100000000, &spec->chunk);
+  cs_config_i_size(&p, "overlap", 0, 1000, &spec->overlap);
   if (parameter(&p, "parameter2", 0, &spec->param2) && p.st == CS_OK) {
     range(&p, spec->param2, "from2", "to2", sp == CS_SPACING_LOG, 0, &spec->from2, &spec->to2);
     spec->points2 = 20;
-    count(&p, "points2", 2, 100000, &spec->points2);
+    cs_config_i_size(&p, "points2", 2, 100000, &spec->points2);
     if (p.st == CS_OK && spec->param2 == spec->param)
-      err(&p, get(&p, "parameter2"), "parameter2", CS_ERR_RANGE,
-          "same as parameter (accepted: another parameter)");
+      cs_config_i_err(&p, cs_config_i_get(&p, "parameter2"), "parameter2", CS_ERR_RANGE,
+                      "same as parameter (accepted: another parameter)");
   } else if (p.st == CS_OK) {
     const char *k2[] = {"from2", "to2", "points2"};
     for (int i = 0; i < 3; i++)
-      if (get(&p, k2[i]))
-        err(&p, get(&p, k2[i]), k2[i], CS_ERR_PARSE, "needs parameter2");
+      if (cs_config_i_get(&p, k2[i]))
+        cs_config_i_err(&p, cs_config_i_get(&p, k2[i]), k2[i], CS_ERR_PARSE, "needs parameter2");
   }
   /* the grid a file and a resume hold (cs_sweep_h5_open_resume's limit) */
   if (p.st == CS_OK && spec->points2 &&
       (spec->points > CS_SWEEP_MAX_POINTS / spec->points2 ||
        spec->points * spec->points2 > CS_SWEEP_MAX_POINTS))
-    err(&p, get(&p, "points2"), "points2", CS_ERR_RANGE,
+    cs_config_i_err(
+        &p, cs_config_i_get(&p, "points2"), "points2", CS_ERR_RANGE,
         "points x points2 = %zu x %zu is more than %d grid points (accepted: a product of at "
         "most %d)",
         spec->points, spec->points2, CS_SWEEP_MAX_POINTS, CS_SWEEP_MAX_POINTS);
-  boolean(&p, "refine", &spec->refine);
+  cs_config_i_bool(&p, "refine", &spec->refine);
   /* a 2-D map detects no changes between neighbours and computes no
    * equilibria: asking for them would be ignored */
   if (p.st == CS_OK && spec->points2 && spec->refine)
-    err(&p, get(&p, "refine"), "refine", CS_ERR_RANGE,
+    cs_config_i_err(
+        &p, cs_config_i_get(&p, "refine"), "refine", CS_ERR_RANGE,
         "true is for 1-D sweeps: a 2-D map (parameter2) has no changes to refine (accepted: "
         "false, or no parameter2)");
   spec->refine_tol =
       spec->points > 1 ? fabs(spec->to - spec->from) / (double)(spec->points - 1) / 1000.0 : 1e-9;
-  num(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit", &spec->refine_tol);
-  boolean(&p, "equilibria", &spec->equilibria);
+  cs_config_i_number(&p, "refine_tol", 1e-300, 1e300, "a number > 0 in the parameter's unit",
+                     &spec->refine_tol);
+  cs_config_i_bool(&p, "equilibria", &spec->equilibria);
   if (p.st == CS_OK && spec->points2 && spec->equilibria)
-    err(&p, get(&p, "equilibria"), "equilibria", CS_ERR_RANGE,
+    cs_config_i_err(
+        &p, cs_config_i_get(&p, "equilibria"), "equilibria", CS_ERR_RANGE,
         "true is for 1-D sweeps: a 2-D map (parameter2) computes no equilibria (accepted: "
         "false, or no parameter2)");
   spec->multipliers = 1;
-  boolean(&p, "multipliers", &spec->multipliers);
+  cs_config_i_bool(&p, "multipliers", &spec->multipliers);
   spec->newton_continuation = 1;
-  boolean(&p, "newton_continuation", &spec->newton_continuation);
+  cs_config_i_bool(&p, "newton_continuation", &spec->newton_continuation);
   if (p.st == CS_OK && spec->points2 && spec->direction == CS_SWEEP_BOTH)
-    err(&p, get(&p, "direction"), "direction", CS_ERR_RANGE,
-        "both is for 1-D sweeps (accepted: forward, backward)");
+    cs_config_i_err(&p, cs_config_i_get(&p, "direction"), "direction", CS_ERR_RANGE,
+                    "both is for 1-D sweeps (accepted: forward, backward)");
   return p.st;
 }
 

@@ -178,6 +178,10 @@ def damage(kind, path):
                 f.attrs["status"] = "running"
         elif kind == "no-kind":
             del f.attrs["kind"]
+        elif kind == "layout-none":  # as files written before layout versions
+            del f.attrs["layout_version"]
+        elif kind.startswith("layout:"):  # another layout version
+            f.attrs["layout_version"] = np.int64(kind[len("layout:") :])
         else:
             raise SystemExit("unknown damage " + kind)
 
