@@ -74,6 +74,50 @@ enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config 
                                        void (*extra)(struct cs_writer *, const void *),
                                        const void *ctx, const char *status, const char *message);
 
+/* ------------------------------------------- runs from a parameter file */
+
+/* What cs_orbit_run stores besides the orbit; zero-initialise, every field
+ * optional. */
+struct cs_orbit_run_opts {
+  const char *path;              /* the result file (kind "orbit") to write; NULL: none */
+  const struct cs_run_info *run; /* the command line for its header; NULL: none */
+  size_t rows;                   /* samples of one period, >= 2 (0: 1001) */
+};
+
+/* What cs_orbit_run found; free with cs_orbit_run_free. */
+struct cs_orbit_run_result {
+  struct cs_orbit orbit; /* the orbit (converged) or how far Newton got (its note) */
+  int searched;          /* 1: the input was accepted and the search ran (the file, if asked, was
+                            written whatever it found: status "ok" or "failed"); 0: the input was
+                            refused, nothing was run or written */
+  size_t rows;           /* the sampled period: rows of cols values (0 without an orbit) */
+  size_t cols;           /* 1 + n_state + n_derived: t, the states, the derived outputs */
+  double *trajectory;    /* rows x cols, row-major, model units; NULL without an orbit */
+};
+
+/* The periodic orbit of cfg's model at its parameters, as `contensou orbit`
+ * finds it: from cfg's [initial], [continuation] transient (default [output]
+ * t_end), on to the section ([section], or the model's default; forced
+ * models: stroboscopic), Newton with the monodromy matrix (cs_orbit_guess,
+ * cs_orbit_find); then one period sampled (cs_orbit_sample) and, with
+ * opts->path, the orbit file written (cs_orbit_h5_write). opts may be NULL.
+ * out is always filled (free it even on failure).
+ * Returns CS_OK when the orbit was found (and written). Otherwise, with the
+ * reason in cs_errmsg(): with out->searched = 0, CS_ERR_PARSE / CS_ERR_RANGE
+ * for [continuation] keys, CS_ERR_ARG for a [section] kind the model cannot
+ * take (hyperplane for a forced model, stroboscopic for an autonomous one)
+ * or rows < 2, CS_ERR_NOMEM; with out->searched = 1, the search's status
+ * (no orbit: CS_ERR_NOT_FOUND when the section was not crossed, e.g. the
+ * state settled; CS_ERR_NOCONV, CS_ERR_SINGULAR, an integrator status;
+ * cs_errmsg() "no periodic orbit (...): why", out->orbit.note why) or the
+ * file's. */
+CS_API enum cs_status cs_orbit_run(const struct cs_config *cfg,
+                                   const struct cs_orbit_run_opts *opts,
+                                   struct cs_orbit_run_result *out);
+
+/* Frees what cs_orbit_run allocated in r (not r itself); r is zeroed. */
+CS_API void cs_orbit_run_free(struct cs_orbit_run_result *r);
+
 #ifdef __cplusplus
 }
 #endif
