@@ -59,7 +59,7 @@ const char *cs_strerror(enum cs_status status);
  * it only when a status said that something failed. Threads never see each other's
  * messages. Never NULL; "" when nothing failed yet in this thread. The
  * pointer stays valid in this thread until the next failure. */
-const char *cs_errmsg(void);
+CS_API const char *cs_errmsg(void);
 /* Forgets this thread's last message (cs_errmsg() returns ""). */
 void cs_error_clear(void);
 

@@ -139,7 +139,7 @@ struct cs_model {
 
 /* Number of active switching functions of m with these params: n_switch for
  * an event-driven configuration, 0 for a plain ODE. */
-size_t cs_model_switches(const struct cs_model *m, const void *params);
+CS_API size_t cs_model_switches(const struct cs_model *m, const void *params);
 
 /* ------------------------------------------------------------- registry */
 
