@@ -265,11 +265,10 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   if (prc >= 0)
     return prc;
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                              : cli_usage(cmd, "%s", cs_errmsg());
-  int rc;
+  int rc = cli_load_config(cmd, file, sets, nset, &cfg);
+  if (rc != 0)
+    return rc;
+  enum cs_status st;
   if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
     rc = cli_usage(cmd,
                    "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
@@ -282,11 +281,12 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
     rc = cli_usage(cmd, "%s", cs_errmsg());
     goto out_cfg;
   }
-  if (opts[1].value)
-    spec.threads = (int)opts[1].count;
+  const struct cli_opt *o_out = cli_opt(opts, "-o"), *o_threads = cli_opt(opts, "--threads");
+  if (o_threads->value)
+    spec.threads = (int)o_threads->count;
   char path[1100];
-  if (opts[0].value)
-    snprintf(path, sizeof path, "%s", opts[0].value);
+  if (o_out->value)
+    snprintf(path, sizeof path, "%s", o_out->value);
   else
     snprintf(path, sizeof path, "output/%s_basins.h5", cfg.name);
   if ((rc = cli_check_result_path(cmd, path, file)) != 0)
@@ -296,7 +296,7 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
     goto out_cfg;
   }
   install_handlers();
-  int resume = opts[3].value != NULL;
+  int resume = cli_opt(opts, "--resume")->value != NULL;
   if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
     if (resume)
       rc = cli_usage(cmd, "--resume: not for basins along a parameter ([sweep])");
@@ -307,9 +307,7 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   struct sink_ctx sc = {0};
   st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
   if (st != CS_OK) {
-    rc = st == CS_ERR_EXISTS || st == CS_ERR_MISMATCH || st == CS_ERR_NOT_FOUND
-             ? cli_usage(cmd, "%s", cs_errmsg())
-             : cli_fail(cmd, "%s", cs_errmsg());
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
     goto out_cfg;
   }
 #ifdef CONTENSOU_TEST_HOOKS
@@ -320,7 +318,8 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
   size_t ncells = cs_basins_ncells(&spec);
   cli_progress_start(&sc.prog, cmd, CLI_PROGRESS_COUNT, "cells on disk",
-                     (double)cs_basins_h5_cells(sc.w), (double)ncells, opts[2].value != NULL);
+                     (double)cs_basins_h5_cells(sc.w), (double)ncells,
+                     cli_opt(opts, "--quiet")->value != NULL);
   struct cs_basins_ctl ctl = {.cancel = &stop_signal, .done = done};
   double t0 = cli_clock();
   int stopped = 0;

@@ -159,12 +159,13 @@ static void print_string(const char *name, const char *value)
 
 int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_OUT, O_QUIET };
   struct cli_opt opts[] = {
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
+  struct cli_opt *o_out = cli_opt(opts, "--output");
+  struct cli_opt *o_quiet = cli_opt(opts, "--quiet");
   const char *sets[MAX_SETS], *file;
   size_t nset;
   cli_output_signals();
@@ -175,11 +176,9 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the parameter file */
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st == CS_ERR_NOMEM)
-    return cli_fail(cmd, "%s", cs_errmsg());
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s", cs_errmsg());
+  if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
+    return rc;
+  enum cs_status st;
   const struct cs_model *m = cfg.model;
   struct cs_record_grid g = {0};
   if (cs_record_grid_check(cfg.t_start, isfinite(cfg.t_end) ? cfg.t_end : NAN, cfg.dt,
@@ -192,9 +191,9 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 
   /* ---- the output file */
   char out[4096];
-  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
-          : cfg.output[0]   ? snprintf(out, sizeof out, "%s", cfg.output)
-                            : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  int n = o_out->value    ? snprintf(out, sizeof out, "%s", o_out->value)
+          : cfg.output[0] ? snprintf(out, sizeof out, "%s", cfg.output)
+                          : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
   /* used exactly or refused: a cut path could name another file */
   if (n < 0 || (size_t)n >= sizeof out)
     rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
@@ -236,7 +235,7 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
                                 .progress = sink_progress,
                                 .ctx = &sk};
     cli_progress_start(&sk.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
-                       opts[O_QUIET].value != NULL);
+                       o_quiet->value != NULL);
     cs_record_run(m, cfg.params, cfg.y0, &rs, &r);
     cli_progress_end(&sk.prog);
   }
