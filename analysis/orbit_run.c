@@ -87,8 +87,11 @@ enum cs_status cs_orbit_run(const struct cs_config *cfg, const struct cs_orbit_r
   else {
     free(out->trajectory);
     out->trajectory = NULL;
-    if (!orb->note[0])
-      snprintf(orb->note, sizeof orb->note, "%s", why);
+    if (!orb->note[0]) { /* the reason, cut to the note's size */
+      size_t k = strnlen(why, sizeof orb->note - 1);
+      memcpy(orb->note, why, k);
+      orb->note[k] = '\0';
+    }
   }
   enum cs_status wst = CS_OK;
   if (opts->path)
