@@ -4,7 +4,10 @@
  * /multipliers, /branch, /equilibria and /special, which hold codes and
  * counts, stored by columns, those as int32 or int64; a `doc` attribute on
  * every dataset), after the header every run file starts with
- * (src/io/run_h5.h).
+ * (src/io/run_h5.h), and the runs that make them from a parameter file in
+ * one call: cs_orbit_run (`contensou orbit`: the orbit, its period and
+ * Floquet multipliers, one sampled period, the file) and cs_continue_run
+ * (`contensou continue`: the branch or two-parameter curve, the file).
  *
  * `contensou orbit` (root kind = "orbit"):
  *   /orbit         one row: period, t0, n_unstable, stable, trivial_re,
