@@ -147,7 +147,7 @@ enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_u
 const void *cs_orbit_ws_params(const struct cs_orbit_ws *ws);
 const struct cs_model *cs_orbit_ws_model(const struct cs_orbit_ws *ws);
 int cs_orbit_ws_autonomous(const struct cs_orbit_ws *ws);
-int cs_orbit_ws_param(const struct cs_orbit_ws *ws);         /* the parameter's index, or -1 */
+int cs_orbit_ws_param(const struct cs_orbit_ws *ws); /* the parameter's index, or -1 */
 
 /* d f / dp at (t, y) by central differences at p +- dp/2 (n values into fp);
  * d Tf / dp of the forcing period likewise. CS_ERR_ARG without a parameter. */
