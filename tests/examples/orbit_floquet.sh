@@ -68,5 +68,6 @@ printf '%s\n' "$out" | grep -q '^liouville_error' && {
 printf '[section]\nkind = stroboscopic\n' >>"$scratch/vdp.ini"
 "$prog" "$scratch/vdp.ini" 2>"$scratch/err"
 rc=$?
-[ "$rc" -eq 2 ] && grep -q 'stroboscopic' "$scratch/err" || die "stroboscopic vdp: exit $rc"
+[ "$rc" -eq 2 ] || die "stroboscopic vdp: exit $rc, expected 2"
+grep -q 'stroboscopic' "$scratch/err" || die "stroboscopic vdp: the message does not say why"
 echo "orbit_floquet.sh: passed"
