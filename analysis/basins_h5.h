@@ -97,10 +97,10 @@ enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *
  * followed attractors a<id>), /along/attractors (id, class, period, born,
  * died) and /along/multistability. The first failure with its reason in
  * cs_errmsg(). */
-enum cs_status cs_basins_along_h5_write(const char *path, const struct cs_config *cfg,
-                                        const char *const *sets, size_t n_set, int argc,
-                                        char *const *argv, const struct cs_basins_spec *spec,
-                                        int param, const struct cs_basins_along *a);
+CS_API enum cs_status cs_basins_along_h5_write(const char *path, const struct cs_config *cfg,
+                                               const char *const *sets, size_t n_set, int argc,
+                                               char *const *argv, const struct cs_basins_spec *spec,
+                                               int param, const struct cs_basins_along *a);
 
 #ifdef __cplusplus
 }
