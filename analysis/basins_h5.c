@@ -702,3 +702,80 @@ enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *
   cs_h5_close(f);
   return st;
 }
+
+enum cs_status cs_basins_along_h5_write(const char *path, const struct cs_config *cfg,
+                                        const char *const *sets, size_t n_set, int argc,
+                                        char *const *argv, const struct cs_basins_spec *spec,
+                                        int param, const struct cs_basins_along *a)
+{
+  const struct cs_model *m = cfg->model;
+  const struct cs_param_desc *pd = &m->param[param];
+  size_t n = a->n_values;
+  const char *tu = cs_run_time_unit(m);
+  size_t t = a->n_track;
+  struct cs_h5 *f = NULL;
+  enum cs_status st = cs_h5_output_create(path, 0, &f);
+  struct cs_writer w = {f, st, ""};
+  if (st != CS_OK)
+    snprintf(w.err, sizeof w.err, "%s", cs_errmsg());
+  cs_w_check(&w, cs_run_h5_write_header(f, "basins-along", cfg, sets, n_set, argc, argv));
+  cs_w_string(&w, "/", "status", "complete");
+  cs_w_string(&w, "/", "parameter", pd->name);
+  cs_w_string(&w, "/", "parameter_unit", pd->unit);
+  cs_w_int(&w, "/", "cells_per_value", (long long)cs_basins_ncells(spec));
+  cs_w_check(&w, cs_h5_write_vector(f, "/along/values", n, a->values, pd->unit));
+  cs_w_string(&w, "/along/values", "doc", "the parameter values, rows of the tables below");
+  char(*names)[32] = calloc(t + 1, sizeof *names);
+  const char **np = calloc(t + 1, sizeof *np), **up = calloc(t + 1, sizeof *up),
+             **tp = calloc(t + 1, sizeof *tp);
+  double *rows = calloc(5 * (t + 1), sizeof *rows), *cnt = calloc(2 * n, sizeof *cnt);
+  if (!names || !np || !up || !tp || !rows || !cnt)
+    w.st = CS_ERR_NOMEM, snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    snprintf(names[i], sizeof names[i], "a%zu", i);
+    np[i] = names[i], up[i] = "1", tp[i] = tu;
+  }
+  cs_w_table(&w, "/along/fraction", n, t, a->fraction, np, up);
+  cs_w_string(&w, "/along/fraction", "doc",
+              "per value (row) and followed attractor (column a<id>): the fraction of cells in "
+              "its basin, 0 where it does not exist");
+  cs_w_table(&w, "/along/fraction_err", n, t, a->fraction_err, np, up);
+  cs_w_string(&w, "/along/fraction_err", "doc",
+              "standard error of each fraction as a sample estimate, sqrt(f (1 - f) / cells)");
+  cs_w_table(&w, "/along/period_time", n, t, a->period_time, np, tp);
+  cs_w_string(&w, "/along/period_time", "doc",
+              "period in time of each periodic attractor at each value, NaN elsewhere");
+  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
+    double *r = rows + 5 * i;
+    r[0] = (double)i, r[1] = a->cls[i], r[2] = a->period[i], r[3] = (double)a->born[i];
+    r[4] = a->died[i] < n ? (double)a->died[i] : -1;
+  }
+  struct cs_h5_column cols[] = {
+      CS_H5_COLUMN("id", CS_H5_INT32, "1", "followed attractor id: the column a<id>"),
+      CS_H5_COLUMN("class", CS_H5_INT32, "1",
+                   "attractor class (analysis/point.h: 1 equilibrium, 2 periodic, 3 "
+                   "quasiperiodic, 4 chaotic, 5 aperiodic, 6 no-crossings, 7 escaped)"),
+      CS_H5_COLUMN("period", CS_H5_INT32, "1", "section points per cycle (periodic), else 0"),
+      CS_H5_COLUMN("born", CS_H5_INT64, "1", "row of /along/values where it first appears"),
+      CS_H5_COLUMN("died", CS_H5_INT64, "1",
+                   "row where it is no longer found, -1: alive at the last value"),
+  };
+  cs_w_columns(&w, "/along/attractors", 5, cols, t, rows,
+               "the attractors followed from value to value (same class and period, nearest)");
+  for (size_t k = 0; w.st == CS_OK && k < n; k++)
+    cnt[k] = (double)a->n_attr[k], cnt[n + k] = (double)a->failed[k];
+  struct cs_h5_column ccols[] = {
+      CS_H5_COLUMN("attractors", CS_H5_INT64, "1",
+                   "attractors found at the value: >= 2 is "
+                   "multistability"),
+  };
+  cs_w_columns(&w, "/along/multistability", 1, ccols, n, cnt, "per value (rows of values)");
+  cs_w_string(&w, "/along", "doc", "basins of attraction along the parameter");
+  free(names), free(np), free(up), free(tp), free(rows), free(cnt);
+  if (w.st != CS_OK) {
+    if (f)
+      cs_h5_close(f);
+    return cs_error_set(w.st, "%s: cannot write: %s", path, w.err);
+  }
+  return cs_h5_output_commit(f);
+}

@@ -109,7 +109,7 @@ enum cs_special_kind {
       CS_SPECIAL_COUNT
 };
 
-const char *cs_special_name(enum cs_special_kind k);
+CS_API const char *cs_special_name(enum cs_special_kind k);
 
 /* What to continue and how; start from cs_cont_spec_default(). */
 struct cs_cont_spec {

@@ -259,11 +259,6 @@ int cs_orbit_ws_autonomous(const struct cs_orbit_ws *w)
   return !(forcing_period(w, w->P[0]) > 0);
 }
 
-double cs_orbit_ws_param_step(const struct cs_orbit_ws *w)
-{
-  return w->param >= 0 ? w->p_plus - w->p_minus : NAN;
-}
-
 int cs_orbit_ws_param(const struct cs_orbit_ws *w)
 {
   return w->param;
@@ -1161,49 +1156,4 @@ enum cs_status cs_orbit_graze(struct cs_orbit_ws *w, const struct cs_orbit_opts 
     if (isfinite(cand[i]) && gmax[i] > 0 && !(cand[i] / gmax[i] >= *margin))
       *margin = cand[i] / gmax[i], *fn = (int)i;
   return st == CS_OK ? CS_OK : failed(msg, len, st, "graze", cs_flow_last_error(w->flow));
-}
-
-enum cs_status cs_orbit_crossings(struct cs_orbit_ws *w, const struct cs_orbit_opts *o,
-                                  const struct cs_orbit *orb, size_t max, double *rows_out,
-                                  size_t *count)
-{
-  char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
-  const size_t len = sizeof buf;
-  size_t n = w->n;
-  double y[N_MAX], t = orb->t0;
-  *count = 0;
-  if (max == 0)
-    return CS_OK;
-  rows_out[0] = orb->t0;
-  memcpy(rows_out + 1, orb->y, n * sizeof *y);
-  *count = 1;
-  memcpy(y, orb->y, n * sizeof *y);
-  if (!orb->autonomous) {
-    double Tf = forcing_period(w, w->P[0]);
-    enum cs_status st =
-        cs_flow_reset(w->flow, w->m, w->P[0], &o->solver, orb->t0, y, 0, NULL, NULL, NULL);
-    for (int j = 1; st == CS_OK && *count < max && j * Tf < orb->period * (1 - 1e-9); j++) {
-      st = flow_to(w->flow, orb->t0 + j * Tf, &t, y);
-      if (st != CS_OK)
-        break;
-      rows_out[*count * (1 + n)] = t;
-      memcpy(rows_out + *count * (1 + n) + 1, y, n * sizeof *y);
-      (*count)++;
-    }
-    return st == CS_OK ? CS_OK : failed(msg, len, st, "crossings", cs_flow_last_error(w->flow));
-  }
-  struct sec_root r;
-  enum cs_status st = flow_start(w, o, &r, orb->t0, y);
-  double tend = orb->t0 + orb->period * (1 - 1e-6);
-  while (st == CS_OK && *count < max) {
-    st = flow_crossing(w->flow, tend, 1, &t, y);
-    if (st == CS_ERR_NOT_FOUND)
-      return CS_OK;
-    if (st != CS_OK)
-      break;
-    rows_out[*count * (1 + n)] = t;
-    memcpy(rows_out + *count * (1 + n) + 1, y, n * sizeof *y);
-    (*count)++;
-  }
-  return st == CS_OK ? CS_OK : failed(msg, len, st, "crossings", cs_flow_last_error(w->flow));
 }

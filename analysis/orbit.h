@@ -147,8 +147,7 @@ enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_u
 const void *cs_orbit_ws_params(const struct cs_orbit_ws *ws);
 const struct cs_model *cs_orbit_ws_model(const struct cs_orbit_ws *ws);
 int cs_orbit_ws_autonomous(const struct cs_orbit_ws *ws);
-int cs_orbit_ws_param(const struct cs_orbit_ws *ws);         /* the parameter's index, or -1 */
-double cs_orbit_ws_param_step(const struct cs_orbit_ws *ws); /* dp of the parameter column */
+int cs_orbit_ws_param(const struct cs_orbit_ws *ws); /* the parameter's index, or -1 */
 
 /* d f / dp at (t, y) by central differences at p +- dp/2 (n values into fp);
  * d Tf / dp of the forcing period likewise. CS_ERR_ARG without a parameter. */
@@ -241,14 +240,6 @@ enum cs_status cs_orbit_sample(struct cs_orbit_ws *ws, const struct cs_orbit_opt
  * branch is a grazing: a new switch (e.g. a stick phase) is about to appear. */
 enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
                               const struct cs_orbit *orb, size_t samples, double *margin, int *fn);
-
-/* Every crossing of the section (in its direction) along one period,
- * starting with the orbit's own point: at most max rows of 1 + n values (t,
- * states) into rows_out; *count receives the number found. Forced models:
- * the points at t0 + j Tf, j < returns. */
-enum cs_status cs_orbit_crossings(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
-                                  const struct cs_orbit *orb, size_t max, double *rows_out,
-                                  size_t *count);
 
 #ifdef __cplusplus
 }

@@ -155,75 +155,12 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
   if (st != CS_OK)
     return cli_fail(cmd, "%s", cs_errmsg());
   const struct cs_param_desc *pd = &m->param[sw.param];
-  const char *tu = cs_run_time_unit(m);
   size_t t = a.n_track;
-  struct cs_h5 *f = NULL;
-  st = cs_h5_output_create(path, 0, &f);
-  struct cs_writer w = {f, st, ""};
+  int rc = CLI_EXIT_OK;
+  st = cs_basins_along_h5_write(path, cfg, sets, nset, ctx->argc, ctx->argv, spec, sw.param, &a);
   if (st != CS_OK)
-    snprintf(w.err, sizeof w.err, "%s", cs_errmsg());
-  cs_w_check(&w, cs_run_h5_write_header(f, "basins-along", cfg, sets, nset, ctx->argc, ctx->argv));
-  cs_w_string(&w, "/", "status", "complete");
-  cs_w_string(&w, "/", "parameter", pd->name);
-  cs_w_string(&w, "/", "parameter_unit", pd->unit);
-  cs_w_int(&w, "/", "cells_per_value", (long long)cs_basins_ncells(spec));
-  cs_w_check(&w, cs_h5_write_vector(f, "/along/values", n, a.values, pd->unit));
-  cs_w_string(&w, "/along/values", "doc", "the parameter values, rows of the tables below");
-  char(*names)[32] = calloc(t + 1, sizeof *names);
-  const char **np = calloc(t + 1, sizeof *np), **up = calloc(t + 1, sizeof *up),
-             **tp = calloc(t + 1, sizeof *tp);
-  double *rows = calloc(5 * (t + 1), sizeof *rows), *cnt = calloc(2 * n, sizeof *cnt);
-  if (!names || !np || !up || !tp || !rows || !cnt)
-    w.st = CS_ERR_NOMEM, snprintf(w.err, sizeof w.err, "%s", cs_strerror(CS_ERR_NOMEM));
-  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
-    snprintf(names[i], sizeof names[i], "a%zu", i);
-    np[i] = names[i], up[i] = "1", tp[i] = tu;
-  }
-  cs_w_table(&w, "/along/fraction", n, t, a.fraction, np, up);
-  cs_w_string(&w, "/along/fraction", "doc",
-              "per value (row) and followed attractor (column a<id>): the fraction of cells in "
-              "its basin, 0 where it does not exist");
-  cs_w_table(&w, "/along/fraction_err", n, t, a.fraction_err, np, up);
-  cs_w_string(&w, "/along/fraction_err", "doc",
-              "standard error of each fraction as a sample estimate, sqrt(f (1 - f) / cells)");
-  cs_w_table(&w, "/along/period_time", n, t, a.period_time, np, tp);
-  cs_w_string(&w, "/along/period_time", "doc",
-              "period in time of each periodic attractor at each value, NaN elsewhere");
-  for (size_t i = 0; w.st == CS_OK && i < t; i++) {
-    double *r = rows + 5 * i;
-    r[0] = (double)i, r[1] = a.cls[i], r[2] = a.period[i], r[3] = (double)a.born[i];
-    r[4] = a.died[i] < n ? (double)a.died[i] : -1;
-  }
-  struct cs_h5_column cols[] = {
-      CS_H5_COLUMN("id", CS_H5_INT32, "1", "followed attractor id: the column a<id>"),
-      CS_H5_COLUMN("class", CS_H5_INT32, "1",
-                   "attractor class (analysis/point.h: 1 equilibrium, 2 periodic, 3 "
-                   "quasiperiodic, 4 chaotic, 5 aperiodic, 6 no-crossings, 7 escaped)"),
-      CS_H5_COLUMN("period", CS_H5_INT32, "1", "section points per cycle (periodic), else 0"),
-      CS_H5_COLUMN("born", CS_H5_INT64, "1", "row of /along/values where it first appears"),
-      CS_H5_COLUMN("died", CS_H5_INT64, "1",
-                   "row where it is no longer found, -1: alive at the last value"),
-  };
-  cs_w_columns(&w, "/along/attractors", 5, cols, t, rows,
-               "the attractors followed from value to value (same class and period, nearest)");
-  for (size_t k = 0; w.st == CS_OK && k < n; k++)
-    cnt[k] = (double)a.n_attr[k], cnt[n + k] = (double)a.failed[k];
-  struct cs_h5_column ccols[] = {
-      CS_H5_COLUMN("attractors", CS_H5_INT64, "1",
-                   "attractors found at the value: >= 2 is "
-                   "multistability"),
-  };
-  cs_w_columns(&w, "/along/multistability", 1, ccols, n, cnt, "per value (rows of values)");
-  cs_w_string(&w, "/along", "doc", "basins of attraction along the parameter");
-  free(names), free(np), free(up), free(tp), free(rows), free(cnt);
-  int rc;
-  if (w.st != CS_OK) {
-    if (f)
-      cs_h5_close(f);
-    rc = cli_fail(cmd, "%s: cannot write: %s", path, w.err);
-  } else if ((st = cs_h5_output_commit(f)) != CS_OK) {
     rc = cli_fail(cmd, "%s", cs_errmsg());
-  } else {
+  else {
     printf("output = %s\n", path);
     printf("parameter = %s\n", pd->name);
     printf("values = %zu\n", n);
@@ -245,7 +182,6 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
           printf(" a%zu=%.4g+-%.2g", i, a.fraction[k * t + i], a.fraction_err[k * t + i]);
       printf("\n");
     }
-    rc = CLI_EXIT_OK;
   }
   cs_basins_along_free(&a);
   return rc;
@@ -266,11 +202,10 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   if (prc >= 0)
     return prc;
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                              : cli_usage(cmd, "%s", cs_errmsg());
-  int rc;
+  int rc = cli_load_config(cmd, file, sets, nset, &cfg);
+  if (rc != 0)
+    return rc;
+  enum cs_status st;
   if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
     rc = cli_usage(cmd,
                    "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
@@ -283,11 +218,12 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
     rc = cli_usage(cmd, "%s", cs_errmsg());
     goto out_cfg;
   }
-  if (opts[1].value)
-    spec.threads = (int)opts[1].count;
+  const struct cli_opt *o_out = cli_opt(opts, "-o"), *o_threads = cli_opt(opts, "--threads");
+  if (o_threads->value)
+    spec.threads = (int)o_threads->count;
   char path[1100];
-  if (opts[0].value)
-    snprintf(path, sizeof path, "%s", opts[0].value);
+  if (o_out->value)
+    snprintf(path, sizeof path, "%s", o_out->value);
   else
     snprintf(path, sizeof path, "output/%s_basins.h5", cfg.name);
   if ((rc = cli_check_result_path(cmd, path, file)) != 0)
@@ -297,7 +233,7 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
     goto out_cfg;
   }
   install_handlers();
-  int resume = opts[3].value != NULL;
+  int resume = cli_opt(opts, "--resume")->value != NULL;
   if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
     if (resume)
       rc = cli_usage(cmd, "--resume: not for basins along a parameter ([sweep])");
@@ -308,9 +244,7 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   struct sink_ctx sc = {0};
   st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
   if (st != CS_OK) {
-    rc = st == CS_ERR_EXISTS || st == CS_ERR_MISMATCH || st == CS_ERR_NOT_FOUND
-             ? cli_usage(cmd, "%s", cs_errmsg())
-             : cli_fail(cmd, "%s", cs_errmsg());
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
     goto out_cfg;
   }
 #ifdef CONTENSOU_TEST_HOOKS
@@ -321,7 +255,8 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
   size_t ncells = cs_basins_ncells(&spec);
   cli_progress_start(&sc.prog, cmd, CLI_PROGRESS_COUNT, "cells on disk",
-                     (double)cs_basins_h5_cells(sc.w), (double)ncells, opts[2].value != NULL);
+                     (double)cs_basins_h5_cells(sc.w), (double)ncells,
+                     cli_opt(opts, "--quiet")->value != NULL);
   struct cs_basins_ctl ctl = {.cancel = &stop_signal, .done = done};
   double t0 = cli_clock();
   int stopped = 0;

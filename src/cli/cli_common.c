@@ -356,3 +356,20 @@ const char *cli_data_dir(const char *env, const char *sub, const char *build_dir
   snprintf(buf, cap, "%s", build_dir);
   return buf;
 }
+
+int cli_load_config(const char *cmd, const char *file, const char *const *sets, size_t nset,
+                    struct cs_config *cfg)
+{
+  enum cs_status st = cs_config_load(file, sets, nset, cfg);
+  if (st == CS_OK)
+    return 0;
+  /* a missing or unreadable parameter file is a bad argument (2), not an
+   * I/O failure of the run (cli_exit_code's 1 for CS_ERR_IO) */
+  return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg()) : cli_usage(cmd, "%s", cs_errmsg());
+}
+
+int cli_report(const char *cmd, enum cs_status status)
+{
+  fprintf(stderr, "%s: %s\n", cmd, cs_errmsg());
+  return cli_exit_code(status);
+}

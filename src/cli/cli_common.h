@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/status.h"
+#include "io/config.h"
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAILURE = 1, CLI_EXIT_USAGE = 2 };
 
@@ -121,5 +122,15 @@ int cli_parse_run_optional(const char *cmd, const char *help, int argc, char **a
  * source tree, for the program in its build tree). Writes into buf. */
 const char *cli_data_dir(const char *env, const char *sub, const char *build_dir, char *buf,
                          size_t cap);
+
+/* Loads the parameter file of a run (cs_config_load). 0, or the exit status
+ * after printing the reason: 2 for a file that is missing, unreadable or
+ * wrong (the user's to fix), 1 when out of memory. */
+int cli_load_config(const char *cmd, const char *file, const char *const *sets, size_t nset,
+                    struct cs_config *cfg);
+
+/* Prints "<cmd>: <cs_errmsg()>" on stderr (a library call just failed with
+ * status) and returns cli_exit_code(status). */
+int cli_report(const char *cmd, enum cs_status status);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "analysis/continuation.h"
 #include "analysis/continuation2.h"
@@ -200,50 +199,31 @@ static void print_stable(const struct cs_branch *b, const struct cs_param_desc *
   free(r);
 }
 
-/* A point of a sweep file as the start: the grid value(s) at INDEX set in
- * params (the unprepared params of FILE.ini), the state the point ended in
- * at its time (forced models keep their phase) and its class. Returns 0, or
+/* start = sweep:FILE.h5:INDEX: the grid point, read in a child (libhdf5 can
+ * loop or crash on a damaged file) into pt and lent to start. Returns 0, or
  * an exit status after a message. */
-static int sweep_point(const struct cs_cont_config *cc, const struct cs_config *cfg, void *params,
-                       double *t0, double *y, int *cls)
+static int read_sweep_start(const struct cs_config *cfg, const struct cs_cont_config *cc,
+                            struct cs_sweep_point_file *pt, struct cs_continue_start *start)
 {
-  const struct cs_model *m = cfg->model;
-  const char *pass = cc->sweep_pass ? "backward" : "forward";
   const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
   const char *where = r ? r->where : cfg->path;
-  struct cs_sweep_point_file pt;
   enum cs_status st;
   char why[1200];
-  /* read in a child: libhdf5 can loop or crash on a damaged file */
-  int rc = cli_guard_sweep_point(cc->sweep_file, cc->sweep_pass, (size_t)cc->sweep_index, &pt, &st,
+  int rc = cli_guard_sweep_point(cc->sweep_file, cc->sweep_pass, (size_t)cc->sweep_index, pt, &st,
                                  why, sizeof why);
   if (rc != 0)
     return cli_fail(cmd, "%s: start: %s", where, why);
   if (st != CS_OK)
-    rc =
-        st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", why) : cli_usage(cmd, "%s: start: %s", where, why);
-  else if (!pt.model || strcmp(pt.model, m->name) != 0)
-    rc = cli_usage(cmd, "%s: start: '%s' is a sweep of %s, not of %s", where, cc->sweep_file,
-                   pt.model ? pt.model : "?", m->name);
-  else if (pt.n_state != m->n_state)
-    rc = cli_usage(cmd, "%s: start: '%s' stores %zu states, %s has %zu", where, cc->sweep_file,
-                   pt.n_state, m->name, m->n_state);
-  for (size_t j = 0; !rc && j < pt.nparam; j++)
-    /* the grid value(s) of the point, in FILE.ini's parameters */
-    if (cs_model_set_param(m, params, pt.param[j], pt.value[j]) != CS_OK)
-      rc = cli_usage(cmd,
-                     "%s: start: the sweep's parameter %s = %g is not a parameter of %s in range",
-                     where, pt.param[j], pt.value[j], m->name);
-  for (size_t i = 0; !rc && i < m->n_state; i++) {
-    y[i] = pt.final_state[i];
-    if (!isfinite(y[i]) || !isfinite(pt.t_final))
-      rc = cli_fail(cmd, "start: point %ld of the %s pass of '%s' was not computed (or failed)",
-                    cc->sweep_index, pass, cc->sweep_file);
-  }
-  *t0 = pt.t_final;
-  *cls = pt.cls;
-  cs_sweep_point_file_free(&pt);
-  return rc;
+    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", why)
+                              : cli_usage(cmd, "%s: start: %s", where, why);
+  *start = (struct cs_continue_start){.model = pt->model,
+                                      .nparam = pt->nparam,
+                                      .param = (const char *const *)pt->param,
+                                      .value = pt->value,
+                                      .n_state = pt->n_state,
+                                      .state = pt->final_state,
+                                      .t = pt->t_final};
+  return 0;
 }
 
 /* "<p1> <unit> <p2> <unit>" */
@@ -255,164 +235,69 @@ static void two_values(const struct cs_param_desc *d1, const struct cs_param_des
            u2 ? " " : "", u2 ? d2->unit : "");
 }
 
-/* start = branch:FILE.h5:K: row K of /special of a continuation file of the
- * same model in the same parameter, as the special point to continue (its
- * kind, parameter value, state, period, omega; the branch kind from the
- * file). Returns 0, or an exit status after a message. */
-static int branch_point(const struct cs_cont_config *cc, const struct cs_config *cfg,
-                        struct cs_special *sp, int *cycles)
+/* start = branch:FILE.h5:K: row K of /special of a continuation file into
+ * sp (its kind, parameter value, state, period, omega, l1), lent to start
+ * with the file's model, parameter and branch kind (cs_continue_run checks
+ * them). Returns 0, or an exit status after a message. */
+static int read_branch_start(const struct cs_config *cfg, const struct cs_cont_config *cc,
+                             struct cs_continuation_file *c, struct cs_special *sp,
+                             struct cs_continue_start *start)
 {
   const struct cs_model *m = cfg->model;
   const char *par = m->param[cc->param].name;
   const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
-  const char *where = r ? r->where : cfg->path;
-  struct cs_continuation_file c;
-  enum cs_status st = cs_read_continuation(cc->sweep_file, &c);
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s: start: %s", where, cs_errmsg());
-  const struct cs_result_table *t = c.special, *b = c.branch;
-  const char *model = c.all.h.model, *bpar = b ? cs_result_attr_text(&b->attrs, "parameter") : NULL;
+  if (cs_read_continuation(cc->sweep_file, c) != CS_OK)
+    return cli_usage(cmd, "%s: start: %s", r ? r->where : cfg->path, cs_errmsg());
+  const struct cs_result_table *t = c->special, *b = c->branch;
   const char *bkind = b ? cs_result_attr_text(&b->attrs, "kind") : NULL;
   long ck = t ? cs_result_column(t, "kind") : -1, cp = t ? cs_result_column(t, par) : -1;
-  long cb = t ? cs_result_column(t, "branch") : -1, cT = t ? cs_result_column(t, "period") : -1;
-  long co = t ? cs_result_column(t, "omega") : -1;
-  int rc = 0;
-  if (!model || strcmp(model, m->name) != 0 || !bpar || strcmp(bpar, par) != 0)
-    rc = cli_usage(cmd, "%s: start: '%s' is a branch of %s in %s, not of %s in %s", where,
-                   cc->sweep_file, model ? model : "?", bpar ? bpar : "?", m->name, par);
-  else if (!t || ck < 0 || cp < 0 || cb < 0 || (size_t)cc->sweep_index >= t->nrows)
-    rc = cli_usage(cmd, "%s: start: '%s' has no special point %ld (accepted: 0 ... %zu)", where,
-                   cc->sweep_file, cc->sweep_index, t ? (t->nrows ? t->nrows - 1 : 0) : 0);
-  if (!rc) {
-    const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
-    memset(sp, 0, sizeof *sp);
-    sp->kind = (enum cs_special_kind)(int)row[ck];
-    sp->pt.p = row[cp];
-    sp->pt.period = cT >= 0 ? row[cT] : NAN;
-    sp->omega = co >= 0 ? row[co] : 0;
-    long cl = cs_result_column(t, "l1"), ce = cs_result_column(t, "l1_err");
-    sp->l1 = cl >= 0 ? row[cl] : NAN;
-    sp->l1_err = ce >= 0 ? row[ce] : NAN;
-    *cycles = row[cb] == 0 && bkind && strcmp(bkind, "cycles") == 0;
-    for (size_t i = 0; i < m->n_state && !rc; i++) {
-      long cy = cs_result_column(t, m->state[i].name);
-      sp->pt.y[i] = sp->pt.ymin[i] = sp->pt.ymax[i] = cy >= 0 ? row[cy] : NAN;
-      if (!isfinite(sp->pt.y[i]))
-        rc = cli_usage(cmd, "%s: start: '%s', special point %ld: no state %s", where,
-                       cc->sweep_file, cc->sweep_index, m->state[i].name);
-    }
-    int ok = sp->kind == CS_SPECIAL_HOPF || (sp->kind == CS_SPECIAL_FOLD) ||
-             (sp->kind == CS_SPECIAL_PERIOD_DOUBLING && *cycles);
-    if (!rc && !ok)
-      rc = cli_usage(cmd,
-                     "%s: start: special point %ld of '%s' is a %s point (accepted: hopf, fold, "
-                     "period-doubling)",
-                     where, cc->sweep_index, cc->sweep_file, cs_special_name(sp->kind));
+  long cb = t ? cs_result_column(t, "branch") : -1;
+  *start = (struct cs_continue_start){.model = c->all.h.model,
+                                      .parameter =
+                                          b ? cs_result_attr_text(&b->attrs, "parameter") : NULL,
+                                      .n_special = t ? t->nrows : 0};
+  if (!t || ck < 0 || cp < 0 || cb < 0 || (size_t)cc->sweep_index >= t->nrows)
+    return 0; /* no such point: cs_continue_run says so */
+  const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
+  long cT = cs_result_column(t, "period"), co = cs_result_column(t, "omega");
+  long cl = cs_result_column(t, "l1"), ce = cs_result_column(t, "l1_err");
+  memset(sp, 0, sizeof *sp);
+  sp->kind = (enum cs_special_kind)(int)row[ck];
+  sp->pt.p = row[cp];
+  sp->pt.period = cT >= 0 ? row[cT] : NAN;
+  sp->omega = co >= 0 ? row[co] : 0;
+  sp->l1 = cl >= 0 ? row[cl] : NAN;
+  sp->l1_err = ce >= 0 ? row[ce] : NAN;
+  for (size_t i = 0; i < m->n_state; i++) {
+    long cy = cs_result_column(t, m->state[i].name);
+    sp->pt.y[i] = sp->pt.ymin[i] = sp->pt.ymax[i] = cy >= 0 ? row[cy] : NAN;
   }
-  cs_continuation_file_free(&c);
-  return rc;
+  start->special = sp;
+  start->cycles = row[cb] == 0 && bkind && strcmp(bkind, "cycles") == 0;
+  return 0;
 }
 
-/* contensou continue with parameter2: the one-parameter branch to the first
- * special point `start` names, then its curve in (parameter, parameter2). */
-static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
-                     struct cs_config *cfg, struct cs_cont_config *cc, const char *path,
-                     const double *y_start, int no_plot)
+/* The curve's result (with parameter2) in name = value lines. */
+static void print_curve(const char *path, const struct cs_config *cfg,
+                        const struct cs_continue_run_result *res)
 {
   const struct cs_model *m = cfg->model;
+  const struct cs_cont_config *cc = &res->settings;
   const struct cs_param_desc *d1 = &m->param[cc->param], *d2 = &m->param[cc->param2];
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg->params_unprepared, cc->param);
-  if (!w)
-    return cli_fail(cmd, "%s", cs_errmsg());
-  struct cs_branch b;
-  memset(&b, 0, sizeof b);
-  enum cs_curve_kind kind;
-  enum cs_special_kind want;
-  enum cs_status st;
-  int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONT_FROM_HOPF;
-  if (cc->start == CS_CONT_FROM_HOPF)
-    kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
-  else if (cc->start == CS_CONT_FROM_PD)
-    kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
-  else
-    kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
-  struct cs_special from;
-  if (cc->start == CS_CONT_FROM_BRANCH) {
-    int rc = branch_point(cc, cfg, &from, &cycles);
-    if (rc) {
-      cs_orbit_ws_free(w);
-      return rc;
-    }
-    kind = from.kind == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
-           : from.kind == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
-           : cycles                                  ? CS_CURVE_FOLD_CYCLES
-                                                     : CS_CURVE_FOLD;
-    want = from.kind;
-  }
-  clock_t t0 = clock();
-  if (cc->start == CS_CONT_FROM_BRANCH) {
-    /* no branch: the point comes from the file */
-    b.kind = cycles ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
-    b.autonomous = 1;
-    b.n = m->n_state;
-    st = CS_OK;
-  } else if (!cycles) {
-    struct cs_cont_spec es = cc->spec;
-    es.stop_at_hopf = kind == CS_CURVE_HOPF;
-    st = cs_continue_equilibria(w, &es, cc->at, y_start, &b);
-  } else {
-    double t1, y[CS_ORBIT_MAX_N], T;
-    st = cs_orbit_ws_set_param(w, cc->at);
-    if (st == CS_OK)
-      st = cs_orbit_guess(w, &cc->spec.orbit, 0.0, y_start, cc->transient, &t1, y, &T);
-    if (st == CS_OK)
-      st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, &b);
-  }
-  const struct cs_special *sp = cc->start == CS_CONT_FROM_BRANCH ? &from : NULL;
-  for (size_t i = 0; st == CS_OK && i < b.n_special && !sp; i++)
-    if (b.special[i].kind == want)
-      sp = &b.special[i];
-  char why[600] = "";
-  if (st != CS_OK)
-    snprintf(why, sizeof why, "no branch: %s", cs_errmsg());
-  else if (!sp)
-    snprintf(why, sizeof why, "no %s point on the %s branch from %s = %.10g (%s)",
-             cs_special_name(want), cycles ? "cycle" : "equilibrium", d1->name, cc->at, b.end_note);
-  clock_t t1 = clock();
-  struct cs_curve cv;
-  memset(&cv, 0, sizeof cv);
-  if (sp) {
-    st = cs_continue_curve(w, cfg->params_unprepared, &cc->curve, kind, sp, &cv);
-    if (st != CS_OK)
-      snprintf(why, sizeof why, "%s", cs_errmsg());
-  }
-  double cpu = (double)(clock() - t1) / CLOCKS_PER_SEC;
-  (void)t0;
-  cs_orbit_ws_free(w);
-  if (why[0]) {
-    cs_branch_free(&b);
-    return cli_fail(cmd, "no curve (%s): %s", cs_strerror(st == CS_OK ? CS_ERR_NOT_FOUND : st),
-                    why);
-  }
-  struct cs_curve_h5 ch = {m, cc->param, cc->param2, &cc->curve, &cv, cpu};
-  st = cs_branch_h5_write_with(path, cfg, run, cc, &b, NULL, cs_curve_h5_add, &ch, "ok",
-                               cv.end_note);
-  if (st != CS_OK) {
-    cs_branch_free(&b), cs_curve_free(&cv);
-    return cli_fail(cmd, "%s", cs_errmsg());
-  }
+  const struct cs_curve *cv = &res->curve;
+  enum cs_curve_kind kind = res->curve_kind;
   char buf[200];
   printf("output = %s\n", path);
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", d1->name);
   printf("parameter2 = %s\n", d2->name);
   printf("curve = %s\n", cs_curve_name(kind));
-  print_special(m, d1, sp, cycles);
-  printf("points = %zu\n", cv.n_points);
+  print_special(m, d1, &res->curve_start, res->curve_start_cycles);
+  printf("points = %zu\n", cv->n_points);
   const char *t1n, *t2n;
   cs_curve_test_names(kind, &t1n, &t2n);
-  for (size_t i = 0; i < cv.n_special; i++) {
-    const struct cs_curve_special *s = &cv.special[i];
+  for (size_t i = 0; i < cv->n_special; i++) {
+    const struct cs_curve_special *s = &cv->special[i];
     if (s->kind == CS_CODIM2_START)
       continue;
     two_values(d1, d2, s->pt.p1, s->pt.p2, buf, sizeof buf);
@@ -432,28 +317,58 @@ static int run_curve(const struct cli_ctx *ctx, const struct cs_run_info *run,
   if (kind == CS_CURVE_HOPF) {
     /* the sign of l1 along the curve: where none changes, no Bautin point */
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < cv.n_points; i++)
-      if (isfinite(cv.points[i].test[1]))
-        lo = fmin(lo, cv.points[i].test[1]), hi = fmax(hi, cv.points[i].test[1]);
+    for (size_t i = 0; i < cv->n_points; i++)
+      if (isfinite(cv->points[i].test[1]))
+        lo = fmin(lo, cv->points[i].test[1]), hi = fmax(hi, cv->points[i].test[1]);
     if (lo <= hi)
       printf("l1_range = [%.6g, %.6g] (%s)\n", lo, hi,
              lo > 0   ? "subcritical all along"
              : hi < 0 ? "supercritical all along"
                       : "changes sign");
   }
-  printf("evaluations = %ld\n", cv.evaluations);
-  printf("cpu_per_point = %.3g s\n", cv.n_points ? cpu / (double)cv.n_points : 0.0);
-  cs_branch_free(&b), cs_curve_free(&cv);
-  fflush(stdout);
-  return no_plot ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
+  printf("evaluations = %ld\n", cv->evaluations);
+  printf("cpu_per_point = %.3g s\n", cv->n_points ? res->cpu_seconds / (double)cv->n_points : 0.0);
+}
+
+/* The branch's result in name = value lines. start_class: the sweep
+ * point's class (start = sweep), else -1. */
+static void print_branch(const char *path, const struct cs_config *cfg,
+                         const struct cs_continue_run_result *res, int start_class)
+{
+  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
+                                       "period-doubling", "branch"};
+  const struct cs_model *m = cfg->model;
+  const struct cs_cont_config *cc = &res->settings;
+  const struct cs_param_desc *pd = &m->param[cc->param];
+  const struct cs_branch *b = &res->branch;
+  printf("output = %s\n", path);
+  printf("model = %s\n", m->name);
+  printf("parameter = %s\n", pd->name);
+  printf("branch = %s\n", cc->branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
+  printf("start = %s\n", starts[cc->start]);
+  if (cc->start == CS_CONT_FROM_SWEEP)
+    printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc->sweep_file,
+           cc->sweep_index, cc->sweep_pass ? "backward" : "forward", pd->name, cc->at,
+           start_class >= 0 && start_class < CS_CLASS_COUNT ? cs_class_name(start_class) : "?");
+  if (res->hopf)
+    print_special(m, pd, res->hopf, 0);
+  printf("points = %zu\n", b->n_points);
+  for (size_t i = 0; i < b->n_special; i++)
+    if (b->special[i].kind != CS_SPECIAL_END)
+      print_special(m, pd, &b->special[i],
+                    b->kind == CS_BRANCH_CYCLE && b->special[i].kind != CS_SPECIAL_HOPF);
+  print_stable(b, pd);
+  for (size_t i = 0; i < b->n_special; i++)
+    if (b->special[i].kind == CS_SPECIAL_END)
+      print_special(m, pd, &b->special[i], 1);
+  printf("shootings = %ld\n", b->shootings);
 }
 
 int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_OUT, O_NOPLOT };
   struct cli_opt opts[] = {
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_NOPLOT] = {.name = "--no-plot", .kind = CLI_FLAG},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--no-plot", .kind = CLI_FLAG},
       {0},
   };
   const char *sets[MAX_SETS], *file;
@@ -462,126 +377,43 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   if (rc >= 0)
     return rc;
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                              : cli_usage(cmd, "%s", cs_errmsg());
+  if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
+    return rc;
   struct cs_cont_config cc;
-  st = cs_cont_config_read(&cfg, 1, &cc);
-  if (st != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd, "%s", cs_errmsg());
-  }
-  const struct cs_model *m = cfg.model;
-  const struct cs_param_desc *pd = &m->param[cc.param];
+  enum cs_status st = cs_cont_config_read(&cfg, 1, &cc);
   char path[4096];
-  rc = cli_orbit_path(cmd, opts[O_OUT].value, &cfg, "branch", path, sizeof path);
-  if (rc) {
-    cs_config_free(&cfg);
-    return rc;
-  }
-  /* a sweep point: its grid values in the parameters, its final state */
-  double t_start = 0.0, y_start[CS_ORBIT_MAX_N];
-  int start_class = -1;
-  memcpy(y_start, cfg.y0, m->n_state * sizeof *y_start);
-  if (cc.start == CS_CONT_FROM_SWEEP) {
-    rc = sweep_point(&cc, &cfg, cfg.params_unprepared, &t_start, y_start, &start_class);
-    if (rc) {
-      cs_config_free(&cfg);
-      return rc;
-    }
-    cc.at = cs_model_get_param(m, cfg.params_unprepared, cc.param);
-    if (!(cc.at >= cc.spec.p_min && cc.at <= cc.spec.p_max)) {
-      rc = cli_usage(cmd, "%s: the sweep point's %s = %.10g is outside [min, max] = [%g, %g]", file,
-                     pd->name, cc.at, cc.spec.p_min, cc.spec.p_max);
-      cs_config_free(&cfg);
-      return rc;
-    }
-    /* its final state is on the attractor: no transient unless asked */
-    if (!cs_config_raw_find(&cfg, "continuation", "transient"))
-      cc.transient = 0.0;
-  }
-  if (cc.param2 >= 0) {
+  if (st != CS_OK)
+    rc = cli_report(cmd, st);
+  else
+    rc = cli_orbit_path(cmd, cli_opt(opts, "--output")->value, &cfg, "branch", path, sizeof path);
+  /* a start from a file: read here, checked by cs_continue_run */
+  struct cs_continue_start start = {0};
+  struct cs_sweep_point_file pt = {0};
+  struct cs_continuation_file cfile = {0};
+  struct cs_special sp;
+  if (!rc && cc.start == CS_CONT_FROM_SWEEP)
+    rc = read_sweep_start(&cfg, &cc, &pt, &start);
+  else if (!rc && cc.start == CS_CONT_FROM_BRANCH && cc.param2 >= 0)
+    rc = read_branch_start(&cfg, &cc, &cfile, &sp, &start);
+  struct cs_continue_run_result res = {0};
+  if (!rc) {
     struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-    rc = run_curve(ctx, &run, &cfg, &cc, path, y_start, opts[O_NOPLOT].value != NULL);
-    cs_config_free(&cfg);
-    return rc;
+    struct cs_continue_run_opts ro = {path, &run, &cc, &start};
+    st = cs_continue_run(&cfg, &ro, &res);
+    if (st != CS_OK)
+      /* no branch is a result of the run (1), not a bad argument */
+      rc = res.searched ? cli_fail(cmd, "%s", cs_errmsg()) : cli_report(cmd, st);
+    else if (res.two_parameter)
+      print_curve(path, &cfg, &res);
+    else
+      print_branch(path, &cfg, &res, pt.model ? pt.cls : -1);
   }
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, cc.param);
-  if (!w) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", cs_errmsg());
-  }
-  struct cs_branch b, eq;
-  memset(&b, 0, sizeof b);
-  memset(&eq, 0, sizeof eq);
-  int have_eq = 0;
-  char why[1024] = ""; /* why there is no branch */
-  const struct cs_special *hopf = NULL;
-  if (cc.branch == CS_BRANCH_EQUILIBRIUM) {
-    st = cs_continue_equilibria(w, &cc.spec, cc.at, y_start, &b);
-  } else if (cc.start == CS_CONT_FROM_HOPF) {
-    struct cs_cont_spec es = cc.spec;
-    es.stop_at_hopf = 1;
-    memset(es.stop_after, 0, sizeof es.stop_after); /* the user's stops are the cycles' */
-    st = cs_continue_equilibria(w, &es, cc.at, cfg.y0, &eq);
-    have_eq = st == CS_OK;
-    for (size_t i = 0; st == CS_OK && i < eq.n_special && !hopf; i++)
-      if (eq.special[i].kind == CS_SPECIAL_HOPF)
-        hopf = &eq.special[i];
-    if (st == CS_OK && !hopf) {
-      snprintf(why, sizeof why, "no Hopf point on the equilibrium branch from %s = %.10g %s (%s)",
-               pd->name, cc.at, cc.spec.direction > 0 ? "upwards" : "downwards", eq.end_note);
-      st = CS_ERR_NOT_FOUND;
-    }
-    if (st == CS_OK)
-      st = cs_continue_cycles_from_hopf(w, &cc.spec, hopf, &b);
-  } else {
-    double t0, y[CS_ORBIT_MAX_N], T;
-    st = cs_orbit_ws_set_param(w, cc.at);
-    if (st == CS_OK)
-      st = cs_orbit_guess(w, &cc.spec.orbit, t_start, y_start, cc.transient, &t0, y, &T);
-    if (st == CS_OK)
-      st = cs_continue_cycles(w, &cc.spec, cc.at, t0, y, T, &b);
-  }
-  if (st != CS_OK && !why[0])
-    snprintf(why, sizeof why, "%s", cs_errmsg());
-  cs_orbit_ws_free(w);
-  struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  enum cs_status wst = CS_OK;
-  if (st == CS_OK)
-    wst = cs_branch_h5_write(path, &cfg, &run, &cc, &b, have_eq ? &eq : NULL, "ok", b.end_note);
-  if (st != CS_OK || wst != CS_OK) {
-    cs_branch_free(&b), cs_branch_free(&eq);
-    cs_config_free(&cfg);
-    return st != CS_OK ? cli_fail(cmd, "no branch (%s): %s", cs_strerror(st), why)
-                       : cli_fail(cmd, "%s", cs_errmsg());
-  }
-  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
-                                       "period-doubling", "branch"};
-  printf("output = %s\n", path);
-  printf("model = %s\n", m->name);
-  printf("parameter = %s\n", pd->name);
-  printf("branch = %s\n", cc.branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
-  printf("start = %s\n", starts[cc.start]);
-  if (cc.start == CS_CONT_FROM_SWEEP)
-    printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc.sweep_file, cc.sweep_index,
-           cc.sweep_pass ? "backward" : "forward", pd->name, cc.at,
-           start_class >= 0 && start_class < CS_CLASS_COUNT ? cs_class_name(start_class) : "?");
-  if (hopf)
-    print_special(m, pd, hopf, 0);
-  printf("points = %zu\n", b.n_points);
-  for (size_t i = 0; i < b.n_special; i++)
-    if (b.special[i].kind != CS_SPECIAL_END)
-      print_special(m, pd, &b.special[i],
-                    b.kind == CS_BRANCH_CYCLE && b.special[i].kind != CS_SPECIAL_HOPF);
-  print_stable(&b, pd);
-  for (size_t i = 0; i < b.n_special; i++)
-    if (b.special[i].kind == CS_SPECIAL_END)
-      print_special(m, pd, &b.special[i], 1);
-  printf("shootings = %ld\n", b.shootings);
-  cs_branch_free(&b), cs_branch_free(&eq);
+  cs_continue_run_free(&res);
+  cs_sweep_point_file_free(&pt);
+  cs_continuation_file_free(&cfile);
   cs_config_free(&cfg);
+  if (rc)
+    return rc;
   fflush(stdout);
-  return opts[O_NOPLOT].value ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
+  return cli_opt(opts, "--no-plot")->value ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
 }

@@ -387,16 +387,21 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
 
 int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_EPS, O_REF, O_SWEEP, O_OUT, O_THREADS, O_QUIET };
   struct cli_opt opts[] = {
-      [O_EPS] = {.name = "--eps", .kind = CLI_TEXT, .what = "a comma-separated list of eps > 0"},
-      [O_REF] = {.name = "--reference", .kind = CLI_TEXT, .what = "an eps > 0 or event-driven"},
-      [O_SWEEP] = {.name = "--sweep", .kind = CLI_FLAG},
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_THREADS] = {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
-      [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--eps", .kind = CLI_TEXT, .what = "a comma-separated list of eps > 0"},
+      {.name = "--reference", .kind = CLI_TEXT, .what = "an eps > 0 or event-driven"},
+      {.name = "--sweep", .kind = CLI_FLAG},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
+  struct cli_opt *o_eps = cli_opt(opts, "--eps");
+  struct cli_opt *o_ref = cli_opt(opts, "--reference");
+  struct cli_opt *o_sweep = cli_opt(opts, "--sweep");
+  struct cli_opt *o_out = cli_opt(opts, "--output");
+  struct cli_opt *o_threads = cli_opt(opts, "--threads");
+  struct cli_opt *o_quiet = cli_opt(opts, "--quiet");
   const char *sets[MAX_SETS], *file;
   size_t nset;
   cli_output_signals();
@@ -407,12 +412,12 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
 
   double eps[MAX_EPS] = {1e-1, 1e-2, 1e-3};
   size_t n_eps = 3;
-  if (opts[O_EPS].value && (rc = parse_eps_list(opts[O_EPS].value, eps, &n_eps)) != 0)
+  if (o_eps->value && (rc = parse_eps_list(o_eps->value, eps, &n_eps)) != 0)
     return rc;
   int ref_ev = 0;
   double ref_eps = 1e-4;
-  if (opts[O_REF].value) {
-    const char *v = opts[O_REF].value;
+  if (o_ref->value) {
+    const char *v = o_ref->value;
     if (strcmp(v, "event-driven") == 0)
       ref_ev = 1;
     else if (!cli_parse_number(v, &ref_eps) || !(ref_eps > 0))
@@ -423,10 +428,9 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   }
 
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                              : cli_usage(cmd, "%s", cs_errmsg());
+  if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
+    return rc;
+  enum cs_status st;
   const struct cs_model *m = cfg.model;
 
   /* every run's params can be made (eps in range, the laws exist) */
@@ -455,8 +459,8 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   }
 
   char out[4096];
-  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
-                            : snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
+  int n = o_out->value ? snprintf(out, sizeof out, "%s", o_out->value)
+                       : snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
   /* used exactly or refused: a cut path could name another file */
   if (n < 0 || (size_t)n >= sizeof out)
     rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
@@ -465,9 +469,9 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
     cs_config_free(&cfg);
     return rc;
   }
-  int threads = opts[O_THREADS].value ? (int)opts[O_THREADS].count : 0;
-  int quiet = opts[O_QUIET].value != NULL;
-  if (opts[O_SWEEP].value)
+  int threads = o_threads->value ? (int)o_threads->count : 0;
+  int quiet = o_quiet->value != NULL;
+  if (o_sweep->value)
     rc = study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);
   else
     rc = study_series(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);

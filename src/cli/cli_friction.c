@@ -51,14 +51,13 @@ static const char eta_help[] =
 static int friction_eta(int argc, char **argv)
 {
   const char *cmd = "contensou friction eta";
-  enum { O_ETA, O_ETA_PRIME };
   struct cli_opt opts[] = {
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
-      [O_ETA_PRIME] = {.name = "--eta-prime",
-                       .kind = CLI_NUMBER,
-                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
+      {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
       {0},
   };
+  struct cli_opt *o_eta = cli_opt(opts, "--eta");
+  struct cli_opt *o_eta_prime = cli_opt(opts, "--eta-prime");
   int npos, st = cli_parse(cmd, argc, argv, opts, NULL, 0, &npos);
   double eta, eta_prime, u_max, fit;
   enum cs_status cs;
@@ -68,26 +67,26 @@ static int friction_eta(int argc, char **argv)
   }
   if (st != 0)
     return st;
-  if (opts[O_ETA].value && opts[O_ETA_PRIME].value)
+  if (o_eta->value && o_eta_prime->value)
     return cli_usage(cmd, "--eta and --eta-prime exclude each other: give one");
-  if (!opts[O_ETA].value && !opts[O_ETA_PRIME].value)
+  if (!o_eta->value && !o_eta_prime->value)
     return cli_usage(cmd, "missing --eta H (a number >= 1) or --eta-prime H' (a number >= 0)");
-  if (opts[O_ETA].value) {
-    eta = opts[O_ETA].num[0];
+  if (o_eta->value) {
+    eta = o_eta->num[0];
     cs = cs_eta_prime_from_eta(eta, &eta_prime);
     if (cs != CS_OK)
       return cli_fail(cmd, "eta' for eta = %g: %s", eta, cs_strerror(cs));
     cli_print_digits("eta_prime", eta_prime, 12);
   } else {
-    eta_prime = opts[O_ETA_PRIME].num[0];
+    eta_prime = o_eta_prime->num[0];
   }
   cs = cs_eta_from_eta_prime(eta_prime, &eta, &u_max);
   if (cs != CS_OK)
     return cli_fail(cmd, "eta for eta' = %g: %s", eta_prime, cs_strerror(cs));
-  if (opts[O_ETA_PRIME].value)
+  if (o_eta_prime->value)
     cli_print_digits("eta", eta, 12);
   else
-    eta = opts[O_ETA].num[0]; /* report the fit at the eta asked for */
+    eta = o_eta->num[0]; /* report the fit at the eta asked for */
   cli_print_digits("u_max", u_max, 12);
   if (cs_eta_prime_cubic_fit(eta, &fit) == CS_OK)
     cli_print_digits("eta_prime_cubic_fit", fit, 12);
@@ -172,37 +171,33 @@ static int friction_eval(int argc, char **argv)
 {
   const char *cmd = "contensou friction eval";
   const char *laws[CS_LAW_COUNT + 1];
-  enum {
-    O_LAW,
-    O_CONTACT,
-    O_VSX,
-    O_VSY,
-    O_WS,
-    O_B,
-    O_M,
-    O_EPS,
-    O_ETA,
-    O_ETA_PRIME,
-    O_AXES,
-    O_PRESSURE
-  };
   struct cli_opt opts[] = {
-      [O_LAW] = {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
-      [O_CONTACT] = {.name = "--contact", .kind = CLI_CHOICE, .choices = contact_names},
-      [O_VSX] = {.name = "--vsx", .kind = CLI_NUMBER, .range = CLI_ANY},
-      [O_VSY] = {.name = "--vsy", .kind = CLI_NUMBER, .range = CLI_ANY},
-      [O_WS] = {.name = "--ws", .kind = CLI_NUMBER, .range = CLI_ANY},
-      [O_B] = {.name = "--b", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_M] = {.name = "--m", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_EPS] = {.name = "--eps", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_ETA] = {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
-      [O_ETA_PRIME] = {.name = "--eta-prime",
-                       .kind = CLI_NUMBER,
-                       .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
-      [O_AXES] = {.name = "--semi-axes", .kind = CLI_PAIR, .range = CLI_GT(0.0)},
-      [O_PRESSURE] = {.name = "--pressure", .kind = CLI_CHOICE, .choices = pressure_names},
+      {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
+      {.name = "--contact", .kind = CLI_CHOICE, .choices = contact_names},
+      {.name = "--vsx", .kind = CLI_NUMBER, .range = CLI_ANY},
+      {.name = "--vsy", .kind = CLI_NUMBER, .range = CLI_ANY},
+      {.name = "--ws", .kind = CLI_NUMBER, .range = CLI_ANY},
+      {.name = "--b", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      {.name = "--m", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      {.name = "--eps", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      {.name = "--eta", .kind = CLI_NUMBER, .range = CLI_IN(1.0, CS_ETA_MAX)},
+      {.name = "--eta-prime", .kind = CLI_NUMBER, .range = CLI_IN(0.0, CS_ETA_PRIME_MAX)},
+      {.name = "--semi-axes", .kind = CLI_PAIR, .range = CLI_GT(0.0)},
+      {.name = "--pressure", .kind = CLI_CHOICE, .choices = pressure_names},
       {0},
   };
+  struct cli_opt *o_law = cli_opt(opts, "--law");
+  struct cli_opt *o_contact = cli_opt(opts, "--contact");
+  struct cli_opt *o_vsx = cli_opt(opts, "--vsx");
+  struct cli_opt *o_vsy = cli_opt(opts, "--vsy");
+  struct cli_opt *o_ws = cli_opt(opts, "--ws");
+  struct cli_opt *o_b = cli_opt(opts, "--b");
+  struct cli_opt *o_m = cli_opt(opts, "--m");
+  struct cli_opt *o_eps = cli_opt(opts, "--eps");
+  struct cli_opt *o_eta = cli_opt(opts, "--eta");
+  struct cli_opt *o_eta_prime = cli_opt(opts, "--eta-prime");
+  struct cli_opt *o_axes = cli_opt(opts, "--semi-axes");
+  struct cli_opt *o_pressure = cli_opt(opts, "--pressure");
   enum contact_kind kind;
   enum cs_law law;
   struct cs_contact contact;
@@ -222,64 +217,58 @@ static int friction_eval(int argc, char **argv)
   }
   if (st != 0)
     return st;
-  if (cs_law_from_name(laws[opts[O_LAW].choice], &law) != CS_OK)
-    return cli_usage(cmd, "--law: unknown law '%s'", opts[O_LAW].value);
-  kind = opts[O_CONTACT].value ? (enum contact_kind)opts[O_CONTACT].choice : CONTACT_DISK;
-  if (kind != CONTACT_ELLIPSE && opts[O_AXES].value)
+  if (cs_law_from_name(laws[o_law->choice], &law) != CS_OK)
+    return cli_usage(cmd, "--law: unknown law '%s'", o_law->value);
+  kind = o_contact->value ? (enum contact_kind)o_contact->choice : CONTACT_DISK;
+  if (kind != CONTACT_ELLIPSE && o_axes->value)
     return cli_usage(cmd, "--semi-axes: only with --contact ellipse");
-  if (kind != CONTACT_ELLIPSE && opts[O_PRESSURE].value)
+  if (kind != CONTACT_ELLIPSE && o_pressure->value)
     return cli_usage(cmd, "--pressure: only with --contact ellipse");
-  if (opts[O_ETA].value && opts[O_ETA_PRIME].value)
+  if (o_eta->value && o_eta_prime->value)
     return cli_usage(cmd, "--eta and --eta-prime exclude each other: give one");
   /* an option the law does not use is a mistake, not a no-op */
   int reg = law == CS_LAW_I00_REG || law == CS_LAW_I11_REG;
-  const int reg_opts[] = {O_EPS, O_ETA, O_ETA_PRIME}, shape_opts[] = {O_B, O_M};
+  const struct cli_opt *reg_opts[] = {o_eps, o_eta, o_eta_prime}, *shape_opts[] = {o_b, o_m};
   for (size_t i = 0; i < 3; i++)
-    if (opts[reg_opts[i]].value && !reg)
+    if (reg_opts[i]->value && !reg)
       return cli_usage(cmd,
                        "%s: only with a regularized law (accepted: I00-reg, I11-reg; %s has none)",
-                       opts[reg_opts[i]].name, cs_law_name(law));
+                       reg_opts[i]->name, cs_law_name(law));
   for (size_t i = 0; i < 2; i++)
-    if (opts[shape_opts[i]].value && law == CS_LAW_INTEGRAL)
+    if (shape_opts[i]->value && law == CS_LAW_INTEGRAL)
       return cli_usage(cmd,
                        "%s: only with an approximation (accepted: I00, I11 and their -reg forms)",
-                       opts[shape_opts[i]].name);
-  if ((law == CS_LAW_I11 || law == CS_LAW_I11_REG) && kind != CONTACT_DISK)
-    return cli_usage(cmd,
-                     "--contact: law %s is the closed form for the uniform disk (accepted: "
-                     "disk; I00 or integral for disk-hertz or ellipse)",
-                     cs_law_name(law));
-  if (opts[O_AXES].value) {
-    axes[0] = opts[O_AXES].num[0];
-    axes[1] = opts[O_AXES].num[1];
+                       shape_opts[i]->name);
+  if (o_axes->value) {
+    axes[0] = o_axes->num[0];
+    axes[1] = o_axes->num[1];
   }
-  contact =
-      make_contact(kind, axes,
-                   opts[O_PRESSURE].value && opts[O_PRESSURE].choice == 1 ? CS_PRESSURE_HERTZ
-                                                                          : CS_PRESSURE_UNIFORM);
-  vsx = opts[O_VSX].value ? opts[O_VSX].num[0] : 0.0;
-  vsy = opts[O_VSY].value ? opts[O_VSY].num[0] : 0.0;
-  w = opts[O_WS].value ? opts[O_WS].num[0] : 0.0;
+  contact = make_contact(kind, axes,
+                         o_pressure->value && o_pressure->choice == 1 ? CS_PRESSURE_HERTZ
+                                                                      : CS_PRESSURE_UNIFORM);
+  vsx = o_vsx->value ? o_vsx->num[0] : 0.0;
+  vsy = o_vsy->value ? o_vsy->num[0] : 0.0;
+  w = o_ws->value ? o_ws->num[0] : 0.0;
 
   struct cs_law_params lp = cs_law_params_default(law);
-  if (opts[O_B].value)
-    lp.b = opts[O_B].num[0];
-  if (opts[O_M].value)
-    lp.m = opts[O_M].num[0];
-  if (opts[O_EPS].value)
-    lp.eps = opts[O_EPS].num[0];
-  if (opts[O_ETA_PRIME].value)
-    lp.eta_prime = opts[O_ETA_PRIME].num[0];
-  else if (opts[O_ETA].value && (cs = cs_eta_prime_from_eta(opts[O_ETA].num[0], &lp.eta_prime)))
+  if (o_b->value)
+    lp.b = o_b->num[0];
+  if (o_m->value)
+    lp.m = o_m->num[0];
+  if (o_eps->value)
+    lp.eps = o_eps->num[0];
+  if (o_eta_prime->value)
+    lp.eta_prime = o_eta_prime->num[0];
+  else if (o_eta->value && (cs = cs_eta_prime_from_eta(o_eta->num[0], &lp.eta_prime)))
     return cli_fail(cmd, "%s", cs_strerror(cs));
-  cs = cs_law_eval_create(&lp, &contact, &e);
+  /* the library says which laws apply to which contacts */
+  if ((cs = cs_law_eval_create(&lp, &contact, &e)) == CS_ERR_ARG)
+    return cli_usage(cmd, "--contact %s: %s", contact_names[kind], cs_errmsg());
   if (cs == CS_OK)
     cs = cs_law_eval_at(e, vsx, vsy, w, &load);
   cs_law_eval_free(e);
-  if (cs == CS_ERR_ARG) /* a law that does not apply to the contact */
-    return cli_usage(cmd, "%s", cs_errmsg());
   if (cs != CS_OK)
-    return cli_fail(cmd, "%s", cs_errmsg());
+    return cli_report(cmd, cs);
   cli_print("Tsx", load.Tsx);
   cli_print("Tsy", load.Tsy);
   cli_print("Ms", load.Ms);
@@ -354,16 +343,21 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
   const char *cmd = "contensou friction fit";
   static const char *const laws[] = {"I00", "I11", NULL};
   static const char *const contacts[] = {"disk", "disk-hertz", NULL};
-  enum { O_LAW, O_CONTACT, O_POINTS, O_B0, O_M0, O_OUT };
   struct cli_opt opts[] = {
-      [O_LAW] = {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
-      [O_CONTACT] = {.name = "--contact", .kind = CLI_CHOICE, .choices = contacts},
-      [O_POINTS] = {.name = "--points", .kind = CLI_COUNT, .range = CLI_IN(3, 100000)},
-      [O_B0] = {.name = "--b0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_M0] = {.name = "--m0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--law", .kind = CLI_CHOICE, .choices = laws, .required = 1},
+      {.name = "--contact", .kind = CLI_CHOICE, .choices = contacts},
+      {.name = "--points", .kind = CLI_COUNT, .range = CLI_IN(3, 100000)},
+      {.name = "--b0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      {.name = "--m0", .kind = CLI_NUMBER, .range = CLI_GT(0.0)},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
       {0},
   };
+  struct cli_opt *o_law = cli_opt(opts, "--law");
+  struct cli_opt *o_contact = cli_opt(opts, "--contact");
+  struct cli_opt *o_points = cli_opt(opts, "--points");
+  struct cli_opt *o_b0 = cli_opt(opts, "--b0");
+  struct cli_opt *o_m0 = cli_opt(opts, "--m0");
+  struct cli_opt *o_out = cli_opt(opts, "--output");
   struct cs_fit_report r;
   size_t npoints;
   enum cs_law law;
@@ -378,23 +372,21 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
   }
   if (st != 0)
     return st;
-  law = opts[O_LAW].choice == 0 ? CS_LAW_I00 : CS_LAW_I11;
-  kind = opts[O_CONTACT].value && opts[O_CONTACT].choice == 1 ? CONTACT_DISK_HERTZ : CONTACT_DISK;
+  law = o_law->choice == 0 ? CS_LAW_I00 : CS_LAW_I11;
+  kind = o_contact->value && o_contact->choice == 1 ? CONTACT_DISK_HERTZ : CONTACT_DISK;
   contact = make_contact(kind, NULL, CS_PRESSURE_UNIFORM);
-  npoints = opts[O_POINTS].value ? (size_t)opts[O_POINTS].count : 181;
-  if (opts[O_OUT].value && (st = cli_check_result_path(cmd, opts[O_OUT].value, NULL)) != 0)
+  npoints = o_points->value ? (size_t)o_points->count : 181;
+  if (o_out->value && (st = cli_check_result_path(cmd, o_out->value, NULL)) != 0)
     return st;
   size_t npairs = law == CS_LAW_I00 ? 1 : 2;
   struct fit_progress prog = {.base = 0};
   cli_progress_start(&prog.line, cmd, CLI_PROGRESS_COUNT, "nodes", 0,
                      (double)(npoints * (1 + npairs)), 0);
-  cs = cs_friction_fit_report(law, &contact, npoints, opts[O_B0].value ? opts[O_B0].num[0] : NAN,
-                              opts[O_M0].value ? opts[O_M0].num[0] : NAN, fit_progress, &prog, &r);
+  cs = cs_friction_fit_report(law, &contact, npoints, o_b0->value ? o_b0->num[0] : NAN,
+                              o_m0->value ? o_m0->num[0] : NAN, fit_progress, &prog, &r);
   cli_progress_end(&prog.line);
-  if (cs == CS_ERR_ARG)
-    return cli_usage(cmd, "%s", cs_errmsg());
-  if (cs != CS_OK)
-    return cli_fail(cmd, "%s", cs_errmsg());
+  if (cs != CS_OK) /* CS_ERR_ARG: a law that does not apply to the contact (exit 2) */
+    return cli_report(cmd, cs);
   cli_print("b", r.result.b);
   cli_print("m", r.result.m);
   cli_print("rms", r.result.rms);
@@ -411,12 +403,12 @@ static int friction_fit(const struct cli_ctx *ctx, int argc, char **argv)
     snprintf(name, sizeof name, "%s_max_error", r.pairs[p].prefix);
     cli_print(name, r.pairs[p].max_error);
   }
-  if (opts[O_OUT].value) {
-    cs = cs_fit_h5_write(opts[O_OUT].value, &r, contact_names[kind], ctx->argc, ctx->argv);
+  if (o_out->value) {
+    cs = cs_fit_h5_write(o_out->value, &r, contact_names[kind], ctx->argc, ctx->argv);
     if (cs != CS_OK)
-      return cli_fail(cmd, "%s: %s%s%s", opts[O_OUT].value, cs_strerror(cs),
-                      *cs_errmsg() ? ": " : "", cs_errmsg());
-    printf("output = %s\n", opts[O_OUT].value);
+      return cli_fail(cmd, "%s: %s%s%s", o_out->value, cs_strerror(cs), *cs_errmsg() ? ": " : "",
+                      cs_errmsg());
+    printf("output = %s\n", o_out->value);
   }
   return CLI_EXIT_OK;
 }

@@ -882,13 +882,15 @@ static int info_file(struct cli_guard *g, void *ctx)
 
 int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_MODEL, O_MODELS, O_CHECK };
   struct cli_opt opts[] = {
-      [O_MODEL] = {.name = "--model", .kind = CLI_TEXT, .what = "a model name"},
-      [O_MODELS] = {.name = "--models", .kind = CLI_FLAG},
-      [O_CHECK] = {.name = "--check", .kind = CLI_FLAG},
+      {.name = "--model", .kind = CLI_TEXT, .what = "a model name"},
+      {.name = "--models", .kind = CLI_FLAG},
+      {.name = "--check", .kind = CLI_FLAG},
       {0},
   };
+  struct cli_opt *o_model = cli_opt(opts, "--model");
+  struct cli_opt *o_models = cli_opt(opts, "--models");
+  struct cli_opt *o_check = cli_opt(opts, "--check");
   const char *pos[1];
   int npos;
   (void)ctx;
@@ -899,19 +901,19 @@ int cli_info(const struct cli_ctx *ctx, int argc, char **argv)
   }
   if (rc != 0)
     return rc;
-  if (opts[O_CHECK].value && npos != 1)
+  if (o_check->value && npos != 1)
     return cli_usage(cmd, "--check needs a FILE.h5 (see %s --help)", cmd);
-  if ((opts[O_MODEL].value != NULL) + (opts[O_MODELS].value != NULL) + (npos > 0) > 1)
+  if ((o_model->value != NULL) + (o_models->value != NULL) + (npos > 0) > 1)
     return cli_usage(cmd, "give one of FILE.h5, --model NAME or --models (see %s --help)", cmd);
-  if (opts[O_MODELS].value)
+  if (o_models->value)
     return list_models();
-  if (opts[O_MODEL].value)
-    return show_model(opts[O_MODEL].value);
+  if (o_model->value)
+    return show_model(o_model->value);
   if (npos != 1)
     return cli_usage(cmd, "missing FILE.h5 or --model NAME (see %s --help)", cmd);
 
   /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);
-  struct info_job job = {pos[0], opts[O_CHECK].value != NULL};
+  struct info_job job = {pos[0], o_check->value != NULL};
   return cli_guard_run(cmd, pos[0], info_file, &job);
 }

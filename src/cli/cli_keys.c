@@ -67,11 +67,12 @@ int cli_keys(const struct cli_ctx *ctx, int argc, char **argv)
     return rc;
   const struct cs_model *one[2] = {NULL, NULL};
   const struct cs_model *const *models = cs_models;
-  if (opts[0].value) {
-    one[0] = cs_model_find(opts[0].value);
+  const char *model = cli_opt(opts, "--model")->value;
+  if (model) {
+    one[0] = cs_model_find(model);
     if (!one[0])
       return cli_usage(cmd, "--model: unknown model '%s' (contensou info --models lists them)",
-                       opts[0].value);
+                       model);
     models = one;
   }
   static const char *const fixed[] = {"model", "solver", "output", "section", "sweep"};

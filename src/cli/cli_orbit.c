@@ -5,16 +5,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "analysis/continuation_config.h"
 #include "analysis/orbit.h"
 #include "analysis/orbit_h5.h"
 #include "cli/cli_common.h"
 #include "cli/cli_output.h"
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
-#include "io/config.h"
 #include "io/run_h5.h"
 #include "models/model_private.h"
 
@@ -109,13 +106,47 @@ int cli_orbit_plot(const struct cli_ctx *ctx, const char *path)
   return cli_plot(ctx, 2, argv);
 }
 
+/* The run's result in name = value lines. */
+static void print_orbit(const char *path, const struct cs_config *cfg, const struct cs_orbit *orb)
+{
+  const struct cs_model *m = cfg->model;
+  printf("output = %s\n", path);
+  printf("model = %s\n", m->name);
+  cli_print("period", orb->period);
+  for (size_t k = 0; k < orb->n_mult; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "multiplier_%zu", k + 1);
+    if (orb->mult_im[k] == 0)
+      printf("%s = %.12g\n", name, orb->mult_re[k]);
+    else
+      printf("%s = %.12g %.12g\n", name, hypot(orb->mult_re[k], orb->mult_im[k]),
+             atan2(orb->mult_im[k], orb->mult_re[k]));
+  }
+  if (orb->autonomous) {
+    cli_print("multiplier_trivial", orb->trivial_re);
+    cli_print_digits("trivial_error", orb->trivial_err, 3);
+  }
+  printf("stability = %s\n", orb->n_unstable   ? "unstable"
+                             : orb->n_marginal ? "marginal"
+                                               : "stable");
+  printf("unstable = %d\n", orb->n_unstable);
+  if (cs_model_switches(m, cfg->params) > 0)
+    printf("switches = %zu\n", orb->switches);
+  for (size_t i = 0; i < m->n_state; i++) {
+    char name[80];
+    snprintf(name, sizeof name, "%s_section", m->state[i].name);
+    cli_print(name, orb->y[i]);
+  }
+  printf("iterations = %d\n", orb->iterations);
+  cli_print_digits("correction", orb->correction, 3);
+}
+
 int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_OUT, O_ROWS, O_NOPLOT };
   struct cli_opt opts[] = {
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_ROWS] = {.name = "--rows", .kind = CLI_COUNT, .range = CLI_IN(2, 10000000)},
-      [O_NOPLOT] = {.name = "--no-plot", .kind = CLI_FLAG},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--rows", .kind = CLI_COUNT, .range = CLI_IN(2, 10000000)},
+      {.name = "--no-plot", .kind = CLI_FLAG},
       {0},
   };
   const char *sets[MAX_SETS], *file;
@@ -124,105 +155,28 @@ int cli_orbit(const struct cli_ctx *ctx, int argc, char **argv)
   if (rc >= 0)
     return rc;
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st != CS_OK)
-    return st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                              : cli_usage(cmd, "%s", cs_errmsg());
-  struct cs_cont_config cc;
-  st = cs_cont_config_read(&cfg, 0, &cc);
-  if (st != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd, "%s", cs_errmsg());
-  }
-  const struct cs_model *m = cfg.model;
-  if (m->forcing_period && m->forcing_period(cfg.params) > 0 && cfg.section_given &&
-      cfg.section.kind == CS_SECTION_HYPERPLANE) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd,
-                     "%s: [section] kind = hyperplane: a forced model's orbit is sought on the "
-                     "stroboscopic section (accepted: kind = stroboscopic, or no [section])",
-                     file);
-  }
-  if (!(m->forcing_period && m->forcing_period(cfg.params) > 0) &&
-      cfg.section.kind == CS_SECTION_STROBOSCOPIC) {
-    cs_config_free(&cfg);
-    return cli_usage(cmd,
-                     "%s: [section] kind = stroboscopic: %s is not forced at these parameters "
-                     "(accepted: kind = hyperplane)",
-                     file, m->name);
-  }
+  if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
+    return rc;
   char path[4096];
-  rc = cli_orbit_path(cmd, opts[O_OUT].value, &cfg, "orbit", path, sizeof path);
+  rc = cli_orbit_path(cmd, cli_opt(opts, "--output")->value, &cfg, "orbit", path, sizeof path);
   if (rc) {
     cs_config_free(&cfg);
     return rc;
   }
-  struct cs_orbit_ws *w = cs_orbit_ws_create(m, cfg.params_unprepared, -1);
-  if (!w) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", cs_errmsg());
-  }
-  struct cs_orbit orb;
-  memset(&orb, 0, sizeof orb);
-  double t0, y[CS_ORBIT_MAX_N], T;
-  char why[512] = ""; /* why there is no orbit: printed, and stored in the file */
-  st = cs_orbit_guess(w, &cc.spec.orbit, 0.0, cfg.y0, cc.transient, &t0, y, &T);
-  if (st != CS_OK)
-    snprintf(why, sizeof why, "%s", cs_errmsg());
-  if (st == CS_OK) {
-    st = cs_orbit_find(w, &cc.spec.orbit, t0, y, T, &orb);
-    snprintf(why, sizeof why, "%s", orb.note);
-  }
-  size_t rows = opts[O_ROWS].value ? (size_t)opts[O_ROWS].count : 1001;
-  size_t cols = 1 + m->n_state + (m->derived_fn ? m->n_derived : 0);
-  double *table = st == CS_OK ? malloc(rows * cols * sizeof *table) : NULL;
-  if (st == CS_OK && !table)
-    st = CS_ERR_NOMEM;
-  if (st == CS_OK &&
-      (st = cs_orbit_sample(w, &cc.spec.orbit, &orb, rows, table, NULL, NULL)) != CS_OK)
-    snprintf(why, sizeof why, "%s", cs_errmsg());
+  const struct cli_opt *o_rows = cli_opt(opts, "--rows");
   struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  enum cs_status wst =
-      cs_orbit_h5_write(path, &cfg, &run, &orb, st == CS_OK ? table : NULL, st == CS_OK ? rows : 0,
-                        st == CS_OK ? "ok" : "failed", st == CS_OK ? "" : why);
-  free(table);
-  cs_orbit_ws_free(w);
-  if (st != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "no periodic orbit (%s): %s", cs_strerror(st), why);
-  }
-  if (wst != CS_OK) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", cs_errmsg());
-  }
-  printf("output = %s\n", path);
-  printf("model = %s\n", m->name);
-  cli_print("period", orb.period);
-  for (size_t k = 0; k < orb.n_mult; k++) {
-    char name[32];
-    snprintf(name, sizeof name, "multiplier_%zu", k + 1);
-    if (orb.mult_im[k] == 0)
-      printf("%s = %.12g\n", name, orb.mult_re[k]);
-    else
-      printf("%s = %.12g %.12g\n", name, hypot(orb.mult_re[k], orb.mult_im[k]),
-             atan2(orb.mult_im[k], orb.mult_re[k]));
-  }
-  if (orb.autonomous) {
-    cli_print("multiplier_trivial", orb.trivial_re);
-    cli_print_digits("trivial_error", orb.trivial_err, 3);
-  }
-  printf("stability = %s\n", orb.n_unstable ? "unstable" : orb.n_marginal ? "marginal" : "stable");
-  printf("unstable = %d\n", orb.n_unstable);
-  if (cs_model_switches(m, cfg.params) > 0)
-    printf("switches = %zu\n", orb.switches);
-  for (size_t i = 0; i < m->n_state; i++) {
-    char name[80];
-    snprintf(name, sizeof name, "%s_section", m->state[i].name);
-    cli_print(name, orb.y[i]);
-  }
-  printf("iterations = %d\n", orb.iterations);
-  cli_print_digits("correction", orb.correction, 3);
+  struct cs_orbit_run_opts ro = {path, &run, o_rows->value ? (size_t)o_rows->count : 0};
+  struct cs_orbit_run_result res;
+  enum cs_status st = cs_orbit_run(&cfg, &ro, &res);
+  if (st != CS_OK)
+    /* no orbit is a result of the run (1), not a bad argument */
+    rc = res.searched ? cli_fail(cmd, "%s", cs_errmsg()) : cli_report(cmd, st);
+  else
+    print_orbit(path, &cfg, &res.orbit);
+  cs_orbit_run_free(&res);
   cs_config_free(&cfg);
+  if (rc)
+    return rc;
   fflush(stdout);
-  return opts[O_NOPLOT].value ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
+  return cli_opt(opts, "--no-plot")->value ? CLI_EXIT_OK : cli_orbit_plot(ctx, path);
 }

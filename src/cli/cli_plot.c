@@ -924,21 +924,31 @@ static int parse_window(const char *text, double *t0, double *t1)
 
 int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_FORMAT, O_OUT, O_VIEW, O_VAR, O_POINT, O_AT, O_X, O_Y, O_FROM, O_TO, O_WINDOW };
   struct cli_opt opts[] = {
-      [O_FORMAT] = {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_VIEW] = {.name = "--view", .kind = CLI_CHOICE, .choices = view_names},
-      [O_VAR] = {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
-      [O_POINT] = {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
-      [O_AT] = {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
-      [O_X] = {.name = "--x", .kind = CLI_TEXT, .what = "a column name"},
-      [O_Y] = {.name = "--y", .kind = CLI_TEXT, .what = "a column name"},
-      [O_FROM] = {.name = "--from", .kind = CLI_TEXT, .what = "a time"},
-      [O_TO] = {.name = "--to", .kind = CLI_TEXT, .what = "a time"},
-      [O_WINDOW] = {.name = "--window", .kind = CLI_TEXT, .what = "two times T0,T1"},
+      {.name = "--format", .kind = CLI_CHOICE, .choices = formats},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--view", .kind = CLI_CHOICE, .choices = view_names},
+      {.name = "--var", .kind = CLI_TEXT, .what = "a section column name"},
+      {.name = "--point", .kind = CLI_COUNT, .range = CLI_GE(0)},
+      {.name = "--at", .kind = CLI_TEXT, .what = "a parameter value"},
+      {.name = "--x", .kind = CLI_TEXT, .what = "a column name"},
+      {.name = "--y", .kind = CLI_TEXT, .what = "a column name"},
+      {.name = "--from", .kind = CLI_TEXT, .what = "a time"},
+      {.name = "--to", .kind = CLI_TEXT, .what = "a time"},
+      {.name = "--window", .kind = CLI_TEXT, .what = "two times T0,T1"},
       {0},
   };
+  struct cli_opt *o_format = cli_opt(opts, "--format");
+  struct cli_opt *o_out = cli_opt(opts, "--output");
+  struct cli_opt *o_view = cli_opt(opts, "--view");
+  struct cli_opt *o_var = cli_opt(opts, "--var");
+  struct cli_opt *o_point = cli_opt(opts, "--point");
+  struct cli_opt *o_at = cli_opt(opts, "--at");
+  struct cli_opt *o_x = cli_opt(opts, "--x");
+  struct cli_opt *o_y = cli_opt(opts, "--y");
+  struct cli_opt *o_from = cli_opt(opts, "--from");
+  struct cli_opt *o_to = cli_opt(opts, "--to");
+  struct cli_opt *o_window = cli_opt(opts, "--window");
   const char *pos[5], *dir;
   int npos, fmt, rc;
   double t0 = NAN, t1 = NAN;
@@ -952,43 +962,43 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
     return rc;
   if (npos < 1)
     return cli_usage(cmd, "missing FILE.h5 (see %s --help)", cmd);
-  if (opts[O_POINT].value && opts[O_AT].value)
+  if (o_point->value && o_at->value)
     return cli_usage(cmd, "--point and --at are alternatives: give one");
-  int one_point = opts[O_POINT].value || opts[O_AT].value;
-  int view = opts[O_VIEW].value ? opts[O_VIEW].choice : -1;
+  int one_point = o_point->value || o_at->value;
+  int view = o_view->value ? o_view->choice : -1;
   if (one_point && view >= 0 && view != V_SECTION && view != V_RETURN)
     return cli_usage(cmd, "--view %s: not with --point or --at (accepted there: section, return)",
                      view_names[view]);
-  if (one_point && opts[O_VAR].value && view != V_RETURN)
+  if (one_point && o_var->value && view != V_RETURN)
     return cli_usage(cmd, "--var: not with --point or --at (the section of one point; --var "
                           "with --view return)");
-  if (one_point && view == V_RETURN && (opts[O_X].value || opts[O_Y].value))
+  if (one_point && view == V_RETURN && (o_x->value || o_y->value))
     return cli_usage(cmd, "--x, --y: not with --view return (its column: --var)");
-  if (opts[O_WINDOW].value && (opts[O_FROM].value || opts[O_TO].value))
+  if (o_window->value && (o_from->value || o_to->value))
     return cli_usage(cmd, "--window and --from/--to are alternatives: give one");
-  if (opts[O_WINDOW].value && !parse_window(opts[O_WINDOW].value, &t0, &t1))
-    return cli_usage(cmd, "--window: expected two times T0,T1, got '%s'", opts[O_WINDOW].value);
-  if (opts[O_FROM].value && !cli_parse_number(opts[O_FROM].value, &t0))
-    return cli_usage(cmd, "--from: expected a time, got '%s'", opts[O_FROM].value);
-  if (opts[O_TO].value && !cli_parse_number(opts[O_TO].value, &t1))
-    return cli_usage(cmd, "--to: expected a time, got '%s'", opts[O_TO].value);
+  if (o_window->value && !parse_window(o_window->value, &t0, &t1))
+    return cli_usage(cmd, "--window: expected two times T0,T1, got '%s'", o_window->value);
+  if (o_from->value && !cli_parse_number(o_from->value, &t0))
+    return cli_usage(cmd, "--from: expected a time, got '%s'", o_from->value);
+  if (o_to->value && !cli_parse_number(o_to->value, &t1))
+    return cli_usage(cmd, "--to: expected a time, got '%s'", o_to->value);
   if (!isnan(t0) && !isnan(t1) && !(t0 < t1))
     return cli_usage(cmd, "the time window [%g, %g] is empty (accepted: T0 < T1)", t0, t1);
   if (npos >= 2) {
-    for (int o = O_VIEW; o <= O_WINDOW; o++)
-      if (opts[o].value && o != O_VAR)
+    const struct cli_opt *one_file[] = {o_view, o_point, o_at, o_x, o_y, o_from, o_to, o_window};
+    for (size_t i = 0; i < sizeof one_file / sizeof *one_file; i++)
+      if (one_file[i]->value)
         return cli_usage(cmd, "%s: not with two files (a branch over a sweep takes --var)",
-                         opts[o].name);
+                         one_file[i]->name);
   }
-  if (opts[O_FORMAT].value && opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0 &&
-      format_of(opts[O_OUT].value) != opts[O_FORMAT].choice)
+  if (o_format->value && o_out->value && format_of(o_out->value) >= 0 &&
+      format_of(o_out->value) != o_format->choice)
     return cli_usage(cmd, "-o %s: the extension says %s, --format says %s (accepted: the same)",
-                     opts[O_OUT].value, formats[format_of(opts[O_OUT].value)],
-                     formats[opts[O_FORMAT].choice]);
-  if (opts[O_FORMAT].value)
-    fmt = opts[O_FORMAT].choice;
-  else if (opts[O_OUT].value && format_of(opts[O_OUT].value) >= 0)
-    fmt = format_of(opts[O_OUT].value);
+                     o_out->value, formats[format_of(o_out->value)], formats[o_format->choice]);
+  if (o_format->value)
+    fmt = o_format->choice;
+  else if (o_out->value && format_of(o_out->value) >= 0)
+    fmt = format_of(o_out->value);
   else
     fmt = 0;
   /* the environment, else an installed program's share/contensou/gnuplot,
@@ -1001,22 +1011,21 @@ int cli_plot(const struct cli_ctx *ctx, int argc, char **argv)
       .file2 = npos >= 2 ? pos[1] : NULL,
       .more = {npos > 2 ? pos[2] : NULL, npos > 3 ? pos[3] : NULL, npos > 4 ? pos[4] : NULL},
       .n_more = npos > 2 ? npos - 2 : 0,
-      .req = {.rq = {.var = opts[O_VAR].value,
-                     .x = opts[O_X].value,
-                     .y = opts[O_Y].value,
+      .req = {.rq = {.var = o_var->value,
+                     .x = o_x->value,
+                     .y = o_y->value,
                      .t0 = t0,
                      .t1 = t1,
-                     .window_given =
-                         opts[O_FROM].value || opts[O_TO].value || opts[O_WINDOW].value},
-              .at = opts[O_AT].value,
-              .point = opts[O_POINT].value ? opts[O_POINT].count : -1,
+                     .window_given = o_from->value || o_to->value || o_window->value},
+              .at = o_at->value,
+              .point = o_point->value ? o_point->count : -1,
               .view = view,
-              .out = opts[O_OUT].value,
+              .out = o_out->value,
               .fmt = formats[fmt],
               .gpdir = dir,
               .input = pos[0]},
       .fmt = fmt,
-      .has_sweep_opts = opts[O_VIEW].value || one_point,
+      .has_sweep_opts = o_view->value || one_point,
   };
   /* a sweep being written holds HDF5's file lock: read its flushed rows anyway */
   setenv("HDF5_USE_FILE_LOCKING", "FALSE", 0);

@@ -121,36 +121,9 @@ static const char simulate_help[] =
 
 /* ------------------------------------------------------------- the command */
 
-/* Where the recorded rows and switches go: the result file, as they come
- * (io/trajectory_h5.h), and the progress line. */
-struct sink {
-  struct cs_trajectory_h5 tw;
-  struct cli_progress prog;
-};
-
-static int sink_rows(void *ctx, size_t first_row, size_t n, const double *rows)
-{
-  return cs_trajectory_h5_on_rows(&((struct sink *)ctx)->tw, first_row, n, rows);
-}
-
-static void sink_switch(void *ctx, const struct cs_flow_switch *sw)
-{
-  cs_trajectory_h5_on_switch(&((struct sink *)ctx)->tw, sw);
-}
-
 static void sink_progress(void *ctx, double t)
 {
-  cli_progress_update(&((struct sink *)ctx)->prog, t);
-}
-
-/* "up to t = T" for the first n rows of grid g, "none" for no row. */
-static const char *kept_span(const struct cs_record_grid *g, size_t n)
-{
-  static char buf[64];
-  if (!n)
-    return "none";
-  snprintf(buf, sizeof buf, "up to t = %.10g", cs_record_grid_time(g, n - 1));
-  return buf;
+  cli_progress_update(ctx, t);
 }
 
 static void print_string(const char *name, const char *value)
@@ -160,42 +133,28 @@ static void print_string(const char *name, const char *value)
 
 int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
 {
-  enum { O_OUT, O_QUIET };
   struct cli_opt opts[] = {
-      [O_OUT] = {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
-      [O_QUIET] = {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
+      {.name = "--output", .alias = "-o", .kind = CLI_TEXT, .what = "a file name"},
+      {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {0},
   };
+  struct cli_opt *o_out = cli_opt(opts, "--output");
+  struct cli_opt *o_quiet = cli_opt(opts, "--quiet");
   const char *sets[MAX_SETS], *file;
   size_t nset;
   cli_output_signals();
   int prc = cli_parse_run(cmd, simulate_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
   if (prc >= 0)
     return prc;
-  int rc = 0;
-
-  /* ---- the parameter file */
   struct cs_config cfg;
-  enum cs_status st = cs_config_load(file, sets, nset, &cfg);
-  if (st == CS_ERR_NOMEM)
-    return cli_fail(cmd, "%s", cs_errmsg());
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s", cs_errmsg());
-  const struct cs_model *m = cfg.model;
-  struct cs_record_grid g = {0};
-  if (cs_record_grid_check(cfg.t_start, isfinite(cfg.t_end) ? cfg.t_end : NAN, cfg.dt,
-                           CS_RECORD_MAX_ROWS, &g) != CS_OK)
-    rc = cli_usage(cmd, "%s: %s", cfg.path, cs_errmsg());
-  if (rc != 0) {
-    cs_config_free(&cfg);
+  int rc = cli_load_config(cmd, file, sets, nset, &cfg);
+  if (rc != 0)
     return rc;
-  }
-
-  /* ---- the output file */
+  const struct cs_model *m = cfg.model;
   char out[4096];
-  int n = opts[O_OUT].value ? snprintf(out, sizeof out, "%s", opts[O_OUT].value)
-          : cfg.output[0]   ? snprintf(out, sizeof out, "%s", cfg.output)
-                            : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
+  int n = o_out->value    ? snprintf(out, sizeof out, "%s", o_out->value)
+          : cfg.output[0] ? snprintf(out, sizeof out, "%s", cfg.output)
+                          : snprintf(out, sizeof out, "output/%s.h5", cfg.name);
   /* used exactly or refused: a cut path could name another file */
   if (n < 0 || (size_t)n >= sizeof out)
     rc = cli_usage(cmd, "-o: a path of %d characters (accepted: at most %zu, the system's limit)",
@@ -204,76 +163,24 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
     cs_config_free(&cfg);
     return rc;
   }
-  int err = cs_make_parent_dirs(out);
-  if (err != 0) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "cannot create the directory of '%s': %s", out, strerror(err));
-  }
-  /* OUT.partial under a lock, renamed over OUT when complete: a failed or
-   * killed run never leaves a truncated OUT (a leftover partial file of an
-   * earlier run is replaced) */
-  struct cs_h5 *f = NULL;
-  st = cs_h5_output_create(out, 1, &f);
-  if (st != CS_OK) {
-    rc = cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
-    cs_config_free(&cfg);
-    return rc;
-  }
-  const size_t ns = m->n_state;
-  struct sink sk = {.tw = {.flush_every = FLUSH_EVERY}};
-  struct cs_writer *w = &sk.tw.w;
-  cs_trajectory_h5_begin(&sk.tw, f, &cfg, &g, sets, nset, ctx->argc, ctx->argv);
-
-  /* ---- the run */
-  struct cs_record_result r = {.status = CS_OK};
-  memcpy(r.y, cfg.y0, ns * sizeof *r.y);
-  double t_wall = cli_clock();
-  if (w->st == CS_OK) {
-    struct cs_record_spec rs = {.grid = g,
-                                .solver = &cfg.solver,
-                                .max_switches = sk.tw.max_switches,
-                                .on_rows = sink_rows,
-                                .on_switch = sink_switch,
+  struct cli_progress prog;
+  struct cs_simulate_opts so = {.sets = sets,
+                                .n_set = nset,
+                                .argc = ctx->argc,
+                                .argv = ctx->argv,
+                                .flush_every = FLUSH_EVERY,
                                 .progress = sink_progress,
-                                .ctx = &sk};
-    cli_progress_start(&sk.prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, g.t_end,
-                       opts[O_QUIET].value != NULL);
-    cs_record_run(m, cfg.params, cfg.y0, &rs, &r);
-    cli_progress_end(&sk.prog);
-  }
-  const struct cs_integrator_stats stats = r.stats.integ;
-  const size_t rows = sk.tw.rows;
-  double wall = cli_clock() - t_wall;
-
-  /* ---- statistics and status */
-  cs_trajectory_h5_end(&sk.tw, &r, wall);
-  char *partial = cli_path_printf("%s", cs_h5_partial_path(f) ? cs_h5_partial_path(f) : out);
-  int closed = 0;
-  if (w->st == CS_OK)
-    cs_w_check(w, cs_h5_output_commit(f));
-  else /* closed with status = failed when the space held back allows it */
-    closed = cs_h5_output_fail(f, w->err);
-  w->f = f = NULL;
-
-  /* ---- report: what the file on disk holds, never a count kept in memory */
-  if (w->st != CS_OK) {
-    size_t kept = 0;
-    if (closed && cs_trajectory_h5_trim(partial, rows) == CS_OK &&
-        cs_trajectory_h5_rows_on_disk(partial, &kept) == CS_OK)
-      rc = cli_fail(cmd,
-                    "cannot write '%s': %s; %zu rows (%s) are in %s, closed with status = failed",
-                    out, w->err, kept, kept_span(&g, kept), partial);
-    else if (closed)
-      rc = cli_fail(cmd, "cannot write '%s': %s; %s cannot be read back: %s", out, w->err, partial,
-                    cs_errmsg());
-    else
-      rc = cli_fail(cmd,
-                    "cannot write '%s': %s; the %zu rows (%s) flushed before the failure are in "
-                    "%s, which stays marked as open for writing (no room to close it): contensou "
-                    "info reads it, other readers after 'h5clear -s %s'",
-                    out, w->err, sk.tw.rows_flushed, kept_span(&g, sk.tw.rows_flushed), partial,
-                    partial);
-  } else {
+                                .progress_ctx = &prog};
+  struct cs_simulate_result res;
+  cli_progress_start(&prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0,
+                     isfinite(cfg.t_end) ? cfg.t_end : 0.0, o_quiet->value != NULL);
+  enum cs_status st = cs_simulate_run(&cfg, out, &so, &res);
+  cli_progress_end(&prog);
+  const struct cs_record_result *r = &res.run;
+  if (st != CS_OK)
+    rc = cli_report(cmd, st);
+  else {
+    const struct cs_integrator_stats stats = r->stats.integ;
     print_string("output", out);
     print_string("model", m->name);
     for (size_t i = 0; i < m->n_choice; i++)
@@ -284,26 +191,25 @@ int cli_simulate(const struct cli_ctx *ctx, int argc, char **argv)
       if (k >= 0)
         cli_print(shown[i], cs_model_get_param(m, cfg.params, k));
     }
-    print_string("status", r.status == CS_OK ? "ok" : "failed");
-    printf("rows = %zu\n", rows);
-    cli_print("t_reached", r.t);
+    print_string("status", r->status == CS_OK ? "ok" : "failed");
+    printf("rows = %zu\n", res.rows);
+    cli_print("t_reached", r->t);
     printf("steps = %ld\nrhs_evals = %ld\njac_evals = %ld\nerr_test_fails = %ld\n"
            "conv_fails = %ld\nswitches = %ld\n",
            stats.steps, stats.rhs_evals, stats.jac_evals, stats.err_test_fails, stats.conv_fails,
-           r.stats.switches);
-    cli_print_digits("wall_time_s", wall, 4);
-    for (size_t i = 0; i < ns; i++) {
+           r->stats.switches);
+    cli_print_digits("wall_time_s", res.wall_time, 4);
+    for (size_t i = 0; i < m->n_state; i++) {
       char name[128];
       snprintf(name, sizeof name, "%s_end", m->state[i].name);
-      cli_print(name, r.y[i]);
+      cli_print(name, r->y[i]);
     }
     fflush(stdout);
-    if (r.status != CS_OK)
+    if (r->status != CS_OK)
       rc = cli_fail(cmd, "integration failed at t = %.10g%s%s (%s); %zu of %zu rows written to %s",
-                    r.t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r.message, rows,
-                    g.rows, out);
+                    r->t, m->time_unit_si ? " " : "", m->time_unit_si ? "s" : "", r->message,
+                    res.rows, res.grid.rows, out);
   }
-  free(partial);
   cs_config_free(&cfg);
   return rc;
 }

@@ -212,11 +212,6 @@ const struct cs_flow_switch *cs_flow_switch_get(const struct cs_flow *f, size_t 
   return i < f->n_log ? &f->log[i] : NULL;
 }
 
-struct cs_integrator *cs_flow_integrator(struct cs_flow *f)
-{
-  return f->integ;
-}
-
 const char *cs_flow_last_error(const struct cs_flow *f)
 {
   return f->msg[0] ? f->msg : cs_integrator_last_error(f->integ);

@@ -78,8 +78,7 @@ void cs_flow_stats(struct cs_flow *f, struct cs_flow_stats *s);
 size_t cs_flow_switch_count(const struct cs_flow *f);
 const struct cs_flow_switch *cs_flow_switch_get(const struct cs_flow *f, size_t i);
 
-/* The integrator of the flow (for dense output and error messages). */
-struct cs_integrator *cs_flow_integrator(struct cs_flow *f);
+/* The last failure's message (the flow's own, else its integrator's). */
 const char *cs_flow_last_error(const struct cs_flow *f);
 
 #ifdef __cplusplus

@@ -917,7 +917,7 @@ int cs_config_i_count(struct cs_config_parse *p, const char *key, long lo, long 
 
 int cs_config_i_size(struct cs_config_parse *p, const char *key, long lo, long hi, size_t *out)
 {
-  long v;
+  long v = 0;
   if (!cs_config_i_count(p, key, lo < 0 ? 0 : lo, hi, &v))
     return 0;
   *out = (size_t)v;

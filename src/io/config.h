@@ -79,9 +79,9 @@ struct cs_config {
  * range) or CS_ERR_NOMEM, with the one-line reason in cs_errmsg()
  * ("file:line: key: what is wrong (accepted: ...)"), and leaves cfg empty
  * (nothing to free). On success the caller owns cfg: cs_config_free. */
-enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
-                              struct cs_config *cfg);
-void cs_config_free(struct cs_config *cfg);
+CS_API enum cs_status cs_config_load(const char *path, const char *const *sets, size_t n_set,
+                                     struct cs_config *cfg);
+CS_API void cs_config_free(struct cs_config *cfg);
 
 /* The same from the text of a parameter file (e.g. the copy stored in a
  * result file); path names it in messages and in cfg->path. */

@@ -156,6 +156,44 @@ CS_API enum cs_status cs_read_trajectory(const char *path, size_t first, size_t 
                                          struct cs_trajectory_file *out);
 CS_API void cs_trajectory_file_free(struct cs_trajectory_file *t);
 
+/* ------------------------------------------- a run from a parameter file */
+
+/* What cs_simulate_run writes besides the rows; zero-initialise, every
+ * field optional. */
+struct cs_simulate_opts {
+  const char *const *sets; /* the --set overrides, for the header */
+  size_t n_set;
+  int argc; /* the command line, for the header */
+  char *const *argv;
+  double flush_every; /* s of wall time between two flushes (0: after every block) */
+  void (*progress)(void *ctx, double t); /* called with the time reached, or NULL */
+  void *progress_ctx;
+};
+
+/* What the run did. */
+struct cs_simulate_result {
+  struct cs_record_result run; /* status (the run's own: a failure is recorded in the file),
+                                  time reached, state there, statistics, message */
+  struct cs_record_grid grid;  /* the time grid of cfg's [output] */
+  size_t rows;                 /* rows written */
+  double wall_time;            /* s of wall-clock time of the run */
+};
+
+/* One run of cfg's model from [initial] at t = 0 to [output] t_end,
+ * recorded on [output]'s grid into the trajectory file at path as it goes
+ * (`contensou simulate`): written as "<path>.partial" under a lock (missing
+ * directories created), flushed every flush_every seconds, renamed over
+ * path when complete. Returns CS_OK when the file is complete, also when
+ * the run itself failed (out->run.status; the file says status = failed and
+ * keeps the rows up to the failure). Otherwise, with the reason in
+ * cs_errmsg(): the status of cs_record_grid_check for [output] times it
+ * refuses ("file: ..."), the file's creation ("cannot create ..."), or a
+ * write failure (a full disk: the message says how many rows the partial
+ * file holds, read back from disk, and whether it could be closed). */
+CS_API enum cs_status cs_simulate_run(const struct cs_config *cfg, const char *path,
+                                      const struct cs_simulate_opts *opts,
+                                      struct cs_simulate_result *out);
+
 #ifdef __cplusplus
 }
 #endif

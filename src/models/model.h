@@ -137,6 +137,10 @@ struct cs_model {
   int (*is_hybrid)(const void *params);
 };
 
+/* Number of active switching functions of m with these params: n_switch for
+ * an event-driven configuration, 0 for a plain ODE. */
+CS_API size_t cs_model_switches(const struct cs_model *m, const void *params);
+
 /* ------------------------------------------------------------- registry */
 
 /* NULL-terminated list of all models. */

@@ -6,10 +6,6 @@
 
 #include "models/model.h"
 
-/* Number of active switching functions of m with these params: n_switch for
- * an event-driven configuration, 0 for a plain ODE. */
-size_t cs_model_switches(const struct cs_model *m, const void *params);
-
 int cs_model_choice_index(const struct cs_model *m, const char *name);
 
 int cs_model_derived_index(const struct cs_model *m, const char *name);

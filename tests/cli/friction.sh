@@ -148,8 +148,8 @@ usage_error "--vsx: expected a number, got 'inf'" friction eval --law integral -
 usage_error "--law: expected one of integral, I00, I11, I00-reg, I11-reg, got 'I22'" friction eval --law I22 --vsx 1
 # I(1,1)'s closed form is the uniform disk's (its pure-spin moment 2/3, where
 # Hertz pressure gives 3 pi/16): refused on other contacts, for eval and fit
-usage_error "law I11 is the closed form for the uniform disk" friction eval --law I11 --contact disk-hertz --ws 1
-usage_error "law I11-reg is the closed form for the uniform disk" friction eval --law I11-reg --contact ellipse --semi-axes 1,0.5 --ws 1
+usage_error "law I11 is the closed form for a circular contact with uniform pressure" friction eval --law I11 --contact disk-hertz --ws 1
+usage_error "law I11-reg is the closed form for a circular contact with uniform pressure" friction eval --law I11-reg --contact ellipse --semi-axes 1,0.5 --ws 1
 usage_error "I11 is the closed form for a circular contact with uniform pressure" friction fit --law I11 --contact disk-hertz -o "$scratch/i11hertz.h5"
 [ ! -e "$scratch/i11hertz.h5" ] || die "friction fit --law I11 --contact disk-hertz wrote a file"
 # options the law does not use are refused, not ignored
