@@ -11,6 +11,7 @@
 #include "core/error_private.h"
 #include "io/run_h5.h"
 #include "io/trajectory_h5.h"
+#include "integrate/record_private.h"
 
 /* Where the recorded rows and switches go: the file, and the caller's
  * progress callback. */
