@@ -54,6 +54,7 @@
 #include "integrate/flow.h"
 #include "models/model_private.h"
 #include "analysis/basins_private.h"
+#include "integrate/flow_private.h"
 
 #define EQ_CHECKS 2
 #define CHAOS_CROSSINGS 10

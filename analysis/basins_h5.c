@@ -14,6 +14,8 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "analysis/basins_private.h"
+#include "io/run_h5_private.h"
+#include "analysis/basins_h5_private.h"
 
 #define CELL_COLS 6 /* cell, unit, local, settle, rhs_evals, early */
 #define CAT_COLS                                                                  \

@@ -49,28 +49,20 @@ struct cs_basins_h5;
  * CS_ERR_MISMATCH if its parameter text, overrides, layout or results
  * version differ from cfg / sets), which cs_basins_h5_done then lists. Then
  * creates the partial file (with the prior units) in SWMR mode. */
-enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg,
-                                   const char *const *sets, size_t n_set,
-                                   const struct cs_basins_spec *spec, int resume, int argc,
-                                   char *const *argv, struct cs_basins_h5 **out);
-
-/* Per unit: 1 finished (by a previous run); NULL-safe count in *prior. */
-const unsigned char *cs_basins_h5_done(const struct cs_basins_h5 *w, size_t *prior);
-
-/* Units finished (prior and this run's) and cells in them. */
-size_t cs_basins_h5_units(const struct cs_basins_h5 *w);
-size_t cs_basins_h5_cells(const struct cs_basins_h5 *w);
-const char *cs_basins_h5_partial(const struct cs_basins_h5 *w);
+CS_API enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg,
+                                          const char *const *sets, size_t n_set,
+                                          const struct cs_basins_spec *spec, int resume, int argc,
+                                          char *const *argv, struct cs_basins_h5 **out);
 
 /* The sink for cs_basins_run (ctx = the writer): writes and flushes the unit. */
-int cs_basins_h5_sink(void *ctx, const struct cs_basins_unit *u);
+CS_API int cs_basins_h5_sink(void *ctx, const struct cs_basins_unit *u);
 
 /* Ends the run and frees w: complete (every unit finished): merges into res
  * (may be NULL), writes the final file and removes the partial one;
  * otherwise the partial file stays with status = interrupted (or failed
  * when failed != 0). res gets the merged (possibly partial) result. */
-enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wall_time,
-                                   struct cs_basins_result *res);
+CS_API enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wall_time,
+                                          struct cs_basins_result *res);
 
 /* What a basins file says about itself (contensou info). */
 struct cs_basins_summary {
@@ -84,23 +76,6 @@ struct cs_basins_summary {
   long long rhs_evals;
   char mode[16];
 };
-
-/* Reads path (the final file, or a "<path>.partial" file as it is on disk).
- * CS_ERR_PARSE if it is not a basins file. */
-enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *out);
-
-/* Writes the file of basins along a parameter (kind "basins-along",
- * `contensou basins` with [sweep]) at once, complete or not at all: the
- * header of every run file (the overrides sets and the command line argv),
- * /along/values (the parameter's values, param its index), /along/fraction,
- * /along/fraction_err, /along/period_time (rows: values, columns: the
- * followed attractors a<id>), /along/attractors (id, class, period, born,
- * died) and /along/multistability. The first failure with its reason in
- * cs_errmsg(). */
-CS_API enum cs_status cs_basins_along_h5_write(const char *path, const struct cs_config *cfg,
-                                               const char *const *sets, size_t n_set, int argc,
-                                               char *const *argv, const struct cs_basins_spec *spec,
-                                               int param, const struct cs_basins_along *a);
 
 #ifdef __cplusplus
 }

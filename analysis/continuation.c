@@ -20,6 +20,8 @@
 #include "analysis/normal_form.h"
 #include "core/gsl_quiet.h"
 #include "models/model_private.h"
+#include "analysis/orbit_private.h"
+#include "analysis/continuation_private.h"
 
 #define N_MAX CS_BRANCH_MAX_N
 #define NX_MAX (N_MAX + 2)

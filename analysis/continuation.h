@@ -138,7 +138,7 @@ struct cs_cont_spec {
 /* direction +1, ds 0.01, ds_min 1e-8, ds_max 0.2, step_max 0, 200 points,
  * max_iter 8, locate on, switch_pd off, hopf_amplitude 1e-3; p_min/p_max
  * must be set. */
-struct cs_cont_spec cs_cont_spec_default(void);
+CS_API struct cs_cont_spec cs_cont_spec_default(void);
 
 /* One point of a branch. */
 struct cs_branch_point {
@@ -191,35 +191,26 @@ struct cs_branch {
   long newton_iterations; /* corrector iterations over the whole branch */
 };
 
-void cs_branch_free(struct cs_branch *b);
+CS_API void cs_branch_free(struct cs_branch *b);
 
 /* An interval of the parameter, lo <= hi (parameter unit). */
 struct cs_param_range {
   double lo, hi;
 };
 
-/* Where branch b is stable: every stretch of at least two consecutive stable
- * points (no unstable multiplier or eigenvalue, none marginal) of one
- * segment, as the interval of their parameter values widened to the special
- * points located at its ends (where the stability changes). A single stable
- * point is left out: it is the noise of a multiplier within the solver's
- * accuracy of the unit circle (e.g. the first cycles from a Hopf point).
- * Writes at most max intervals, in branch order, to out (may be NULL with
- * max 0) and returns how many there are. */
-size_t cs_branch_stable_ranges(const struct cs_branch *b, struct cs_param_range *out, size_t max);
-
 /* Equilibria from (p0, y_guess): Newton at p0 first (GSL, as
  * cs_equilibrium_find), then the branch. Returns CS_OK (the branch may have
  * ended early: see end_note), CS_ERR_NOCONV when no equilibrium is found at
  * p0, CS_ERR_UNSUPPORTED for a forced model, CS_ERR_NOMEM, CS_ERR_ARG. */
-enum cs_status cs_continue_equilibria(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                      double p0, const double *y_guess, struct cs_branch *out);
+CS_API enum cs_status cs_continue_equilibria(struct cs_orbit_ws *ws,
+                                             const struct cs_cont_spec *spec, double p0,
+                                             const double *y_guess, struct cs_branch *out);
 
 /* Cycles from a state: the orbit through (t0, y_guess) with period guess
  * T_guess at p0 (cs_orbit_find), then the branch. */
-enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                  double p0, double t0, const double *y_guess, double T_guess,
-                                  struct cs_branch *out);
+CS_API enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
+                                         double p0, double t0, const double *y_guess,
+                                         double T_guess, struct cs_branch *out);
 
 /* Cycles from a Hopf point (a special point of an equilibrium branch): the
  * first cycle from the eigenvector of the critical pair, small amplitude
@@ -227,8 +218,10 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_s
  * which the amplitude grows. The section must pass through the equilibrium
  * (its level at the section variable's value there), else CS_ERR_ARG with a
  * note saying which level would. */
-enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                            const struct cs_special *hopf, struct cs_branch *out);
+CS_API enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *ws,
+                                                   const struct cs_cont_spec *spec,
+                                                   const struct cs_special *hopf,
+                                                   struct cs_branch *out);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
+#include "analysis/orbit_private.h"
 
 #define N_MAX CS_BRANCH_MAX_N
 #define NX_MAX (2 * N_MAX + 3)

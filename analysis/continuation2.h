@@ -56,7 +56,7 @@ enum cs_curve_kind {
 };
 
 /* "fold", "hopf", "fold-of-cycles", "period-doubling" */
-const char *cs_curve_name(enum cs_curve_kind k);
+CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
 #define CS_CODIM2_LIST(X)                                                       \
   X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
@@ -73,7 +73,7 @@ enum cs_codim2_kind {
       CS_CODIM2_COUNT
 };
 
-const char *cs_codim2_name(enum cs_codim2_kind k);
+CS_API const char *cs_codim2_name(enum cs_codim2_kind k);
 
 #define CS_CURVE_MAX_USER 32
 
@@ -94,7 +94,7 @@ struct cs_curve_spec {
 
 /* ds 0.01, ds_min 1e-8, ds_max 0.05, 200 points each way, max_iter 10, both
  * directions, locate_tol 1e-10; the box and param2 must be set. */
-struct cs_curve_spec cs_curve_spec_default(void);
+CS_API struct cs_curve_spec cs_curve_spec_default(void);
 
 struct cs_curve_point {
   double p1, p2;
@@ -132,7 +132,7 @@ struct cs_curve {
   long newton_iterations; /* corrector iterations */
 };
 
-void cs_curve_free(struct cs_curve *c);
+CS_API void cs_curve_free(struct cs_curve *c);
 
 /* Continues the special point sp of a one-parameter branch (kind fold or
  * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold or
@@ -144,9 +144,9 @@ void cs_curve_free(struct cs_curve *c);
  * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
  * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,
  * CS_ERR_NOMEM. */
-enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
-                                 const struct cs_curve_spec *spec, enum cs_curve_kind kind,
-                                 const struct cs_special *sp, struct cs_curve *out);
+CS_API enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                        const struct cs_curve_spec *spec, enum cs_curve_kind kind,
+                                        const struct cs_special *sp, struct cs_curve *out);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "core/error_private.h"
 #include "io/h5.h"
 #include "io/run_h5.h"
+#include "io/run_h5_private.h"
 
 #define NAME_LEN 48
 #define DOC_LEN 200

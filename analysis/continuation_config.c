@@ -10,6 +10,7 @@
 #include "analysis/continuation_config.h"
 #include "core/error_private.h"
 #include "io/config_private.h"
+#include "analysis/continuation_config_private.h"
 
 static const char *const keys[] = {
     "branch",

@@ -93,14 +93,11 @@ struct cs_cont_config {
   double user_value[CS_CURVE_MAX_USER];
 };
 
-/* The keys [continuation] accepts, NULL-terminated (for `contensou keys`). */
-const char *const *cs_cont_config_keys(void);
-
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the
  * parameter and its range are required (continue), else optional (orbit).
  * CS_ERR_PARSE or CS_ERR_RANGE with the message in cs_errmsg(). */
-enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
-                                   struct cs_cont_config *out);
+CS_API enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
+                                          struct cs_cont_config *out);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #include "integrate/flow.h"
 #include "models/model_private.h"
 #include "integrate/integrate_private.h"
+#include "integrate/flow_private.h"
+#include "analysis/orbit_private.h"
 
 #define N_MAX CS_ORBIT_MAX_N
 #define DP_REL 1e-6        /* parameter difference step, relative to max(|p|, DP_FLOOR) */

@@ -89,7 +89,7 @@ struct cs_orbit_opts {
 
 /* ERK rtol 1e-9 atol 1e-11, the model's section, returns 1, newton_tol 10,
  * max_iter 30, search 1000, no bound on the first residual. */
-struct cs_orbit_opts cs_orbit_opts_default(void);
+CS_API struct cs_orbit_opts cs_orbit_opts_default(void);
 
 /* A periodic orbit. */
 struct cs_orbit {
@@ -127,32 +127,9 @@ struct cs_orbit_ws;
  * param: index of a parameter the orbit will be continued in
  * (cs_orbit_ws_set_param), or -1. The params are prepared (and attached) at
  * once. NULL on failure, with the reason in cs_errmsg(). */
-struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *params_unprepared,
-                                       int param);
-void cs_orbit_ws_free(struct cs_orbit_ws *ws);
-
-/* Sets the workspace's parameter to value (range-checked, prepared,
- * attached). CS_ERR_ARG without a parameter; the status of
- * cs_model_set_param or prepare with the reason in cs_errmsg(). */
-enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *ws, double value);
-
-/* Replaces the parameters the workspace starts from (unprepared, copied) and
- * prepares them, keeping the current value of its parameter if it has one
- * (e.g. a sweep's second parameter changed). Same failures as
- * cs_orbit_ws_set_param. */
-enum cs_status cs_orbit_ws_set_base(struct cs_orbit_ws *ws, const void *params_unprepared);
-
-/* The prepared params of the current parameter value (read-only use; a
- * hybrid model's mode in it changes during runs). */
-const void *cs_orbit_ws_params(const struct cs_orbit_ws *ws);
-const struct cs_model *cs_orbit_ws_model(const struct cs_orbit_ws *ws);
-int cs_orbit_ws_autonomous(const struct cs_orbit_ws *ws);
-int cs_orbit_ws_param(const struct cs_orbit_ws *ws); /* the parameter's index, or -1 */
-
-/* d f / dp at (t, y) by central differences at p +- dp/2 (n values into fp);
- * d Tf / dp of the forcing period likewise. CS_ERR_ARG without a parameter. */
-enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *ws, double t, const double *y, double *fp);
-double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
+CS_API struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m,
+                                              const void *params_unprepared, int param);
+CS_API void cs_orbit_ws_free(struct cs_orbit_ws *ws);
 
 /* A starting guess: from (t0, y0), integrates transient time units, then, for
  * an autonomous model, on to the first crossing of the section in its
@@ -162,9 +139,9 @@ double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
  * returns Tf. CS_ERR_NOT_FOUND (the reason in cs_errmsg()) if the section is not
  * crossed often enough (e.g. the state settled to an equilibrium); integrator
  * failures as in cs_flow_advance. */
-enum cs_status cs_orbit_guess(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
-                              const double *y0, double transient, double *t_guess, double *y_guess,
-                              double *T_guess);
+CS_API enum cs_status cs_orbit_guess(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
+                                     double t0, const double *y0, double transient, double *t_guess,
+                                     double *y_guess, double *T_guess);
 
 /* Newton from (t0, y_guess, T_guess) (T_guess ignored for forced models)
  * at the current parameter; out is always filled (converged = 0 and a note
@@ -174,8 +151,9 @@ enum cs_status cs_orbit_guess(struct cs_orbit_ws *ws, const struct cs_orbit_opts
  * bordered is singular, e.g. at an equilibrium), an integrator status, or
  * CS_ERR_ARG / CS_ERR_UNSUPPORTED (stroboscopic section of an autonomous
  * model, n_state > CS_ORBIT_MAX_N). */
-enum cs_status cs_orbit_find(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
-                             const double *y_guess, double T_guess, struct cs_orbit *out);
+CS_API enum cs_status cs_orbit_find(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
+                                    double t0, const double *y_guess, double T_guess,
+                                    struct cs_orbit *out);
 
 /* ----------------------------------------------------- building blocks */
 
@@ -191,55 +169,12 @@ struct cs_orbit_shot {
   long steps;                                /* integrator steps */
 };
 
-/* CS_OK, or the integrator's / saltation's status with the reason in
- * cs_errmsg(). */
-enum cs_status cs_orbit_shoot(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
-                              const double *y0, double T, int with_param,
-                              struct cs_orbit_shot *out);
-
-/* The section's value s(y) - level at (t, y), its gradient in y (n values,
- * may be NULL) and its derivative in the parameter (may be NULL; 0 without
- * one). CS_ERR_ARG for an unknown variable. */
-enum cs_status cs_orbit_section(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t,
-                                const double *y, double *s, double *grad, double *s_p);
-
-/* The crossing direction of the section at (t, y) along the flow: +1 in the
- * section's direction (or any, for a section without direction or a forced
- * model), -1 against it. */
-int cs_orbit_crossing_sign(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t,
-                           const double *y);
-
-/* Moves (t, y) along the flow to the next crossing of the section in its
- * direction, within tmax time units (autonomous models). CS_ERR_NOT_FOUND if
- * there is none; integrator statuses. */
-enum cs_status cs_orbit_next_crossing(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
-                                      double t, double *y, double tmax);
-
 /* Multipliers of the monodromy matrix M (n x n, row-major) into out
  * (mult_*, trivial_*, n_unstable; autonomous as out->autonomous says);
  * with vec, the real eigenvector (n values) of the multiplier closest to
  * target (e.g. -1). CS_ERR_SINGULAR if the eigensolver fails. */
-enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *ws, const double *M, struct cs_orbit *out,
-                                    double target, double *vec);
-
-/* One period of the orbit on rows equidistant times t0 + T k/(rows - 1):
- * columns t, the states, the derived outputs (1 + n + n_derived per row,
- * row-major into table); rows >= 2. Also the extremes of each state over those
- * rows (ymin, ymax, may be NULL). */
-enum cs_status cs_orbit_sample(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
-                               const struct cs_orbit *orb, size_t rows, double *table, double *ymin,
-                               double *ymax);
-
-/* Event-driven models: how close the orbit comes to a switch it does not
- * make. Over `samples` equidistant times of one period, every switching
- * function g_k is followed within each mode (a stretch between two
- * switches); its smallest interior local minimum of |g_k| (not at the ends of
- * the stretch, where g_k crosses zero by design), relative to the largest
- * |g_k| of the stretch, is *margin (NAN if there is none, or for a smooth
- * model), with the function's index in *fn. A margin tending to 0 along a
- * branch is a grazing: a new switch (e.g. a stick phase) is about to appear. */
-enum cs_status cs_orbit_graze(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
-                              const struct cs_orbit *orb, size_t samples, double *margin, int *fn);
+CS_API enum cs_status cs_orbit_multipliers(struct cs_orbit_ws *ws, const double *M,
+                                           struct cs_orbit *out, double target, double *vec);
 
 #ifdef __cplusplus
 }

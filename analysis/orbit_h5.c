@@ -11,6 +11,8 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "models/model_private.h"
+#include "io/run_h5_private.h"
+#include "analysis/orbit_h5_private.h"
 
 #define NAME_LEN 48
 #define DOC_LEN 160

@@ -11,6 +11,9 @@
 #include "analysis/continuation2_h5.h"
 #include "analysis/orbit_h5.h"
 #include "core/error_private.h"
+#include "io/config_private.h"
+#include "analysis/orbit_private.h"
+#include "analysis/orbit_h5_private.h"
 
 /* The forced model's stroboscopic section and the autonomous model's
  * hyperplane are the only ones the shooting knows: refuse the other. */

@@ -210,6 +210,8 @@
 #include "models/model_private.h"
 #include "analysis/equilibrium_private.h"
 #include "analysis/lyapunov_private.h"
+#include "integrate/flow_private.h"
+#include "analysis/point_private.h"
 
 #define CHECKS 24      /* equilibrium checks per window */
 #define ZO_TARGET 1000 /* section points the 0-1 test uses at most */

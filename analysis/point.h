@@ -150,13 +150,6 @@ CS_API enum cs_status cs_point_analyse(const struct cs_model *m, const void *par
                                        const double *y0, const struct cs_point_spec *spec,
                                        struct cs_point_ws *ws, struct cs_point_result *res);
 
-/* The Kaplan-Yorke (Lyapunov) dimension of a spectrum lambda[0..n)
- * sorted descending: k + (lambda_1 + ... + lambda_k) / |lambda_{k+1}| with k
- * the largest index whose partial sum is >= 0; 0 if lambda_1 < 0, n if
- * every partial sum is >= 0. -INFINITY entries (lost directions) count as
- * contracting infinitely fast. NAN if any entry is NAN. */
-CS_API double cs_kaplan_yorke(const double *lambda, size_t n);
-
 #ifdef __cplusplus
 }
 #endif

@@ -6,51 +6,46 @@
  * aborts. Build with the CMake package (find_package(contensou), target
  * contensou::contensou) or pkg-config (pkg-config --cflags --libs contensou).
  *
- * Layers, each using only the ones above it in this list:
- *   core/status.h          status codes and their messages
+ * The headers it gathers, each using only the ones above it in this list
+ * (the library's own *_private.h headers are not installed, and what they
+ * declare is not exported):
+ *   core/status.h          status codes, their messages, the error channel
  *   core/ode.h             the callbacks of an ODE (right-hand side, Jacobian)
  *   friction/friction.h    the friction laws: integral model, I(0,0), I(1,1),
  *                          regularization, eta <-> eta', yield measure, fits
  *   friction/defaults.h    the laws' default (b, m) and the papers' pairs
  *   friction/law_table.h   a law by name and parameters at a velocity or over
- *                          a (v, w) grid; the fit with the papers' pairs
+ *                          a (v, w) grid
  *   models/model.h         mechanical models: descriptors, parameters by name
- *   models/friction_law.h  the friction law a model uses, chosen by name
  *   integrate/integrate.h  ODE integration (SUNDIALS ARKODE behind it)
- *   integrate/flow.h       a model run through its modes (event-driven laws)
+ *   integrate/flow.h       the statistics and mode switches of a model's run
  *   integrate/record.h     a run recorded on a time grid (simulate, eps study)
- *   io/h5.h                HDF5 result files written safely, and read back
- *   io/result.h            result files read back: what every kind shares
- *                          (each kind's reader is in its writer's header)
  *   io/config.h            parameter files (INI) with strict validation
- *   io/run_h5.h            the header every result file of a run starts with
- *   io/trajectory_h5.h     the trajectory file (contensou simulate)
- *   io/fit_h5.h            the friction fit's file (contensou friction fit -o)
+ *   io/result.h            any result file read back: header, tables, attributes
+ *   io/trajectory_h5.h     the trajectory file: a run written (cs_simulate_run)
+ *                          and read back
+ *   io/fit_h5.h            the friction fit's file, read back
  *   analysis/point.h       one parameter point: sections, class, period,
  *                          Lyapunov exponents, stick-slip statistics
  *   analysis/equilibrium.h equilibria and their stability
  *   analysis/lyapunov.h    Lyapunov exponents (Benettin, QR) of a model run
  *   analysis/orbit.h       periodic orbits by shooting, Floquet multipliers
- *   analysis/continuation.h  branches of equilibria and cycles (and where
- *                          they are stable)
+ *   analysis/continuation.h   branches of equilibria and cycles
+ *   analysis/continuation2.h  two-parameter curves and their codim-2 points
  *   analysis/continuation_config.h  a parameter file's [continuation] keys
- *   analysis/orbit_h5.h    the orbit and continuation files
+ *   analysis/orbit_h5.h    orbit and continuation runs from a parameter file
+ *                          (cs_orbit_run, cs_continue_run), their files read back
  *   analysis/eps.h         the eps study of one trajectory against a reference
  *   analysis/basins.h      basins of attraction: attractors told apart, their
  *                          fractions, followed along a parameter
- *   analysis/basins_h5.h   the basins file (written, resumed, summarised)
+ *   analysis/basins_h5.h   the basins file
  *   sweep/sweep.h          parameter sweeps over threads (and processes)
- *   sweep/sweep_h5.h       the sweep's result file (written, resumed); its top
- *                          comment shows a sweep into a file from a program
- *   sweep/sweep_dist.h     a sweep over MPI ranks (without MPI: one process)
- *   study/eps_sweep.h      studies that run sweeps: the eps study over a sweep
- *   study/eps_h5.h         the eps-study file (either study)
- *   results/read.h         every kind of result file read back into structs
- *                          (also one point of a sweep)
- *   plot/plot_basins.h     the pictures of basins files
- *   plot/plot_data.h       what the pictures of result files are made of:
- *                          their rows and their scripts' variables, made
- *                          from the readers' structs
+ *   sweep/sweep_h5.h       the sweep's result file, read back
+ *   sweep/sweep_dist.h     a sweep over MPI processes, in a program of its own
+ *                          or on a host program's communicator
+ *   study/eps_sweep.h      the eps study over a sweep
+ *   study/eps_h5.h         the eps-study file, read back
+ *   results/read.h         any result file read by its kind (cs_read_result)
  * tests/cli/layers.sh checks the order (core < friction < models < integrate
  * < io < analysis < sweep < study < results < plot < cli) on every include.
  *
@@ -62,10 +57,9 @@
  * so read it when a status said so. No public function takes a message
  * buffer. Per-point failures of a sweep (a point's class FAILED and its
  * message in the results), a continuation's end note and an orbit's note are
- * results, not this channel. (The integrator's and the flow's workspaces
- * also keep their last message, cs_integrator_last_error() and
- * cs_flow_last_error(); the functions built on them carry it into
- * cs_errmsg().)
+ * results, not this channel. (The integrator's workspace also keeps its
+ * last message, cs_integrator_last_error(); the functions built on it carry
+ * it into cs_errmsg().)
  *
  * Parameters in code (no file):
  *   const struct cs_model *m = cs_model_find("oscillator");
@@ -81,9 +75,10 @@
  *   cs_sweep_run(m, p, y0, &spec, sink, ctx, &out); // sink: once per point
  * Each call returns a status and leaves its reason in cs_errmsg() on failure.
  * A sweep prepares its parameters at every point: pass them unprepared. A
- * single run (cs_flow_*, cs_record_*) needs them prepared first
- * (m->prepare(p)). tests/cli/install/consumer.c does this against
- * the installed package. A parameter file's text can also be loaded without
+ * single run (cs_record_run, cs_trajectory_record) needs them prepared
+ * first (m->prepare(p)). tests/cli/install/consumer.c does this against
+ * the installed package, and tests/examples/ holds more example programs
+ * (installed under share/doc/contensou/examples/). A parameter file's text can also be loaded without
  * a file on disk (cs_config_load_text).
  *
  * A comment that says "see point.c" (or another .c file) names the source
@@ -101,13 +96,11 @@
 #include "friction/defaults.h"
 #include "friction/law_table.h"
 #include "models/model.h"
-#include "models/friction_law.h"
 #include "integrate/integrate.h"
 #include "integrate/flow.h"
 #include "integrate/record.h"
-#include "io/h5.h"
 #include "io/config.h"
-#include "io/run_h5.h"
+#include "io/result.h"
 #include "io/trajectory_h5.h"
 #include "io/fit_h5.h"
 #include "analysis/point.h"
@@ -115,6 +108,7 @@
 #include "analysis/lyapunov.h"
 #include "analysis/orbit.h"
 #include "analysis/continuation.h"
+#include "analysis/continuation2.h"
 #include "analysis/continuation_config.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/eps.h"
@@ -126,7 +120,5 @@
 #include "study/eps_sweep.h"
 #include "study/eps_h5.h"
 #include "results/read.h"
-#include "plot/plot_basins.h"
-#include "plot/plot_data.h"
 
 #endif

@@ -36,6 +36,7 @@
 #include <gsl/gsl_eigen.h>
 #include "io/h5.h"
 #include "analysis/basins_private.h"
+#include "analysis/basins_h5_private.h"
 
 #include <unistd.h>
 

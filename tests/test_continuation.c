@@ -38,6 +38,8 @@
 #include "analysis/point.h"
 #include "io/config.h"
 #include "sweep/sweep.h"
+#include "analysis/orbit_private.h"
+#include "analysis/continuation_private.h"
 
 #define FIG5A CONTENSOU_SOURCE_DIR "/params/pendulum_fig5a.ini"
 

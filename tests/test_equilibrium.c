@@ -14,6 +14,7 @@
 #include "integrate/flow.h"
 #include "models/model.h"
 #include "analysis/equilibrium_private.h"
+#include "integrate/flow_private.h"
 
 /* Brusselator: x' = a - (b + 1) x + x^2 y, y' = b x - x^2 y; equilibrium
  * (a, b/a), Jacobian there [[b - 1, a^2], [-b, -a^2]]: trace b - 1 - a^2,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "contensou.h"
+#include "io/h5.h"
 
 #define assert_has(hay, needle)                                            \
   do {                                                                     \

@@ -21,6 +21,8 @@
 #include "integrate/flow.h"
 #include "models/model.h"
 #include "models/model_private.h"
+#include "integrate/flow_private.h"
+#include "io/config.h"
 
 static int quick(void)
 {
@@ -854,8 +856,6 @@ static void energy_balances(void **state)
 
 #define FIG8A CONTENSOU_SOURCE_DIR "/params/pendulum_fig8a.ini"
 #define FIG9 CONTENSOU_SOURCE_DIR "/params/pendulum_fig9.ini"
-
-#include "io/config.h"
 
 static void load(const char *path, const char *const *sets, size_t n, struct cs_config *cfg)
 {

@@ -11,6 +11,8 @@
 
 #include "analysis/continuation_config.h"
 #include "io/config.h"
+#include "io/config_private.h"
+#include "analysis/continuation_config_private.h"
 
 static const char base[] = "[model]\nname = oscillator\n[output]\nt_end = 1\n";
 

@@ -16,6 +16,7 @@
 #include "io/h5.h"
 #include "friction/friction_private.h"
 #include "friction/law_table_private.h"
+#include "io/fit_h5_private.h"
 
 static void integral_limits(void **state)
 {

@@ -37,6 +37,7 @@
 #include "io/config.h"
 #include "models/model.h"
 #include "analysis/lyapunov_private.h"
+#include "analysis/point_private.h"
 
 #define FIG4A CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini"
 

@@ -32,6 +32,8 @@
 #include "analysis/orbit.h"
 #include "io/config.h"
 #include "integrate/flow.h"
+#include "integrate/flow_private.h"
+#include "analysis/orbit_private.h"
 
 #define FIG8A CONTENSOU_SOURCE_DIR "/params/pendulum_fig8a.ini"
 #define FIG4A CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini"

@@ -36,6 +36,9 @@
 #include "study/eps_h5.h"
 #include "models/model_private.h"
 #include "analysis/eps_private.h"
+#include "io/run_h5_private.h"
+#include "io/trajectory_h5_private.h"
+#include "study/eps_h5_private.h"
 
 static char dir[256];
 

@@ -18,6 +18,9 @@
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
 #include "analysis/basins_private.h"
+#include "io/config_private.h"
+#include "io/run_h5_private.h"
+#include "analysis/basins_h5_private.h"
 
 #define MAX_SETS 64
 

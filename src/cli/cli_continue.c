@@ -20,6 +20,8 @@
 #include "cli/cli_verbs.h"
 #include "io/config.h"
 #include "results/read.h"
+#include "io/config_private.h"
+#include "analysis/continuation_private.h"
 
 #define MAX_SETS 256
 

@@ -21,6 +21,8 @@
 #include "sweep/sweep.h"
 #include "integrate/record_private.h"
 #include "analysis/eps_private.h"
+#include "io/run_h5_private.h"
+#include "study/eps_h5_private.h"
 
 static const char *const cmd = "contensou eps-study";
 

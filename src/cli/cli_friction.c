@@ -17,6 +17,7 @@
 #include "io/fit_h5.h"
 #include "friction/friction_private.h"
 #include "friction/law_table_private.h"
+#include "io/fit_h5_private.h"
 
 /* ------------------------------------------------------------------- eta */
 

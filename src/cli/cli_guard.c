@@ -19,6 +19,7 @@
 #include "cli/cli_progress.h"
 #include "plot/plot_data.h"
 #include "results/read.h"
+#include "io/result_private.h"
 
 struct cli_guard {
   int fd; /* write end of the pipe to the parent */

@@ -12,6 +12,8 @@
 #include "cli/cli_verbs.h"
 #include "io/config.h"
 #include "models/model.h"
+#include "io/config_private.h"
+#include "analysis/continuation_config_private.h"
 
 static const char keys_help[] =
     "usage: contensou keys [--model NAME]\n"

@@ -14,6 +14,7 @@
 #include "cli/cli_verbs.h"
 #include "io/run_h5.h"
 #include "models/model_private.h"
+#include "io/run_h5_private.h"
 
 #define MAX_SETS 256
 

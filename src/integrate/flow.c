@@ -9,6 +9,7 @@
 #include "integrate/flow.h"
 #include "models/model_private.h"
 #include "integrate/integrate_private.h"
+#include "integrate/flow_private.h"
 
 struct cs_flow {
   struct cs_integrator *integ;

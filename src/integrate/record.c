@@ -9,6 +9,7 @@
 #include "core/error_private.h"
 #include "integrate/record.h"
 #include "integrate/record_private.h"
+#include "integrate/flow_private.h"
 
 #define BLOCK_ROWS 512 /* default rows per on_rows call */
 

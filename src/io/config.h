@@ -85,23 +85,9 @@ CS_API void cs_config_free(struct cs_config *cfg);
 
 /* The same from the text of a parameter file (e.g. the copy stored in a
  * result file); path names it in messages and in cfg->path. */
-enum cs_status cs_config_load_text(const char *path, const char *text, const char *const *sets,
-                                   size_t n_set, struct cs_config *cfg);
-
-/* The raw [sweep] (or other deferred) key, or NULL. */
-const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, const char *section,
-                                               const char *key);
-
-/* The fixed keys of a section ("model": name only, "solver", "output",
- * "section", "sweep"), NULL-terminated; NULL for any other section (the keys
- * of [parameters], [initial] and the model's choices in [model] are in its
- * struct cs_model, those of [continuation] in cs_cont_config_keys()). */
-const char *const *cs_config_section_keys(const char *section);
-
-/* Strict number parsing: the whole string is a finite number. */
-int cs_parse_double(const char *s, double *out);
-int cs_parse_long(const char *s, long *out);
-int cs_parse_bool(const char *s, int *out);
+CS_API enum cs_status cs_config_load_text(const char *path, const char *text,
+                                          const char *const *sets, size_t n_set,
+                                          struct cs_config *cfg);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "io/config.h"
+#include "analysis/continuation_config_private.h"
 
 struct cs_config_parse {
   const struct cs_config *cfg;
@@ -40,5 +41,22 @@ int cs_config_i_bool(struct cs_config_parse *p, const char *key, int *out);
 /* One of names (NULL-terminated): *out its index. */
 int cs_config_i_choice(struct cs_config_parse *p, const char *key, const char *const *names,
                        int *out);
+
+/* The raw [sweep] (or other deferred) key, or NULL. */
+const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, const char *section,
+                                               const char *key);
+
+/* The fixed keys of a section ("model": name only, "solver", "output",
+ * "section", "sweep"), NULL-terminated; NULL for any other section (the keys
+ * of [parameters], [initial] and the model's choices in [model] are in its
+ * struct cs_model, those of [continuation] in cs_cont_config_keys()). */
+const char *const *cs_config_section_keys(const char *section);
+
+/* Strict number parsing: the whole string is a finite number. */
+int cs_parse_double(const char *s, double *out);
+
+int cs_parse_long(const char *s, long *out);
+
+int cs_parse_bool(const char *s, int *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/error_private.h"
 #include "io/h5.h"
 #include "friction/law_table_private.h"
+#include "io/fit_h5_private.h"
 
 /* the root attributes: the fit, where it started and the papers' pairs */
 static enum cs_status write_attrs(struct cs_h5 *f, const struct cs_fit_report *r,

@@ -17,15 +17,6 @@
 extern "C" {
 #endif
 
-/* Writes r to path as path.partial under a lock, renamed over path when
- * complete (cs_h5_output_create); contact_name names the contact in the file
- * ("disk", "disk-hertz"); argc/argv go into the provenance. On failure the
- * reason is in cs_errmsg(): a file that failed before its commit is removed
- * (a fit file is small and quickly made again), one whose commit failed is
- * left as path.partial. */
-enum cs_status cs_fit_h5_write(const char *path, const struct cs_fit_report *r,
-                               const char *contact_name, int argc, char *const *argv);
-
 /* The layout version of this kind (root attribute layout_version; the
  * reader reads 1 .. this one). Raise it with every change of the layout. */
 #define CS_FIT_H5_LAYOUT 2

@@ -187,14 +187,6 @@ struct cs_result_file {
   struct cs_result_texts *texts;
 };
 CS_API void cs_result_file_free(struct cs_result_file *f);
-/* The values checksum (io/h5.h, "Checksums"): every attribute, string and
- * unchunked dataset of path summed again and compared with the file's
- * values_crc32. CS_OK with *sealed 1 when they agree, CS_OK with *sealed 0
- * for a file without it (written before the checksums, or not finished),
- * CS_ERR_HDF5 when a value changed. *items: the attributes and datasets
- * summed. Together with cs_read_result (which makes HDF5 verify every
- * chunk's Fletcher32 checksum) this verifies every stored value. */
-CS_API enum cs_status cs_result_verify_values(const char *path, int *sealed, size_t *items);
 
 /* The table or text list at path, or NULL. */
 CS_API const struct cs_result_table *cs_result_table_at(const struct cs_result_file *f,

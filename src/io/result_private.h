@@ -72,4 +72,13 @@ enum cs_status cs_rd_strings(struct cs_rd *r, const char *obj, const char *attr,
 enum cs_status cs_rd_whole(const char *path, enum cs_result_kind wanted,
                            const struct cs_rd_layout *layouts, struct cs_result_file *out);
 
+/* The values checksum (io/h5.h, "Checksums"): every attribute, string and
+ * unchunked dataset of path summed again and compared with the file's
+ * values_crc32. CS_OK with *sealed 1 when they agree, CS_OK with *sealed 0
+ * for a file without it (written before the checksums, or not finished),
+ * CS_ERR_HDF5 when a value changed. *items: the attributes and datasets
+ * summed. Together with cs_read_result (which makes HDF5 verify every
+ * chunk's Fletcher32 checksum) this verifies every stored value. */
+enum cs_status cs_result_verify_values(const char *path, int *sealed, size_t *items);
+
 #endif

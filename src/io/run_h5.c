@@ -8,6 +8,7 @@
 
 #include "core/error_private.h"
 #include "io/run_h5.h"
+#include "io/run_h5_private.h"
 
 const char *cs_run_time_unit(const struct cs_model *m)
 {

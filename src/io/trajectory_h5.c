@@ -8,6 +8,8 @@
 #include "core/error_private.h"
 #include "io/trajectory_h5.h"
 #include "models/model_private.h"
+#include "io/run_h5_private.h"
+#include "io/trajectory_h5_private.h"
 
 static double monotonic_s(void)
 {

@@ -12,6 +12,8 @@
 #include "io/run_h5.h"
 #include "io/trajectory_h5.h"
 #include "integrate/record_private.h"
+#include "io/run_h5_private.h"
+#include "io/trajectory_h5_private.h"
 
 /* Where the recorded rows and switches go: the file, and the caller's
  * progress callback. */

@@ -10,6 +10,7 @@
 #include "core/error_private.h"
 #include "io/h5.h"
 #include "plot/plot_basins.h"
+#include "analysis/basins_h5_private.h"
 
 static int has_kind(const char *path, const char *want)
 {

@@ -8,6 +8,8 @@
 #include "core/error_private.h"
 #include "study/eps_h5.h"
 #include "models/model_private.h"
+#include "io/run_h5_private.h"
+#include "study/eps_h5_private.h"
 
 /* Columns built at run time: owned names and docs, for a 2-D table of
  * doubles (s, units) or a table stored by columns (col). */

@@ -91,10 +91,10 @@ struct cs_eps_sweep_result {
  * CS_OK when the study ran (each run's status says whether its sweep did);
  * CS_ERR_ARG (the sweep's parameter is eps, bad arguments), CS_ERR_NOMEM.
  * out must be freed with cs_eps_sweep_result_free in every case. */
-enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_params,
-                                  const double *y0, const struct cs_eps_sweep_spec *spec,
-                                  struct cs_eps_sweep_result *out);
-void cs_eps_sweep_result_free(struct cs_eps_sweep_result *r);
+CS_API enum cs_status cs_eps_sweep_study(const struct cs_model *m, const void *base_params,
+                                         const double *y0, const struct cs_eps_sweep_spec *spec,
+                                         struct cs_eps_sweep_result *out);
+CS_API void cs_eps_sweep_result_free(struct cs_eps_sweep_result *r);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include "integrate/flow.h"
 #include "sweep/sweep.h"
 #include "analysis/equilibrium_private.h"
+#include "analysis/orbit_private.h"
 
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec)
 {

@@ -18,6 +18,7 @@
 #include "io/run_h5.h"
 #include "sweep/sweep_h5.h"
 #include "models/model_private.h"
+#include "io/run_h5_private.h"
 
 /* ------------------------------------------------------------- columns */
 

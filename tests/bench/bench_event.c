@@ -15,6 +15,7 @@
 
 #include "integrate/flow.h"
 #include "models/model.h"
+#include "integrate/flow_private.h"
 
 static double now(void)
 {

@@ -29,6 +29,8 @@
 #include "io/config.h"
 #include "io/h5.h"
 #include "integrate/flow.h"
+#include "integrate/flow_private.h"
+#include "analysis/orbit_private.h"
 
 #define FILE_5A "params/pendulum_fig5a_cycles.ini"
 #define REPEATS 3
