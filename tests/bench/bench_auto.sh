@@ -27,7 +27,9 @@
 # against contensou's at 4000 states (tests/bench/auto/check_rhs.c; needs the
 # build tree of CONTENSOU), and with BENCH_ACCURACY=1 (default) both programs
 # run once, untimed, at tight settings (contensou rtol 1e-10, locate_tol
-# 1e-12; AUTO NTST = 100, EPSS = 1e-10) to show the timed runs' accuracy.
+# 1e-12; AUTO NTST = 100, EPSS = 1e-10) to show the timed runs' accuracy, and
+# contensou's fold-of-cycles curve once more at rtol 1e-10 (AUTO's accuracy),
+# timed once.
 #
 # Usage (from anywhere): bash tests/bench/bench_auto.sh [CONTENSOU] [OUTDIR]
 #   CONTENSOU  the contensou executable (default: build/contensou of the tree)
@@ -160,7 +162,7 @@ ini_of() {
 # b-file's 11 digits): rtol 1e-10 and the special points located to 1e-10 rad/s
 tight=(--set solver.rtol=1e-10 --set solver.atol=1e-12 --set continuation.locate_tol=1e-10)
 cont_job() { # JOB REP: contensou's run, the CPU seconds on stdout
-  local job=$1 rep=$2 f=$out/cont_$1_$2 extra=()
+  local job=$1 f=$out/cont_$1_$2 extra=()
   [ "$job" = cycles_tight ] && extra=("${tight[@]}")
   "$gtime" -f '%U %S' -o "$f.time" "$exe" continue "$(ini_of "$job")" -o "$f.h5" --no-plot \
     "${extra[@]}" >"$f.out" 2>"$f.err" || {
@@ -203,6 +205,11 @@ if [ "$accuracy" = 1 ]; then
   "$exe" continue "$(ini_of cycles)" -o "$out/acc_cont_cycles.h5" --no-plot \
     --set solver.rtol=1e-10 --set solver.atol=1e-12 --set continuation.locate_tol=1e-12 \
     >"$out/acc_cont_cycles.out"
+  # the fold-of-cycles curve at rtol 1e-10: its user points against AUTO's (run
+  # once, its CPU time printed as a single figure)
+  "$gtime" -f '%U %S' -o "$out/acc_cont_lpc.time" "$exe" continue "$(ini_of lpc)" \
+    -o "$out/acc_cont_lpc.h5" --no-plot --set solver.rtol=1e-10 --set solver.atol=1e-12 \
+    >"$out/acc_cont_lpc.out"
   for c in po eq; do
     sed -e 's/^NTST=  50/NTST= 100/' -e 's/EPSS = 1e-8/EPSS = 1e-10/' "$wd/c.pendulum.$c" >"$wd/c.pendulum.acc_$c"
   done

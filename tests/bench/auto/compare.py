@@ -9,7 +9,8 @@ DIR holds, from bench_auto.sh: cont_{cycles,cycles_tight,hopf,lpc}.h5
 (contensou, the first repetition), cont_{...}.out (its standard output),
 b.{eq,up,po,po1,hopf_f,hopf_b,lpc_f,lpc_b} (AUTO), and times.txt (lines
 `JOB PROGRAM REP CPU_SECONDS`). Optional: the accuracy runs
-acc_cont_cycles.h5 and b.acc_{eq,po,up} (tight settings).
+acc_cont_cycles.h5, acc_cont_lpc.h5 (+ .time) and b.acc_{eq,po,up} (tight
+settings).
 Prints name = value lines and aligned tables."""
 import re
 import sys
@@ -191,9 +192,20 @@ try:
     print()
     print("## accuracy: each program's timed settings against its own tight run (special points)")
     print(f"contensou_vs_tight = {max(abs(x - y) for x, y in zip(base_c, acc_c)):.3g} rad/s")
-    print(f"AUTO_vs_tight = {max(abs(x - y) for x, y in zip(base_a, acc_a)):.3g} rad/s")
+    da = max(abs(x - y) for x, y in zip(base_a, acc_a))
+    print(f"AUTO_vs_tight = {da:.3g} rad/s" + (" (the same 11 printed digits)" if da == 0 else ""))
     print(f"tight_contensou_vs_tight_AUTO = {max(abs(x - y) for x, y in zip(acc_c, acc_a)):.3g} rad/s")
 except (OSError, IndexError, KeyError):
+    pass
+try:
+    h, cpts, nc = cont_curve(f"{D}/acc_cont_lpc.h5")
+    arows = read_b("lpc_f") + read_b("lpc_b")
+    pairs = [p for p in match_user(cpts, arows, "fold-of-cycles") if p[5] is not None]
+    cpu = sum(float(x) for x in open(f"{D}/acc_cont_lpc.time").read().split())
+    print(f"lpc_tight_max_diff = {max(abs(p[4] - p[5]) for p in pairs):.3g} "
+          "(contensou's fold-of-cycles curve at rtol 1e-10 against AUTO, user points and ends)")
+    print(f"lpc_tight = {nc} points, {cpu:.2f} s CPU, {1e3 * cpu / nc:.1f} ms/point (one run)")
+except (OSError, IndexError, KeyError, ValueError):
     pass
 
 # ---------------------------------------------------------------- CPU time
