@@ -196,8 +196,8 @@ done
 for job in cycles cycles_tight hopf lpc; do
   cp "$out/cont_${job}_1.h5" "$out/cont_$job.h5"
   cp "$out/cont_${job}_1.out" "$out/cont_$job.out"
-  cp "$wd"/b.* "$out"/ 2>/dev/null || true
 done
+cp "$wd"/b.* "$out"/
 kv uptime_after_timing "\"$(uptime)\""
 
 if [ "$accuracy" = 1 ]; then

@@ -55,10 +55,10 @@ int main(void)
       m->jac(t, y, J, cfg.params);
       func_(&ndim, y, icp, par, &ijac, fa, Ja, Pa);
       for (int i = 0; i < 6; i++) {
-        double scale = 1e-300, jscale = 1e-300;
+        /* f relative to max(|f_i|, 1), a Jacobian row to its largest entry */
+        double scale = fmax(fabs(f[i]), 1.0), jscale = 1e-300;
         for (int j = 0; j < 6; j++)
           jscale = fmax(jscale, fabs(J[6 * i + j]));
-        scale = fmax(fabs(f[i]), 1.0);
         err_f = fmax(err_f, fabs(fa[i] - f[i]) / scale);
         for (int j = 0; j < 6; j++)
           err_j = fmax(err_j, fabs(Ja[6 * j + i] - J[6 * i + j]) / jscale);
