@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "io/config.h"
-#include "analysis/continuation_config_private.h"
 
 struct cs_config_parse {
   const struct cs_config *cfg;
