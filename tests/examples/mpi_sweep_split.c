@@ -14,7 +14,10 @@
  *   mpirun -np N example_mpi_sweep_split --thread-single PARAMS.ini OUT ...
  *
  * Output (world rank 0): world = N, group_processes = N - 1, points = P
- * (grid points written by each group, summed over MPI_COMM_WORLD). With
+ * (grid points written by each group, summed over MPI_COMM_WORLD),
+ * failed_processes = 0 (also counting a process where cs_dist_init, called
+ * after the host initialised MPI, did not take the host's whole world or
+ * finalised MPI). With
  * --thread-single the host initialises MPI_THREAD_SINGLE, which a sweep over
  * several processes cannot use: the program prints "refused = <message>"
  * and exits 0 when cs_dist_init_comm refuses it (CS_ERR_UNSUPPORTED), 1
@@ -95,8 +98,20 @@ int main(int argc, char **argv)
   MPI_Comm_size(comm, &group_size);
   MPI_Comm_free(&comm);
 
+  /* cs_dist_init in a program that initialised MPI: the program's world,
+   * never a second MPI_Init_thread, and MPI stays up after cs_dist_finalize */
+  struct cs_dist w;
+  int world_size = 0, owns = 1, finalised = 1;
+  if (cs_dist_init(&w) == CS_OK) {
+    world_size = w.size;
+    owns = w.owns_mpi;
+    cs_dist_finalize(&w);
+    MPI_Finalized(&finalised);
+  }
+
   /* the host's own traffic on MPI_COMM_WORLD, after contensou's */
-  long failed = points<0, total_failed = 0, total_points = 0, mine = points> 0 ? points : 0;
+  long failed = points < 0 || world_size != size || owns || finalised;
+  long mine = points > 0 ? points : 0, total_failed = 0, total_points = 0;
   MPI_Allreduce(&failed, &total_failed, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(&mine, &total_points, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
