@@ -481,9 +481,11 @@ static int open_failed(const struct cs_dist *d, const struct cs_sweep_job *job, 
 {
   int rank0 = d->rank == 0;
   if (st == CS_ERR_INTERRUPTED) {
-    if (rank0 && c->resume.rc > 128)
+    if (rank0 && c->resume.rc > 128) { /* while the file was checked */
       fprintf(stderr, "%s: %s\n", cmd, c->resume.why);
-    else if (rank0)
+      return c->resume.rc;
+    }
+    if (rank0)
       stopped_early((int)stop_signal, job->path);
     return signal_exit();
   }
