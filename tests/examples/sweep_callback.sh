@@ -4,7 +4,9 @@
 # point (each index once) and the classes it saw are those of
 # `contensou sweep` on the same parameters: per point when h5py can read
 # the file (python3-h5py), and always as counts per class from
-# `contensou info`.
+# `contensou info`. Stopped by its callback after 5 points and resumed
+# (cs_sweep_job_resume), it computes the 7 others only, and its file holds
+# the uninterrupted run's datasets bit for bit (h5py).
 # Usage (CTest): bash sweep_callback.sh PROGRAM SCRATCH_DIR
 set -u
 prog=${1:?usage: sweep_callback.sh PROGRAM SCRATCH_DIR}
@@ -42,8 +44,36 @@ awk '{n[$4]++} END {for (c in n) print c, n[c]}' "$scratch/points.txt" | sort >"
   die "classes per count differ: contensou sweep: $(cat "$scratch/cli_counts"); callback: $(cat "$scratch/cb_counts")"
 echo "ok: the callback's classes are contensou sweep's ($(tr '\n' ' ' <"$scratch/cli_counts"))"
 
+# stopped by the callback after 5 points, then resumed by the program
+"$prog" --stop-after 5 "$ini" "$scratch/resumed.h5" "$scratch/resumed.txt" "${sets[@]}" \
+  >"$scratch/out" || die "the example with --stop-after 5 failed: $(cat "$scratch/out")"
+for line in 'stopped_after = 5' 'resumed_points = 5' 'points = 12'; do
+  grep -qx "$line" "$scratch/out" || die "--stop-after 5: expected '$line'; it printed: $(cat "$scratch/out")"
+done
+[ "$(awk '{print $1, $2}' "$scratch/resumed.txt" | sort -u | wc -l)" -eq 12 ] &&
+  [ "$(wc -l <"$scratch/resumed.txt")" -eq 12 ] ||
+  die "stopped and resumed: the callback did not see each point once"
+[ -s "$scratch/resumed.h5" ] && [ ! -e "$scratch/resumed.h5.partial" ] || die "no complete resumed.h5"
+echo "ok: stopped by the callback after 5 points, resumed: 7 more points, each grid point once"
+
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
-  /usr/bin/python3 - "$scratch/cli.h5" "$scratch/points.txt" <<'PY' || die "per point, the classes differ"
+  /usr/bin/python3 - "$scratch/callback.h5" "$scratch/resumed.h5" <<'PY' || die "the resumed file differs"
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+bad, n = [], [0]
+def visit(name, obj):
+    if isinstance(obj, h5py.Dataset):
+        n[0] += 1
+        x, y = obj[()], b[name][()] if name in b else None
+        if y is None or x.shape != y.shape or not np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
+            bad.append(name)
+a.visititems(visit)
+if bad or n[0] <= 20:
+    print("differ:", ", ".join(bad[:10]), "datasets:", n[0]); sys.exit(1)
+PY
+  echo "ok: the stopped and resumed file holds the uninterrupted run's datasets, bit for bit"
+  for txt in points resumed; do
+  /usr/bin/python3 - "$scratch/cli.h5" "$scratch/$txt.txt" <<'PY' || die "per point, the classes differ ($txt.txt)"
 import sys, h5py
 g = h5py.File(sys.argv[1], "r")["forward/points"]
 names = [n.decode() if isinstance(n, bytes) else n for n in g.attrs["class_names"]]
@@ -53,7 +83,8 @@ bad = [i for i in ref if seen.get(i) != ref[i]]
 if bad:
     print("differ at", bad, [(seen.get(i), ref[i]) for i in bad]); sys.exit(1)
 PY
-  echo "ok: per point, the classes the callback saw are those in contensou sweep's file"
+  done
+  echo "ok: per point, the classes the callback saw (both runs) are those in contensou sweep's file"
 else
   echo "note: no h5py (python3-h5py): classes compared as counts only"
 fi
