@@ -17,6 +17,7 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep_h5.h"
+#include "sweep/sweep_h5_private.h"
 #include "models/model_private.h"
 #include "io/run_h5_private.h"
 

@@ -60,7 +60,8 @@
  * resumed or distributed sweep gives the same file as one uninterrupted run)
  * and renamed over path; the partial file is removed. An interrupted sweep
  * (signal) keeps the partial file with status = interrupted; a killed one
- * keeps it with status = running; both continue with cs_sweep_h5_resume.
+ * keeps it with status = running; both continue with cs_sweep_job_resume
+ * (sweep_dist.h).
  * While it runs, the lock file holds CS_SWEEP_H5_MARGIN bytes of disk back:
  * when another process fills the disk, the writer gives them back to close
  * the partial file cleanly with status = failed (plain readers open it);
@@ -81,7 +82,9 @@
  *
  * To see each point as it finishes, pass a sink of your own that calls
  * cs_sweep_h5_sink(w, pt) and then looks at pt. Without the tick the points
- * reach the disk only at the end. */
+ * reach the disk only at the end. struct cs_sweep_job (sweep_dist.h) does
+ * all of this in fewer calls, over MPI processes too, and resumes a
+ * stopped sweep (tests/examples/sweep_callback.c). */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
 
@@ -118,18 +121,6 @@ CS_API enum cs_status cs_sweep_h5_create(const char *path, const struct cs_confi
                                          const struct cs_sweep_spec *spec, int argc,
                                          char *const *argv, struct cs_sweep_h5 **out);
 
-/* cs_sweep_h5_create with a flag a signal handler sets: writing the grid of
- * a large map (written in blocks) stops within a block when *cancel becomes
- * nonzero, with CS_ERR_INTERRUPTED (nothing is kept: no point was
- * computed). path is refused (CS_ERR_ARG) when it ends in a name contensou
- * derives from an output (".partial", ".tmp", ".lock"): that name belongs
- * to the run writing the shorter one. */
-CS_API enum cs_status cs_sweep_h5_create_ctl(const char *path, const struct cs_config *cfg,
-                                             const char *const *sets, size_t n_set,
-                                             const struct cs_sweep_spec *spec, int argc,
-                                             char *const *argv, const volatile sig_atomic_t *cancel,
-                                             struct cs_sweep_h5 **out);
-
 /* Bytes the partial file of a sweep of spec will take (the final file written
  * at the end takes as much again, beside it). section_rows (may be NULL): the
  * section rows a point is expected to store (a stroboscopic section: one per
@@ -158,46 +149,6 @@ struct cs_sweep_h5_info {
   size_t npoints; /* grid points per pass */
 };
 CS_API void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
-
-/* Claims path and reads what the unfinished sweep of path holds ("<path>.partial"
- * if it exists, else path). Nothing is modified. CS_ERR_NOT_FOUND when neither
- * exists; CS_ERR_BUSY when another process writes it. */
-CS_API enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                              struct cs_sweep_h5_info *info);
-/* The same, calling verify(source, ctx) once the file is claimed and before
- * anything of it is read: a status other than CS_OK (its message set) is
- * returned as it is. The command line verifies the file there in a child
- * process (a damaged file can make libhdf5 loop or crash). */
-CS_API enum cs_status
-cs_sweep_h5_open_resume_verified(const char *path,
-                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
-                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info);
-
-/* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
- * params_file (NULL: the one the sweep started from, if it is still where it
- * was) and the overrides sets consistent with what the file was started
- * with? CS_OK; CS_ERR_MISMATCH for another results version (another
- * program computes differently), a parameter file whose text changed, other
- * overrides (with the first line that differs); CS_ERR_IO when params_file
- * cannot be read. The reason in cs_errmsg(). */
-CS_API enum cs_status cs_sweep_h5_check_resume(const char *path,
-                                               const struct cs_sweep_h5_info *info,
-                                               const char *params_file, const char *const *sets,
-                                               size_t n_set);
-
-/* After cs_sweep_h5_open_resume (and the caller's checks that the stored
- * parameters are the ones it will use): checks the file against spec and
- * the model, fills prior (records and final states of the finished points;
- * free with cs_sweep_h5_prior_free), moves a final file back to
- * "<path>.partial", marks the run as running again (appending the command
- * line to `resumed`) and switches to SWMR. */
-CS_API enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
-                                         const struct cs_sweep_spec *spec, int argc,
-                                         char *const *argv, struct cs_sweep_prior *prior);
-CS_API void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
-
-/* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
-CS_API void cs_sweep_h5_abandon(struct cs_sweep_h5 *w);
 
 /* The sink for cs_sweep_run_ctl (ctx = the writer). */
 CS_API int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);

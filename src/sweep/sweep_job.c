@@ -10,6 +10,7 @@
 #include "io/run_h5.h"
 #include "sweep/sweep_dist.h"
 #include "sweep/sweep_dist_private.h"
+#include "sweep/sweep_h5_private.h"
 
 #include <errno.h>
 #include <stdio.h>
