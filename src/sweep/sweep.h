@@ -115,11 +115,6 @@ CS_API size_t cs_sweep_npoints(const struct cs_sweep_spec *spec); /* n1 (x n2) *
  * records stay within memory and disk a machine has. */
 #define CS_SWEEP_MAX_POINTS 100000000
 
-/* Bytes of memory a sweep of spec keeps for its whole run, besides the
- * threads' working memory: per point and pass a small record (1-D sweeps:
- * also the final state, for refinement) and the work units. */
-CS_API double cs_sweep_memory_estimate(const struct cs_model *m, const struct cs_sweep_spec *spec);
-
 /* One finished point as delivered to the sink. */
 struct cs_sweep_point {
   int pass;      /* 0 forward, 1 backward */
@@ -279,11 +274,6 @@ CS_API enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_pa
                                    const double *y0, const struct cs_sweep_spec *spec,
                                    cs_sweep_sink_fn sink, void *sink_ctx,
                                    struct cs_sweep_outcome *out);
-
-/* Detects the changes between neighbours of one pass's records (1-D). */
-CS_API size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
-                              const struct cs_sweep_record *rec, struct cs_bifurcation *out,
-                              size_t max_out);
 
 #ifdef __cplusplus
 }

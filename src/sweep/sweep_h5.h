@@ -121,20 +121,6 @@ CS_API enum cs_status cs_sweep_h5_create(const char *path, const struct cs_confi
                                          const struct cs_sweep_spec *spec, int argc,
                                          char *const *argv, struct cs_sweep_h5 **out);
 
-/* Bytes the partial file of a sweep of spec will take (the final file written
- * at the end takes as much again, beside it). section_rows (may be NULL): the
- * section rows a point is expected to store (a stroboscopic section: one per
- * forcing period of the recording window; record_crossings), NAN when it
- * cannot be known before the run (a hyperplane section): those rows are then
- * not counted. */
-CS_API double cs_sweep_h5_size_estimate(const struct cs_config *cfg,
-                                        const struct cs_sweep_spec *spec, double *section_rows);
-
-/* Finished points in the sweep file of path ("<path>.partial" if it exists,
- * else path) as the disk holds it now, over both passes; -1 when it cannot
- * be read (the reason in cs_errmsg()). What messages about kept points say. */
-CS_API long long cs_sweep_h5_points_on_disk(const char *path);
-
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
   char *source;         /* the file found: "<path>.partial" or path (malloc) */
@@ -148,7 +134,6 @@ struct cs_sweep_h5_info {
   size_t done[2]; /* points finished per pass */
   size_t npoints; /* grid points per pass */
 };
-CS_API void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
 
 /* The sink for cs_sweep_run_ctl (ctx = the writer). */
 CS_API int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
@@ -156,20 +141,6 @@ CS_API int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
 /* The tick for cs_sweep_run_ctl: flushes if points were written and
  * CS_SWEEP_H5_FLUSH seconds have passed since the last flush. */
 CS_API void cs_sweep_h5_tick(void *ctx);
-
-/* Points on disk (flushed), over both passes, including a resumed run's. */
-CS_API size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
-
-/* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
-CS_API size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
-
-/* A flag a signal handler sets (may be NULL): the final file of a completed
- * sweep is then not written (cs_sweep_h5_finish returns CS_ERR_INTERRUPTED,
- * the partial file, which holds every point, stays marked interrupted). */
-CS_API void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel);
-
-/* The file being written ("<path>.partial"). */
-CS_API const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
 
 /* Ends the run and frees w. o NULL: the run failed before producing an
  * outcome (the partial file is kept, status failed). A completed sweep

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The steps of a sweep file's creation and resume that struct cs_sweep_job
- * (sweep_dist.h) makes in order, over the processes of a run: shared by the
- * library's files, not installed. A program creates or resumes a sweep file
- * with cs_sweep_job_create / cs_sweep_job_resume. */
+ * (sweep_dist.h) makes in order, over the processes of a run, and what the
+ * command line reports and checks about the file (its size before the run,
+ * the points on disk): shared by the library's files and the command line,
+ * not installed. A program creates or resumes a sweep file with
+ * cs_sweep_job_create / cs_sweep_job_resume. */
 #ifndef CS_SWEEP_H5_PRIVATE_H
 #define CS_SWEEP_H5_PRIVATE_H
 
@@ -58,5 +60,36 @@ void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
 
 /* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
 void cs_sweep_h5_abandon(struct cs_sweep_h5 *w);
+
+/* What the command line reports and checks about a sweep file. */
+/* Bytes the partial file of a sweep of spec will take (the final file written
+ * at the end takes as much again, beside it). section_rows (may be NULL): the
+ * section rows a point is expected to store (a stroboscopic section: one per
+ * forcing period of the recording window; record_crossings), NAN when it
+ * cannot be known before the run (a hyperplane section): those rows are then
+ * not counted. */
+double cs_sweep_h5_size_estimate(const struct cs_config *cfg, const struct cs_sweep_spec *spec,
+                                 double *section_rows);
+
+/* Finished points in the sweep file of path ("<path>.partial" if it exists,
+ * else path) as the disk holds it now, over both passes; -1 when it cannot
+ * be read (the reason in cs_errmsg()). What messages about kept points say. */
+long long cs_sweep_h5_points_on_disk(const char *path);
+
+/* Points on disk (flushed), over both passes, including a resumed run's. */
+size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
+
+/* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
+size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
+
+/* A flag a signal handler sets (may be NULL): the final file of a completed
+ * sweep is then not written (cs_sweep_h5_finish returns CS_ERR_INTERRUPTED,
+ * the partial file, which holds every point, stays marked interrupted). */
+void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel);
+
+/* The file being written ("<path>.partial"). */
+const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
+
+void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
 
 #endif

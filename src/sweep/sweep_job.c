@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 
 #include "core/error_private.h"
-#include "io/run_h5.h"
+#include "io/run_h5_private.h"
 #include "sweep/sweep_dist.h"
 #include "sweep/sweep_dist_private.h"
 #include "sweep/sweep_h5_private.h"
