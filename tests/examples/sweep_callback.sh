@@ -25,11 +25,11 @@ sets=(sweep.points=12 sweep.from=20 sweep.to=60 sweep.transient=5 sweep.adaptive
 "$prog" "$ini" "$scratch/callback.h5" "$scratch/points.txt" "${sets[@]}" >"$scratch/out" ||
   die "the example failed: $(cat "$scratch/out")"
 grep -qx 'points = 12' "$scratch/out" || die "it reports: $(cat "$scratch/out")"
-[ -s "$scratch/callback.h5" ] && [ ! -e "$scratch/callback.h5.partial" ] ||
+{ [ -s "$scratch/callback.h5" ] && [ ! -e "$scratch/callback.h5.partial" ]; } ||
   die "no complete callback.h5"
 [ "$(wc -l <"$scratch/points.txt")" -eq 12 ] || die "points.txt has $(wc -l <"$scratch/points.txt") lines, not 12"
-[ "$(awk '{print $1, $2}' "$scratch/points.txt" | sort -u | wc -l)" -eq 12 ] &&
-  [ "$(awk '$1 == "forward" && $2 >= 0 && $2 < 12' "$scratch/points.txt" | wc -l)" -eq 12 ] ||
+{ [ "$(awk '{print $1, $2}' "$scratch/points.txt" | sort -u | wc -l)" -eq 12 ] &&
+  [ "$(awk '$1 == "forward" && $2 >= 0 && $2 < 12' "$scratch/points.txt" | wc -l)" -eq 12 ]; } ||
   die "points.txt does not hold each forward index 0..11 once"
 echo "ok: the callback wrote 12 lines, one per grid point"
 
@@ -40,7 +40,7 @@ for s in "${sets[@]}"; do set_args+=(--set "$s"); done
 "$CONTENSOU" info "$scratch/cli.h5" | sed -n 's/^forward\.class_\([a-z-]*\) = \([0-9]*\)$/\1 \2/p' |
   sort >"$scratch/cli_counts"
 awk '{n[$4]++} END {for (c in n) print c, n[c]}' "$scratch/points.txt" | sort >"$scratch/cb_counts"
-[ -s "$scratch/cli_counts" ] && cmp -s "$scratch/cli_counts" "$scratch/cb_counts" ||
+{ [ -s "$scratch/cli_counts" ] && cmp -s "$scratch/cli_counts" "$scratch/cb_counts"; } ||
   die "classes per count differ: contensou sweep: $(cat "$scratch/cli_counts"); callback: $(cat "$scratch/cb_counts")"
 echo "ok: the callback's classes are contensou sweep's ($(tr '\n' ' ' <"$scratch/cli_counts"))"
 
@@ -50,10 +50,10 @@ echo "ok: the callback's classes are contensou sweep's ($(tr '\n' ' ' <"$scratch
 for line in 'stopped_after = 5' 'resumed_points = 5' 'points = 12'; do
   grep -qx "$line" "$scratch/out" || die "--stop-after 5: expected '$line'; it printed: $(cat "$scratch/out")"
 done
-[ "$(awk '{print $1, $2}' "$scratch/resumed.txt" | sort -u | wc -l)" -eq 12 ] &&
-  [ "$(wc -l <"$scratch/resumed.txt")" -eq 12 ] ||
+{ [ "$(awk '{print $1, $2}' "$scratch/resumed.txt" | sort -u | wc -l)" -eq 12 ] &&
+  [ "$(wc -l <"$scratch/resumed.txt")" -eq 12 ]; } ||
   die "stopped and resumed: the callback did not see each point once"
-[ -s "$scratch/resumed.h5" ] && [ ! -e "$scratch/resumed.h5.partial" ] || die "no complete resumed.h5"
+{ [ -s "$scratch/resumed.h5" ] && [ ! -e "$scratch/resumed.h5.partial" ]; } || die "no complete resumed.h5"
 echo "ok: stopped by the callback after 5 points, resumed: 7 more points, each grid point once"
 
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
