@@ -65,26 +65,12 @@
  * While it runs, the lock file holds CS_SWEEP_H5_MARGIN bytes of disk back:
  * when another process fills the disk, the writer gives them back to close
  * the partial file cleanly with status = failed (plain readers open it);
- * what was kept is then counted from the file (cs_sweep_h5_points_on_disk).
+ * what was kept is then counted from the file.
  *
- * A sweep into a file, from a program (error checks left out; `contensou
- * sweep` does the same with signals and progress lines):
- *
- *   struct cs_config cfg;   cs_config_load("run.ini", NULL, 0, &cfg);
- *   struct cs_sweep_spec spec;   cs_sweep_spec_from_config(&cfg, &spec);
- *   struct cs_sweep_h5 *w;   cs_sweep_h5_create("out.h5", &cfg, NULL, 0, &spec, 0, NULL, &w);
- *   struct cs_sweep_ctl ctl = {.tick = cs_sweep_h5_tick};
- *   struct cs_sweep_outcome o;
- *   enum cs_status st = cs_sweep_run_ctl(cfg.model, cfg.params_unprepared, cfg.y0, &spec,
- *                                        cs_sweep_h5_sink, w, &ctl, &o);
- *   cs_sweep_h5_finish(w, st == CS_OK ? &o : NULL);   (writes out.h5, frees w)
- *   cs_sweep_outcome_free(&o);   cs_config_free(&cfg);
- *
- * To see each point as it finishes, pass a sink of your own that calls
- * cs_sweep_h5_sink(w, pt) and then looks at pt. Without the tick the points
- * reach the disk only at the end. struct cs_sweep_job (sweep_dist.h) does
- * all of this in fewer calls, over MPI processes too, and resumes a
- * stopped sweep (tests/examples/sweep_callback.c). */
+ * A sweep into this file from a program: struct cs_sweep_job
+ * (sweep/sweep_dist.h) creates or resumes it, runs the sweep over one
+ * process or many with a callback per written point, and finishes it
+ * (tests/examples/sweep_callback.c). What is declared here reads it back. */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
 
@@ -109,18 +95,6 @@ extern "C" {
 
 struct cs_sweep_h5;
 
-/* Claims path (CS_ERR_BUSY if another process or another writer of this
- * process writes it; CS_ERR_EXISTS if "<path>.partial" holds an unfinished
- * sweep) and creates the partial file with everything known before the run,
- * then switches it to SWMR. sets (n_set of them, may be NULL/0) are the
- * "section.key=value" overrides applied to cfg, stored so that a resume can
- * check them; argc/argv (may be 0/NULL) the command line stored as
- * provenance. The reason of a failure (cs_errmsg()) names the file. */
-CS_API enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
-                                         const char *const *sets, size_t n_set,
-                                         const struct cs_sweep_spec *spec, int argc,
-                                         char *const *argv, struct cs_sweep_h5 **out);
-
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
   char *source;         /* the file found: "<path>.partial" or path (malloc) */
@@ -134,19 +108,6 @@ struct cs_sweep_h5_info {
   size_t done[2]; /* points finished per pass */
   size_t npoints; /* grid points per pass */
 };
-
-/* The sink for cs_sweep_run_ctl (ctx = the writer). */
-CS_API int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
-
-/* The tick for cs_sweep_run_ctl: flushes if points were written and
- * CS_SWEEP_H5_FLUSH seconds have passed since the last flush. */
-CS_API void cs_sweep_h5_tick(void *ctx);
-
-/* Ends the run and frees w. o NULL: the run failed before producing an
- * outcome (the partial file is kept, status failed). A completed sweep
- * (!o->interrupted) gets its final file (see above); an interrupted one keeps
- * the partial file with status interrupted. Returns the first failure. */
-CS_API enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
 
 /* ------------------------------------------------------- read back (io/result.h) */
 

@@ -92,4 +92,29 @@ const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
 
 void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
 
+/* Claims path (CS_ERR_BUSY if another process or another writer of this
+ * process writes it; CS_ERR_EXISTS if "<path>.partial" holds an unfinished
+ * sweep) and creates the partial file with everything known before the run,
+ * then switches it to SWMR. sets (n_set of them, may be NULL/0) are the
+ * "section.key=value" overrides applied to cfg, stored so that a resume can
+ * check them; argc/argv (may be 0/NULL) the command line stored as
+ * provenance. The reason of a failure (cs_errmsg()) names the file. */
+enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
+                                  const char *const *sets, size_t n_set,
+                                  const struct cs_sweep_spec *spec, int argc, char *const *argv,
+                                  struct cs_sweep_h5 **out);
+
+/* The sink for cs_sweep_run_ctl (ctx = the writer). */
+int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
+
+/* The tick for cs_sweep_run_ctl: flushes if points were written and
+ * CS_SWEEP_H5_FLUSH seconds have passed since the last flush. */
+void cs_sweep_h5_tick(void *ctx);
+
+/* Ends the run and frees w. o NULL: the run failed before producing an
+ * outcome (the partial file is kept, status failed). A completed sweep
+ * (!o->interrupted) gets its final file (see above); an interrupted one keeps
+ * the partial file with status interrupted. Returns the first failure. */
+enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
+
 #endif
