@@ -59,7 +59,7 @@ enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config 
 void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
 
 /* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
-void cs_sweep_h5_abandon(struct cs_sweep_h5 *w);
+void cs_sweep_h5_discard(struct cs_sweep_h5 *w);
 
 /* What the command line reports and checks about a sweep file. */
 /* Bytes the partial file of a sweep of spec will take (the final file written

@@ -166,7 +166,7 @@ enum cs_status cs_sweep_job_resume(struct cs_dist *d, const char *path,
           cs_sweep_h5_open_resume_verified(path, opts->verify, opts->ctx, &job->w, &job->info), 0};
     if (v.st == CS_OK && strcmp(job->info.status, "complete") == 0) {
       job->complete = 1;
-      cs_sweep_h5_abandon(job->w);
+      cs_sweep_h5_discard(job->w);
       job->w = NULL;
     } else if (v.st == CS_OK)
       v = input(
@@ -185,7 +185,7 @@ enum cs_status cs_sweep_job_resume(struct cs_dist *d, const char *path,
     v = (verdict){
         cs_sweep_h5_resume(job->w, &job->cfg, &job->spec, opts->argc, opts->argv, &job->prior), 0};
     if (v.st != CS_OK) {
-      cs_sweep_h5_abandon(job->w);
+      cs_sweep_h5_discard(job->w);
       job->w = NULL;
     }
   }
@@ -256,7 +256,7 @@ void cs_sweep_job_free(struct cs_sweep_job *job)
     if (job->live)
       cs_sweep_h5_finish(job->w, NULL);
     else
-      cs_sweep_h5_abandon(job->w);
+      cs_sweep_h5_discard(job->w);
   }
   if (job->has_cfg)
     cs_config_free(&job->cfg);
