@@ -36,6 +36,11 @@ static const char *const fixed_keys[] = {
     NULL,
 };
 
+const char *const *cs_basins_config_keys(void)
+{
+  return fixed_keys;
+}
+
 static int state(struct cs_config_parse *p, const struct cs_model *m, const char *key, int *out)
 {
   const struct cs_config_raw *r = cs_config_i_get(p, key);

@@ -13,6 +13,9 @@
  * solver are set. */
 void cs_basins_spec_scales(struct cs_basins_spec *spec, const struct cs_model *m, const double *y0);
 
+/* The keys of [basins], NULL-terminated (contensou keys, completion). */
+const char *const *cs_basins_config_keys(void);
+
 size_t cs_basins_ncells(const struct cs_basins_spec *spec);
 
 /* The initial state of cell k (n_state values); y0 gives the states not set

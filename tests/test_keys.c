@@ -12,6 +12,8 @@
 #include "analysis/continuation_config.h"
 #include "io/config.h"
 #include "io/config_private.h"
+#include "analysis/basins.h"
+#include "analysis/basins_private.h"
 #include "analysis/continuation_config_private.h"
 
 static const char base[] = "[model]\nname = oscillator\n[output]\nt_end = 1\n";
@@ -89,6 +91,46 @@ static void accepted_lists_equal_tables(void **state)
   }
 }
 
+/* [basins]: the table `contensou keys` prints against the list the reader
+ * names for an unknown key (written out by hand there), the two
+ * model-dependent patterns <state>_min and <state>_max aside. */
+static void basins_keys_equal_table(void **state)
+{
+  (void)state;
+  const char *sets[] = {"basins.no_such_key=1"};
+  struct cs_config cfg;
+  assert_int_equal(cs_config_load_text("keys.ini", base, sets, 1, &cfg), CS_OK);
+  struct cs_basins_spec spec;
+  enum cs_status st = cs_basins_spec_from_config(&cfg, &spec);
+  char msg[2048];
+  snprintf(msg, sizeof msg, "%s", cs_errmsg());
+  cs_config_free(&cfg);
+  assert_int_not_equal(st, CS_OK);
+  char *list = strstr(msg, "(accepted: ");
+  if (!list || !strstr(msg, "unknown key"))
+    fail_msg("basins.no_such_key: %s", msg);
+  list += strlen("(accepted: ");
+  char *end = strchr(list, ')');
+  assert_non_null(end);
+  *end = '\0';
+  const char *const *keys = cs_basins_config_keys();
+  size_t n_table = 0, n_listed = 0;
+  while (keys[n_table])
+    n_table++;
+  for (char *tok = strtok(list, ", "); tok; tok = strtok(NULL, ", ")) {
+    if (strcmp(tok, "<state>_min") == 0 || strcmp(tok, "<state>_max") == 0)
+      continue;
+    size_t k = 0;
+    while (keys[k] && strcmp(keys[k], tok) != 0)
+      k++;
+    if (!keys[k])
+      fail_msg("[basins]: the reader accepts '%s', the table lacks it", tok);
+    n_listed++;
+  }
+  if (n_listed != n_table)
+    fail_msg("[basins]: the reader lists %zu keys, the table has %zu", n_listed, n_table);
+}
+
 static void other_sections_have_no_fixed_keys(void **state)
 {
   (void)state;
@@ -107,6 +149,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(table_keys_are_accepted),
       cmocka_unit_test(accepted_lists_equal_tables),
+      cmocka_unit_test(basins_keys_equal_table),
       cmocka_unit_test(other_sections_have_no_fixed_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,13 +13,14 @@
 #include "io/config.h"
 #include "models/model.h"
 #include "io/config_private.h"
+#include "analysis/basins_private.h"
 #include "analysis/continuation_config_private.h"
 
 static const char keys_help[] =
     "usage: contensou keys [--model NAME]\n"
     "\n"
     "Prints the keys a parameter file and --set accept, one 'section.key' per line:\n"
-    "those of [model], [solver], [output], [section], [sweep] and [continuation],\n"
+    "those of [model], [solver], [output], [section], [sweep], [continuation] and [basins],\n"
     "then [model] choices, [parameters] and [initial] of the model NAME, or of\n"
     "every model when --model is not given (each key once). Used by the bash\n"
     "completion of --set.\n"
@@ -83,6 +84,8 @@ int cli_keys(const struct cli_ctx *ctx, int argc, char **argv)
       printf("%s.%s\n", fixed[s], *k);
   for (const char *const *k = cs_continue_config_keys(); *k; k++)
     printf("continuation.%s\n", *k);
+  for (const char *const *k = cs_basins_config_keys(); *k; k++)
+    printf("basins.%s\n", *k);
   for (size_t i = 0; models[i]; i++) {
     const struct cs_model *m = models[i];
     for (size_t j = 0; j < m->n_choice; j++)
