@@ -321,9 +321,16 @@ static int rhs_aug(double t, const double *Y, double *Yd, const void *ctx)
   struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
   const struct cs_model *m = w->m;
   size_t n = w->n;
-  int rc = m->rhs(t, Y, Yd, w->P[0]);
-  if (!rc)
-    rc = eval_jac(w, t, Y, w->P[0], w->J);
+  int rc;
+  if (m->rhs_jac) {
+    /* one evaluation of the law for both (the values rhs and jac give) */
+    memset(w->J, 0, n * n * sizeof *w->J);
+    rc = m->rhs_jac(t, Y, Yd, w->J, w->P[0]);
+  } else {
+    rc = m->rhs(t, Y, Yd, w->P[0]);
+    if (!rc)
+      rc = eval_jac(w, t, Y, w->P[0], w->J);
+  }
   if (rc)
     return rc;
   for (size_t j = 0; j <= n; j++) {
