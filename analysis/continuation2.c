@@ -406,13 +406,12 @@ static int tangent(struct c2 *c, const double *GX, const double *last, double *t
 }
 
 /* Newton on G = 0 and tk . (X^ - X^k) = ds (fix < 0) or X[fix] = fixval. */
-static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const double *tk,
-                              double ds, int fix, double fixval, struct sol *s)
+static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const double *tk, double ds,
+                             int fix, double fixval, struct sol *s)
 {
   size_t nx = c->nx;
   double G[NX_MAX], GX[NX_MAX * NX_MAX], A[NX_MAX * NX_MAX], b[NX_MAX], d[NX_MAX];
   double prev = INFINITY;
-  c->dq_valid = 0; /* a new solve: new borders, another part of the curve */
   for (int it = 0; it < c->sp.max_iter; it++) {
     enum cs_status st = system_at(c, X, G, GX, s);
     c->out->newton_iterations++;
@@ -470,6 +469,27 @@ static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const d
   }
   snprintf(c->msg, sizeof c->msg, "Newton did not converge in %d iterations", c->sp.max_iter);
   return CS_ERR_NOCONV;
+}
+
+/* newton() with the difference-quotient row of an earlier solve while the
+ * solves stay easy (the borders change a little between steps, the row's
+ * direction less); a solve that fails with it is redone with a fresh one,
+ * and one that needs more than EASY_ITER iterations drops it. */
+static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const double *tk,
+                              double ds, int fix, double fixval, struct sol *s)
+{
+  double X0[NX_MAX];
+  memcpy(X0, X, c->nx * sizeof *X);
+  int reused = c->dq_valid;
+  enum cs_status st = newton(c, X, Xk, tk, ds, fix, fixval, s);
+  if (reused && (st == CS_ERR_NOCONV || st == CS_ERR_SINGULAR)) {
+    c->dq_valid = 0;
+    memcpy(X, X0, c->nx * sizeof *X);
+    st = newton(c, X, Xk, tk, ds, fix, fixval, s);
+  }
+  if (st != CS_OK || s->iterations > EASY_ITER)
+    c->dq_valid = 0;
+  return st;
 }
 
 /* ------------------------------------------------------------ analysis */
