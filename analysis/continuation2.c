@@ -92,7 +92,7 @@ struct c2 {
   double hc[N_MAX], hd[N_MAX];         /* Hopf normalisations c.v = 1, d.J v = 0 */
   double ctol;
   /* cycles: the difference-quotient part of G_X (the test function's row,
-   * p2's column) of the corrector's first iteration, reused by the others */
+   * p2's column) of an earlier iteration, valid while dq_valid */
   double dq_row[NX_MAX], dq_col[N_MAX + 1];
   int dq_valid;
   struct cs_curve *out;
@@ -342,9 +342,9 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   GX[n * nx + c->ip1] = s_p;
   /* the test function's row and p2's column by forward differences: nx
    * shootings with the monodromy matrix, 90 % of a curve's time if done at
-   * every iteration. The corrector's later iterations reuse the first
-   * one's (a chord method in that row and column: the rows of the
-   * shooting stay exact, the solution is G = 0 all the same). */
+   * every iteration. Later iterations and solves reuse them (correct()
+   * says when): a chord method in that row and column, the rows of the
+   * shooting stay exact, and the solution is G = 0 all the same. */
   if (c->dq_valid) {
     for (size_t j = 0; j < nx; j++)
       GX[(n + 1) * nx + j] = c->dq_row[j];
