@@ -52,9 +52,9 @@ const char *cs_special_name(enum cs_special_kind k)
   return (int)k >= 0 && k < CS_SPECIAL_COUNT ? special_names[k] : "unknown";
 }
 
-struct cs_cont_spec cs_cont_spec_default(void)
+struct cs_continue_spec cs_continue_spec_default(void)
 {
-  struct cs_cont_spec s;
+  struct cs_continue_spec s;
   memset(&s, 0, sizeof s);
   s.direction = 1;
   s.p_min = -INFINITY, s.p_max = INFINITY;
@@ -133,7 +133,7 @@ enum { PSI_FOLD, PSI_PD, PSI_NS, PSI_HOPF = PSI_PD };
 
 struct cont {
   struct cs_orbit_ws *w;
-  struct cs_cont_spec sp;
+  struct cs_continue_spec sp;
   const struct cs_model *m;
   enum cs_branch_kind kind;
   int autonomous;
@@ -811,8 +811,9 @@ static enum cs_status specials(struct cont *c, const struct sol *a, const struct
 
 /* ---------------------------------------------------------- the branch */
 
-static enum cs_status setup(struct cont *c, struct cs_orbit_ws *w, const struct cs_cont_spec *spec,
-                            enum cs_branch_kind kind, struct cs_branch *out)
+static enum cs_status setup(struct cont *c, struct cs_orbit_ws *w,
+                            const struct cs_continue_spec *spec, enum cs_branch_kind kind,
+                            struct cs_branch *out)
 {
   cs_gsl_quiet();
   memset(c, 0, sizeof *c);
@@ -1001,7 +1002,7 @@ static void hopf_end(struct cont *c, const struct sol *s, int p_sign, double rea
   struct cs_branch eb[2];
   memset(eb, 0, sizeof eb);
   for (int k = 0; k < 2 && !best; k++) {
-    struct cs_cont_spec sp = c->sp;
+    struct cs_continue_spec sp = c->sp;
     sp.direction = k ? -p_sign : p_sign;
     sp.p_min = fmax(p - reach, c->sp.p_min);
     sp.p_max = fmin(p + reach, c->sp.p_max);
@@ -1251,7 +1252,7 @@ static enum cs_status first_tangent(struct cont *c, struct sol *s, int direction
   return CS_OK;
 }
 
-enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_cont_spec *spec,
+enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_continue_spec *spec,
                                       double p0, const double *y_guess, struct cs_branch *out)
 {
   struct cont c;
@@ -1290,8 +1291,8 @@ enum cs_status cs_continue_equilibria(struct cs_orbit_ws *w, const struct cs_con
   return st;
 }
 
-enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_spec *spec, double p0,
-                                  double t0, const double *y_guess, double T_guess,
+enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_continue_spec *spec,
+                                  double p0, double t0, const double *y_guess, double T_guess,
                                   struct cs_branch *out)
 {
   struct cont c;
@@ -1327,7 +1328,8 @@ enum cs_status cs_continue_cycles(struct cs_orbit_ws *w, const struct cs_cont_sp
   return st;
 }
 
-enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w, const struct cs_cont_spec *spec,
+enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w,
+                                            const struct cs_continue_spec *spec,
                                             const struct cs_special *hopf, struct cs_branch *out)
 {
   struct cont c;

@@ -111,8 +111,8 @@ enum cs_special_kind {
 
 CS_API const char *cs_special_name(enum cs_special_kind k);
 
-/* What to continue and how; start from cs_cont_spec_default(). */
-struct cs_cont_spec {
+/* What to continue and how; start from cs_continue_spec_default(). */
+struct cs_continue_spec {
   int direction;              /* +1: first step towards increasing p, -1 decreasing */
   double p_min, p_max;        /* the branch ends there (parameter unit) */
   double ds, ds_min, ds_max;  /* scaled arclength steps (see above) */
@@ -138,7 +138,7 @@ struct cs_cont_spec {
 /* direction +1, ds 0.01, ds_min 1e-8, ds_max 0.2, step_max 0, 200 points,
  * max_iter 8, locate on, switch_pd off, hopf_amplitude 1e-3; p_min/p_max
  * must be set. */
-CS_API struct cs_cont_spec cs_cont_spec_default(void);
+CS_API struct cs_continue_spec cs_continue_spec_default(void);
 
 /* One point of a branch. */
 struct cs_branch_point {
@@ -203,14 +203,15 @@ struct cs_param_range {
  * ended early: see end_note), CS_ERR_NOCONV when no equilibrium is found at
  * p0, CS_ERR_UNSUPPORTED for a forced model, CS_ERR_NOMEM, CS_ERR_ARG. */
 CS_API enum cs_status cs_continue_equilibria(struct cs_orbit_ws *ws,
-                                             const struct cs_cont_spec *spec, double p0,
+                                             const struct cs_continue_spec *spec, double p0,
                                              const double *y_guess, struct cs_branch *out);
 
 /* Cycles from a state: the orbit through (t0, y_guess) with period guess
  * T_guess at p0 (cs_orbit_find), then the branch. */
-CS_API enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs_cont_spec *spec,
-                                         double p0, double t0, const double *y_guess,
-                                         double T_guess, struct cs_branch *out);
+CS_API enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws,
+                                         const struct cs_continue_spec *spec, double p0, double t0,
+                                         const double *y_guess, double T_guess,
+                                         struct cs_branch *out);
 
 /* Cycles from a Hopf point (a special point of an equilibrium branch): the
  * first cycle from the eigenvector of the critical pair, small amplitude
@@ -219,7 +220,7 @@ CS_API enum cs_status cs_continue_cycles(struct cs_orbit_ws *ws, const struct cs
  * (its level at the section variable's value there), else CS_ERR_ARG with a
  * note saying which level would. */
 CS_API enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *ws,
-                                                   const struct cs_cont_spec *spec,
+                                                   const struct cs_continue_spec *spec,
                                                    const struct cs_special *hopf,
                                                    struct cs_branch *out);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* [continuation] keys -> struct cs_cont_config, with the loader's error
+/* [continuation] keys -> struct cs_continue_config, with the loader's error
  * format (see continuation_config.h). */
 #include <math.h>
 #include <stdarg.h>
@@ -48,7 +48,7 @@ static const char *const keys[] = {
 };
 
 /* stop = KIND[:N][, KIND[:N]]...: the special points that end the branch */
-static void stop_list(struct cs_config_parse *p, struct cs_cont_spec *spec)
+static void stop_list(struct cs_config_parse *p, struct cs_continue_spec *spec)
 {
   const struct cs_config_raw *r = cs_config_i_get(p, "stop");
   if (!r || p->st != CS_OK)
@@ -102,7 +102,7 @@ static void stop_list(struct cs_config_parse *p, struct cs_cont_spec *spec)
 
 /* start = sweep:FILE.h5:INDEX[:forward|backward] */
 static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r,
-                        struct cs_cont_config *c)
+                        struct cs_continue_config *c)
 {
   static const char accepted[] =
       "state, hopf, or sweep:FILE.h5:INDEX[:forward|backward], INDEX a grid index >= 0";
@@ -123,11 +123,11 @@ static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r
   snprintf(c->sweep_file, sizeof c->sweep_file, "%s", buf);
   c->sweep_index = k;
   c->sweep_pass = pass && strcmp(pass, "backward") == 0;
-  c->start = CS_CONT_FROM_SWEEP;
+  c->start = CS_CONTINUE_FROM_SWEEP;
 }
 
 /* parameter2, min2, max2 */
-static void param2(struct cs_config_parse *p, struct cs_cont_config *c)
+static void param2(struct cs_config_parse *p, struct cs_continue_config *c)
 {
   const struct cs_model *m = p->cfg->model;
   const struct cs_config_raw *r = cs_config_i_get(p, "parameter2");
@@ -173,7 +173,7 @@ static void param2(struct cs_config_parse *p, struct cs_cont_config *c)
 }
 
 /* user = NAME:VALUE[, NAME:VALUE]... */
-static void user_points(struct cs_config_parse *p, struct cs_cont_config *c)
+static void user_points(struct cs_config_parse *p, struct cs_continue_config *c)
 {
   const struct cs_config_raw *r = cs_config_i_get(p, "user");
   if (!r || p->st != CS_OK)
@@ -233,22 +233,22 @@ static void user_points(struct cs_config_parse *p, struct cs_cont_config *c)
       c->spec.user_value[c->spec.n_user++] = c->user_value[i];
 }
 
-const char *const *cs_cont_config_keys(void)
+const char *const *cs_continue_config_keys(void)
 {
   return keys;
 }
 
-enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
-                                   struct cs_cont_config *c)
+enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_param,
+                                       struct cs_continue_config *c)
 {
   struct cs_config_parse p = {cfg, "continuation", CS_OK};
   const struct cs_model *m = cfg->model;
   memset(c, 0, sizeof *c);
   c->branch = CS_BRANCH_CYCLE;
-  c->start = CS_CONT_FROM_STATE;
+  c->start = CS_CONTINUE_FROM_STATE;
   c->param = -1;
   c->at = NAN;
-  c->spec = cs_cont_spec_default();
+  c->spec = cs_continue_spec_default();
   c->param2 = -1;
   c->spec.orbit.solver = cfg->solver;
   c->spec.orbit.section = cfg->section;
@@ -339,15 +339,15 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
         "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
-      c->start = CS_CONT_FROM_STATE;
+      c->start = CS_CONTINUE_FROM_STATE;
     else if (strcmp(r->value, "hopf") == 0)
-      c->start = CS_CONT_FROM_HOPF;
+      c->start = CS_CONTINUE_FROM_HOPF;
     else if (strncmp(r->value, "sweep:", 6) == 0)
       sweep_start(&p, r, c);
     else if (strcmp(r->value, "fold") == 0 && c->param2 >= 0)
-      c->start = CS_CONT_FROM_FOLD;
+      c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
-      c->start = CS_CONT_FROM_PD;
+      c->start = CS_CONTINUE_FROM_PD;
     else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
       /* branch:FILE.h5:K */
       const char *colon = strrchr(r->value + 7, ':');
@@ -360,7 +360,7 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
         snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
                  r->value + 7);
         c->sweep_index = k;
-        c->start = CS_CONT_FROM_BRANCH;
+        c->start = CS_CONTINUE_FROM_BRANCH;
       }
     } else if (c->param2 >= 0)
       cs_config_i_err(
@@ -374,27 +374,27 @@ enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
           "period-doubling with parameter2)",
           r->value);
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONT_FROM_STATE || c->start == CS_CONT_FROM_SWEEP))
+        (c->start == CS_CONTINUE_FROM_STATE || c->start == CS_CONTINUE_FROM_SWEEP))
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
           "branch:FILE.h5:K)",
           r->value);
-    if (p.st == CS_OK && c->start == CS_CONT_FROM_PD && c->branch != CS_BRANCH_CYCLE)
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONT_FROM_FOLD || c->start == CS_CONT_FROM_PD) &&
+        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "curves of cycles of a forced model are not supported (accepted: an autonomous model)");
-    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
         c->param2 < 0)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "hopf starts a branch of cycles (accepted: branch = "
                       "cycles, or start = state)");
-    if (p.st == CS_OK && c->start == CS_CONT_FROM_HOPF && m->forcing_period &&
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_HOPF && m->forcing_period &&
         m->forcing_period(cfg->params) > 0)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "a forced model has no equilibria, hence no Hopf point (accepted: state)");

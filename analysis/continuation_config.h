@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The [continuation] section of a parameter file -> what to continue, from
- * where, and how (struct cs_cont_spec), with the loader's error format
+ * where, and how (struct cs_continue_spec), with the loader's error format
  * ("file:line: key: what is wrong (accepted: ...)"). The loader keeps the
  * section's keys raw (src/io/config.h); this is their only reader, used by
  * `contensou continue` and `contensou orbit`.
@@ -67,25 +67,25 @@
 extern "C" {
 #endif
 
-enum cs_cont_start {
-  CS_CONT_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
-  CS_CONT_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
-  CS_CONT_FROM_SWEEP, /* a point of a sweep file */
-  CS_CONT_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
-  CS_CONT_FROM_PD,    /* parameter2: the first period doubling of the cycles */
-  CS_CONT_FROM_BRANCH /* parameter2: special point K of a continuation file */
+enum cs_continue_from {
+  CS_CONTINUE_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
+  CS_CONTINUE_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
+  CS_CONTINUE_FROM_SWEEP, /* a point of a sweep file */
+  CS_CONTINUE_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
+  CS_CONTINUE_FROM_PD,    /* parameter2: the first period doubling of the cycles */
+  CS_CONTINUE_FROM_BRANCH /* parameter2: special point K of a continuation file */
 };
 
-struct cs_cont_config {
+struct cs_continue_config {
   enum cs_branch_kind branch;
-  enum cs_cont_start start;
+  enum cs_continue_from start;
   int param;             /* index of the continued parameter, -1 if not given */
   double at;             /* its value at the start */
   double transient;      /* model time unit */
   char sweep_file[1024]; /* start = sweep: the file */
   long sweep_index;      /* its grid index; start = branch: the /special row */
   int sweep_pass;        /* 0 forward, 1 backward */
-  struct cs_cont_spec spec;
+  struct cs_continue_spec spec;
   int param2;                        /* the second parameter's index, -1: a one-parameter branch */
   struct cs_curve_spec curve;        /* the curve (param2, box, steps, user points) */
   size_t n_user;                     /* user points (both parameters) */
@@ -96,8 +96,8 @@ struct cs_cont_config {
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the
  * parameter and its range are required (continue), else optional (orbit).
  * CS_ERR_PARSE or CS_ERR_RANGE with the message in cs_errmsg(). */
-CS_API enum cs_status cs_cont_config_read(const struct cs_config *cfg, int need_param,
-                                          struct cs_cont_config *out);
+CS_API enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_param,
+                                              struct cs_continue_config *out);
 
 #ifdef __cplusplus
 }

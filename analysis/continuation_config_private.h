@@ -7,6 +7,6 @@
 #include "analysis/continuation_config.h"
 
 /* The keys [continuation] accepts, NULL-terminated (for `contensou keys`). */
-const char *const *cs_cont_config_keys(void);
+const char *const *cs_continue_config_keys(void);
 
 #endif

@@ -8,7 +8,7 @@
  * with J the model's analytic Jacobian, runs on its own integrator (one
  * workspace, so the orbit's flow keeps its size and allocates nothing). The
  * orbit controls the step size; the tangent vectors are in the error test
- * only loosely (see cs_lyap_run: their growth rate is what is measured).
+ * only loosely (see cs_lyapunov_run: their growth rate is what is measured).
  * Every
  * `renorm` time units the tangent vectors are orthonormalised by modified
  * Gram-Schmidt (a QR factorisation, V = Q R): log R_jj is the growth of the
@@ -99,10 +99,10 @@ struct aug_ctx {
   double *J;   /* n x n scratch */
   double rtol; /* the run's (scaled) rtol: the saltation's state scales */
   size_t nsw;  /* switching functions (the first root functions) */
-  struct cs_lyap_ws *w;
+  struct cs_lyapunov_ws *w;
 };
 
-struct cs_lyap_ws {
+struct cs_lyapunov_ws {
   size_t n_max;
   struct cs_integrator *integ;
   double *Y;    /* n (1 + n_max) augmented state */
@@ -113,7 +113,7 @@ struct cs_lyap_ws {
   double tangent_atol;        /* > 0: the tangents' absolute tolerance */
   void *params, *scratch;     /* event-driven runs: the params copy (modes), saltation's */
   size_t params_cap;
-  /* the section whose crossings the runs record (cs_lyap_ws_set_section) */
+  /* the section whose crossings the runs record (cs_lyapunov_ws_set_section) */
   cs_root_fn sec_fn;
   const void *sec_ctx;
   int sec_dir;
@@ -121,8 +121,8 @@ struct cs_lyap_ws {
   size_t sec_cap, sec_n;
 };
 
-void cs_lyap_ws_set_section(struct cs_lyap_ws *w, cs_root_fn g, int direction, const void *ctx,
-                            double *rows, size_t cap)
+void cs_lyapunov_ws_set_section(struct cs_lyapunov_ws *w, cs_root_fn g, int direction,
+                                const void *ctx, double *rows, size_t cap)
 {
   w->sec_fn = rows && cap ? g : NULL;
   w->sec_ctx = ctx;
@@ -131,21 +131,21 @@ void cs_lyap_ws_set_section(struct cs_lyap_ws *w, cs_root_fn g, int direction, c
   w->sec_cap = cap;
 }
 
-void cs_lyap_ws_set_tangent_atol(struct cs_lyap_ws *w, double atol)
+void cs_lyapunov_ws_set_tangent_atol(struct cs_lyapunov_ws *w, double atol)
 {
   w->tangent_atol = atol > 0 ? atol : 0.0;
 }
 
-void cs_lyap_ws_set_cancel(struct cs_lyap_ws *w, const volatile int *cancel)
+void cs_lyapunov_ws_set_cancel(struct cs_lyapunov_ws *w, const volatile int *cancel)
 {
   w->cancel = cancel;
 }
 
-struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max)
+struct cs_lyapunov_ws *cs_lyapunov_ws_create(size_t n_max)
 {
   if (n_max == 0 || n_max > LYAP_MAX_Q)
     return NULL;
-  struct cs_lyap_ws *w = calloc(1, sizeof *w);
+  struct cs_lyapunov_ws *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
   size_t N = n_max * (1 + n_max);
@@ -155,13 +155,13 @@ struct cs_lyap_ws *cs_lyap_ws_create(size_t n_max)
   w->atol = calloc(N, sizeof *w->atol);
   w->J = calloc(n_max * n_max, sizeof *w->J);
   if (!w->integ || !w->Y || !w->atol || !w->J) {
-    cs_lyap_ws_free(w);
+    cs_lyapunov_ws_free(w);
     return NULL;
   }
   return w;
 }
 
-void cs_lyap_ws_free(struct cs_lyap_ws *w)
+void cs_lyapunov_ws_free(struct cs_lyapunov_ws *w)
 {
   if (!w)
     return;
@@ -325,8 +325,8 @@ struct hybrid {
 
 /* Advances a run with root functions to tk: section crossings recorded,
  * mode switches applied (their QR logs added to acc, the interval's). */
-static enum cs_status hybrid_advance(struct cs_lyap_ws *w, struct hybrid *h, double tk, double *acc,
-                                     char *msg, size_t msglen)
+static enum cs_status hybrid_advance(struct cs_lyapunov_ws *w, struct hybrid *h, double tk,
+                                     double *acc, char *msg, size_t msglen)
 {
   size_t n = w->ctx.n;
   double *Y = w->Y, t = 0;
@@ -396,10 +396,10 @@ static enum cs_status hybrid_advance(struct cs_lyap_ws *w, struct hybrid *h, dou
   }
 }
 
-enum cs_status cs_lyap_run(struct cs_lyap_ws *w, const struct cs_model *m, const void *params,
-                           const struct cs_integrator_opts *opts, double t0, const double *y0,
-                           size_t q, double time, double renorm, double decide,
-                           struct cs_lyap_result *out)
+enum cs_status cs_lyapunov_run(struct cs_lyapunov_ws *w, const struct cs_model *m,
+                               const void *params, const struct cs_integrator_opts *opts, double t0,
+                               const double *y0, size_t q, double time, double renorm,
+                               double decide, struct cs_lyapunov_result *out)
 {
   char msg[CS_ERROR_LEN]; /* for the steps below, which also keep it in cs_errmsg() */
   const size_t msglen = sizeof msg;

@@ -439,17 +439,18 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
 }
 
 enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
-                                  const struct cs_run_info *run, const struct cs_cont_config *cc,
-                                  const struct cs_branch *b, const struct cs_branch *eq,
-                                  const char *status, const char *message)
+                                  const struct cs_run_info *run,
+                                  const struct cs_continue_config *cc, const struct cs_branch *b,
+                                  const struct cs_branch *eq, const char *status,
+                                  const char *message)
 {
   return cs_branch_h5_write_with(path, cfg, run, cc, b, eq, NULL, NULL, status, message);
 }
 
 enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config *cfg,
                                        const struct cs_run_info *run,
-                                       const struct cs_cont_config *cc, const struct cs_branch *b,
-                                       const struct cs_branch *eq,
+                                       const struct cs_continue_config *cc,
+                                       const struct cs_branch *b, const struct cs_branch *eq,
                                        void (*extra)(struct cs_writer *, const void *),
                                        const void *ctx, const char *status, const char *message)
 {

@@ -151,27 +151,27 @@ struct cs_continue_start {
 /* What cs_continue_run stores besides the branch; zero-initialise, every
  * field optional except start where [continuation] start needs it. */
 struct cs_continue_run_opts {
-  const char *path;                      /* the result file (kind "continuation"); NULL: none */
-  const struct cs_run_info *run;         /* the command line for its header; NULL: none */
-  const struct cs_cont_config *settings; /* cfg's [continuation] as cs_cont_config_read (need_param
-                                            1) read it; NULL: read here */
-  const struct cs_continue_start *start; /* start = sweep or branch: the point (required) */
+  const char *path;                          /* the result file (kind "continuation"); NULL: none */
+  const struct cs_run_info *run;             /* the command line for its header; NULL: none */
+  const struct cs_continue_config *settings; /* cfg's [continuation] as cs_continue_config_read
+                                            (need_param 1) read it; NULL: read here */
+  const struct cs_continue_start *start;     /* start = sweep or branch: the point (required) */
 };
 
 /* What cs_continue_run computed; free with cs_continue_run_free. */
 struct cs_continue_run_result {
-  struct cs_cont_config settings; /* the settings run (start = sweep: at the point's parameter
+  struct cs_continue_config settings; /* the settings run (start = sweep: at the point's parameter
                                      value, no transient unless the file gives one) */
-  struct cs_branch branch;        /* the branch (with parameter2: the one-parameter branch
-                                     the curve started from; empty for start = branch) */
-  struct cs_branch equilibria;    /* start = hopf: the equilibria up to the Hopf point */
-  const struct cs_special *hopf;  /* start = hopf: that Hopf point (in equilibria), else NULL */
-  int two_parameter;              /* 1: a curve in (parameter, parameter2) was continued */
-  enum cs_curve_kind curve_kind;  /* its kind */
-  struct cs_special curve_start;  /* the special point it started from */
-  int curve_start_cycles;         /* 1: a point of a branch of cycles */
-  struct cs_curve curve;          /* the curve */
-  double cpu_seconds;             /* CPU time of the curve (processor time of this process) */
+  struct cs_branch branch;            /* the branch (with parameter2: the one-parameter branch
+                                         the curve started from; empty for start = branch) */
+  struct cs_branch equilibria;        /* start = hopf: the equilibria up to the Hopf point */
+  const struct cs_special *hopf;      /* start = hopf: that Hopf point (in equilibria), else NULL */
+  int two_parameter;                  /* 1: a curve in (parameter, parameter2) was continued */
+  enum cs_curve_kind curve_kind;      /* its kind */
+  struct cs_special curve_start;      /* the special point it started from */
+  int curve_start_cycles;             /* 1: a point of a branch of cycles */
+  struct cs_curve curve;              /* the curve */
+  double cpu_seconds;                 /* CPU time of the curve (processor time of this process) */
   int searched; /* 1: the input was accepted and the continuation ran (as cs_orbit_run) */
 };
 
@@ -185,7 +185,7 @@ struct cs_continue_run_result {
  * filled (free it even on failure).
  * Returns CS_OK when the branch or curve was computed (it may have ended
  * early: its end_note). Otherwise, with the reason in cs_errmsg(): with
- * out->searched = 0, the status of cs_cont_config_read, CS_ERR_ARG (no start
+ * out->searched = 0, the status of cs_continue_config_read, CS_ERR_ARG (no start
  * point given for start = sweep or branch, a special point that starts no
  * curve), CS_ERR_MISMATCH (a start of another model or parameter, another
  * number of states), CS_ERR_RANGE (the sweep point's parameters outside the

@@ -18,16 +18,17 @@ enum cs_status cs_orbit_h5_write(const char *path, const struct cs_config *cfg,
 /* Writes a continuation file: the branch b (cycles or equilibria) and, for a
  * start at a Hopf point, the equilibrium branch eq (may be NULL). */
 enum cs_status cs_branch_h5_write(const char *path, const struct cs_config *cfg,
-                                  const struct cs_run_info *run, const struct cs_cont_config *cc,
-                                  const struct cs_branch *b, const struct cs_branch *eq,
-                                  const char *status, const char *message);
+                                  const struct cs_run_info *run,
+                                  const struct cs_continue_config *cc, const struct cs_branch *b,
+                                  const struct cs_branch *eq, const char *status,
+                                  const char *message);
 
 /* The same, and what extra(writer, ctx) adds before the file is committed
  * (e.g. a two-parameter curve: analysis/continuation2_h5.h). */
 enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config *cfg,
                                        const struct cs_run_info *run,
-                                       const struct cs_cont_config *cc, const struct cs_branch *b,
-                                       const struct cs_branch *eq,
+                                       const struct cs_continue_config *cc,
+                                       const struct cs_branch *b, const struct cs_branch *eq,
                                        void (*extra)(struct cs_writer *, const void *),
                                        const void *ctx, const char *status, const char *message);
 

@@ -57,8 +57,8 @@ enum cs_status cs_orbit_run(const struct cs_config *cfg, const struct cs_orbit_r
   size_t rows = opts->rows ? opts->rows : 1001;
   if (rows < 2)
     return cs_error_set(CS_ERR_ARG, "rows = %zu: too few (accepted: at least 2)", rows);
-  struct cs_cont_config cc;
-  enum cs_status st = cs_cont_config_read(cfg, 0, &cc);
+  struct cs_continue_config cc;
+  enum cs_status st = cs_continue_config_read(cfg, 0, &cc);
   if (st == CS_OK)
     st = check_section(cfg);
   if (st != CS_OK)
@@ -128,7 +128,8 @@ static const char *start_where(const struct cs_config *cfg)
  * parameters, a copy), its state and time as the start; cc->at the
  * parameter's value there, no transient unless the file gives one. */
 static enum cs_status sweep_start(const struct cs_config *cfg, const struct cs_continue_start *s,
-                                  struct cs_cont_config *cc, void *params, double *t0, double *y)
+                                  struct cs_continue_config *cc, void *params, double *t0,
+                                  double *y)
 {
   const struct cs_model *m = cfg->model;
   const char *where = start_where(cfg);
@@ -166,7 +167,7 @@ static enum cs_status sweep_start(const struct cs_config *cfg, const struct cs_c
 }
 
 /* start = branch: the special point of a continuation file, checked. */
-static enum cs_status branch_start(const struct cs_config *cfg, const struct cs_cont_config *cc,
+static enum cs_status branch_start(const struct cs_config *cfg, const struct cs_continue_config *cc,
                                    const struct cs_continue_start *s, struct cs_special *sp,
                                    int *cycles)
 {
@@ -206,12 +207,12 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
                                 char *why, size_t len)
 {
   const struct cs_model *m = cfg->model;
-  const struct cs_cont_config *cc = &out->settings;
+  const struct cs_continue_config *cc = &out->settings;
   struct cs_branch *b = &out->branch;
   enum cs_special_kind want;
   enum cs_status st;
-  int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONT_FROM_HOPF;
-  if (cc->start == CS_CONT_FROM_BRANCH) {
+  int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONTINUE_FROM_HOPF;
+  if (cc->start == CS_CONTINUE_FROM_BRANCH) {
     /* no branch: the point comes from the file */
     const struct cs_special *f = &out->curve_start;
     cycles = out->curve_start_cycles;
@@ -223,14 +224,14 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     b->autonomous = 1;
     b->n = m->n_state;
   } else {
-    if (cc->start == CS_CONT_FROM_HOPF)
+    if (cc->start == CS_CONTINUE_FROM_HOPF)
       out->curve_kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
-    else if (cc->start == CS_CONT_FROM_PD)
+    else if (cc->start == CS_CONTINUE_FROM_PD)
       out->curve_kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
     else
       out->curve_kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
     if (!cycles) {
-      struct cs_cont_spec es = cc->spec;
+      struct cs_continue_spec es = cc->spec;
       es.stop_at_hopf = out->curve_kind == CS_CURVE_HOPF;
       st = cs_continue_equilibria(w, &es, cc->at, y_start, b);
     } else {
@@ -272,12 +273,12 @@ static enum cs_status run_branch(const struct cs_config *cfg, struct cs_orbit_ws
                                  const double *y_start, struct cs_continue_run_result *out,
                                  char *why, size_t len)
 {
-  const struct cs_cont_config *cc = &out->settings;
+  const struct cs_continue_config *cc = &out->settings;
   enum cs_status st;
   if (cc->branch == CS_BRANCH_EQUILIBRIUM)
     st = cs_continue_equilibria(w, &cc->spec, cc->at, y_start, &out->branch);
-  else if (cc->start == CS_CONT_FROM_HOPF) {
-    struct cs_cont_spec es = cc->spec;
+  else if (cc->start == CS_CONTINUE_FROM_HOPF) {
+    struct cs_continue_spec es = cc->spec;
     es.stop_at_hopf = 1;
     memset(es.stop_after, 0, sizeof es.stop_after); /* the user's stops are the cycles' */
     struct cs_branch *eq = &out->equilibria;
@@ -318,11 +319,11 @@ enum cs_status cs_continue_run(const struct cs_config *cfg, const struct cs_cont
     return cs_error_set(CS_ERR_ARG, "cs_continue_run: no parameter file");
   if (!opts)
     opts = &none;
-  struct cs_cont_config *cc = &out->settings;
+  struct cs_continue_config *cc = &out->settings;
   enum cs_status st = CS_OK;
   if (opts->settings)
     *cc = *opts->settings;
-  else if ((st = cs_cont_config_read(cfg, 1, cc)) != CS_OK)
+  else if ((st = cs_continue_config_read(cfg, 1, cc)) != CS_OK)
     return st;
   const struct cs_model *m = cfg->model;
   /* the run's parameters: cfg's, with a sweep point's grid values */
@@ -334,9 +335,9 @@ enum cs_status cs_continue_run(const struct cs_config *cfg, const struct cs_cont
   run_cfg.params_unprepared = params;
   double t_start = 0.0, y_start[CS_ORBIT_MAX_N];
   memcpy(y_start, cfg->y0, m->n_state * sizeof *y_start);
-  if (cc->start == CS_CONT_FROM_SWEEP)
+  if (cc->start == CS_CONTINUE_FROM_SWEEP)
     st = sweep_start(cfg, opts->start, cc, params, &t_start, y_start);
-  else if (cc->start == CS_CONT_FROM_BRANCH && cc->param2 >= 0)
+  else if (cc->start == CS_CONTINUE_FROM_BRANCH && cc->param2 >= 0)
     st = branch_start(cfg, cc, opts->start, &out->curve_start, &out->curve_start_cycles);
   struct cs_orbit_ws *w = NULL;
   if (st == CS_OK && !(w = cs_orbit_ws_create(m, params, cc->param)))

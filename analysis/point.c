@@ -269,7 +269,7 @@ struct cs_point_spec cs_point_spec_default(void)
 struct cs_point_ws {
   size_t n_max, max_points;
   struct cs_flow *flow;
-  struct cs_lyap_ws *lyap;
+  struct cs_lyapunov_ws *lyap;
   double *zo_rows; /* section rows of the Lyapunov run for the 0-1 test (ZO_TARGET x (1 + n_max)) */
   size_t zo_n;     /* rows in it */
   void *params;    /* the run's copy of the model params */
@@ -318,7 +318,7 @@ struct cs_point_ws *cs_point_ws_create(size_t n_max, size_t max_points)
   ws->n_max = n_max;
   ws->max_points = max_points;
   ws->flow = cs_flow_create(n_max, 0);
-  ws->lyap = cs_lyap_ws_create(n_max);
+  ws->lyap = cs_lyapunov_ws_create(n_max);
   ws->rate = calloc(max_points, sizeof *ws->rate);
   ws->vec = calloc(NVEC * n_max, sizeof *ws->vec);
   ws->stats = calloc(6 * n_max, sizeof *ws->stats);
@@ -344,7 +344,7 @@ void cs_point_ws_free(struct cs_point_ws *ws)
   if (!ws)
     return;
   cs_flow_free(ws->flow);
-  cs_lyap_ws_free(ws->lyap);
+  cs_lyapunov_ws_free(ws->lyap);
   free(ws->zo_rows);
   free(ws->params);
   free(ws->rows);
@@ -1009,7 +1009,7 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
 {
   const struct cs_point_spec *s = r->spec;
   size_t q = s->lyapunov == 2 ? r->n : 1;
-  struct cs_lyap_result lr;
+  struct cs_lyapunov_result lr;
   double decide = s->lyapunov_full ? 0.0 : fmax(s->lyapunov_zero_tol, 1e-300);
   /* A looser tolerance for the exponent's run (lyapunov_rtol): its error is
    * statistical, from the finite run, far above the integrator's (figure 5a
@@ -1030,19 +1030,19 @@ static void lyapunov(struct run *r, struct cs_point_result *res, double t0)
   }
   /* the tangents' tolerance stays that of the solver's rtol: loosened with
    * the orbit's, it moved a chaotic exponent of figure 5a from 0.29 to 0.12 */
-  cs_lyap_ws_set_tangent_atol(r->ws->lyap, 1e3 * s->solver.rtol);
-  cs_lyap_ws_set_cancel(r->ws->lyap, s->cancel);
+  cs_lyapunov_ws_set_tangent_atol(r->ws->lyap, 1e3 * s->solver.rtol);
+  cs_lyapunov_ws_set_cancel(r->ws->lyap, s->cancel);
   /* the crossings of the run's orbit, for the 0-1 test */
   r->ws->zo_n = 0;
   if (!r->ws->zo_rows)
     r->ws->zo_rows = malloc(ZO_TARGET * (1 + r->ws->n_max) * sizeof *r->ws->zo_rows);
   if (r->sec_root >= 0 && r->ws->zo_rows)
-    cs_lyap_ws_set_section(r->ws->lyap, events_fn, r->dirs[r->sec_root], &r->ev, r->ws->zo_rows,
-                           ZO_TARGET);
+    cs_lyapunov_ws_set_section(r->ws->lyap, events_fn, r->dirs[r->sec_root], &r->ev, r->ws->zo_rows,
+                               ZO_TARGET);
   else
-    cs_lyap_ws_set_section(r->ws->lyap, NULL, 0, NULL, NULL, 0);
-  enum cs_status st = cs_lyap_run(r->ws->lyap, r->m, r->p, &o, t0, r->yend, q, s->lyapunov_time,
-                                  s->lyapunov_renorm, decide, &lr);
+    cs_lyapunov_ws_set_section(r->ws->lyap, NULL, 0, NULL, NULL, 0);
+  enum cs_status st = cs_lyapunov_run(r->ws->lyap, r->m, r->p, &o, t0, r->yend, q, s->lyapunov_time,
+                                      s->lyapunov_renorm, decide, &lr);
   res->lyapunov_time_used = lr.time_used;
   r->ws->zo_n = lr.n_section;
   res->steps += lr.steps;

@@ -78,8 +78,8 @@
  * single run (cs_record_run, cs_trajectory_record) needs them prepared
  * first (m->prepare(p)). tests/cli/install/consumer.c does this against
  * the installed package, and tests/examples/ holds more example programs
- * (installed under share/doc/contensou/examples/). A parameter file's text can also be loaded without
- * a file on disk (cs_config_load_text).
+ * (installed under share/doc/contensou/examples/). A parameter file's text can also be loaded
+ * without a file on disk (cs_config_load_text).
  *
  * A comment that says "see point.c" (or another .c file) names the source
  * file, in the source distribution, whose top comment derives the algorithm

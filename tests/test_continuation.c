@@ -88,7 +88,7 @@ static void subhopf_branch(void **state)
   const double omega = 1.3;
   assert_int_equal(cs_model_set_param(m, p, "omega", omega), CS_OK);
   struct cs_orbit_ws *w = ws_of(m, p, "mu");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -0.5, sp.p_max = 0.3;
   sp.stop_at_hopf = 1;
   struct cs_branch eq, cy;
@@ -202,7 +202,7 @@ static void equilibrium_fold(void **state)
   void *p = make_params(m);
   assert_int_equal(cs_model_set_param(m, p, "omega", 0.0), CS_OK); /* autonomous */
   struct cs_orbit_ws *w = ws_of(m, p, "gamma");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 0.0, sp.p_max = 1.0;
   sp.max_points = 400;
   struct cs_branch eq;
@@ -242,7 +242,7 @@ static void stop_at_fold(void **state)
   void *p = make_params(m);
   assert_int_equal(cs_model_set_param(m, p, "omega", 0.0), CS_OK);
   struct cs_orbit_ws *w = ws_of(m, p, "gamma");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 0.0, sp.p_max = 1.0;
   sp.max_points = 400;
   double guess[2] = {-0.95, 0.0};
@@ -284,9 +284,9 @@ static void stop_config(void **state)
   static const char text[] = "[model]\nname = duffing\n[continuation]\nparameter = gamma\n"
                              "min = 0\nmax = 1\nstop = fold, period-doubling:2 hopf\n";
   struct cs_config cfg;
-  struct cs_cont_config cc;
+  struct cs_continue_config cc;
   assert_int_equal(cs_config_load_text("stop.ini", text, NULL, 0, &cfg), CS_OK);
-  assert_int_equal(cs_cont_config_read(&cfg, 1, &cc), CS_OK);
+  assert_int_equal(cs_continue_config_read(&cfg, 1, &cc), CS_OK);
   cs_config_free(&cfg);
   for (int k = 0; k < CS_SPECIAL_COUNT; k++)
     assert_int_equal(cc.spec.stop_after[k], k == CS_SPECIAL_FOLD || k == CS_SPECIAL_HOPF ? 1
@@ -296,7 +296,7 @@ static void stop_config(void **state)
                                     "continuation.stop=end", "continuation.stop=fold:two"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     assert_int_equal(cs_config_load_text("stop.ini", text, &bad[i], 1, &cfg), CS_OK);
-    assert_int_not_equal(cs_cont_config_read(&cfg, 1, &cc), CS_OK);
+    assert_int_not_equal(cs_continue_config_read(&cfg, 1, &cc), CS_OK);
     assert_non_null(strstr(cs_errmsg(), "stop: "));
     assert_non_null(strstr(cs_errmsg(), "accepted: "));
     cs_config_free(&cfg);
@@ -373,7 +373,7 @@ static void duffing_period_doubling(void **state)
   void *p = make_params(m);
   assert_int_equal(cs_model_set_param(m, p, "gamma", 0.22), CS_OK);
   struct cs_orbit_ws *w = ws_of(m, p, "gamma");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 0.2, sp.p_max = 0.2895;
   sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
   sp.switch_pd = 1;
@@ -489,7 +489,7 @@ static void neimark_sacker(void **state)
   (void)state;
   struct ns_params p = {-0.2, 0.2385};
   struct cs_orbit_ws *w = ws_of(&ns_model, &p, "a");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -0.2, sp.p_max = 0.15;
   sp.ds = sp.ds_max = 0.1;
   struct cs_branch b;
@@ -529,7 +529,7 @@ static void belt_grazing(void **state)
   if (cs_config_load(CONTENSOU_SOURCE_DIR "/params/belt_fig4a.ini", sets, 4, &cfg) != CS_OK)
     fail_msg("%s", cs_errmsg());
   struct cs_orbit_ws *w = ws_of(cfg.model, cfg.params_unprepared, "eta");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 4.5, sp.p_max = 5.5;
   sp.direction = -1;
   sp.orbit.solver = cfg.solver;
@@ -571,7 +571,7 @@ static void fig5a(void **state)
     fail_msg("%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_orbit_ws *w = ws_of(m, cfg.params_unprepared, "omega0");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 20, sp.p_max = 80;
   sp.orbit.solver = cfg.solver;
   sp.orbit.section = cfg.section;

@@ -93,7 +93,7 @@ static void bautin(void **state)
   void *p = make_params(m);
   assert_int_equal(cs_model_set_param(m, p, "mu2", 0.5), CS_OK);
   struct cs_orbit_ws *w = ws_of(m, p, "mu1");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -0.5, sp.p_max = 0.5;
   sp.stop_at_hopf = 1;
   struct cs_branch eq;
@@ -181,7 +181,7 @@ static void bogdanov_takens(void **state)
     assert_int_equal(cs_model_set_param(m, p, "s", s), CS_OK);
     assert_int_equal(cs_model_set_param(m, p, "beta2", -0.5), CS_OK);
     struct cs_orbit_ws *w = ws_of(m, p, "beta1");
-    struct cs_cont_spec sp = cs_cont_spec_default();
+    struct cs_continue_spec sp = cs_continue_spec_default();
     sp.p_min = -0.5, sp.p_max = 0.5;
     struct cs_branch eq;
     double guess[2] = {-0.1, 0.0};
@@ -244,7 +244,7 @@ static void cusp(void **state)
   const struct cs_model *m = cs_model_find("cusp");
   void *p = make_params(m);
   struct cs_orbit_ws *w = ws_of(m, p, "beta1");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -1, sp.p_max = 1;
   sp.direction = -1;
   struct cs_branch eq;
@@ -285,7 +285,7 @@ static void flip(void **state)
   const struct cs_model *m = cs_model_find("flip");
   void *p = make_params(m);
   struct cs_orbit_ws *w = ws_of(m, p, "mu");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -0.5, sp.p_max = 0.5;
   sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
   struct cs_branch cy;
@@ -347,7 +347,7 @@ static void fig5a_hopf_curve(void **state)
     fail_msg("%s", cs_errmsg());
   const struct cs_model *m = cfg.model;
   struct cs_orbit_ws *w = ws_of(m, cfg.params_unprepared, "omega0");
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 20, sp.p_max = 80;
   sp.orbit.solver = cfg.solver;
   sp.stop_at_hopf = 1;

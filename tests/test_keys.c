@@ -95,7 +95,7 @@ static void other_sections_have_no_fixed_keys(void **state)
   assert_null(cs_config_section_keys("parameters"));
   assert_null(cs_config_section_keys("initial"));
   assert_null(cs_config_section_keys("nosuch"));
-  const char *const *cont = cs_cont_config_keys();
+  const char *const *cont = cs_continue_config_keys();
   size_t n = 0;
   while (cont[n])
     n++;

@@ -79,13 +79,13 @@ static void lorenz(void **state)
   assert_int_equal(cs_integrator_reset(in, &ode, &o, 0.0, y), CS_OK);
   assert_int_equal(cs_integrator_advance(in, 50.0, NULL, y, NULL), CS_OK);
   cs_integrator_free(in);
-  struct cs_lyap_ws *w = cs_lyap_ws_create(3);
+  struct cs_lyapunov_ws *w = cs_lyapunov_ws_create(3);
   /* the tangents at the orbit's tolerance: the sum is then the trace to
    * the integration error */
-  cs_lyap_ws_set_tangent_atol(w, 1e-9);
-  struct cs_lyap_result r;
+  cs_lyapunov_ws_set_tangent_atol(w, 1e-9);
+  struct cs_lyapunov_result r;
   double T = quick() ? 500.0 : 5000.0;
-  assert_int_equal(cs_lyap_run(w, m, p, &o, 50.0, y, 3, T, 0.5, 0.0, &r), CS_OK);
+  assert_int_equal(cs_lyapunov_run(w, m, p, &o, 50.0, y, 3, T, 0.5, 0.0, &r), CS_OK);
   double sum = r.exponent[0] + r.exponent[1] + r.exponent[2];
   double ky = cs_kaplan_yorke(r.exponent, 3);
   /* its error from the exponents' by first order propagation */
@@ -106,7 +106,7 @@ static void lorenz(void **state)
   /* 2.062: three digits, 5e-4, plus 4 standard errors of ours */
   assert_close(ky, 2.062, 4 * ky_err + 5e-4);
   assert_true(ky_err < (quick() ? 0.01 : 1e-3));
-  cs_lyap_ws_free(w);
+  cs_lyapunov_ws_free(w);
   release(m, p);
 }
 
@@ -146,11 +146,11 @@ static void linear(void **state)
                        .params_size = 1};
   char p = 0;
   struct cs_integrator_opts o = opts_of(1e-10, 1e-12);
-  struct cs_lyap_ws *w = cs_lyap_ws_create(4);
-  cs_lyap_ws_set_tangent_atol(w, 1e-10);
+  struct cs_lyapunov_ws *w = cs_lyapunov_ws_create(4);
+  cs_lyapunov_ws_set_tangent_atol(w, 1e-10);
   double y0[4] = {0};
-  struct cs_lyap_result r;
-  assert_int_equal(cs_lyap_run(w, &m, &p, &o, 0.0, y0, 4, 400.0, 1.0, 0.0, &r), CS_OK);
+  struct cs_lyapunov_result r;
+  assert_int_equal(cs_lyapunov_run(w, &m, &p, &o, 0.0, y0, 4, 400.0, 1.0, 0.0, &r), CS_OK);
   print_message("linear: %.6f %.6f %.6f %.6f\n", r.exponent[0], r.exponent[1], r.exponent[2],
                 r.exponent[3]);
   /* the alignment of the first tenth leaves a transient of order
@@ -160,7 +160,7 @@ static void linear(void **state)
     assert_close(r.exponent[i], want[i], 5e-3);
   /* the sum is the trace over the counted time exactly */
   assert_close(r.exponent[0] + r.exponent[1] + r.exponent[2] + r.exponent[3], -2.7, 1e-7);
-  cs_lyap_ws_free(w);
+  cs_lyapunov_ws_free(w);
 }
 
 /* ------------------------------------------------ periodic orbits */
@@ -175,15 +175,15 @@ static void belt_event_driven(void **state)
   const struct cs_model *m = cfg.model;
   void *p = cfg.params;
   const double T = 131.1307113, mu = 0.805357621, want = log(mu) / T;
-  struct cs_lyap_ws *w = cs_lyap_ws_create(4);
+  struct cs_lyapunov_ws *w = cs_lyapunov_ws_create(4);
   const int periods[] = {10, 40, 160};
   int nrun = quick() ? 1 : 3;
   double prev = INFINITY;
   for (int i = 0; i < nrun; i++) {
-    struct cs_lyap_result r;
+    struct cs_lyapunov_result r;
     /* renormalised 8 times a period: the counted time is whole periods */
     enum cs_status st =
-        cs_lyap_run(w, m, p, &cfg.solver, 0.0, cfg.y0, 4, periods[i] * T, T / 8, 0.0, &r);
+        cs_lyapunov_run(w, m, p, &cfg.solver, 0.0, cfg.y0, 4, periods[i] * T, T / 8, 0.0, &r);
     if (st != CS_OK)
       fail_msg("%s", cs_errmsg());
     double err = fabs(r.exponent[1] - want);
@@ -199,7 +199,7 @@ static void belt_event_driven(void **state)
     assert_true(err < prev);
     prev = err;
   }
-  cs_lyap_ws_free(w);
+  cs_lyapunov_ws_free(w);
   cs_config_free(&cfg);
 }
 
@@ -224,16 +224,16 @@ static void vanderpol_cycle(void **state)
   assert_true(orb.converged);
   double want = log(fabs(orb.mult_re[0])) / orb.period;
   void *p = params_of(m);
-  struct cs_lyap_ws *w = cs_lyap_ws_create(2);
-  cs_lyap_ws_set_tangent_atol(w, 1e-10);
+  struct cs_lyapunov_ws *w = cs_lyapunov_ws_create(2);
+  cs_lyapunov_ws_set_tangent_atol(w, 1e-10);
   struct cs_integrator_opts o = opts_of(1e-10, 1e-12);
   const int periods[] = {10, 40, 160};
   double err[3];
   for (int i = 0; i < 3; i++) {
-    struct cs_lyap_result r;
-    assert_int_equal(
-        cs_lyap_run(w, m, p, &o, 0.0, orb.y, 2, periods[i] * orb.period, orb.period / 8, 0.0, &r),
-        CS_OK);
+    struct cs_lyapunov_result r;
+    assert_int_equal(cs_lyapunov_run(w, m, p, &o, 0.0, orb.y, 2, periods[i] * orb.period,
+                                     orb.period / 8, 0.0, &r),
+                     CS_OK);
     err[i] = fmax(fabs(r.exponent[0]), fabs(r.exponent[1] - want));
     print_message("Van der Pol cycle (T %.6f, ln|mu|/T %.6f), %3d periods: %.3e %.6f, "
                   "error %.2e\n",
@@ -242,7 +242,7 @@ static void vanderpol_cycle(void **state)
     assert_close(r.exponent[0] + r.exponent[1], want, 1e-6);
   }
   assert_true(err[0] < 1e-4 && err[1] <= err[0] && err[2] < 1e-9);
-  cs_lyap_ws_free(w);
+  cs_lyapunov_ws_free(w);
   cs_orbit_ws_free(ow);
   release(m, p);
   free(pu);

@@ -19,6 +19,8 @@
 #include "io/h5.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_h5.h"
+#include "sweep/sweep_h5_private.h"
+#include "sweep/sweep_private.h"
 
 static const char duffing[] = "[model]\nname = duffing\n"
                               "[parameters]\ngamma = 0.2\n"

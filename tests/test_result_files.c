@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result files written by the library, as a C program writes them
  * without the command line: a trajectory recorded in memory and written by
- * cs_trajectory_write_h5 (io/trajectory_h5.h) reads back as the closed-form
+ * cs_trajectory_h5_write (io/trajectory_h5.h) reads back as the closed-form
  * solution of the harmonic oscillator (Duffing with beta = delta = gamma =
  * 0: x = cos t, v = -sin t, energy 1/2) with its header, statistics (counts
  * stored as int64 columns) and doc attributes, and the same run written as
@@ -130,7 +130,7 @@ static size_t write_streamed(const char *path, const struct cs_config *cfg,
   struct cs_h5 *out;
   assert_int_equal(cs_h5_output_create(path, 1, &out), CS_OK);
   struct cs_trajectory_h5 tw = {.flush_every = 0};
-  assert_int_equal(cs_trajectory_h5_begin(&tw, out, cfg, g, sets, n_set, 0, NULL), CS_OK);
+  assert_int_equal(cs_trajectory_h5_create(&tw, out, cfg, g, sets, n_set, 0, NULL), CS_OK);
   size_t max_switches = tw.max_switches;
   struct cs_record_spec rs = {.grid = *g,
                               .solver = &cfg->solver,
@@ -140,7 +140,7 @@ static size_t write_streamed(const char *path, const struct cs_config *cfg,
                               .ctx = &tw};
   struct cs_record_result r;
   assert_int_equal(cs_record_run(cfg->model, cfg->params, cfg->y0, &rs, &r), CS_OK);
-  assert_int_equal(cs_trajectory_h5_end(&tw, &r, wall_time), CS_OK);
+  assert_int_equal(cs_trajectory_h5_finish(&tw, &r, wall_time), CS_OK);
   assert_int_equal(cs_h5_output_commit(out), CS_OK);
   return max_switches;
 }
@@ -159,7 +159,7 @@ static void trajectory_file(void **state)
   struct cs_trajectory tr;
   assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
   const char *path = in_dir("memory.h5");
-  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25), CS_OK);
+  assert_int_equal(cs_trajectory_h5_write(path, &tr, &cfg, &g, sets, 1, 0, NULL, 0.25), CS_OK);
 
   struct cs_h5 *f;
   assert_int_equal(cs_h5_open(path, 0, &f), CS_OK);
@@ -229,7 +229,7 @@ static void trajectory_file(void **state)
 
   /* a trajectory with other columns than the model's is refused */
   tr.cols++;
-  assert_int_equal(cs_trajectory_write_h5(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0),
+  assert_int_equal(cs_trajectory_h5_write(in_dir("bad.h5"), &tr, &cfg, &g, NULL, 0, 0, NULL, 0),
                    CS_ERR_ARG);
   assert_true(access(in_dir("bad.h5"), F_OK) != 0);
   tr.cols--;
@@ -266,7 +266,7 @@ static void trajectory_integer_outputs(void **state)
   assert_int_equal(cs_trajectory_record(m, cfg.params, cfg.y0, &rs, &tr), CS_OK);
   assert_int_equal(tr.cols, 11);
   const char *path = in_dir("twomass.h5");
-  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, sets, 2, 0, NULL, 0), CS_OK);
+  assert_int_equal(cs_trajectory_h5_write(path, &tr, &cfg, &g, sets, 2, 0, NULL, 0), CS_OK);
 
   /* streamed in blocks of 7 rows */
   const char *path2 = in_dir("twomass_streamed.h5");
@@ -456,7 +456,7 @@ static void eps_finish_discard(void **state)
   /* a header only, finished: the file is there, committed */
   struct cs_writer w = {.st = CS_OK};
   assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
-  assert_int_equal(cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 0, 1e-3), CS_OK);
+  assert_int_equal(cs_eps_h5_create(&w, &cfg, NULL, "time-series", eps, 1, 0, 1e-3), CS_OK);
   assert_int_equal(cs_eps_h5_finish(&w), CS_OK);
   assert_null(w.f);
   assert_int_equal(cs_eps_h5_finish(&w), CS_OK); /* nothing left to do */
@@ -465,7 +465,7 @@ static void eps_finish_discard(void **state)
   /* a second run that produced nothing: discarded, the first file kept */
   assert_int_equal(cs_h5_output_create(path, 1, &w.f), CS_OK);
   assert_true(access(partial, F_OK) == 0);
-  cs_eps_h5_write_header(&w, &cfg, NULL, "time-series", eps, 1, 1, NAN);
+  cs_eps_h5_create(&w, &cfg, NULL, "time-series", eps, 1, 1, NAN);
   cs_eps_h5_discard(&w);
   assert_null(w.f);
   cs_eps_h5_discard(&w); /* harmless */
@@ -499,7 +499,7 @@ static void layout_versions(void **state)
   struct cs_trajectory tr;
   assert_int_equal(cs_trajectory_record(cfg.model, cfg.params, cfg.y0, &rs, &tr), CS_OK);
   const char *path = in_dir("layout.h5");
-  assert_int_equal(cs_trajectory_write_h5(path, &tr, &cfg, &g, NULL, 0, 0, NULL, 0), CS_OK);
+  assert_int_equal(cs_trajectory_h5_write(path, &tr, &cfg, &g, NULL, 0, 0, NULL, 0), CS_OK);
   cs_trajectory_free(&tr);
   cs_config_free(&cfg);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sweep/sweep.h"
+#include "sweep/sweep_private.h"
 
 static double now_s(void)
 {

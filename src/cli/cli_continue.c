@@ -204,7 +204,7 @@ static void print_stable(const struct cs_branch *b, const struct cs_param_desc *
 /* start = sweep:FILE.h5:INDEX: the grid point, read in a child (libhdf5 can
  * loop or crash on a damaged file) into pt and lent to start. Returns 0, or
  * an exit status after a message. */
-static int read_sweep_start(const struct cs_config *cfg, const struct cs_cont_config *cc,
+static int read_sweep_start(const struct cs_config *cfg, const struct cs_continue_config *cc,
                             struct cs_sweep_point_file *pt, struct cs_continue_start *start)
 {
   const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
@@ -241,7 +241,7 @@ static void two_values(const struct cs_param_desc *d1, const struct cs_param_des
  * sp (its kind, parameter value, state, period, omega, l1), lent to start
  * with the file's model, parameter and branch kind (cs_continue_run checks
  * them). Returns 0, or an exit status after a message. */
-static int read_branch_start(const struct cs_config *cfg, const struct cs_cont_config *cc,
+static int read_branch_start(const struct cs_config *cfg, const struct cs_continue_config *cc,
                              struct cs_continuation_file *c, struct cs_special *sp,
                              struct cs_continue_start *start)
 {
@@ -284,7 +284,7 @@ static void print_curve(const char *path, const struct cs_config *cfg,
                         const struct cs_continue_run_result *res)
 {
   const struct cs_model *m = cfg->model;
-  const struct cs_cont_config *cc = &res->settings;
+  const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *d1 = &m->param[cc->param], *d2 = &m->param[cc->param2];
   const struct cs_curve *cv = &res->curve;
   enum cs_curve_kind kind = res->curve_kind;
@@ -340,7 +340,7 @@ static void print_branch(const char *path, const struct cs_config *cfg,
   static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
                                        "period-doubling", "branch"};
   const struct cs_model *m = cfg->model;
-  const struct cs_cont_config *cc = &res->settings;
+  const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
   const struct cs_branch *b = &res->branch;
   printf("output = %s\n", path);
@@ -348,7 +348,7 @@ static void print_branch(const char *path, const struct cs_config *cfg,
   printf("parameter = %s\n", pd->name);
   printf("branch = %s\n", cc->branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
   printf("start = %s\n", starts[cc->start]);
-  if (cc->start == CS_CONT_FROM_SWEEP)
+  if (cc->start == CS_CONTINUE_FROM_SWEEP)
     printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc->sweep_file,
            cc->sweep_index, cc->sweep_pass ? "backward" : "forward", pd->name, cc->at,
            start_class >= 0 && start_class < CS_CLASS_COUNT ? cs_class_name(start_class) : "?");
@@ -381,8 +381,8 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_config cfg;
   if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
     return rc;
-  struct cs_cont_config cc;
-  enum cs_status st = cs_cont_config_read(&cfg, 1, &cc);
+  struct cs_continue_config cc;
+  enum cs_status st = cs_continue_config_read(&cfg, 1, &cc);
   char path[4096];
   if (st != CS_OK)
     rc = cli_report(cmd, st);
@@ -393,9 +393,9 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_sweep_point_file pt = {0};
   struct cs_continuation_file cfile = {0};
   struct cs_special sp;
-  if (!rc && cc.start == CS_CONT_FROM_SWEEP)
+  if (!rc && cc.start == CS_CONTINUE_FROM_SWEEP)
     rc = read_sweep_start(&cfg, &cc, &pt, &start);
-  else if (!rc && cc.start == CS_CONT_FROM_BRANCH && cc.param2 >= 0)
+  else if (!rc && cc.start == CS_CONTINUE_FROM_BRANCH && cc.param2 >= 0)
     rc = read_branch_start(&cfg, &cc, &cfile, &sp, &start);
   struct cs_continue_run_result res = {0};
   if (!rc) {

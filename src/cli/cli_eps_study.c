@@ -201,7 +201,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
     free(t);
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
   }
-  cs_eps_h5_write_header(&w, cfg, &run, "time-series", eps, n_eps, ref_ev, ref_eps);
+  cs_eps_h5_create(&w, cfg, &run, "time-series", eps, n_eps, ref_ev, ref_eps);
 
   struct cli_progress prog;
   cli_progress_start(&prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, cfg->t_end,
@@ -310,7 +310,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   struct cs_writer w = {.st = CS_OK};
   if (cs_h5_output_create(out, 1, &w.f) != CS_OK)
     return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
-  cs_eps_h5_write_header(&w, cfg, &run, "sweep", eps, n_eps, ref_ev, ref_eps);
+  cs_eps_h5_create(&w, cfg, &run, "sweep", eps, n_eps, ref_ev, ref_eps);
 
   struct cli_progress prog;
   cli_progress_start(&prog, cmd, CLI_PROGRESS_COUNT, "sweeps", 0, (double)(n_eps + 1), quiet);

@@ -81,7 +81,7 @@ int cli_keys(const struct cli_ctx *ctx, int argc, char **argv)
   for (size_t s = 0; s < sizeof fixed / sizeof fixed[0]; s++)
     for (const char *const *k = cs_config_section_keys(fixed[s]); *k; k++)
       printf("%s.%s\n", fixed[s], *k);
-  for (const char *const *k = cs_cont_config_keys(); *k; k++)
+  for (const char *const *k = cs_continue_config_keys(); *k; k++)
     printf("continuation.%s\n", *k);
   for (size_t i = 0; models[i]; i++) {
     const struct cs_model *m = models[i];

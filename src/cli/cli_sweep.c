@@ -21,6 +21,8 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_dist.h"
 #include "sweep/sweep_h5.h"
+#include "sweep/sweep_h5_private.h"
+#include "sweep/sweep_private.h"
 #include "io/run_h5_private.h"
 
 #define MAX_SETS 64
@@ -148,9 +150,17 @@ struct resume_check {
   char why[1400]; /* its reason, when it failed */
 };
 
+/* What the job's callbacks (rank 0) found: the context of check_output and
+ * verify_resume. */
+struct checks {
+  struct resume_check resume;
+  int show_size; /* print the sweep's size line */
+  int rc;        /* a check's exit code after it printed its message, else -1 */
+};
+
 static enum cs_status verify_resume(const char *source, void *ctx)
 {
-  struct resume_check *c = ctx;
+  struct resume_check *c = &((struct checks *)ctx)->resume;
   struct cli_check chk;
   char why[1200];
   c->rc = cli_guard_check(source, &chk, &stop_signal, why, sizeof why);
@@ -167,7 +177,7 @@ static enum cs_status verify_resume(const char *source, void *ctx)
              source, why);
   else
     snprintf(c->why, sizeof c->why, "%s", why);
-  return c->rc == CLI_EXIT_USAGE ? CS_ERR_PARSE : CS_ERR_HDF5;
+  return c->rc > 128 ? CS_ERR_INTERRUPTED : c->rc == CLI_EXIT_USAGE ? CS_ERR_PARSE : CS_ERR_HDF5;
 }
 
 #ifdef CONTENSOU_TEST_HOOKS
@@ -242,20 +252,17 @@ static int sink(void *ctx, const struct cs_sweep_point *pt)
     s->disagree[p] = r->chaos_disagree;
     s->zero_one_points[p] = r->zero_one_points;
   }
-  int rc = cs_sweep_h5_sink(s->w, pt);
 #ifdef CONTENSOU_TEST_HOOKS
-  if (rc == 0)
-    test_pause(s->w);
+  test_pause(s->w); /* the point is written: the job's file takes it first */
 #endif
-  return rc;
+  return 0;
 }
 
-/* Flushes when due; reports what is on disk (so that a report never counts a
- * point a kill could still lose). */
+/* After the job's flush (when due): reports what is on disk (so that a
+ * report never counts a point a kill could still lose). */
 static void tick(void *ctx)
 {
   struct progress_sink *s = ctx;
-  cs_sweep_h5_tick(s->w);
   size_t n = cs_sweep_h5_flushed(s->w);
   cli_progress_update(&s->prog, (double)n);
   if (s->mode == PROGRESS_LOG && n != s->logged) {
@@ -267,21 +274,6 @@ static void tick(void *ctx)
       s->logged = n, s->last_log = t;
     }
   }
-}
-
-/* Splits the stored overrides (one per line) into sets; returns the count. */
-static size_t split_lines(char *text, const char **sets, size_t max)
-{
-  size_t n = 0;
-  for (char *p = text; p && *p && n < max;) {
-    char *nl = strchr(p, '\n');
-    if (nl)
-      *nl = '\0';
-    if (*p)
-      sets[n++] = p;
-    p = nl ? nl + 1 : NULL;
-  }
-  return n;
 }
 
 static void print_summary(const char *path, const struct cs_config *cfg,
@@ -463,6 +455,131 @@ static int check_size(const char *path, const struct cs_config *cfg,
   return -1;
 }
 
+/* The job's check (rank 0, before anything is created or claimed): the
+ * output's name, and for a new sweep its place and size. */
+static enum cs_status check_output(const char *path, const struct cs_config *cfg,
+                                   const struct cs_sweep_spec *spec, void *ctx)
+{
+  struct checks *c = ctx;
+  int rc = -1;
+  if (!cfg) /* a resume */
+    rc = cli_check_output_name(cmd, "--resume", path) != 0 ? CLI_EXIT_USAGE : -1;
+  else if ((rc = check_new_output(path, cfg)) == -1)
+    rc = check_size(path, cfg, spec, c->show_size);
+  c->rc = rc; /* its message is printed: the status only stops the job */
+  return rc == -1 ? CS_OK : rc == CLI_EXIT_USAGE ? CS_ERR_ARG : CS_ERR_IO;
+}
+
+static int signal_exit(void)
+{
+  int sig = (int)stop_signal;
+  return 128 + (sig > 0 ? sig : SIGTERM);
+}
+
+/* The job could not be created or resumed: rank 0 says why (once), every
+ * process returns the same exit status. */
+static int open_failed(const struct cs_dist *d, const struct cs_sweep_job *job, enum cs_status st,
+                       const struct checks *c)
+{
+  int rank0 = d->rank == 0;
+  if (st == CS_ERR_INTERRUPTED) {
+    if (rank0 && c->resume.rc > 128) { /* while the file was checked */
+      fprintf(stderr, "%s: %s\n", cmd, c->resume.why);
+      return c->resume.rc;
+    }
+    if (rank0)
+      stopped_early((int)stop_signal, job->path);
+    return signal_exit();
+  }
+  int rc = job->input_error ? CLI_EXIT_USAGE : cli_exit_code(st);
+  if (!rank0 || c->rc >= 0) /* a check printed its message */
+    return c->rc >= 0 ? c->rc : rc;
+  if (c->resume.rc > 0)
+    return c->resume.rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", c->resume.why)
+                                          : cli_fail(cmd, "%s", c->resume.why);
+  return rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", cs_errmsg())
+                              : cli_fail(cmd, "%s", cs_errmsg());
+}
+
+/* How a run that produced an outcome ended, on rank 0: the file finished and
+ * the lines printed; returns the exit status. */
+static int report_run(const struct cs_dist *d, struct cs_sweep_job *job,
+                      const struct cs_sweep_outcome *out, const struct progress_sink *ps)
+{
+  const char *path = job->path;
+  char kept[256];
+  cs_sweep_h5_set_cancel(job->w, &stop_signal);
+  enum cs_status wst = cs_sweep_job_finish(job, out);
+  if (wst == CS_ERR_INTERRUPTED) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s while writing %s: %s; 'contensou sweep --resume %s' writes it\n",
+            cmd, sig == SIGINT ? "SIGINT" : "SIGTERM", path, kept_on_disk(path, kept, sizeof kept),
+            path);
+    return signal_exit();
+  }
+  if (wst != CS_OK) {
+    char *why = cli_path_printf("%s", cs_errmsg());
+    int rc = cli_fail(cmd,
+                      "%s; %s: free space (or fix the cause) and continue with 'contensou sweep "
+                      "--resume %s'",
+                      why ? why : cs_strerror(wst), kept_on_disk(path, kept, sizeof kept), path);
+    free(why);
+    return rc;
+  }
+  if (out->stop == CS_SWEEP_CANCELLED) {
+    int sig = (int)stop_signal;
+    fprintf(stderr, "%s: stopped by %s%s: %s; continue with 'contensou sweep --resume %s'\n", cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            sig == SIGTERM && d->size > 1 ? " (under mpirun also Ctrl-C: Open MPI forwards SIGINT "
+                                            "to the processes as SIGTERM)"
+                                          : "",
+            kept_on_disk(path, kept, sizeof kept), path);
+    return signal_exit();
+  }
+  if (out->interrupted)
+    return cli_fail(cmd, "the sweep stopped early (%s); %s",
+                    out->stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error",
+                    kept_on_disk(path, kept, sizeof kept));
+  print_summary(path, &job->cfg, &job->spec, out, job->resumed, ps);
+  return CLI_EXIT_OK;
+}
+
+/* Runs the job with the progress report; returns the exit status. */
+static int run(struct cs_dist *d, struct cs_sweep_job *job, enum progress_mode mode, int quiet)
+{
+  int rank0 = d->rank == 0;
+  struct progress_sink ps = {.w = job->w, .mode = mode};
+  ps.total = cs_sweep_npoints(&job->spec) * (job->spec.direction == CS_SWEEP_BOTH ? 2 : 1);
+  for (int p = 0; p < 2; p++) /* not seen (a resumed point): nothing printed */
+    ps.spectrum[p][0] = ps.zero_one[p] = NAN;
+  ps.t0 = cli_clock();
+  if (rank0)
+    cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points on disk",
+                       (double)cs_sweep_h5_flushed(job->w), (double)ps.total,
+                       quiet || mode != PROGRESS_AUTO);
+  struct cs_sweep_ctl ctl = {.cancel = &stop_signal, .tick = rank0 ? tick : NULL};
+  struct cs_sweep_outcome out;
+  enum cs_status st = cs_sweep_job_run(d, job, rank0 ? sink : NULL, &ps, &ctl, &out);
+  if (rank0)
+    cli_progress_end(&ps.prog);
+  int rc;
+  if (!rank0) /* a worker: its results are in rank 0's file */
+    rc = st != CS_OK                      ? CLI_EXIT_FAILURE
+         : out.stop == CS_SWEEP_CANCELLED ? signal_exit()
+                                          : CLI_EXIT_OK;
+  else if (st != CS_OK) {
+    cs_sweep_job_finish(job, NULL);
+    char kept[256];
+    rc = cli_fail(cmd, "%s (%s)", cs_strerror(st), kept_on_disk(job->path, kept, sizeof kept));
+  } else
+    rc = report_run(d, job, &out, &ps);
+  cs_sweep_outcome_free(&out);
+  return rc;
+}
+
 int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
 {
   static const char *const progress_modes[] = {"auto", "log", "none", NULL};
@@ -479,243 +596,50 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   int prc = cli_parse_run_optional(cmd, sweep_help, argc, argv, opts, sets, MAX_SETS, &nset, &file);
   if (prc >= 0)
     return prc;
-  const char *resume = opts[3].value;
+  const char *resume = cli_opt(opts, "--resume")->value, *output = cli_opt(opts, "-o")->value;
+  const struct cli_opt *threads = cli_opt(opts, "--threads"),
+                       *progress = cli_opt(opts, "--progress");
+  int quiet = cli_opt(opts, "--quiet")->value != NULL;
   if (!file && !resume)
     return cli_usage(cmd, "missing FILE.ini (see %s --help)", cmd);
-  if (resume && opts[0].value)
+  if (resume && output)
     return cli_usage(cmd, "-o and --resume: the resumed sweep writes to its own file");
+  enum progress_mode mode = progress->value ? (enum progress_mode)progress->choice : PROGRESS_AUTO;
 
   struct cs_dist dist;
   if (cs_dist_init(&dist) != CS_OK)
-    return cli_fail(cmd, "cannot start MPI");
-  int rank0 = dist.rank == 0;
+    return cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
   install_handlers();
-
-  struct cs_config cfg;
-  struct cs_sweep_h5 *w = NULL;
-  struct cs_sweep_h5_info info;
-  memset(&info, 0, sizeof info);
-  char *path = NULL; /* the output, exactly as given (never cut) */
-  int rc = -1;
-  enum cs_status st = CS_OK;
-  char *stored_sets_text = NULL;
-  const char *stored_sets[MAX_SETS];
-
-  /* Rank 0 reads (and for a resume, claims) the file and tells the others
-   * what to load: the text of the parameter file and the overrides. */
-  char *text = NULL, *ptext_path = NULL;
-  if (resume) {
-    path = cli_path_printf("%s", resume);
-    if (!path)
-      rc = cli_fail(cmd, "out of memory");
-    else if (rank0 && cli_check_output_name(cmd, "--resume", path) != 0)
-      rc = CLI_EXIT_USAGE;
-    else if (rank0) {
-      struct resume_check chk = {-1, ""};
-      st = cs_sweep_h5_open_resume_verified(path, verify_resume, &chk, &w, &info);
-      if (st != CS_OK && chk.rc > 128) {
-        fprintf(stderr, "%s: %s\n", cmd, chk.why);
-        rc = chk.rc;
-      } else if (st != CS_OK && chk.rc > 0)
-        rc =
-            chk.rc == CLI_EXIT_USAGE ? cli_usage(cmd, "%s", chk.why) : cli_fail(cmd, "%s", chk.why);
-      else if (st != CS_OK)
-        rc = st == CS_ERR_NOT_FOUND || st == CS_ERR_PARSE || st == CS_ERR_MISMATCH
-                 ? cli_usage(cmd, "%s", cs_errmsg())
-                 : cli_fail(cmd, "%s", cs_errmsg());
-      else if (strcmp(info.status, "complete") == 0) {
-        printf("output = %s\nstatus = complete\n", info.source);
-        fprintf(stderr, "%s: %s is complete: nothing to resume\n", cmd, info.source);
-        rc = CLI_EXIT_OK;
-      } else {
-        st = cs_sweep_h5_check_resume(path, &info, file, sets, nset);
-        if (st != CS_OK)
-          rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg())
-                                  : cli_usage(cmd, "%s", cs_errmsg());
-      }
-    }
-  }
-  rc = cs_dist_agree(&dist, rc);
-  if (rc >= 0) {
-    cs_sweep_h5_abandon(w);
-    goto out;
-  }
-  if (resume) {
-    /* every process loads the stored text with the stored overrides */
-    text = rank0 ? info.params_text : NULL;
-    ptext_path = rank0 ? info.params_file : NULL;
-    cs_dist_share_text(&dist, &text);
-    cs_dist_share_text(&dist, &ptext_path);
-    stored_sets_text = rank0 ? strdup(info.overrides) : NULL;
-    cs_dist_share_text(&dist, &stored_sets_text);
-    size_t ns = split_lines(stored_sets_text, stored_sets, MAX_SETS);
-    st = cs_config_load_text(ptext_path && *ptext_path ? ptext_path : path, text, stored_sets, ns,
-                             &cfg);
-    if (!rank0)
-      free(text), free(ptext_path);
-  } else {
-    st = cs_config_load(file, sets, nset, &cfg);
-  }
-  if (st != CS_OK) {
-    rc = st == CS_ERR_NOMEM ? cli_fail(cmd, "%s", cs_errmsg()) : cli_usage(cmd, "%s", cs_errmsg());
-    if (w)
-      cs_sweep_h5_abandon(w);
-    rc = cs_dist_agree_all(&dist, rc);
-    goto out;
-  }
-  if (cfg.n_raw == 0) {
-    rc = cli_usage(cmd,
-                   "%s: no [sweep] section (accepted: a file with [sweep] parameter, from, to, "
-                   "...; 'contensou simulate' runs a file without one)",
-                   cfg.path);
-    if (w)
-      cs_sweep_h5_abandon(w);
-    rc = cs_dist_agree_all(&dist, rc);
-    goto out_cfg;
-  }
-  struct cs_sweep_spec spec;
-  st = cs_sweep_spec_from_config(&cfg, &spec);
-  if (st != CS_OK) {
-    rc = cli_usage(cmd, "%s", cs_errmsg());
-    if (w)
-      cs_sweep_h5_abandon(w);
-    rc = cs_dist_agree_all(&dist, rc);
-    goto out_cfg;
-  }
-  if (opts[1].value)
-    spec.threads = (int)opts[1].count;
-  rc = cs_dist_agree_all(&dist, -1); /* every process got this far */
-  if (rc >= 0) {
-    if (w)
-      cs_sweep_h5_abandon(w);
-    goto out_cfg;
-  }
-
-  if (!resume) {
-    if (opts[0].value)
-      path = cli_path_printf("%s", opts[0].value);
-    else if (cfg.output[0])
-      path = cli_path_printf("%s", cfg.output);
-    else
-      path = cli_path_printf("output/%s_sweep.h5", cfg.name);
-  }
   /* the size line goes with the progress report: on a terminal, or in a log */
-  int auto_mode = !opts[4].value || opts[4].choice == PROGRESS_AUTO;
-  int show_size = !opts[2].value && ((opts[4].value && opts[4].choice == PROGRESS_LOG) ||
-                                     (auto_mode && isatty(STDERR_FILENO)));
-  struct cs_sweep_prior prior = {0};
-  if (rank0) {
-    if (!path) {
-      rc = cli_fail(cmd, "out of memory");
-    } else if (!resume && (rc = check_new_output(path, &cfg)) != -1) {
-      ;
-    } else if (!resume && (rc = check_size(path, &cfg, &spec, show_size)) != -1) {
-      ;
-    } else if (!resume && cs_make_parent_dirs(path) != 0) {
-      rc = cli_fail(cmd, "%s: cannot create its directory: %s", path, strerror(errno));
-    } else if (!resume) {
-      st = cs_sweep_h5_create_ctl(path, &cfg, sets, nset, &spec, ctx->argc, ctx->argv, &stop_signal,
-                                  &w);
-      if (st == CS_ERR_INTERRUPTED)
-        rc = stopped_early((int)stop_signal, path);
-      else if (st != CS_OK)
-        rc = st == CS_ERR_EXISTS || st == CS_ERR_ARG ? cli_usage(cmd, "%s", cs_errmsg())
-                                                     : cli_fail(cmd, "%s", cs_errmsg());
-    } else {
-      st = cs_sweep_h5_resume(w, &cfg, &spec, ctx->argc, ctx->argv, &prior);
-      if (st != CS_OK) {
-        rc = st == CS_ERR_MISMATCH ? cli_usage(cmd, "%s", cs_errmsg())
-                                   : cli_fail(cmd, "%s", cs_errmsg());
-        cs_sweep_h5_abandon(w);
-        w = NULL;
-      }
+  struct checks checks = {.resume = {-1, ""},
+                          .rc = -1,
+                          .show_size = !quiet && (mode == PROGRESS_LOG || (mode == PROGRESS_AUTO &&
+                                                                           isatty(STDERR_FILENO)))};
+  struct cs_sweep_job_opts jo = {.params_file = file,
+                                 .sets = sets,
+                                 .n_set = nset,
+                                 .threads = threads->value ? (int)threads->count : 0,
+                                 .argc = ctx->argc,
+                                 .argv = ctx->argv,
+                                 .cancel = &stop_signal,
+                                 .check = check_output,
+                                 .verify = verify_resume,
+                                 .ctx = &checks};
+  struct cs_sweep_job job;
+  enum cs_status st = resume ? cs_sweep_job_resume(&dist, resume, &jo, &job)
+                             : cs_sweep_job_create(&dist, output, &jo, &job);
+  int rc;
+  if (st != CS_OK)
+    rc = open_failed(&dist, &job, st, &checks);
+  else if (job.complete) {
+    if (dist.rank == 0) {
+      printf("output = %s\nstatus = complete\n", job.info.source);
+      fprintf(stderr, "%s: %s is complete: nothing to resume\n", cmd, job.info.source);
     }
-  }
-  rc = cs_dist_agree(&dist, rc);
-  if (rc >= 0) {
-    if (w)
-      cs_sweep_h5_finish(w, NULL);
-    goto out_cfg;
-  }
-
-  struct progress_sink ps = {.w = w, .mode = (enum progress_mode)opts[4].choice};
-  if (!opts[4].value)
-    ps.mode = PROGRESS_AUTO;
-  ps.total = cs_sweep_npoints(&spec) * (spec.direction == CS_SWEEP_BOTH ? 2 : 1);
-  for (int p = 0; p < 2; p++) /* not seen (a resumed point): nothing printed */
-    ps.spectrum[p][0] = ps.zero_one[p] = NAN;
-  ps.t0 = cli_clock();
-  if (rank0)
-    cli_progress_start(&ps.prog, cmd, CLI_PROGRESS_COUNT, "points on disk",
-                       (double)cs_sweep_h5_flushed(w), (double)ps.total,
-                       opts[2].value != NULL || ps.mode != PROGRESS_AUTO);
-  struct cs_sweep_ctl ctl = {.prior = resume ? &prior : NULL,
-                             .cancel = &stop_signal,
-                             .tick = rank0 ? tick : NULL,
-                             .comm = dist.size > 1 ? &dist.comm : NULL};
-  struct cs_sweep_outcome out;
-  st = cs_sweep_run_ctl(cfg.model, cfg.params_unprepared, cfg.y0, &spec, rank0 ? sink : NULL,
-                        rank0 ? &ps : NULL, &ctl, &out);
-  if (rank0)
-    cli_progress_end(&ps.prog);
-  cs_sweep_h5_prior_free(&prior);
-  if (!rank0) {
-    /* a worker: its results are in rank 0's file */
-    rc = st != CS_OK                      ? CLI_EXIT_FAILURE
-         : out.stop == CS_SWEEP_CANCELLED ? 128 + (int)stop_signal
-                                          : CLI_EXIT_OK;
-    cs_sweep_outcome_free(&out);
-    goto out_cfg;
-  }
-  if (st != CS_OK) {
-    cs_sweep_h5_finish(w, NULL);
-    char kept[256];
-    rc = cli_fail(cmd, "%s (%s)", cs_strerror(st), kept_on_disk(path, kept, sizeof kept));
-    goto out_cfg;
-  }
-  cs_sweep_h5_set_cancel(w, &stop_signal);
-  enum cs_status wst = cs_sweep_h5_finish(w, &out);
-  char kept[256];
-  if (wst == CS_ERR_INTERRUPTED) {
-    int sig = (int)stop_signal;
-    fprintf(stderr,
-            "%s: stopped by %s while writing %s: %s; 'contensou sweep --resume %s' writes it\n",
-            cmd, sig == SIGINT ? "SIGINT" : "SIGTERM", path, kept_on_disk(path, kept, sizeof kept),
-            path);
-    rc = 128 + (sig > 0 ? sig : SIGTERM);
-  } else if (wst != CS_OK) {
-    char *why = cli_path_printf("%s", cs_errmsg());
-    rc = cli_fail(cmd,
-                  "%s; %s: free space (or fix the cause) and continue with 'contensou sweep "
-                  "--resume %s'",
-                  why ? why : cs_strerror(wst), kept_on_disk(path, kept, sizeof kept), path);
-    free(why);
-  } else if (out.stop == CS_SWEEP_CANCELLED) {
-    int sig = (int)stop_signal;
-    fprintf(stderr, "%s: stopped by %s%s: %s; continue with 'contensou sweep --resume %s'\n", cmd,
-            sig == SIGINT    ? "SIGINT"
-            : sig == SIGTERM ? "SIGTERM"
-                             : "a signal",
-            sig == SIGTERM && dist.size > 1
-                ? " (under mpirun also Ctrl-C: Open MPI forwards SIGINT "
-                  "to the processes as SIGTERM)"
-                : "",
-            kept_on_disk(path, kept, sizeof kept), path);
-    rc = 128 + (sig > 0 ? sig : SIGTERM);
-  } else if (out.interrupted) {
-    rc = cli_fail(cmd, "the sweep stopped early (%s); %s",
-                  out.stop == CS_SWEEP_REMOTE ? "a process failed" : "a write error",
-                  kept_on_disk(path, kept, sizeof kept));
-  } else {
-    print_summary(path, &cfg, &spec, &out, resume != NULL, &ps);
     rc = CLI_EXIT_OK;
-  }
-  cs_sweep_outcome_free(&out);
-out_cfg:
-  cs_config_free(&cfg);
-out:
-  free(path);
-  free(stored_sets_text);
-  cs_sweep_h5_info_free(&info);
-  return cs_dist_finalize(&dist, rc);
+  } else
+    rc = run(&dist, &job, mode, quiet);
+  cs_sweep_job_free(&job);
+  cs_dist_finalize(&dist);
+  return rc;
 }

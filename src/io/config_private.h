@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "io/config.h"
-#include "analysis/continuation_config_private.h"
 
 struct cs_config_parse {
   const struct cs_config *cfg;
@@ -49,7 +48,7 @@ const struct cs_config_raw *cs_config_raw_find(const struct cs_config *cfg, cons
 /* The fixed keys of a section ("model": name only, "solver", "output",
  * "section", "sweep"), NULL-terminated; NULL for any other section (the keys
  * of [parameters], [initial] and the model's choices in [model] are in its
- * struct cs_model, those of [continuation] in cs_cont_config_keys()). */
+ * struct cs_model, those of [continuation] in cs_continue_config_keys()). */
 const char *const *cs_config_section_keys(const char *section);
 
 /* Strict number parsing: the whole string is a finite number. */

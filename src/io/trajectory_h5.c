@@ -49,10 +49,10 @@ static void create_switch_table(struct cs_trajectory_h5 *tw)
               "the model's mode after the switch (belt, pendulum: 0 slip, 1 stick)");
 }
 
-enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
-                                      const struct cs_config *cfg, const struct cs_record_grid *g,
-                                      const char *const *sets, size_t n_set, int argc,
-                                      char *const *argv)
+enum cs_status cs_trajectory_h5_create(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
+                                       const struct cs_config *cfg, const struct cs_record_grid *g,
+                                       const char *const *sets, size_t n_set, int argc,
+                                       char *const *argv)
 {
   const struct cs_model *m = cfg->model;
   const char *tu = cs_run_time_unit(m);
@@ -159,8 +159,8 @@ void cs_trajectory_h5_on_switch(void *ctx, const struct cs_flow_switch *sw)
   cs_w_check(&tw->w, cs_h5_table_append(tw->switches, 1, tw->row));
 }
 
-enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs_record_result *r,
-                                    double wall_time_s)
+enum cs_status cs_trajectory_h5_finish(struct cs_trajectory_h5 *tw,
+                                       const struct cs_record_result *r, double wall_time_s)
 {
   struct cs_writer *w = &tw->w;
   const struct cs_integrator_stats *s = &r->stats.integ;
@@ -243,15 +243,15 @@ enum cs_status cs_trajectory_h5_trim(const char *path, size_t rows)
   return st;
 }
 
-enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
+enum cs_status cs_trajectory_h5_write(const char *path, const struct cs_trajectory *tr,
                                       const struct cs_config *cfg, const struct cs_record_grid *g,
                                       const char *const *sets, size_t n_set, int argc,
                                       char *const *argv, double wall_time_s)
 {
   if (!path || !tr || !cfg || !g || (tr->rows && !tr->data))
-    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: missing argument");
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_h5_write: missing argument");
   if (tr->cols != 1 + cfg->model->n_state + (cfg->model->derived_fn ? cfg->model->n_derived : 0))
-    return cs_error_set(CS_ERR_ARG, "cs_trajectory_write_h5: %zu columns, the model '%s' has other",
+    return cs_error_set(CS_ERR_ARG, "cs_trajectory_h5_write: %zu columns, the model '%s' has other",
                         tr->cols, cfg->model->name);
   int err = cs_make_parent_dirs(path);
   if (err != 0)
@@ -261,14 +261,14 @@ enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajecto
   if (st != CS_OK)
     return cs_error_set(st, "cannot create '%s': %s", path, cs_errmsg());
   struct cs_trajectory_h5 tw = {.flush_every = 1e300};
-  cs_trajectory_h5_begin(&tw, f, cfg, g, sets, n_set, argc, argv);
+  cs_trajectory_h5_create(&tw, f, cfg, g, sets, n_set, argc, argv);
   if (tr->rows)
     cs_trajectory_h5_on_rows(&tw, 0, tr->rows, tr->data);
   for (size_t i = 0; i < tr->n_switches; i++)
     cs_trajectory_h5_on_switch(&tw, &tr->switches[i]);
   struct cs_record_result r = tr->result;
   r.switches_logged = tw.switches ? tr->n_switches : r.switches_logged;
-  cs_trajectory_h5_end(&tw, &r, wall_time_s);
+  cs_trajectory_h5_finish(&tw, &r, wall_time_s);
   if (tw.w.st == CS_OK)
     cs_w_check(&tw.w, cs_h5_output_commit(f));
   else

@@ -25,13 +25,13 @@
  *
  * Two ways to write it:
  * - as the run goes (what contensou simulate does, so that a killed run
- *   keeps the rows flushed so far): cs_trajectory_h5_begin on a file the
+ *   keeps the rows flushed so far): cs_trajectory_h5_create on a file the
  *   caller created (cs_h5_output_create), cs_trajectory_h5_on_rows and
  *   cs_trajectory_h5_on_switch as the callbacks of cs_record_run (directly,
  *   with ctx = the writer, or from the caller's own callbacks), then
- *   cs_trajectory_h5_end; the caller commits the file (cs_h5_output_commit);
+ *   cs_trajectory_h5_finish; the caller commits the file (cs_h5_output_commit);
  * - in one go from a trajectory recorded in memory (cs_trajectory_record):
- *   cs_trajectory_write_h5.
+ *   cs_trajectory_h5_write.
  * Nothing here prints. Errors: the first failure is kept in the writer
  * (w.st, w.err) and returned. */
 #ifndef CS_IO_TRAJECTORY_H5_H
@@ -61,7 +61,7 @@ extern "C" {
  * the first failure, with its reason in cs_errmsg(). The run's own failure
  * (tr->result.status) is not an error here: the file records it (status =
  * "failed", message). */
-CS_API enum cs_status cs_trajectory_write_h5(const char *path, const struct cs_trajectory *tr,
+CS_API enum cs_status cs_trajectory_h5_write(const char *path, const struct cs_trajectory *tr,
                                              const struct cs_config *cfg,
                                              const struct cs_record_grid *g,
                                              const char *const *sets, size_t n_set, int argc,

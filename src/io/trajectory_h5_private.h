@@ -9,7 +9,7 @@
 #include "io/trajectory_h5.h"
 
 /* A trajectory file being written. Zero it, set flush_every if wanted, then
- * cs_trajectory_h5_begin. */
+ * cs_trajectory_h5_create. */
 struct cs_trajectory_h5 {
   struct cs_writer w;            /* the file (w.f, the caller's) and the first failure */
   double flush_every;            /* s of wall time between two flushes (0: every block) */
@@ -42,10 +42,10 @@ enum cs_status cs_trajectory_h5_trim(const char *path, size_t rows);
  * the empty /trajectory for grid g (g from cs_record_grid_make) and, when
  * the model switches modes with cfg->params, /switches; flushes. f stays
  * open and the caller's. Returns the first failure (tw->w.err says what). */
-enum cs_status cs_trajectory_h5_begin(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
-                                      const struct cs_config *cfg, const struct cs_record_grid *g,
-                                      const char *const *sets, size_t n_set, int argc,
-                                      char *const *argv);
+enum cs_status cs_trajectory_h5_create(struct cs_trajectory_h5 *tw, struct cs_h5 *f,
+                                       const struct cs_config *cfg, const struct cs_record_grid *g,
+                                       const char *const *sets, size_t n_set, int argc,
+                                       char *const *argv);
 
 /* Appends n rows of 1 + n_state + n_derived values (the model's order) to
  * /trajectory (their real columns) and /trajectory_codes (their integer
@@ -63,7 +63,7 @@ void cs_trajectory_h5_on_switch(void *tw, const struct cs_flow_switch *s);
  * /trajectory_codes and /switches (not the file) and frees the writer's
  * buffers: call it after every begin, also after a failure. Returns the
  * first failure of the whole writing (tw->w.st). */
-enum cs_status cs_trajectory_h5_end(struct cs_trajectory_h5 *tw, const struct cs_record_result *r,
-                                    double wall_time_s);
+enum cs_status cs_trajectory_h5_finish(struct cs_trajectory_h5 *tw,
+                                       const struct cs_record_result *r, double wall_time_s);
 
 #endif

@@ -83,7 +83,7 @@ enum cs_status cs_simulate_run(const struct cs_config *cfg, const char *path,
     return cs_error_set(st, "cannot create '%s': %s", path, cs_errmsg());
   struct sim_sink sk = {.tw = {.flush_every = opts->flush_every}, .opts = opts};
   struct cs_writer *w = &sk.tw.w;
-  cs_trajectory_h5_begin(&sk.tw, f, cfg, g, opts->sets, opts->n_set, opts->argc, opts->argv);
+  cs_trajectory_h5_create(&sk.tw, f, cfg, g, opts->sets, opts->n_set, opts->argc, opts->argv);
   struct cs_record_result *r = &out->run;
   r->status = CS_OK;
   memcpy(r->y, cfg->y0, m->n_state * sizeof *r->y);
@@ -100,7 +100,7 @@ enum cs_status cs_simulate_run(const struct cs_config *cfg, const char *path,
   }
   out->rows = sk.tw.rows;
   out->wall_time = wall_clock() - t_wall;
-  cs_trajectory_h5_end(&sk.tw, r, out->wall_time);
+  cs_trajectory_h5_finish(&sk.tw, r, out->wall_time);
   const char *pp = cs_h5_partial_path(f);
   char *partial = malloc(strlen(pp ? pp : path) + 1);
   if (partial)

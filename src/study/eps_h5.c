@@ -105,9 +105,9 @@ static const char *eps_unit(const struct cs_model *m)
   return ke >= 0 ? m->param[ke].unit : "1";
 }
 
-enum cs_status cs_eps_h5_write_header(struct cs_writer *w, const struct cs_config *cfg,
-                                      const struct cs_run_info *run, const char *study,
-                                      const double *eps, size_t n_eps, int ref_ev, double ref_eps)
+enum cs_status cs_eps_h5_create(struct cs_writer *w, const struct cs_config *cfg,
+                                const struct cs_run_info *run, const char *study, const double *eps,
+                                size_t n_eps, int ref_ev, double ref_eps)
 {
   const char *eu = eps_unit(cfg->model);
   if (w->st == CS_OK)
@@ -665,8 +665,8 @@ enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_con
   struct cs_writer w;
   if (open_file(path, &w) != CS_OK)
     return w.st;
-  cs_eps_h5_write_header(&w, cfg, run, "time-series", spec->eps, spec->n_eps,
-                         spec->reference_event_driven, spec->reference_eps);
+  cs_eps_h5_create(&w, cfg, run, "time-series", spec->eps, spec->n_eps,
+                   spec->reference_event_driven, spec->reference_eps);
   cs_eps_h5_write_series(&w, cfg, spec, r);
   return close_file(&w, path);
 }
@@ -681,8 +681,8 @@ enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_conf
   struct cs_writer w;
   if (open_file(path, &w) != CS_OK)
     return w.st;
-  cs_eps_h5_write_header(&w, cfg, run, "sweep", spec->eps, spec->n_eps,
-                         spec->reference_event_driven, spec->reference_eps);
+  cs_eps_h5_create(&w, cfg, run, "sweep", spec->eps, spec->n_eps, spec->reference_event_driven,
+                   spec->reference_eps);
   cs_eps_h5_write_sweep(&w, cfg, spec->sweep, r);
   return close_file(&w, path);
 }

@@ -10,7 +10,7 @@
  * Two ways to write it:
  * - as the study goes (contensou eps-study: the file is claimed before the
  *   runs, so that a second process writing it is refused at once): create
- *   the file (cs_h5_output_create), cs_eps_h5_write_header, run the study,
+ *   the file (cs_h5_output_create), cs_eps_h5_create, run the study,
  *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep and
  *   cs_eps_h5_finish; a study that produced nothing ends with
  *   cs_eps_h5_discard;

@@ -13,10 +13,9 @@
  * ("time-series" or "sweep"), reference ("eps" or "event-driven"),
  * reference_eps (NaN for event-driven, in the unit of eps), eps_unit, the
  * list /eps/values (eps[0 .. n_eps - 1]); flushes the file. */
-enum cs_status cs_eps_h5_write_header(struct cs_writer *w, const struct cs_config *cfg,
-                                      const struct cs_run_info *run, const char *study,
-                                      const double *eps, size_t n_eps, int ref_event_driven,
-                                      double ref_eps);
+enum cs_status cs_eps_h5_create(struct cs_writer *w, const struct cs_config *cfg,
+                                const struct cs_run_info *run, const char *study, const double *eps,
+                                size_t n_eps, int ref_event_driven, double ref_eps);
 
 /* The results of a time-series study r, run by cs_eps_study with spec (its
  * time grid spec->t) on cfg's model: /reference, /reference_switches

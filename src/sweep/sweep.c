@@ -18,6 +18,7 @@
 #include "analysis/orbit.h"
 #include "integrate/flow.h"
 #include "sweep/sweep.h"
+#include "sweep/sweep_private.h"
 #include "analysis/equilibrium_private.h"
 #include "analysis/orbit_private.h"
 

@@ -90,7 +90,8 @@ struct cs_sweep_spec {
  * multipliers, newton_continuation, chunk, overlap (their meanings and
  * defaults: `contensou sweep --help`). On error: CS_ERR_PARSE / CS_ERR_RANGE and in
  * cs_errmsg() a one-line "file:line: key: what is wrong (accepted: ...)". */
-enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_sweep_spec *spec);
+CS_API enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg,
+                                                struct cs_sweep_spec *spec);
 
 /* A spec built in code, without a file: the sweep of the parameter called
  * `parameter` of m over [from, to] in `points` grid points (linear spacing),
@@ -102,21 +103,17 @@ enum cs_status cs_sweep_spec_from_config(const struct cs_config *cfg, struct cs_
  * CS_ERR_NOT_FOUND for an unknown parameter, CS_ERR_RANGE for a range outside
  * the parameter's [min, max], to < from or points = 0; the reason in
  * cs_errmsg(). */
-enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *parameter, double from,
-                                  double to, size_t points, struct cs_sweep_spec *spec);
+CS_API enum cs_status cs_sweep_spec_init(const struct cs_model *m, const char *parameter,
+                                         double from, double to, size_t points,
+                                         struct cs_sweep_spec *spec);
 
 /* Grid values of grid index k (p2 may be NULL for 1-D). */
-void cs_sweep_values(const struct cs_sweep_spec *spec, size_t k, double *p1, double *p2);
-size_t cs_sweep_npoints(const struct cs_sweep_spec *spec); /* n1 (x n2) */
+CS_API void cs_sweep_values(const struct cs_sweep_spec *spec, size_t k, double *p1, double *p2);
+CS_API size_t cs_sweep_npoints(const struct cs_sweep_spec *spec); /* n1 (x n2) */
 
 /* The largest grid a sweep holds (points x points2): its file and a resume's
  * records stay within memory and disk a machine has. */
 #define CS_SWEEP_MAX_POINTS 100000000
-
-/* Bytes of memory a sweep of spec keeps for its whole run, besides the
- * threads' working memory: per point and pass a small record (1-D sweeps:
- * also the final state, for refinement) and the work units. */
-double cs_sweep_memory_estimate(const struct cs_model *m, const struct cs_sweep_spec *spec);
 
 /* One finished point as delivered to the sink. */
 struct cs_sweep_point {
@@ -162,7 +159,7 @@ enum cs_bifurcation_kind {
   CS_BIF_LOCKING,           /* quasiperiodic -> periodic (phase locking, a window) */
   CS_BIF_COUNT
 };
-const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k);
+CS_API const char *cs_bifurcation_kind_name(enum cs_bifurcation_kind k);
 
 struct cs_bifurcation {
   int pass;               /* 0 forward, 1 backward, -1 both (hysteresis, eigenvalues) */
@@ -200,7 +197,7 @@ struct cs_sweep_outcome {
   size_t n_eq;
   char eq_note[160]; /* why equilibria were not computed, if asked and not */
 };
-void cs_sweep_outcome_free(struct cs_sweep_outcome *o);
+CS_API void cs_sweep_outcome_free(struct cs_sweep_outcome *o);
 
 /* What a previous, interrupted run of the same sweep finished (resume): per
  * pass (NULL: not started), one record per grid index (done = 1 for the
@@ -262,24 +259,21 @@ struct cs_sweep_ctl {
  * ctl->comm, every process calls this with the same arguments (prior and sink
  * only matter on the coordinator); a worker returns with out->worker = 1.
  * The result does not depend on the number of threads or processes. */
-enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_params, const double *y0,
-                                const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink,
-                                void *sink_ctx, const struct cs_sweep_ctl *ctl,
-                                struct cs_sweep_outcome *out);
+CS_API enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_params,
+                                       const double *y0, const struct cs_sweep_spec *spec,
+                                       cs_sweep_sink_fn sink, void *sink_ctx,
+                                       const struct cs_sweep_ctl *ctl,
+                                       struct cs_sweep_outcome *out);
 
 /* Runs the sweep over model m with base params and initial state y0. Every
  * thread works on its own copy of the params (attach()ed), sets the grid
  * values on it and prepares it at every point: pass the params as they were
  * before prepare() (cs_config's params_unprepared), so that fields derived
  * from a swept parameter are derived again. */
-enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params, const double *y0,
-                            const struct cs_sweep_spec *spec, cs_sweep_sink_fn sink, void *sink_ctx,
-                            struct cs_sweep_outcome *out);
-
-/* Detects the changes between neighbours of one pass's records (1-D). */
-size_t cs_sweep_detect(const struct cs_sweep_spec *spec, int pass,
-                       const struct cs_sweep_record *rec, struct cs_bifurcation *out,
-                       size_t max_out);
+CS_API enum cs_status cs_sweep_run(const struct cs_model *m, const void *base_params,
+                                   const double *y0, const struct cs_sweep_spec *spec,
+                                   cs_sweep_sink_fn sink, void *sink_ctx,
+                                   struct cs_sweep_outcome *out);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* MPI transport of a sweep (contract in sweep_dist.h). */
+/* MPI transport of a sweep and the collective steps of a job (contracts in
+ * sweep_dist.h and sweep_dist_private.h). */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, strdup */
 
 #include "core/error_private.h"
 #include "sweep/sweep_dist.h"
+#include "sweep/sweep_dist_private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,21 +59,25 @@ static int w_request(void *ctx, void *unit, size_t size)
   struct req_msg q = {slot, (long)size};
   MPI_Request rq;
   pthread_mutex_lock(&s->mpi);
-  MPI_Irecv(buf, (int)n, MPI_BYTE, 0, TAG_REPLY + slot, s->comm, &rq);
-  MPI_Send(&q, (int)sizeof q, MPI_BYTE, 0, TAG_REQ, s->comm);
+  int rc = MPI_Irecv(buf, (int)n, MPI_BYTE, 0, TAG_REPLY + slot, s->comm, &rq);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Send(&q, (int)sizeof q, MPI_BYTE, 0, TAG_REQ, s->comm);
   pthread_mutex_unlock(&s->mpi);
-  for (long wait = 20;;) {
+  /* the communicator returns errors (sweep_dist.h): a failed call ends
+   * this worker's requests instead of waiting for a reply forever */
+  for (long wait = 20; rc == MPI_SUCCESS;) {
     int done = 0;
     pthread_mutex_lock(&s->mpi);
-    MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+    rc = MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
     pthread_mutex_unlock(&s->mpi);
-    if (done)
+    if (done && rc == MPI_SUCCESS)
       break;
     nap(wait);
     wait = wait < 2000 ? 2 * wait : 2000;
   }
-  int code;
-  memcpy(&code, buf, sizeof code);
+  int code = -1;
+  if (rc == MPI_SUCCESS)
+    memcpy(&code, buf, sizeof code);
   if (code == 1)
     memcpy(unit, buf + REPLY_HDR, size);
   free(buf);
@@ -241,28 +247,51 @@ static int launched(void)
   return 0;
 }
 
-enum cs_status cs_dist_init(struct cs_dist *d)
+static const char *thread_level_name(int level)
 {
-  memset(d, 0, sizeof *d);
-  d->size = 1;
-  if (!launched())
-    return CS_OK;
-  int provided = 0;
-  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
-    return CS_FAIL(CS_ERR_IO);
-  d->mpi = 1;
-  if (provided < MPI_THREAD_SERIALIZED) {
-    MPI_Finalize();
-    d->mpi = 0;
-    return CS_FAIL(CS_ERR_UNSUPPORTED);
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &d->size);
+  return level == MPI_THREAD_SINGLE       ? "MPI_THREAD_SINGLE"
+         : level == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+         : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+                                          : "MPI_THREAD_MULTIPLE";
+}
+
+/* Takes the communicator comm (MPI initialised): a duplicate of it, the
+ * transport around it. Collective over comm. */
+static enum cs_status attach(struct cs_dist *d, MPI_Comm comm)
+{
+  int size = 0, provided = MPI_THREAD_SINGLE;
+  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return cs_error_set(CS_ERR_ARG, "cs_dist_init_comm: not a valid MPI communicator");
+  MPI_Query_thread(&provided);
   struct state *s = calloc(1, sizeof *s);
-  if (!s)
-    return CS_ERR_NOMEM;
-  s->comm = MPI_COMM_WORLD;
+  /* every process learns whether every process can go on before the
+   * collective duplicate: none waits in it for one that gave up */
+  int bad = !s ? 1 : size > 1 && provided < MPI_THREAD_SERIALIZED ? 2 : 0, worst = bad;
+  if (size > 1 && MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+    worst = 3;
+  if (worst) {
+    free(s);
+    if (worst == 1)
+      return cs_error_set(CS_ERR_NOMEM, "cs_dist_init: out of memory");
+    if (worst == 2)
+      return cs_error_set(CS_ERR_UNSUPPORTED,
+                          "MPI provides %s; a sweep over %d processes calls MPI from several "
+                          "threads, one at a time: initialise MPI with MPI_Init_thread and "
+                          "MPI_THREAD_SERIALIZED or MPI_THREAD_MULTIPLE",
+                          thread_level_name(provided), size);
+    return cs_error_set(CS_ERR_IO, "cs_dist_init: MPI_Allreduce failed");
+  }
+  if (MPI_Comm_dup(comm, &s->comm) != MPI_SUCCESS) {
+    free(s);
+    return cs_error_set(CS_ERR_IO, "cs_dist_init: MPI_Comm_dup failed");
+  }
+  /* errors come back as codes on contensou's own communicator: a failing
+   * call is a status, never an abort of the host's job */
+  MPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN);
   pthread_mutex_init(&s->mpi, NULL);
+  MPI_Comm_rank(s->comm, &d->rank);
+  MPI_Comm_size(s->comm, &d->size);
+  d->mpi = 1;
   d->state = s;
   d->comm = (struct cs_sweep_comm){.rank = d->rank,
                                    .size = d->size,
@@ -276,58 +305,143 @@ enum cs_status cs_dist_init(struct cs_dist *d)
   return CS_OK;
 }
 
-int cs_dist_agree(struct cs_dist *d, int rc)
+static void single(struct cs_dist *d)
 {
-  if (d->mpi && d->size > 1)
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return rc;
+  memset(d, 0, sizeof *d);
+  d->size = 1;
 }
 
-int cs_dist_agree_all(struct cs_dist *d, int rc)
+enum cs_status cs_dist_init(struct cs_dist *d)
 {
-  if (d->mpi && d->size > 1) {
-    int out;
-    MPI_Allreduce(&rc, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    rc = out;
+  single(d);
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (finalised)
+    return cs_error_set(CS_ERR_ARG, "cs_dist_init: MPI was finalised already");
+  if (initialised) /* the program owns MPI: its world, never a second init */
+    return attach(d, MPI_COMM_WORLD);
+  if (!launched())
+    return CS_OK;
+  int provided = 0;
+  if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+    return cs_error_set(CS_ERR_IO, "cannot start MPI (MPI_Init_thread failed)");
+  d->owns_mpi = 1;
+  enum cs_status st = attach(d, MPI_COMM_WORLD);
+  if (st != CS_OK) {
+    MPI_Finalize();
+    single(d);
   }
-  return rc;
+  return st;
 }
 
-void cs_dist_share_text(struct cs_dist *d, char **text)
+enum cs_status cs_dist_init_comm(struct cs_dist *d, const void *mpi_comm)
+{
+  single(d);
+  if (!mpi_comm)
+    return CS_OK;
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised)
+    return cs_error_set(CS_ERR_ARG,
+                        "cs_dist_init_comm: MPI is %s (the host initialises it with "
+                        "MPI_Init_thread before, and finalises it after)",
+                        finalised ? "finalised already" : "not initialised");
+  return attach(d, *(const MPI_Comm *)mpi_comm);
+}
+
+static struct cs_dist_verdict failed_elsewhere(struct cs_dist *d, int rank,
+                                               struct cs_dist_verdict v)
+{
+  if (v.st != CS_OK && rank != d->rank)
+    cs_error_set(v.st, "process %d of %d: %s (its message is on that process)", rank, d->size,
+                 cs_strerror(v.st));
+  return v;
+}
+
+struct cs_dist_verdict cs_dist_i_from_root(struct cs_dist *d, struct cs_dist_verdict v)
 {
   if (!d->mpi || d->size < 2)
-    return;
+    return v;
+  struct state *s = d->state;
+  int msg[2] = {(int)v.st, v.input};
+  if (MPI_Bcast(msg, 2, MPI_INT, 0, s->comm) != MPI_SUCCESS) {
+    cs_error_set(CS_ERR_IO, "MPI_Bcast failed");
+    return (struct cs_dist_verdict){CS_ERR_IO, 0};
+  }
+  return failed_elsewhere(d, 0, (struct cs_dist_verdict){(enum cs_status)msg[0], msg[1]});
+}
+
+struct cs_dist_verdict cs_dist_i_all(struct cs_dist *d, struct cs_dist_verdict v)
+{
+  if (!d->mpi || d->size < 2)
+    return v;
+  struct state *s = d->state;
+  /* MINLOC: the lowest rank that failed, carrying its status and flag */
+  struct {
+    int rank, code;
+  } in = {v.st != CS_OK ? d->rank : d->size, (int)v.st | (v.input ? 0x100 : 0)}, out;
+  if (MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, s->comm) != MPI_SUCCESS) {
+    cs_error_set(CS_ERR_IO, "MPI_Allreduce failed");
+    return (struct cs_dist_verdict){CS_ERR_IO, 0};
+  }
+  if (out.rank == d->size)
+    return (struct cs_dist_verdict){CS_OK, 0};
+  return failed_elsewhere(
+      d, out.rank, (struct cs_dist_verdict){(enum cs_status)(out.code & 0xff), out.code >> 8});
+}
+
+enum cs_status cs_dist_i_share_text(struct cs_dist *d, char **text)
+{
+  if (!d->mpi || d->size < 2)
+    return CS_OK;
+  struct state *s = d->state;
   long n = d->rank == 0 ? (*text ? (long)strlen(*text) : -1) : 0;
-  MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (MPI_Bcast(&n, 1, MPI_LONG, 0, s->comm) != MPI_SUCCESS)
+    return cs_error_set(CS_ERR_IO, "MPI_Bcast failed");
+  enum cs_status st = CS_OK;
+  char scratch[4096];
   if (d->rank != 0) {
     *text = n >= 0 ? calloc((size_t)n + 1, 1) : NULL;
     if (n >= 0 && !*text)
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      st = cs_error_set(CS_ERR_NOMEM, "out of memory receiving a text of %ld bytes", n);
   }
-  if (n > 0)
-    MPI_Bcast(*text, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  /* in pieces, so that a process without the memory still takes part
+   * (the others would wait for it) and any length fits an int count */
+  for (long at = 0; at < n; at += (long)sizeof scratch) {
+    int len = (int)(n - at < (long)sizeof scratch ? n - at : (long)sizeof scratch);
+    char *buf = *text ? *text + at : scratch;
+    if (MPI_Bcast(buf, len, MPI_CHAR, 0, s->comm) != MPI_SUCCESS && st == CS_OK)
+      st = cs_error_set(CS_ERR_IO, "MPI_Bcast failed");
+  }
+  return st;
 }
 
-int cs_dist_finalize(struct cs_dist *d, int rc)
+enum cs_status cs_dist_finalize(struct cs_dist *d)
 {
-  if (d->mpi) {
-    struct state *s = d->state;
-    if (s && d->rank != 0) {
+  enum cs_status st = CS_OK;
+  struct state *s = d->state;
+  if (s) {
+    if (d->rank != 0) {
       /* a stop that arrived after this process finished */
       int flag = 1;
       while (flag) {
-        MPI_Iprobe(0, TAG_STOP, s->comm, &flag, MPI_STATUS_IGNORE);
+        if (MPI_Iprobe(0, TAG_STOP, s->comm, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+          break;
         if (flag)
           MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_STOP, s->comm, MPI_STATUS_IGNORE);
       }
     }
-    MPI_Finalize();
-    if (s)
-      pthread_mutex_destroy(&s->mpi);
+    if (MPI_Comm_free(&s->comm) != MPI_SUCCESS)
+      st = cs_error_set(CS_ERR_IO, "cs_dist_finalize: MPI_Comm_free failed");
+    pthread_mutex_destroy(&s->mpi);
     free(s);
   }
+  if (d->owns_mpi && MPI_Finalize() != MPI_SUCCESS && st == CS_OK)
+    st = cs_error_set(CS_ERR_IO, "cs_dist_finalize: MPI_Finalize failed");
   memset(d, 0, sizeof *d);
-  return rc;
+  return st;
 }
 
 #else /* a build without MPI: one process */
@@ -344,27 +458,39 @@ enum cs_status cs_dist_init(struct cs_dist *d)
   return CS_OK;
 }
 
-int cs_dist_agree(struct cs_dist *d, int rc)
-{
-  (void)d;
-  return rc;
-}
-
-int cs_dist_agree_all(struct cs_dist *d, int rc)
-{
-  (void)d;
-  return rc;
-}
-
-void cs_dist_share_text(struct cs_dist *d, char **text)
-{
-  (void)d, (void)text;
-}
-
-int cs_dist_finalize(struct cs_dist *d, int rc)
+enum cs_status cs_dist_init_comm(struct cs_dist *d, const void *mpi_comm)
 {
   memset(d, 0, sizeof *d);
-  return rc;
+  d->size = 1;
+  if (mpi_comm)
+    return cs_error_set(CS_ERR_UNSUPPORTED,
+                        "cs_dist_init_comm: contensou was built without MPI (cs_dist_available() "
+                        "= 0): no communicator can be used (pass NULL for one process)");
+  return CS_OK;
+}
+
+struct cs_dist_verdict cs_dist_i_from_root(struct cs_dist *d, struct cs_dist_verdict v)
+{
+  (void)d;
+  return v;
+}
+
+struct cs_dist_verdict cs_dist_i_all(struct cs_dist *d, struct cs_dist_verdict v)
+{
+  (void)d;
+  return v;
+}
+
+enum cs_status cs_dist_i_share_text(struct cs_dist *d, char **text)
+{
+  (void)d, (void)text;
+  return CS_OK;
+}
+
+enum cs_status cs_dist_finalize(struct cs_dist *d)
+{
+  memset(d, 0, sizeof *d);
+  return CS_OK;
 }
 
 #endif

@@ -17,6 +17,7 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep_h5.h"
+#include "sweep/sweep_h5_private.h"
 #include "models/model_private.h"
 #include "io/run_h5_private.h"
 
@@ -1625,7 +1626,7 @@ enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_
   return CS_OK;
 }
 
-void cs_sweep_h5_abandon(struct cs_sweep_h5 *w)
+void cs_sweep_h5_discard(struct cs_sweep_h5 *w)
 {
   if (w)
     writer_free(w);

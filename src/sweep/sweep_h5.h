@@ -60,28 +60,17 @@
  * resumed or distributed sweep gives the same file as one uninterrupted run)
  * and renamed over path; the partial file is removed. An interrupted sweep
  * (signal) keeps the partial file with status = interrupted; a killed one
- * keeps it with status = running; both continue with cs_sweep_h5_resume.
+ * keeps it with status = running; both continue with cs_sweep_job_resume
+ * (sweep_dist.h).
  * While it runs, the lock file holds CS_SWEEP_H5_MARGIN bytes of disk back:
  * when another process fills the disk, the writer gives them back to close
  * the partial file cleanly with status = failed (plain readers open it);
- * what was kept is then counted from the file (cs_sweep_h5_points_on_disk).
+ * what was kept is then counted from the file.
  *
- * A sweep into a file, from a program (error checks left out; `contensou
- * sweep` does the same with signals and progress lines):
- *
- *   struct cs_config cfg;   cs_config_load("run.ini", NULL, 0, &cfg);
- *   struct cs_sweep_spec spec;   cs_sweep_spec_from_config(&cfg, &spec);
- *   struct cs_sweep_h5 *w;   cs_sweep_h5_create("out.h5", &cfg, NULL, 0, &spec, 0, NULL, &w);
- *   struct cs_sweep_ctl ctl = {.tick = cs_sweep_h5_tick};
- *   struct cs_sweep_outcome o;
- *   enum cs_status st = cs_sweep_run_ctl(cfg.model, cfg.params_unprepared, cfg.y0, &spec,
- *                                        cs_sweep_h5_sink, w, &ctl, &o);
- *   cs_sweep_h5_finish(w, st == CS_OK ? &o : NULL);   (writes out.h5, frees w)
- *   cs_sweep_outcome_free(&o);   cs_config_free(&cfg);
- *
- * To see each point as it finishes, pass a sink of your own that calls
- * cs_sweep_h5_sink(w, pt) and then looks at pt. Without the tick the points
- * reach the disk only at the end. */
+ * A sweep into this file from a program: struct cs_sweep_job
+ * (sweep/sweep_dist.h) creates or resumes it, runs the sweep over one
+ * process or many with a callback per written point, and finishes it
+ * (tests/examples/sweep_callback.c). What is declared here reads it back. */
 #ifndef CS_SWEEP_H5_H
 #define CS_SWEEP_H5_H
 
@@ -106,44 +95,6 @@ extern "C" {
 
 struct cs_sweep_h5;
 
-/* Claims path (CS_ERR_BUSY if another process or another writer of this
- * process writes it; CS_ERR_EXISTS if "<path>.partial" holds an unfinished
- * sweep) and creates the partial file with everything known before the run,
- * then switches it to SWMR. sets (n_set of them, may be NULL/0) are the
- * "section.key=value" overrides applied to cfg, stored so that a resume can
- * check them; argc/argv (may be 0/NULL) the command line stored as
- * provenance. The reason of a failure (cs_errmsg()) names the file. */
-enum cs_status cs_sweep_h5_create(const char *path, const struct cs_config *cfg,
-                                  const char *const *sets, size_t n_set,
-                                  const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_h5 **out);
-
-/* cs_sweep_h5_create with a flag a signal handler sets: writing the grid of
- * a large map (written in blocks) stops within a block when *cancel becomes
- * nonzero, with CS_ERR_INTERRUPTED (nothing is kept: no point was
- * computed). path is refused (CS_ERR_ARG) when it ends in a name contensou
- * derives from an output (".partial", ".tmp", ".lock"): that name belongs
- * to the run writing the shorter one. */
-enum cs_status cs_sweep_h5_create_ctl(const char *path, const struct cs_config *cfg,
-                                      const char *const *sets, size_t n_set,
-                                      const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                      const volatile sig_atomic_t *cancel,
-                                      struct cs_sweep_h5 **out);
-
-/* Bytes the partial file of a sweep of spec will take (the final file written
- * at the end takes as much again, beside it). section_rows (may be NULL): the
- * section rows a point is expected to store (a stroboscopic section: one per
- * forcing period of the recording window; record_crossings), NAN when it
- * cannot be known before the run (a hyperplane section): those rows are then
- * not counted. */
-double cs_sweep_h5_size_estimate(const struct cs_config *cfg, const struct cs_sweep_spec *spec,
-                                 double *section_rows);
-
-/* Finished points in the sweep file of path ("<path>.partial" if it exists,
- * else path) as the disk holds it now, over both passes; -1 when it cannot
- * be read (the reason in cs_errmsg()). What messages about kept points say. */
-long long cs_sweep_h5_points_on_disk(const char *path);
-
 /* What an unfinished (or finished) sweep file says about itself. */
 struct cs_sweep_h5_info {
   char *source;         /* the file found: "<path>.partial" or path (malloc) */
@@ -157,73 +108,6 @@ struct cs_sweep_h5_info {
   size_t done[2]; /* points finished per pass */
   size_t npoints; /* grid points per pass */
 };
-void cs_sweep_h5_info_free(struct cs_sweep_h5_info *info);
-
-/* Claims path and reads what the unfinished sweep of path holds ("<path>.partial"
- * if it exists, else path). Nothing is modified. CS_ERR_NOT_FOUND when neither
- * exists; CS_ERR_BUSY when another process writes it. */
-enum cs_status cs_sweep_h5_open_resume(const char *path, struct cs_sweep_h5 **out,
-                                       struct cs_sweep_h5_info *info);
-/* The same, calling verify(source, ctx) once the file is claimed and before
- * anything of it is read: a status other than CS_OK (its message set) is
- * returned as it is. The command line verifies the file there in a child
- * process (a damaged file can make libhdf5 loop or crash). */
-enum cs_status
-cs_sweep_h5_open_resume_verified(const char *path,
-                                 enum cs_status (*verify)(const char *source, void *ctx), void *ctx,
-                                 struct cs_sweep_h5 **out, struct cs_sweep_h5_info *info);
-
-/* After cs_sweep_h5_open_resume of path: is a resume with the parameter file
- * params_file (NULL: the one the sweep started from, if it is still where it
- * was) and the overrides sets consistent with what the file was started
- * with? CS_OK; CS_ERR_MISMATCH for another results version (another
- * program computes differently), a parameter file whose text changed, other
- * overrides (with the first line that differs); CS_ERR_IO when params_file
- * cannot be read. The reason in cs_errmsg(). */
-enum cs_status cs_sweep_h5_check_resume(const char *path, const struct cs_sweep_h5_info *info,
-                                        const char *params_file, const char *const *sets,
-                                        size_t n_set);
-
-/* After cs_sweep_h5_open_resume (and the caller's checks that the stored
- * parameters are the ones it will use): checks the file against spec and
- * the model, fills prior (records and final states of the finished points;
- * free with cs_sweep_h5_prior_free), moves a final file back to
- * "<path>.partial", marks the run as running again (appending the command
- * line to `resumed`) and switches to SWMR. */
-enum cs_status cs_sweep_h5_resume(struct cs_sweep_h5 *w, const struct cs_config *cfg,
-                                  const struct cs_sweep_spec *spec, int argc, char *const *argv,
-                                  struct cs_sweep_prior *prior);
-void cs_sweep_h5_prior_free(struct cs_sweep_prior *prior);
-
-/* Gives up a file opened with cs_sweep_h5_open_resume without changing it. */
-void cs_sweep_h5_abandon(struct cs_sweep_h5 *w);
-
-/* The sink for cs_sweep_run_ctl (ctx = the writer). */
-int cs_sweep_h5_sink(void *ctx, const struct cs_sweep_point *pt);
-
-/* The tick for cs_sweep_run_ctl: flushes if points were written and
- * CS_SWEEP_H5_FLUSH seconds have passed since the last flush. */
-void cs_sweep_h5_tick(void *ctx);
-
-/* Points on disk (flushed), over both passes, including a resumed run's. */
-size_t cs_sweep_h5_flushed(const struct cs_sweep_h5 *w);
-
-/* Points written (on disk once the file is closed by cs_sweep_h5_finish). */
-size_t cs_sweep_h5_written(const struct cs_sweep_h5 *w);
-
-/* A flag a signal handler sets (may be NULL): the final file of a completed
- * sweep is then not written (cs_sweep_h5_finish returns CS_ERR_INTERRUPTED,
- * the partial file, which holds every point, stays marked interrupted). */
-void cs_sweep_h5_set_cancel(struct cs_sweep_h5 *w, const volatile sig_atomic_t *cancel);
-
-/* The file being written ("<path>.partial"). */
-const char *cs_sweep_h5_partial(const struct cs_sweep_h5 *w);
-
-/* Ends the run and frees w. o NULL: the run failed before producing an
- * outcome (the partial file is kept, status failed). A completed sweep
- * (!o->interrupted) gets its final file (see above); an interrupted one keeps
- * the partial file with status interrupted. Returns the first failure. */
-enum cs_status cs_sweep_h5_finish(struct cs_sweep_h5 *w, const struct cs_sweep_outcome *o);
 
 /* ------------------------------------------------------- read back (io/result.h) */
 

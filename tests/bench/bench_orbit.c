@@ -58,7 +58,7 @@ static void stats(const char *name, const char *unit, double *v, int n)
 /* The continued branch: equilibria to the Hopf point, then the cycles. */
 static int branch(struct cs_orbit_ws *w, const struct cs_config *cfg, struct cs_branch *cy)
 {
-  struct cs_cont_spec sp = cs_cont_spec_default();
+  struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = 20, sp.p_max = 80;
   sp.orbit.solver = cfg->solver;
   sp.orbit.section = cfg->section;

@@ -18,6 +18,7 @@
 
 #include "io/config.h"
 #include "sweep/sweep_h5.h"
+#include "sweep/sweep_h5_private.h"
 
 static double cpu(void)
 {

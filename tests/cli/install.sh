@@ -104,10 +104,13 @@ so=$(find "$prefix" -name 'libcontensou.so' | head -1)
 [ -n "$so" ] || die "no libcontensou.so in the prefix"
 nm -D --defined-only "$so" | awk '{print $3}' | sort >"$scratch/exported.txt"
 # the names the installed headers declare: every cs_ name followed by ( or [
-# on a declaration that starts at the left margin (not inside a comment)
-cat "$inc"/contensou/*.h "$inc"/contensou/*/*.h | tr '\n' ' ' | sed 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' |
-  tr ';' '\n' | grep -oE '^ *(CS_API +)?(extern +)?[a-z][^{}()]*\bcs_[a-z0-9_]+ *[[(]' |
-  sed -E 's/ *[[(]$//' >"$scratch/declared_lines.txt"
+# on a declaration that starts at the left margin (not inside a comment),
+# not a function pointer's return type ("enum cs_status (*check)(...)");
+# preprocessor lines and the C++ guards' braces go first, else a declaration
+# after them ("#define X 1u", "extern "C" {") is not seen
+cat "$inc"/contensou/*.h "$inc"/contensou/*/*.h | sed -E '/^ *(#|extern "C" *\{ *$|\} *$)/d' | tr '\n' ' ' | sed 's|/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/||g' |
+  tr ';' '\n' | grep -oE '^ *(CS_API +)?(extern +)?[a-z][^{}()]*\bcs_[a-z0-9_]+ *([[]|[(][^*])' |
+  sed -E 's/ *([[]|[(].)$//' >"$scratch/declared_lines.txt"
 grep -oE 'cs_[a-z0-9_]+$' "$scratch/declared_lines.txt" | sort -u >"$scratch/declared.txt"
 grep -v '^ *CS_API' "$scratch/declared_lines.txt" | grep -oE 'cs_[a-z0-9_]+$' | sort -u >"$scratch/unmarked.txt"
 [ -s "$scratch/declared.txt" ] || die "no declarations found in the installed headers"
