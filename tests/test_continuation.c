@@ -700,7 +700,7 @@ static void verner_steppers(void **state)
   long evals[3];
   for (int k = 0; k < 3; k++) {
     struct cs_orbit_ws *w = ws_of(&cm, cfg.params_unprepared, "omega0");
-    struct cs_cont_spec sp = cs_cont_spec_default();
+    struct cs_continue_spec sp = cs_continue_spec_default();
     sp.p_min = 20, sp.p_max = 80;
     sp.orbit.solver = cfg.solver;
     sp.orbit.solver.stepper = steppers[k];
