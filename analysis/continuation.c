@@ -1385,26 +1385,35 @@ enum cs_status cs_continue_cycles_from_hopf(struct cs_orbit_ws *w,
         u[i] = a[i] * cos(th) - bv[i] * sin(th);
         amp = fmax(amp, fabs(u[i]) / fmax(fabs(hopf->pt.y[i]), floor_of(&c, i)));
       }
-      double eps = spec->hopf_amplitude / amp;
-      /* scales: the states by the first cycle's size, the period by 2 pi/w */
-      for (size_t i = 0; i < n; i++)
-        c.sigma[i] = fmax(eps * fabs(u[i]), floor_of(&c, i));
-      c.sigma[c.iT] = 2 * M_PI / omega;
-      double tk[NX_MAX] = {0}, X0[NX_MAX], X[NX_MAX], norm = 0;
-      for (size_t i = 0; i < n; i++) {
-        tk[i] = u[i] / c.sigma[i];
-        norm += tk[i] * tk[i];
+      /* The first cycle's parameter is fixed by the shooting's residual only
+       * to its error over the cycle's size: where that error is too large
+       * for the Newton test (the Verner pairs near their accuracy floor,
+       * rtol 1e-10 and below), a ten times larger first cycle, once. */
+      double rel = spec->hopf_amplitude;
+      for (int attempt = 0; attempt < 2; attempt++, rel = fmin(10 * rel, 0.5)) {
+        double eps = rel / amp;
+        /* scales: the states by the first cycle's size, the period by 2 pi/w */
+        for (size_t i = 0; i < n; i++)
+          c.sigma[i] = fmax(eps * fabs(u[i]), floor_of(&c, i));
+        c.sigma[c.iT] = 2 * M_PI / omega;
+        double tk[NX_MAX] = {0}, X0[NX_MAX], X[NX_MAX], norm = 0;
+        for (size_t i = 0; i < n; i++) {
+          tk[i] = u[i] / c.sigma[i];
+          norm += tk[i] * tk[i];
+        }
+        norm = sqrt(norm);
+        for (size_t i = 0; i < n; i++)
+          tk[i] /= norm;
+        memcpy(X0, hopf->pt.y, n * sizeof *X0);
+        X0[c.iT] = 2 * M_PI / omega;
+        X0[c.ip] = p;
+        double ds0 = eps * norm;
+        for (size_t j = 0; j < c.nx; j++)
+          X[j] = X0[j] + ds0 * tk[j] * c.sigma[j];
+        st = correct(&c, X, X0, tk, ds0, 0, 0, s);
+        if (st != CS_ERR_NOCONV || rel >= 0.5)
+          break;
       }
-      norm = sqrt(norm);
-      for (size_t i = 0; i < n; i++)
-        tk[i] /= norm;
-      memcpy(X0, hopf->pt.y, n * sizeof *X0);
-      X0[c.iT] = 2 * M_PI / omega;
-      X0[c.ip] = p;
-      double ds0 = eps * norm;
-      for (size_t j = 0; j < c.nx; j++)
-        X[j] = X0[j] + ds0 * tk[j] * c.sigma[j];
-      st = correct(&c, X, X0, tk, ds0, 0, 0, s);
       if (st != CS_OK)
         snprintf(c.msg + strlen(c.msg), sizeof c.msg - strlen(c.msg),
                  " (the first cycle from the Hopf point)");

@@ -91,6 +91,10 @@ struct c2 {
   double bb[N_MAX + 1], cb[N_MAX + 1]; /* borders: left and right null vector guesses */
   double hc[N_MAX], hd[N_MAX];         /* Hopf normalisations c.v = 1, d.J v = 0 */
   double ctol;
+  /* cycles: the difference-quotient part of G_X (the test function's row,
+   * p2's column) of an earlier iteration, valid while dq_valid */
+  double dq_row[NX_MAX], dq_col[N_MAX + 1];
+  int dq_valid;
   struct cs_curve *out;
   char msg[512];
 };
@@ -336,7 +340,18 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     GX[n * nx + j] = grad[j];
   GX[n * nx + n] = 0;
   GX[n * nx + c->ip1] = s_p;
-  /* the test function's row and p2's column by forward differences */
+  /* the test function's row and p2's column by forward differences: nx
+   * shootings with the monodromy matrix, 90 % of a curve's time if done at
+   * every iteration. Later iterations and solves reuse them (correct()
+   * says when): a chord method in that row and column, the rows of the
+   * shooting stay exact, and the solution is G = 0 all the same. */
+  if (c->dq_valid) {
+    for (size_t j = 0; j < nx; j++)
+      GX[(n + 1) * nx + j] = c->dq_row[j];
+    for (size_t i = 0; i <= n; i++)
+      GX[i * nx + c->ip2] = c->dq_col[i];
+    return CS_OK;
+  }
   double rtol = c->sp.orbit.solver.rtol > 0 ? c->sp.orbit.solver.rtol : 1e-8;
   for (size_t j = 0; j < nx; j++) {
     double h = fmax(sqrt(rtol), 1e-7) * c->sigma[j];
@@ -346,11 +361,12 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     st = resid(c, Xh, Gp, &sh2, NULL, NULL, NULL);
     if (st != CS_OK)
       return st;
-    GX[(n + 1) * nx + j] = (Gp[n + 1] - G[n + 1]) / h;
+    GX[(n + 1) * nx + j] = c->dq_row[j] = (Gp[n + 1] - G[n + 1]) / h;
     if ((int)j == c->ip2)
       for (size_t i = 0; i <= n; i++)
-        GX[i * nx + j] = (Gp[i] - G[i]) / h;
+        GX[i * nx + j] = c->dq_col[i] = (Gp[i] - G[i]) / h;
   }
+  c->dq_valid = 1;
   return set_pp(c, X[c->ip1], X[c->ip2]);
 }
 
@@ -390,8 +406,8 @@ static int tangent(struct c2 *c, const double *GX, const double *last, double *t
 }
 
 /* Newton on G = 0 and tk . (X^ - X^k) = ds (fix < 0) or X[fix] = fixval. */
-static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const double *tk,
-                              double ds, int fix, double fixval, struct sol *s)
+static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const double *tk, double ds,
+                             int fix, double fixval, struct sol *s)
 {
   size_t nx = c->nx;
   double G[NX_MAX], GX[NX_MAX * NX_MAX], A[NX_MAX * NX_MAX], b[NX_MAX], d[NX_MAX];
@@ -453,6 +469,27 @@ static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const d
   }
   snprintf(c->msg, sizeof c->msg, "Newton did not converge in %d iterations", c->sp.max_iter);
   return CS_ERR_NOCONV;
+}
+
+/* newton() with the difference-quotient row of an earlier solve while the
+ * solves stay easy (the borders change a little between steps, the row's
+ * direction less); a solve that fails with it is redone with a fresh one,
+ * and one that needs more than EASY_ITER iterations drops it. */
+static enum cs_status correct(struct c2 *c, double *X, const double *Xk, const double *tk,
+                              double ds, int fix, double fixval, struct sol *s)
+{
+  double X0[NX_MAX];
+  memcpy(X0, X, c->nx * sizeof *X);
+  int reused = c->dq_valid;
+  enum cs_status st = newton(c, X, Xk, tk, ds, fix, fixval, s);
+  if (reused && (st == CS_ERR_NOCONV || st == CS_ERR_SINGULAR)) {
+    c->dq_valid = 0;
+    memcpy(X, X0, c->nx * sizeof *X);
+    st = newton(c, X, Xk, tk, ds, fix, fixval, s);
+  }
+  if (st != CS_OK || s->iterations > EASY_ITER)
+    c->dq_valid = 0;
+  return st;
 }
 
 /* ------------------------------------------------------------ analysis */

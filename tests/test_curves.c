@@ -5,7 +5,9 @@
  *   1e-9, omega = 1), l1 = mu2 at every point (the formula is exact on this
  *   cubic-plus-quintic field at the origin), the Bautin point at (0, 0);
  *   the fold-of-cycles curve mu1 = -mu2^2/4 from the fold of the cycles of
- *   a one-parameter branch, every point against it, period 2 pi;
+ *   a one-parameter branch, every point against it, period 2 pi, fewer than
+ *   3 shootings per corrector iteration (the test function's row by
+ *   differences, 5 shootings, reused);
  * - Bogdanov-Takens normal form (s = +1 and -1): the fold curve beta1 =
  *   beta2^2/4 with x = -beta2/2 and the BT point at (0, 0) on it; the Hopf
  *   curve beta1 = 0, omega = sqrt(-beta2), l1 = s/(4 w^3 (1 + w^2)), ending
@@ -152,6 +154,10 @@ static void bautin(void **state)
   }
   print_message("largest |mu1 + mu2^2/4| %.3g\n", worst);
   assert_true(worst < 1e-7);
+  /* the test function's difference-quotient row (5 shootings here) is
+   * reused by the corrector's iterations and steps, not redone at each */
+  print_message("%ld shootings for %ld corrector iterations\n", c.evaluations, c.newton_iterations);
+  assert_true(c.evaluations < 3 * c.newton_iterations);
   const struct cs_curve_special *u = first2(&c, CS_CODIM2_USER, &nb);
   assert_int_equal(nb, 1);
   assert_close(u->pt.p2, 0.8, 1e-9);
