@@ -196,6 +196,37 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
   return rc;
 }
 
+/* The report of a complete run. */
+static void print_result(const struct cs_basins_file_result *fr, const char *path)
+{
+  const struct cs_basins_result res = fr->basins;
+  printf("output = %s\n", path);
+  printf("cells = %zu\n", res.n_cells);
+  printf("attractors = %zu\n", res.n_attr);
+  for (size_t a = 0; a < res.n_attr; a++) {
+    const struct cs_basins_attractor *at = &res.attr[a];
+    printf("attractor = %zu %s", a, cs_class_name(at->cls));
+    if (at->cls == CS_CLASS_PERIODIC)
+      printf(" period=%d", at->period);
+    printf(" period_time=%.10g fraction=%.6g", at->period_time,
+           (double)at->cells / (double)res.n_cells);
+    if (isfinite(at->lyapunov))
+      printf(" lyapunov=%.4g", at->lyapunov);
+    printf("\n");
+  }
+  if (res.failed)
+    printf("failed_cells = %zu\n", res.failed);
+  if (isfinite(res.sensitivity))
+    cli_print("sensitivity", res.sensitivity);
+  size_t early = 0;
+  for (size_t c = 0; c < res.n_cells; c++)
+    early += res.early[c] == 1;
+  cli_print("early_fraction", (double)early / (double)res.n_cells);
+  cli_print("rhs_evals", (double)res.rhs_total);
+  if (fr->resumed_units)
+    printf("resumed_units = %zu\n", fr->resumed_units);
+}
+
 int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
 {
   struct cli_opt opts[] = {
@@ -265,7 +296,6 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   st = cs_basins_file_run(&cfg, &spec, path, &fo, &fr);
   if (pc.started)
     cli_progress_end(&pc.prog);
-  const struct cs_basins_result res = fr.basins;
   if (!fr.opened) {
     rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
   } else if (fr.run_failed) {
@@ -286,31 +316,7 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
             fr.cells_on_disk, cs_basins_ncells(&spec), path, file, path);
     rc = 128 + (sig > 0 ? sig : SIGTERM);
   } else {
-    printf("output = %s\n", path);
-    printf("cells = %zu\n", res.n_cells);
-    printf("attractors = %zu\n", res.n_attr);
-    for (size_t a = 0; a < res.n_attr; a++) {
-      const struct cs_basins_attractor *at = &res.attr[a];
-      printf("attractor = %zu %s", a, cs_class_name(at->cls));
-      if (at->cls == CS_CLASS_PERIODIC)
-        printf(" period=%d", at->period);
-      printf(" period_time=%.10g fraction=%.6g", at->period_time,
-             (double)at->cells / (double)res.n_cells);
-      if (isfinite(at->lyapunov))
-        printf(" lyapunov=%.4g", at->lyapunov);
-      printf("\n");
-    }
-    if (res.failed)
-      printf("failed_cells = %zu\n", res.failed);
-    if (isfinite(res.sensitivity))
-      cli_print("sensitivity", res.sensitivity);
-    size_t early = 0;
-    for (size_t c = 0; c < res.n_cells; c++)
-      early += res.early[c] == 1;
-    cli_print("early_fraction", (double)early / (double)res.n_cells);
-    cli_print("rhs_evals", (double)res.rhs_total);
-    if (fr.resumed_units)
-      printf("resumed_units = %zu\n", fr.resumed_units);
+    print_result(&fr, path);
     rc = CLI_EXIT_OK;
   }
   cs_basins_result_free(&fr.basins);
