@@ -32,7 +32,10 @@
 #ifndef CS_ANALYSIS_BASINS_H5_H
 #define CS_ANALYSIS_BASINS_H5_H
 
+#include <signal.h>
+
 #include "analysis/basins.h"
+#include "analysis/orbit_h5.h"
 #include "io/config.h"
 
 #ifdef __cplusplus
@@ -43,26 +46,48 @@ extern "C" {
 
 struct cs_basins_h5;
 
-/* Claims path (CS_ERR_BUSY if another writer holds it). Without resume:
- * CS_ERR_EXISTS if "<path>.partial" exists (an unfinished run). With resume:
- * reads the finished units of "<path>.partial" (CS_ERR_NOT_FOUND if none;
- * CS_ERR_MISMATCH if its parameter text, overrides, layout or results
- * version differ from cfg / sets), which cs_basins_h5_done then lists. Then
- * creates the partial file (with the prior units) in SWMR mode. */
-CS_API enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg,
-                                          const char *const *sets, size_t n_set,
-                                          const struct cs_basins_spec *spec, int resume, int argc,
-                                          char *const *argv, struct cs_basins_h5 **out);
+/* What cs_basins_file_run does besides the run; zero-initialise, every field
+ * optional. */
+struct cs_basins_file_opts {
+  int resume;                    /* continue the unfinished run of "<path>.partial" */
+  const struct cs_run_info *run; /* --set overrides and command line for the header; NULL: none */
+  const volatile sig_atomic_t *cancel; /* nonzero: stop soon, keeping every finished unit */
+  /* Called once before the run (the cells of a resumed run already on disk)
+   * and after each unit is on disk, one call at a time: cells on disk, of
+   * n_cells. Nonzero stops the run as cancel does. */
+  int (*progress)(void *ctx, size_t cells_on_disk, size_t n_cells);
+  void *progress_ctx;
+};
 
-/* The sink for cs_basins_run (ctx = the writer): writes and flushes the unit. */
-CS_API int cs_basins_h5_sink(void *ctx, const struct cs_basins_unit *u);
+/* How a cs_basins_file_run went; free basins with cs_basins_result_free. */
+struct cs_basins_file_result {
+  int opened;           /* 1: path was claimed and "<path>.partial" created; 0: refused, nothing
+                           written (an existing or mismatching file, a busy path) */
+  int run_failed;       /* 1: the computation failed; 0: a failure is the file's */
+  int stopped;          /* the run stopped early (cancel, progress): finished units kept */
+  size_t cells_on_disk; /* cells finished and on disk at the end (a resumed run's included) */
+  size_t resumed_units; /* units read back from "<path>.partial" (resume) */
+  double wall_time;     /* s, of this run */
+  struct cs_basins_result basins; /* the merged (possibly partial) result */
+};
 
-/* Ends the run and frees w: complete (every unit finished): merges into res
- * (may be NULL), writes the final file and removes the partial one;
- * otherwise the partial file stays with status = interrupted (or failed
- * when failed != 0). res gets the merged (possibly partial) result. */
-CS_API enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wall_time,
-                                          struct cs_basins_result *res);
+/* The basins of spec (from cfg's [basins], cs_basins_spec_from_config) at
+ * cfg's parameters, into the basins file at path, as `contensou basins`
+ * runs them: the file claimed (CS_ERR_BUSY if another writer holds it;
+ * without resume CS_ERR_EXISTS if "<path>.partial" exists; with resume its
+ * finished units read back, CS_ERR_NOT_FOUND if none, CS_ERR_MISMATCH if its
+ * parameter text, overrides, layout or results version differ), every
+ * finished unit flushed to "<path>.partial" as it finishes, and when all are
+ * done the final file written and renamed over path. A run that stops early
+ * (opts->cancel, opts->progress) or fails keeps every finished unit in
+ * "<path>.partial" (status interrupted or failed) for a resume. opts may be
+ * NULL; out is always filled (free out->basins even on failure).
+ * Returns CS_OK when the run ended without failure (out->stopped says whether
+ * it was complete), else the failure with its reason in cs_errmsg(). */
+CS_API enum cs_status cs_basins_file_run(const struct cs_config *cfg,
+                                         const struct cs_basins_spec *spec, const char *path,
+                                         const struct cs_basins_file_opts *opts,
+                                         struct cs_basins_file_result *out);
 
 /* What a basins file says about itself (contensou info). */
 struct cs_basins_summary {

@@ -6,6 +6,29 @@
 
 #include "analysis/basins_h5.h"
 
+/* The writer steps cs_basins_file_run takes (and tests take one by one). */
+
+/* Claims path (CS_ERR_BUSY if another writer holds it). Without resume:
+ * CS_ERR_EXISTS if "<path>.partial" exists (an unfinished run). With resume:
+ * reads the finished units of "<path>.partial" (CS_ERR_NOT_FOUND if none;
+ * CS_ERR_MISMATCH if its parameter text, overrides, layout or results
+ * version differ from cfg / sets), which cs_basins_h5_done then lists. Then
+ * creates the partial file (with the prior units) in SWMR mode. */
+enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg,
+                                   const char *const *sets, size_t n_set,
+                                   const struct cs_basins_spec *spec, int resume, int argc,
+                                   char *const *argv, struct cs_basins_h5 **out);
+
+/* The sink for cs_basins_run (ctx = the writer): writes and flushes the unit. */
+int cs_basins_h5_sink(void *ctx, const struct cs_basins_unit *u);
+
+/* Ends the run and frees w: complete (every unit finished): merges into res
+ * (may be NULL), writes the final file and removes the partial one;
+ * otherwise the partial file stays with status = interrupted (or failed
+ * when failed != 0). res gets the merged (possibly partial) result. */
+enum cs_status cs_basins_h5_finish(struct cs_basins_h5 *w, int failed, double wall_time,
+                                   struct cs_basins_result *res);
+
 /* Per unit: 1 finished (by a previous run); NULL-safe count in *prior. */
 const unsigned char *cs_basins_h5_done(const struct cs_basins_h5 *w, size_t *prior);
 

@@ -29,6 +29,7 @@
 
 #include "analysis/basins.h"
 #include "analysis/basins_h5.h"
+#include "analysis/basins_h5_private.h"
 #include "analysis/orbit.h"
 #include "io/config.h"
 
@@ -472,6 +473,89 @@ static void test_file_threads_and_resume(void **state)
   rmdir(dir);
 }
 
+/* Stops after `left` units are on disk (the first call is the one before
+ * the run). */
+struct stop_after {
+  long left, calls;
+  size_t last_on_disk;
+};
+
+static int stop_progress(void *ctx, size_t on_disk, size_t n_cells)
+{
+  struct stop_after *p = ctx;
+  assert_true(on_disk <= n_cells);
+  assert_true(on_disk >= p->last_on_disk); /* cells on disk only grow */
+  p->last_on_disk = on_disk;
+  return p->calls++ > 0 && --p->left == 0;
+}
+
+/* cs_basins_file_run, the call `contensou basins` makes: a run stopped after
+ * 5 units keeps them in the partial file (no final file), a second fresh run
+ * is refused without touching it, and a resume ends with the uninterrupted
+ * run's datasets, bit for bit. */
+static void test_file_run(void **state)
+{
+  (void)state;
+  char dir[] = "/tmp/test_basins_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char a[256], c[256], cp[300];
+  snprintf(a, sizeof a, "%s/a.h5", dir);
+  snprintf(c, sizeof c, "%s/c.h5", dir);
+  snprintf(cp, sizeof cp, "%s.partial", c);
+  struct cs_config cfg;
+  assert_int_equal(cs_config_load_text("duffing.ini", duffing_ini, NULL, 0, &cfg), CS_OK);
+  struct cs_basins_spec s;
+  assert_int_equal(cs_basins_spec_from_config(&cfg, &s), CS_OK);
+  s.threads = 2;
+  struct cs_basins_file_result r;
+  assert_int_equal(cs_basins_file_run(&cfg, &s, a, NULL, &r), CS_OK);
+  assert_int_equal(r.opened, 1);
+  assert_int_equal(r.stopped, 0);
+  assert_int_equal(r.cells_on_disk, r.basins.n_cells);
+  assert_int_equal(r.basins.n_units, 14);
+  assert_true(r.basins.n_attr >= 1);
+  cs_basins_result_free(&r.basins);
+
+  struct stop_after p = {.left = 5};
+  struct cs_basins_file_opts o = {.progress = stop_progress, .progress_ctx = &p};
+  assert_int_equal(cs_basins_file_run(&cfg, &s, c, &o, &r), CS_OK);
+  assert_int_equal(r.stopped, 1);
+  assert_int_equal(r.run_failed, 0);
+  assert_int_equal(p.calls, 6);
+  assert_int_equal(r.cells_on_disk, p.last_on_disk);
+  assert_true(r.cells_on_disk > 0 && r.cells_on_disk < r.basins.n_cells);
+  size_t kept = r.cells_on_disk;
+  cs_basins_result_free(&r.basins);
+  assert_int_equal(access(c, F_OK), -1);
+  assert_int_equal(access(cp, F_OK), 0);
+
+  assert_int_equal(cs_basins_file_run(&cfg, &s, c, NULL, &r), CS_ERR_EXISTS);
+  assert_int_equal(r.opened, 0);
+  cs_basins_result_free(&r.basins);
+  assert_int_equal(access(cp, F_OK), 0);
+
+  struct stop_after q = {.left = -1};
+  o = (struct cs_basins_file_opts){.resume = 1, .progress = stop_progress, .progress_ctx = &q};
+  s.threads = 1;
+  assert_int_equal(cs_basins_file_run(&cfg, &s, c, &o, &r), CS_OK);
+  assert_int_equal(r.resumed_units, 5);
+  assert_int_equal(r.stopped, 0);
+  assert_int_equal(q.calls, 1 + 14 - 5);
+  assert_true(r.cells_on_disk == r.basins.n_cells && kept < r.cells_on_disk);
+  cs_basins_result_free(&r.basins);
+  assert_int_equal(access(cp, F_OK), -1);
+  static const char *const paths[] = {
+      "/cells", "/map", "/attractors", "/points/values", "/points/attractor", "/initial_states"};
+  for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+    same_dataset(a, c, paths[i]);
+  cs_config_free(&cfg);
+  unlink(a), unlink(c);
+  char lock[300];
+  snprintf(lock, sizeof lock, "%s.lock", a), unlink(lock);
+  snprintf(lock, sizeof lock, "%s.lock", c), unlink(lock);
+  rmdir(dir);
+}
+
 /* Figure 5a at omega0 = 37.05 rad/s, inside the bistable band between the
  * fold of cycles (36.9159) and the subcritical Hopf point (37.1707): the
  * unstable cycle (Newton from the point `contensou continue
@@ -564,10 +648,11 @@ static void test_fig5a_unstable_cycle(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_duffing_symmetric),    cmocka_unit_test(test_threads_identical),
-      cmocka_unit_test(test_subhopf_separatrix),   cmocka_unit_test(test_stop_and_resume),
-      cmocka_unit_test(test_subhopf_along_mu),     cmocka_unit_test(test_file_threads_and_resume),
-      cmocka_unit_test(test_fig5a_unstable_cycle), cmocka_unit_test(test_duffing_sample),
+      cmocka_unit_test(test_duffing_symmetric),  cmocka_unit_test(test_threads_identical),
+      cmocka_unit_test(test_subhopf_separatrix), cmocka_unit_test(test_stop_and_resume),
+      cmocka_unit_test(test_subhopf_along_mu),   cmocka_unit_test(test_file_threads_and_resume),
+      cmocka_unit_test(test_file_run),           cmocka_unit_test(test_fig5a_unstable_cycle),
+      cmocka_unit_test(test_duffing_sample),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

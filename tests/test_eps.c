@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
+#include "study/eps_h5.h"
 #include "study/eps_sweep.h"
 #include "io/config.h"
 #include "models/model.h"
@@ -294,6 +296,82 @@ static void sweep_identical(void **state)
   cs_config_free(&cfg);
 }
 
+/* Progress of cs_eps_study_run: the reference's time, rising, never past
+ * the total. */
+struct progress_seen {
+  size_t calls;
+  double last, total;
+};
+
+static void seen_progress(void *ctx, double done, double total)
+{
+  struct progress_seen *p = ctx;
+  assert_true(done >= p->last && done <= total);
+  p->last = done, p->total = total, p->calls++;
+}
+
+/* cs_eps_study_run, the call of contensou eps-study: a refused eps writes
+ * nothing (not even the directory); a study writes the file whose norms are
+ * the in-memory study's, bit for bit, with no partial file left. */
+static void study_run_file(void **state)
+{
+  (void)state;
+  static const char *const sets[] = {"output.t_end=0.5", "output.dt=0.01"};
+  struct cs_config cfg;
+  load(FIG9, sets, 2, &cfg);
+  char dir[] = "/tmp/test_eps_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char sub[256], path[300], partial[320];
+  snprintf(sub, sizeof sub, "%s/sub", dir);
+  snprintf(path, sizeof path, "%s/e.h5", sub);
+  snprintf(partial, sizeof partial, "%s.partial", path);
+
+  double bad[2] = {1e-1, 2e3};
+  struct cs_eps_study_opts o = {.eps = bad, .n_eps = 2, .reference_eps = 1e-3};
+  struct cs_eps_study_run_result r;
+  assert_int_equal(cs_eps_study_run(&cfg, path, &o, &r), CS_ERR_RANGE);
+  assert_int_equal(r.studied, 0);
+  assert_non_null(strstr(cs_errmsg(), "eps = 2000"));
+  cs_eps_study_run_free(&r);
+  assert_int_equal(access(sub, F_OK), -1);
+
+  double eps[2] = {1e-1, 1e-2};
+  struct progress_seen seen = {0};
+  o = (struct cs_eps_study_opts){.eps = eps,
+                                 .n_eps = 2,
+                                 .reference_eps = 1e-3,
+                                 .progress = seen_progress,
+                                 .progress_ctx = &seen};
+  assert_int_equal(cs_eps_study_run(&cfg, path, &o, &r), CS_OK);
+  assert_int_equal(r.studied, 1);
+  assert_int_equal(r.series.n_t, 51);
+  assert_true(seen.calls > 0 && seen.total == 0.5 && seen.last == 0.5);
+  assert_int_equal(access(partial, F_OK), -1);
+  struct cs_eps_result mem;
+  study(&cfg, eps, 2, 0, 1e-3, 0, &mem);
+  struct cs_eps_study_file f;
+  assert_int_equal(cs_read_eps_study(path, &f), CS_OK);
+  assert_non_null(f.norms);
+  assert_int_equal(f.norms->nrows, 2);
+  for (size_t k = 0; k < 2; k++)
+    for (size_t v = 0; v < mem.n_state; v++) {
+      char col[128];
+      snprintf(col, sizeof col, "%s_max", cfg.model->state[v].name);
+      double on_disk = cs_result_value(f.norms, k, col);
+      assert_true(on_disk == cs_eps_norm_get(&mem, k, v, CS_EPS_MAX));
+      assert_true(on_disk == cs_eps_norm_get(&r.series, k, v, CS_EPS_MAX));
+    }
+  assert_string_equal(f.all.h.status, "ok");
+  cs_eps_study_file_free(&f);
+  cs_eps_result_free(&mem);
+  cs_eps_study_run_free(&r);
+
+  cs_config_free(&cfg);
+  char lock[320];
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  unlink(path), unlink(lock), rmdir(sub), rmdir(dir);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -304,6 +382,7 @@ int main(void)
       cmocka_unit_test(norms_and_fall),
       cmocka_unit_test(event_driven_reference),
       cmocka_unit_test(sweep_identical),
+      cmocka_unit_test(study_run_file),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

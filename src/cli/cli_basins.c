@@ -103,27 +103,33 @@ static void install_handlers(void)
   cli_output_signals();
 }
 
-struct sink_ctx {
-  struct cs_basins_h5 *w;
+struct progress_ctx {
   struct cli_progress prog;
+  int started, quiet;
 #ifdef CONTENSOU_TEST_HOOKS
   long kill_after; /* SIGKILL itself after this many units written (0: never) */
   long written;
 #endif
 };
 
-static int sink(void *vp, const struct cs_basins_unit *u)
+/* Called before the run (the resumed cells) and after each unit on disk. */
+static int progress(void *vp, size_t on_disk, size_t n_cells)
 {
-  struct sink_ctx *s = vp;
-  int rc = cs_basins_h5_sink(s->w, u);
-  cli_progress_update(&s->prog, (double)cs_basins_h5_cells(s->w));
+  struct progress_ctx *p = vp;
+  if (!p->started) {
+    p->started = 1;
+    cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, "cells on disk", (double)on_disk,
+                       (double)n_cells, p->quiet);
+    return 0;
+  }
+  cli_progress_update(&p->prog, (double)on_disk);
 #ifdef CONTENSOU_TEST_HOOKS
   /* Test builds only (contensou_testhooks of tests/CMakeLists.txt, never
    * installed): a kill -9 at a known point, whatever the machine's speed. */
-  if (rc == 0 && s->kill_after > 0 && ++s->written >= s->kill_after)
+  if (p->kill_after > 0 && ++p->written >= p->kill_after)
     raise(SIGKILL);
 #endif
-  return rc;
+  return 0;
 }
 
 /* [sweep] parameter, from, to, points with [basins]: the basins at every
@@ -190,6 +196,37 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
   return rc;
 }
 
+/* The report of a complete run. */
+static void print_result(const struct cs_basins_file_result *fr, const char *path)
+{
+  const struct cs_basins_result res = fr->basins;
+  printf("output = %s\n", path);
+  printf("cells = %zu\n", res.n_cells);
+  printf("attractors = %zu\n", res.n_attr);
+  for (size_t a = 0; a < res.n_attr; a++) {
+    const struct cs_basins_attractor *at = &res.attr[a];
+    printf("attractor = %zu %s", a, cs_class_name(at->cls));
+    if (at->cls == CS_CLASS_PERIODIC)
+      printf(" period=%d", at->period);
+    printf(" period_time=%.10g fraction=%.6g", at->period_time,
+           (double)at->cells / (double)res.n_cells);
+    if (isfinite(at->lyapunov))
+      printf(" lyapunov=%.4g", at->lyapunov);
+    printf("\n");
+  }
+  if (res.failed)
+    printf("failed_cells = %zu\n", res.failed);
+  if (isfinite(res.sensitivity))
+    cli_print("sensitivity", res.sensitivity);
+  size_t early = 0;
+  for (size_t c = 0; c < res.n_cells; c++)
+    early += res.early[c] == 1;
+  cli_print("early_fraction", (double)early / (double)res.n_cells);
+  cli_print("rhs_evals", (double)res.rhs_total);
+  if (fr->resumed_units)
+    printf("resumed_units = %zu\n", fr->resumed_units);
+}
+
 int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
 {
   struct cli_opt opts[] = {
@@ -244,38 +281,30 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
       rc = along(ctx, &cfg, &spec, sets, nset, path);
     goto out_cfg;
   }
-  struct sink_ctx sc = {0};
-  st = cs_basins_h5_create(path, &cfg, sets, nset, &spec, resume, ctx->argc, ctx->argv, &sc.w);
-  if (st != CS_OK) {
-    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
-    goto out_cfg;
-  }
+  struct progress_ctx pc = {.quiet = cli_opt(opts, "--quiet")->value != NULL};
 #ifdef CONTENSOU_TEST_HOOKS
   const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
-  sc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
 #endif
-  size_t prior = 0;
-  const unsigned char *done = cs_basins_h5_done(sc.w, &prior);
-  size_t ncells = cs_basins_ncells(&spec);
-  cli_progress_start(&sc.prog, cmd, CLI_PROGRESS_COUNT, "cells on disk",
-                     (double)cs_basins_h5_cells(sc.w), (double)ncells,
-                     cli_opt(opts, "--quiet")->value != NULL);
-  struct cs_basins_ctl ctl = {.cancel = &stop_signal, .done = done};
-  double t0 = cli_clock();
-  int stopped = 0;
-  st = cs_basins_run(cfg.model, cfg.params, cfg.y0, &spec, sink, &sc, &ctl, &stopped);
-  double wall = cli_clock() - t0;
-  cli_progress_end(&sc.prog);
-  size_t on_disk = cs_basins_h5_cells(sc.w);
-  struct cs_basins_result res;
-  enum cs_status wst = cs_basins_h5_finish(sc.w, st != CS_OK || stopped, wall, &res);
-  if (st != CS_OK) {
-    rc =
-        cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(), on_disk, path);
-  } else if (wst != CS_OK) {
+  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+  const struct cs_basins_file_opts fo = {.resume = resume,
+                                         .run = &run,
+                                         .cancel = &stop_signal,
+                                         .progress = progress,
+                                         .progress_ctx = &pc};
+  struct cs_basins_file_result fr;
+  st = cs_basins_file_run(&cfg, &spec, path, &fo, &fr);
+  if (pc.started)
+    cli_progress_end(&pc.prog);
+  if (!fr.opened) {
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
+  } else if (fr.run_failed) {
+    rc = cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(),
+                  fr.cells_on_disk, path);
+  } else if (st != CS_OK) {
     rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
-                  cs_errmsg(), on_disk, path);
-  } else if (stopped) {
+                  cs_errmsg(), fr.cells_on_disk, path);
+  } else if (fr.stopped) {
     int sig = (int)stop_signal;
     fprintf(stderr,
             "%s: stopped by %s: %zu of %zu cells are in %s.partial; continue with "
@@ -284,39 +313,13 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
             sig == SIGINT    ? "SIGINT"
             : sig == SIGTERM ? "SIGTERM"
                              : "a signal",
-            on_disk, ncells, path, file, path);
+            fr.cells_on_disk, cs_basins_ncells(&spec), path, file, path);
     rc = 128 + (sig > 0 ? sig : SIGTERM);
   } else {
-    const char *tu = cs_run_time_unit(cfg.model);
-    printf("output = %s\n", path);
-    printf("cells = %zu\n", res.n_cells);
-    printf("attractors = %zu\n", res.n_attr);
-    for (size_t a = 0; a < res.n_attr; a++) {
-      const struct cs_basins_attractor *at = &res.attr[a];
-      printf("attractor = %zu %s", a, cs_class_name(at->cls));
-      if (at->cls == CS_CLASS_PERIODIC)
-        printf(" period=%d", at->period);
-      printf(" period_time=%.10g fraction=%.6g", at->period_time,
-             (double)at->cells / (double)res.n_cells);
-      if (isfinite(at->lyapunov))
-        printf(" lyapunov=%.4g", at->lyapunov);
-      printf("\n");
-    }
-    if (res.failed)
-      printf("failed_cells = %zu\n", res.failed);
-    if (isfinite(res.sensitivity))
-      cli_print("sensitivity", res.sensitivity);
-    size_t early = 0;
-    for (size_t c = 0; c < res.n_cells; c++)
-      early += res.early[c] == 1;
-    cli_print("early_fraction", (double)early / (double)res.n_cells);
-    cli_print("rhs_evals", (double)res.rhs_total);
-    (void)tu;
-    if (prior)
-      printf("resumed_units = %zu\n", prior);
+    print_result(&fr, path);
     rc = CLI_EXIT_OK;
   }
-  cs_basins_result_free(&res);
+  cs_basins_result_free(&fr.basins);
 out_cfg:
   cs_config_free(&cfg);
   return rc;

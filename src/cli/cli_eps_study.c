@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* contensou eps-study FILE.ini: the accuracy of the regularized friction laws
- * in eps (Acta Mech. 2016, figure 9). The computation is analysis/eps.c and
- * study/eps_sweep.c, the HDF5 file is written by study/eps_h5.c (layout in
- * analysis/eps.h and in the help text); this file parses the command line,
- * calls them and prints the results. */
+ * in eps (Acta Mech. 2016, figure 9). The study and its HDF5 file are one
+ * library call, cs_eps_study_run (study/eps_h5.h; layout in analysis/eps.h
+ * and in the help text); this file parses the command line, calls it and
+ * prints the results. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +16,8 @@
 #include "cli/cli_progress.h"
 #include "cli/cli_verbs.h"
 #include "io/config.h"
-#include "io/h5.h"
-#include "io/run_h5.h"
 #include "sweep/sweep.h"
-#include "integrate/record_private.h"
 #include "analysis/eps_private.h"
-#include "io/run_h5_private.h"
-#include "study/eps_h5_private.h"
 
 static const char *const cmd = "contensou eps-study";
 
@@ -164,77 +159,41 @@ static void fmt_value(char *buf, size_t cap, double v)
 
 /* ------------------------------------------------------------ progress */
 
-static void progress_time(void *ctx, double t)
-{
-  cli_progress_update(ctx, t);
-}
+struct progress_ctx {
+  struct cli_progress prog;
+  int started, quiet, sweep;
+  const char *time_unit;
+};
 
-static void progress_count(void *ctx, size_t run, size_t n_runs)
+/* Started at the first call: the study's checks passed and it runs. */
+static void progress(void *vp, double done, double total)
 {
-  (void)n_runs;
-  cli_progress_update(ctx, (double)run);
+  struct progress_ctx *p = vp;
+  if (!p->started) {
+    p->started = 1;
+    if (p->sweep)
+      cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, "sweeps", 0, total, p->quiet);
+    else
+      cli_progress_start(&p->prog, cmd, CLI_PROGRESS_TIME, p->time_unit, 0.0, total, p->quiet);
+  }
+  cli_progress_update(&p->prog, done);
 }
 
 /* ------------------------------------------------------------ time series */
 
-static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const char *const *sets,
-                        size_t nset, const double *eps, size_t n_eps, int ref_ev, double ref_eps,
-                        int threads, int quiet, const char *out)
+/* The report of a time-series study that ran; st: the file's status. */
+static int print_series(const struct cs_config *cfg, const struct cs_eps_study_opts *o,
+                        const struct cs_eps_result *rp, enum cs_status st, const char *out)
 {
-  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
   const struct cs_model *m = cfg->model;
-  size_t n_t = 0;
-  struct cs_record_grid g;
-  if (cs_record_grid_check(cfg->t_start, isfinite(cfg->t_end) ? cfg->t_end : NAN, cfg->dt,
-                           CS_EPS_MAX_ROWS, &g) != CS_OK)
-    return cli_usage(cmd, "%s: %s", cfg->path, cs_errmsg());
-  double *t = cs_eps_grid(cfg->t_start, cfg->t_end, cfg->dt, &n_t);
-  if (!t)
-    return cli_fail(cmd, "out of memory");
-
-  if (cs_make_parent_dirs(out) != 0) {
-    free(t);
-    return cli_fail(cmd, "cannot create the directory of '%s'", out);
-  }
-  struct cs_writer w = {.st = CS_OK};
-  if (cs_h5_output_create(out, 1, &w.f) != CS_OK) {
-    free(t);
-    return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
-  }
-  cs_eps_h5_create(&w, cfg, &run, "time-series", eps, n_eps, ref_ev, ref_eps);
-
-  struct cli_progress prog;
-  cli_progress_start(&prog, cmd, CLI_PROGRESS_TIME, m->time_unit_si ? "s" : "", 0.0, cfg->t_end,
-                     quiet);
-  struct cs_eps_spec spec = {
-      .eps = eps,
-      .n_eps = n_eps,
-      .reference_event_driven = ref_ev,
-      .reference_eps = ref_eps,
-      .t = t,
-      .n_t = n_t,
-      .solver = cfg->solver,
-      .threads = threads,
-      .progress = progress_time,
-      .progress_ctx = &prog,
-  };
-  struct cs_eps_result r;
-  enum cs_status st = cs_eps_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
-  cli_progress_end(&prog);
-  int rc = CLI_EXIT_OK, failed = 0;
-  if (st != CS_OK) {
-    /* nothing to record: the partial file goes (its status would be lost with it) */
-    cs_eps_h5_discard(&w);
-    cs_eps_result_free(&r);
-    free(t);
-    return cli_fail(cmd, "%s", cs_strerror(st));
-  }
-  failed = r.reference.status != CS_OK;
+  const struct cs_eps_result r = *rp;
+  const double *eps = o->eps;
+  size_t n_eps = o->n_eps, n_t = r.n_t;
+  int ref_ev = o->reference_event_driven;
+  double ref_eps = o->reference_eps;
+  int rc = CLI_EXIT_OK, failed = r.reference.status != CS_OK;
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
-  cs_eps_h5_write_series(&w, cfg, &spec, &r);
-  cs_eps_h5_finish(&w);
-
   /* the report: one line per eps */
   for (size_t k = 0; k < n_eps; k++) {
     printf("eps = %g", eps[k]);
@@ -264,7 +223,7 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   printf("stick_rows = %zu\n", r.stick_rows);
   printf("status = %s\n", failed ? "failed" : "ok");
   cli_print_digits("wall_time_s", r.wall_time, 4);
-  if (w.st == CS_OK)
+  if (st == CS_OK)
     printf("output = %s\n", out);
   fflush(stdout);
   if (r.reference.status != CS_OK)
@@ -272,71 +231,29 @@ static int study_series(const struct cli_ctx *ctx, struct cs_config *cfg, const 
   for (size_t k = 0; k < n_eps; k++)
     if (r.runs[k].status != CS_OK)
       rc = cli_fail(cmd, "the run at eps = %g failed: %s", eps[k], r.runs[k].message);
-  if (w.st != CS_OK)
+  if (st != CS_OK)
     rc = cli_fail(cmd, "cannot write '%s': %s (what was flushed before is in %s.partial)", out,
-                  w.err, out);
-  cs_eps_result_free(&r);
-  free(t);
+                  cs_errmsg(), out);
   return rc;
 }
 
 /* ------------------------------------------------------------ sweep study */
 
-static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const char *const *sets,
-                       size_t nset, const double *eps, size_t n_eps, int ref_ev, double ref_eps,
-                       int threads, int quiet, const char *out)
+/* The report of a sweep study that ran; st: the file's status. */
+static int print_sweep(const struct cs_config *cfg, const struct cs_eps_study_opts *o,
+                       const struct cs_eps_study_run_result *res, enum cs_status st,
+                       const char *out)
 {
-  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
   const struct cs_model *m = cfg->model;
-  if (cfg->n_raw == 0)
-    return cli_usage(cmd,
-                     "%s: --sweep: no [sweep] section (accepted: a file with [sweep] "
-                     "parameter, from, to, ...)",
-                     cfg->path);
-  struct cs_sweep_spec sw;
-  enum cs_status st = cs_sweep_spec_from_config(cfg, &sw);
-  if (st != CS_OK)
-    return cli_usage(cmd, "%s", cs_errmsg());
-  if (strcmp(m->param[sw.param].name, "eps") == 0 ||
-      (sw.param2 >= 0 && strcmp(m->param[sw.param2].name, "eps") == 0))
-    return cli_usage(cmd,
-                     "%s: --sweep: the sweep's parameter is eps itself (accepted: any other "
-                     "parameter)",
-                     cfg->path);
-  if (threads > 0)
-    sw.threads = threads;
-  if (cs_make_parent_dirs(out) != 0)
-    return cli_fail(cmd, "cannot create the directory of '%s'", out);
-  struct cs_writer w = {.st = CS_OK};
-  if (cs_h5_output_create(out, 1, &w.f) != CS_OK)
-    return cli_fail(cmd, "cannot create '%s': %s", out, cs_errmsg());
-  cs_eps_h5_create(&w, cfg, &run, "sweep", eps, n_eps, ref_ev, ref_eps);
-
-  struct cli_progress prog;
-  cli_progress_start(&prog, cmd, CLI_PROGRESS_COUNT, "sweeps", 0, (double)(n_eps + 1), quiet);
-  struct cs_eps_sweep_spec spec = {
-      .eps = eps,
-      .n_eps = n_eps,
-      .reference_event_driven = ref_ev,
-      .reference_eps = ref_eps,
-      .sweep = &sw,
-      .progress = progress_count,
-      .progress_ctx = &prog,
-  };
-  struct cs_eps_sweep_result r;
-  st = cs_eps_sweep_study(m, cfg->params_unprepared, cfg->y0, &spec, &r);
-  cli_progress_end(&prog);
-  if (st != CS_OK) {
-    cs_eps_h5_discard(&w);
-    cs_eps_sweep_result_free(&r);
-    return cli_fail(cmd, "%s", cs_strerror(st));
-  }
+  const struct cs_eps_sweep_result r = res->sweep;
+  const struct cs_sweep_spec sw = res->sweep_spec;
+  const double *eps = o->eps;
+  size_t n_eps = o->n_eps;
+  int ref_ev = o->reference_event_driven;
+  double ref_eps = o->reference_eps;
   int failed = r.reference.status != CS_OK;
   for (size_t k = 0; k < n_eps; k++)
     failed |= r.runs[k].status != CS_OK;
-  cs_eps_h5_write_sweep(&w, cfg, &sw, &r);
-  cs_eps_h5_finish(&w);
-
   for (size_t k = 0; k < n_eps; k++) {
     const struct cs_eps_sweep_run *e = &r.runs[k];
     int done = e->status == CS_OK && r.reference.status == CS_OK;
@@ -369,7 +286,7 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   printf("reference_bifurcations = %zu\n", r.reference.outcome.n_bif);
   printf("status = %s\n", failed ? "failed" : "ok");
   cli_print_digits("wall_time_s", r.wall_time, 4);
-  if (w.st == CS_OK)
+  if (st == CS_OK)
     printf("output = %s\n", out);
   fflush(stdout);
   int rc = CLI_EXIT_OK;
@@ -378,10 +295,9 @@ static int study_sweep(const struct cli_ctx *ctx, struct cs_config *cfg, const c
   for (size_t k = 0; k < n_eps; k++)
     if (r.runs[k].status != CS_OK)
       rc = cli_fail(cmd, "the sweep at eps = %g failed: %s", eps[k], r.runs[k].message);
-  if (w.st != CS_OK)
+  if (st != CS_OK)
     rc = cli_fail(cmd, "cannot write '%s': %s (what was flushed before is in %s.partial)", out,
-                  w.err, out);
-  cs_eps_sweep_result_free(&r);
+                  cs_errmsg(), out);
   return rc;
 }
 
@@ -432,34 +348,6 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
   struct cs_config cfg;
   if ((rc = cli_load_config(cmd, file, sets, nset, &cfg)) != 0)
     return rc;
-  enum cs_status st;
-  const struct cs_model *m = cfg.model;
-
-  /* every run's params can be made (eps in range, the laws exist) */
-  void *probe = malloc(m->params_size);
-  if (!probe) {
-    cs_config_free(&cfg);
-    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  }
-  for (size_t i = 0; i <= n_eps && rc == 0; i++) {
-    int ev = i == 0 && ref_ev;
-    double e = i == 0 ? ref_eps : eps[i - 1];
-    st = cs_eps_make_params(m, cfg.params_unprepared, e, ev, probe);
-    if (st == CS_ERR_NOMEM)
-      rc = cli_fail(cmd, "%s", cs_strerror(st));
-    else if (st != CS_OK)
-      rc = cli_usage(cmd, "%s: %s",
-                     st == CS_ERR_NOT_FOUND ? cfg.path
-                     : i == 0               ? "--reference"
-                                            : "--eps",
-                     cs_errmsg());
-  }
-  free(probe);
-  if (rc != 0) {
-    cs_config_free(&cfg);
-    return rc;
-  }
-
   char out[4096];
   int n = o_out->value ? snprintf(out, sizeof out, "%s", o_out->value)
                        : snprintf(out, sizeof out, "output/%s_eps.h5", cfg.name);
@@ -471,12 +359,32 @@ int cli_eps_study(const struct cli_ctx *ctx, int argc, char **argv)
     cs_config_free(&cfg);
     return rc;
   }
-  int threads = o_threads->value ? (int)o_threads->count : 0;
-  int quiet = o_quiet->value != NULL;
-  if (o_sweep->value)
-    rc = study_sweep(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);
+  struct progress_ctx pc = {.quiet = o_quiet->value != NULL,
+                            .sweep = o_sweep->value != NULL,
+                            .time_unit = cfg.model->time_unit_si ? "s" : ""};
+  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+  const struct cs_eps_study_opts so = {
+      .kind = pc.sweep ? CS_EPS_STUDY_SWEEP : CS_EPS_STUDY_SERIES,
+      .eps = eps,
+      .n_eps = n_eps,
+      .reference_event_driven = ref_ev,
+      .reference_eps = ref_eps,
+      .threads = o_threads->value ? (int)o_threads->count : 0,
+      .run = &run,
+      .progress = progress,
+      .progress_ctx = &pc,
+  };
+  struct cs_eps_study_run_result r;
+  enum cs_status st = cs_eps_study_run(&cfg, out, &so, &r);
+  if (pc.started)
+    cli_progress_end(&pc.prog);
+  if (!r.studied)
+    rc = cli_report(cmd, st);
+  else if (pc.sweep)
+    rc = print_sweep(&cfg, &so, &r, st, out);
   else
-    rc = study_series(ctx, &cfg, sets, nset, eps, n_eps, ref_ev, ref_eps, threads, quiet, out);
+    rc = print_series(&cfg, &so, &r.series, st, out);
+  cs_eps_study_run_free(&r);
   cs_config_free(&cfg);
   return rc;
 }

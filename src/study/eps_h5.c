@@ -629,7 +629,7 @@ void cs_eps_h5_discard(struct cs_writer *w)
 /* ------------------------------------------------------------ whole files */
 
 /* Creates path safely (directories, lock, <path>.partial). */
-static enum cs_status open_file(const char *path, struct cs_writer *w)
+enum cs_status cs_eps_h5_open(const char *path, struct cs_writer *w)
 {
   memset(w, 0, sizeof *w);
   int err = cs_make_parent_dirs(path);
@@ -663,7 +663,7 @@ enum cs_status cs_eps_h5_write_series_file(const char *path, const struct cs_con
   if (!path || !cfg || !spec || !r)
     return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_series_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w) != CS_OK)
+  if (cs_eps_h5_open(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_create(&w, cfg, run, "time-series", spec->eps, spec->n_eps,
                    spec->reference_event_driven, spec->reference_eps);
@@ -679,7 +679,7 @@ enum cs_status cs_eps_h5_write_sweep_file(const char *path, const struct cs_conf
   if (!path || !cfg || !spec || !spec->sweep || !r)
     return cs_error_set(CS_ERR_ARG, "cs_eps_h5_write_sweep_file: missing argument");
   struct cs_writer w;
-  if (open_file(path, &w) != CS_OK)
+  if (cs_eps_h5_open(path, &w) != CS_OK)
     return w.st;
   cs_eps_h5_create(&w, cfg, run, "sweep", spec->eps, spec->n_eps, spec->reference_event_driven,
                    spec->reference_eps);

@@ -7,9 +7,11 @@
  * `names` and `units` (one entry per column), 1-D datasets a scalar `units`,
  * every double attribute x has x_units.
  *
- * Two ways to write it:
- * - as the study goes (contensou eps-study: the file is claimed before the
- *   runs, so that a second process writing it is refused at once): create
+ * Three ways to write it:
+ * - study and file in one call: cs_eps_study_run (what contensou eps-study
+ *   calls);
+ * - as the study goes (the file is claimed before the runs, so that a
+ *   second process writing it is refused at once): create
  *   the file (cs_h5_output_create), cs_eps_h5_create, run the study,
  *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep and
  *   cs_eps_h5_finish; a study that produced nothing ends with
@@ -37,6 +39,64 @@ extern "C" {
 /* The layout version of this kind (root attribute layout_version; the
  * reader reads 1 .. this one). Raise it with every change of the layout. */
 #define CS_EPS_H5_LAYOUT 2
+
+/* ------------------------------------------------------- a study into its file */
+
+enum cs_eps_study_kind {
+  CS_EPS_STUDY_SERIES, /* the time series of analysis/eps.h (cs_eps_study) on [output]'s grid */
+  CS_EPS_STUDY_SWEEP   /* cfg's [sweep] per eps (cs_eps_sweep_study, study/eps_sweep.h) */
+};
+
+/* What cs_eps_study_run compares; zero-initialise, then set eps, n_eps and
+ * the reference. */
+struct cs_eps_study_opts {
+  enum cs_eps_study_kind kind;
+  const double *eps; /* the eps compared, n_eps > 0, each > 0, in the unit of the model's eps */
+  size_t n_eps;
+  int reference_event_driven;    /* 1: the reference runs with law = event-driven */
+  double reference_eps;          /* otherwise the reference's eps, > 0 */
+  int threads;                   /* OpenMP threads (0: the default; sweep: [sweep] threads) */
+  const struct cs_run_info *run; /* --set overrides and command line for the header; NULL: none */
+  /* Optional, from one thread at a time: the time series: the reference's
+   * time reached, of [output] t_end; the sweep study: the sweeps done, of
+   * n_eps + 1. */
+  void (*progress)(void *ctx, double done, double total);
+  void *progress_ctx;
+};
+
+/* What cs_eps_study_run did; free with cs_eps_study_run_free. */
+struct cs_eps_study_run_result {
+  int studied; /* 1: the study ran and the file was written as far as it could be: series or
+                  sweep holds it (each run's status says whether it succeeded); 0: the input was
+                  refused or the study produced nothing: no file */
+  struct cs_eps_result series;      /* kind CS_EPS_STUDY_SERIES */
+  struct cs_eps_sweep_result sweep; /* kind CS_EPS_STUDY_SWEEP */
+  struct cs_sweep_spec sweep_spec;  /* kind CS_EPS_STUDY_SWEEP: the sweep that was run */
+};
+
+/* The eps study of cfg's model (opts->kind) into the eps-study file at
+ * path, as `contensou eps-study` makes it: every run's parameters checked
+ * first (eps in range, the laws exist), the file claimed before the runs
+ * (missing directories created, a lock, "<path>.partial"; a second writer
+ * is refused at once), the study run, its header and results written and
+ * the file renamed over path. A run of the study that fails is not an
+ * error: the file records it (status = "failed").
+ * Returns CS_OK when the file was written. Otherwise, with the reason in
+ * cs_errmsg(): with out->studied = 0, nothing written (path untouched):
+ * CS_ERR_RANGE / CS_ERR_PARSE for [output]'s grid or [sweep] keys,
+ * CS_ERR_ARG for a sweep over eps itself or without [sweep], the status of a
+ * run whose parameters cannot be made (CS_ERR_NOT_FOUND: the model has no eps
+ * or no law event-driven, CS_ERR_RANGE: eps outside its range), CS_ERR_IO
+ * when the file cannot be created, or the study's own failure (its file
+ * removed); with out->studied = 1, the file's write failure (what was
+ * flushed before stays in "<path>.partial"). out is always filled (free it
+ * even on failure). */
+CS_API enum cs_status cs_eps_study_run(const struct cs_config *cfg, const char *path,
+                                       const struct cs_eps_study_opts *opts,
+                                       struct cs_eps_study_run_result *out);
+
+/* Frees what cs_eps_study_run allocated in r (not r itself); r is zeroed. */
+CS_API void cs_eps_study_run_free(struct cs_eps_study_run_result *r);
 
 /* ------------------------------------------------------- read back (io/result.h)
  *

@@ -8,6 +8,11 @@
 #include "io/run_h5.h"
 #include "study/eps_h5.h"
 
+/* Claims path for writing as the study goes: missing directories created,
+ * a lock, "<path>.partial" (one left by a killed run replaced). The reason
+ * of a failure, "cannot create ...", in cs_errmsg() and w->st. */
+enum cs_status cs_eps_h5_open(const char *path, struct cs_writer *w);
+
 /* The header: the common one of io/run_h5.h (cfg; run: the --set overrides
  * and the command line, may be NULL) with kind = "eps-study", and study
  * ("time-series" or "sweep"), reference ("eps" or "event-driven"),
