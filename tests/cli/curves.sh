@@ -6,7 +6,9 @@
 # point beta2 = -0.25 lies on it at beta1 = 0; the fold curve beta1 =
 # beta2^2/4 passes the BT point; a 1-D branch's user point is exact; the
 # file has /curve and /curve_special; `contensou info` reads it; `contensou
-# plot` draws it (with gnuplot). Bad keys: exit 2 naming file, line and key.
+# plot` draws it (with gnuplot). Figure 5a's curves in (omega0, cphi) and
+# (omega0, eps) from params/: user points against plain one-parameter branches,
+# l1 > 0, omega0 constant in eps. Bad keys: exit 2 naming file, line and key.
 # Usage (CTest): bash curves.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -155,6 +157,49 @@ EOF
   png both.png
   bad_verb plot "3 files: the first must be a 2-D sweep" plot hopf.h5 map.h5 fold.h5 -o x.png
 fi
+
+# figure 5a in (omega0, cphi) and (omega0, eps), the shipped parameter files:
+# a curve's user point at cphi = 0.2 against the special point of a plain
+# one-parameter branch at that cphi (eigenvalues or multipliers crossing, not
+# the curve's augmented system); l1 > 0 all along the Hopf curves; in eps both
+# curves are vertical lines (the equilibrium's contact spins in place)
+# u1 P2: omega0 of the line "user = <omega0> rad/s <P2> ..."
+u1() {
+  printf '%s\n' "$out" | awk -v p="$1" '$1 == "user" && $2 == "=" && $5 == p { print $3; n++ } END { exit n != 1 }' ||
+    die "not exactly one user point at $1 in the output of: $last"
+}
+# at NAME TARGET TOL: the value of the one line "NAME = <value> ..." within TOL of TARGET
+at() {
+  local v
+  v=$(printf '%s\n' "$out" | awk -v k="$1" '$1 == k && $2 == "=" { print $3; n++ } END { exit n != 1 }') ||
+    die "not exactly one line '$1 = <value> ...' in the output of: $last"
+  close "$v" "$2" "$3"
+  pass "$last: $1 = $v, the curve's user point $2 within $3"
+}
+plain() {
+  grep -v -e '^parameter2' -e '^min2' -e '^max2' -e '^start' -e '^user' "$src/params/$1" >"$2"
+}
+ok continue "$src/params/pendulum_fig5a_hopf_cphi.ini" -o hopf_cphi.h5 --no-plot
+is curve hopf
+case "$out" in *"l1_range = "*"subcritical all along"*) ;; *) die "$last: l1 is not > 0 all along" ;; esac
+w2=$(u1 0.2) || exit 1
+plain pendulum_fig5a_hopf_cphi.ini hopf1.ini
+ok continue hopf1.ini -o hopf1.h5 --no-plot --set parameters.cphi=0.2
+at hopf "$w2" 1e-6
+ok continue "$src/params/pendulum_fig5a_lpc_cphi.ini" -o lpc_cphi.h5 --no-plot
+is curve fold-of-cycles
+w2=$(u1 0.2) || exit 1
+plain pendulum_fig5a_lpc_cphi.ini lpc1.ini
+ok continue lpc1.ini -o lpc1.h5 --no-plot --set parameters.cphi=0.2
+at fold "$w2" 1e-6
+for k in hopf lpc; do
+  ok continue "$src/params/pendulum_fig5a_${k}_eps.ini" -o ${k}_eps.h5 --no-plot
+  [ $k = lpc ] || case "$out" in *"l1_range = "*"subcritical all along"*) ;; *) die "$last: l1 is not > 0 all along" ;; esac
+  ok info ${k}_eps.h5
+  printf '%s\n' "$out" | awk '$1 == "curve_range" && $3 == "omega0" && $5 + 0 > 0 { d = $7 - $5; ok = d >= 0 && d < 1e-6 } END { exit !ok }' ||
+    die "$last: omega0 is not constant along the eps curve"
+  pass "$k curve in (omega0, eps): omega0 constant within 1e-6 rad/s"
+done
 
 # bad input: file, line, key and what is accepted
 bad_verb continue "parameter2: 'beta1' is the first parameter (accepted: beta2, s)" continue bt.ini \

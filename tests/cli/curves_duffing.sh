@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Known answer: the forced Duffing oscillator's period-doubling curve in
+# (amplitude gamma, frequency omega) crosses the 2-D sweep's period-1/period-2
+# boundary inside its grid cells. A small regime map (`contensou sweep`, 11 x 5
+# points, period classes) gives every pair of neighbours along gamma whose
+# period goes 1 -> 2; from the period-1 cell's section point the cycle is
+# continued in gamma (`contensou continue`, shooting + Floquet multipliers) over
+# exactly that cell pair, and must meet one period doubling (a multiplier
+# through -1) strictly between the two cells' gamma, having been stable before
+# it. The curve is sampled at the map's frequencies by one-parameter branches:
+# two-parameter curves of cycles of forced models are refused by `continue`.
+# About 2 s of CPU. Needs h5py under /usr/bin/python3 (else skipped, 77).
+# Usage (CTest): bash curves_duffing.sh <path-to-contensou> <source-dir> <scratch-dir>
+set -u
+
+exe=${1:?usage: curves_duffing.sh <contensou> <source-dir> <scratch-dir>}
+src=${2:?missing source dir}
+scratch=${3:?missing scratch dir}
+rm -rf "$scratch"
+mkdir -p "$scratch" || exit 1
+# shellcheck source=common.bash
+source "$(dirname "$0")/common.bash"
+cd "$scratch" || exit 1
+: "$src"
+if [ "$have_h5py" -ne 1 ]; then
+  echo "SKIP: needs h5py and numpy under /usr/bin/python3 to read the map"
+  exit 77
+fi
+
+model='[model]
+name = duffing
+
+[parameters]
+delta = 0.3
+alpha = -1
+beta = 1
+gamma = 0.2
+omega = 1.2
+
+[initial]
+x = 1
+v = 0
+
+[solver]
+rtol = 1e-9
+atol = 1e-11
+'
+
+# the map: gamma along its rows (continued from cell to cell), omega across;
+# the adaptive transient lets points near the doubling (a multiplier near -1,
+# slow convergence) settle before they are classified
+cat >map.ini <<EOF
+$model
+[sweep]
+parameter = gamma
+from = 0.2
+to = 0.3
+points = 11
+parameter2 = omega
+from2 = 1.1
+to2 = 1.3
+points2 = 5
+continuation = true
+transient = 300
+adaptive_transient = true
+lyapunov = none
+record = 50
+EOF
+ok sweep map.ini -o map.h5
+
+# "omega g1 g2 x v" per 1 -> 2 pair along gamma: (x, v) is the period-1 cell's
+# stroboscopic section point, taken at a whole number of forcing periods, so
+# it starts the cycle at t = 0
+/usr/bin/python3 - map.h5 >pairs.txt <<'PY' || die "map.h5: cannot read the period classes"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+p = f["forward/points"]
+names = [n.decode() if isinstance(n, bytes) else n for n in p.attrs["class_names"]]
+periodic = names.index("periodic")
+gamma, omega = p["gamma"][:], p["omega"][:]
+cls, per, idx = p["class"][:], p["period"][:], p["index"][:]
+s = f["forward/section"]
+cols = [n.decode() if isinstance(n, bytes) else n for n in s["values"].attrs["names"]]
+ix, iv, it = cols.index("x"), cols.index("v"), cols.index("t")
+n1 = 11
+at = {int(k): i for i, k in enumerate(idx)}
+for j in range(5):
+    for i in range(n1 - 1):
+        a, b = at[i + n1 * j], at[i + 1 + n1 * j]
+        if not (cls[a] == periodic and per[a] == 1 and cls[b] == periodic and per[b] == 2):
+            continue
+        row = s["values"][s["offsets"][i + n1 * j]]
+        periods = row[it] * omega[a] / (2 * np.pi)
+        assert abs(periods - round(periods)) < 1e-9, (row[it], omega[a])
+        print(" ".join(repr(float(q)) for q in (omega[a], gamma[a], gamma[b], row[ix], row[iv])))
+PY
+npairs=$(wc -l <pairs.txt)
+# the map above has one such pair in each of its four lower frequency rows
+[ "$npairs" -ge 3 ] || die "map.h5: only $npairs period-1 -> period-2 neighbours along gamma"
+pass "map.h5: $npairs period-1 -> period-2 neighbours along gamma"
+
+k=0
+while read -r w g1 g2 x v; do
+  k=$((k + 1))
+  cat >pd$k.ini <<EOF
+$model
+[output]
+t_end = 50
+
+[continuation]
+branch = cycles
+parameter = gamma
+min = $g1
+max = $g2
+direction = forward
+EOF
+  ok continue pd$k.ini -o pd$k.h5 --no-plot --set parameters.omega="$w" --set parameters.gamma="$g1" \
+    --set initial.x="$x" --set initial.v="$v"
+  pds=$(printf '%s\n' "$out" | awk '$1 == "period-doubling" && $2 == "=" { print $3 }')
+  [ "$(printf '%s\n' "$pds" | grep -c .)" -eq 1 ] || die "$last: not exactly one period doubling in [$g1, $g2]"
+  awk -v p="$pds" -v a="$g1" -v b="$g2" 'BEGIN { exit !(p > a && p < b) }' ||
+    die "$last: the period doubling at gamma = $pds is not between the cells' $g1 and $g2"
+  printf '%s\n' "$out" | awk -v a="$g1" -v p="$pds" '$1 == "stable" { gsub(/[][,]/, ""); if ($3 == a && $4 == p) f = 1 }
+    END { exit !f }' || die "$last: the cycle is not stable from the period-1 cell ($g1) to the doubling ($pds)"
+  pass "omega = $w: the period doubling at gamma = $pds lies between the map's period-1 cell $g1 and period-2 cell $g2"
+done <pairs.txt
+[ "$k" -eq "$npairs" ] || die "pairs.txt: read $k of $npairs pairs"
+echo "all Duffing period-doubling checks passed"
