@@ -7,19 +7,9 @@
  * `names` and `units` (one entry per column), 1-D datasets a scalar `units`,
  * every double attribute x has x_units.
  *
- * Three ways to write it:
- * - study and file in one call: cs_eps_study_run (what contensou eps-study
- *   calls);
- * - as the study goes (the file is claimed before the runs, so that a
- *   second process writing it is refused at once): create
- *   the file (cs_h5_output_create), cs_eps_h5_create, run the study,
- *   then cs_eps_h5_write_series or cs_eps_h5_write_sweep and
- *   cs_eps_h5_finish; a study that produced nothing ends with
- *   cs_eps_h5_discard;
- * - in one go from a finished study: cs_eps_h5_write_series_file or
- *   cs_eps_h5_write_sweep_file.
- * The cs_writer functions do nothing after a failure and return the first
- * one (w->st, message in w->err). Nothing here prints. */
+ * A program writes it with cs_eps_study_run (study and file in one call, what
+ * contensou eps-study calls) and reads it back with cs_read_eps_study; the
+ * step-by-step writer is internal (eps_h5_private.h). Nothing here prints. */
 #ifndef CS_STUDY_EPS_H5_H
 #define CS_STUDY_EPS_H5_H
 
