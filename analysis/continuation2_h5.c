@@ -82,7 +82,7 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   add(c, d1->name, d1->unit, CS_H5_DOUBLE, "the first continued parameter");
   add(c, d2->name, d2->unit, CS_H5_DOUBLE, "the second continued parameter (parameter2)");
   add(c, "period", tu, CS_H5_DOUBLE, cyc ? "the period of the cycle" : "NaN (equilibria)");
-  add(c, "omega", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
+  add(c, "omega_critical", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
       k == CS_CURVE_HOPF ? "imaginary part of the critical pair (NaN where kappa <= 0)"
                          : "NaN (not a Hopf curve)");
   add(c, t1, k == CS_CURVE_HOPF ? (m->time_unit_si ? "1/s^2" : "1") : "1", CS_H5_DOUBLE,

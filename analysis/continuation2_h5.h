@@ -24,7 +24,8 @@
 extern "C" {
 #endif
 
-#define CS_CURVE_LAYOUT_VERSION 1
+/* 2: the Hopf curve's frequency column is omega_critical (was omega) */
+#define CS_CURVE_LAYOUT_VERSION 2
 
 /* What cs_curve_h5_add writes. */
 struct cs_curve_h5 {

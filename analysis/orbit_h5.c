@@ -364,7 +364,7 @@ static void write_special(struct cs_writer *w, const struct cs_model *m,
   cols_add(&c, "row", "1", CS_H5_INT64, "the branch row before the special point");
   cols_add(&c, pd->name, pd->unit, CS_H5_DOUBLE, "the continuation parameter");
   cols_add(&c, "period", cs_run_time_unit(m), CS_H5_DOUBLE, "the period (cycles)");
-  cols_add(&c, "omega", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
+  cols_add(&c, "omega_critical", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
            "Hopf: imaginary part of the critical pair; Neimark-Sacker: argument of the pair "
            "(rad); else 0");
   cols_add(&c, "n_unstable", "1", CS_H5_INT32, "unstable multipliers or eigenvalues");

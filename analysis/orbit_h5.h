@@ -56,7 +56,9 @@ struct cs_run_info {
 /* The layout versions of these kinds (root attribute layout_version; the
  * readers read 1 .. these). Raise one with every change of its layout. */
 #define CS_ORBIT_H5_LAYOUT 2
-#define CS_CONTINUATION_H5_LAYOUT 2
+/* continuation 3: /special's critical frequency is omega_critical (was
+ * omega, which clashed with a continued parameter named omega) */
+#define CS_CONTINUATION_H5_LAYOUT 3
 
 /* ------------------------------------------------------- read back (io/result.h)
  *

@@ -261,7 +261,11 @@ static int read_branch_start(const struct cs_config *cfg, const struct cs_contin
   if (!t || ck < 0 || cp < 0 || cb < 0 || (size_t)cc->sweep_index >= t->nrows)
     return 0; /* no such point: cs_continue_run says so */
   const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
-  long cT = cs_result_column(t, "period"), co = cs_result_column(t, "omega");
+  /* layout 3 names the critical frequency omega_critical; earlier files
+   * called it omega, which no parameter of theirs could be named */
+  long cT = cs_result_column(t, "period"), co = cs_result_column(t, "omega_critical");
+  if (co < 0 && strcmp(par, "omega") != 0)
+    co = cs_result_column(t, "omega");
   long cl = cs_result_column(t, "l1"), ce = cs_result_column(t, "l1_err");
   memset(sp, 0, sizeof *sp);
   sp->kind = (enum cs_special_kind)(int)row[ck];

@@ -111,9 +111,12 @@ if [ "$have_h5py" -eq 1 ]; then
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 c = f["curve"]
-assert c.attrs["layout_version"] == 1
+assert c.attrs["layout_version"] == 2
 b1, b2, kappa = c["beta1"][:], c["beta2"][:], c["kappa"][:]
 assert np.all(np.abs(b1) < 1e-9) and np.allclose(kappa, -b2, atol=1e-9)
+# the critical frequency: kappa = omega^2 where the pair is complex
+oc, cx = c["omega_critical"][:], kappa > 0
+assert np.any(cx) and np.allclose(oc[cx] ** 2, kappa[cx], rtol=1e-9, atol=1e-12)
 assert c["n_unstable"].dtype.kind == "i" and c["iterations"].dtype.kind == "i"
 names = [n.decode() if isinstance(n, bytes) else n for n in f["curve_special"].attrs["kind_names"]]
 kinds = [names[k] for k in f["curve_special/kind"][:]]

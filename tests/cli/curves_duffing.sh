@@ -126,4 +126,35 @@ EOF
   pass "omega = $w: the period doubling at gamma = $pds lies between the map's period-1 cell $g1 and period-2 cell $g2"
 done <pairs.txt
 [ "$k" -eq "$npairs" ] || die "pairs.txt: read $k of $npairs pairs"
+
+# the frequency direction: a branch continued in the parameter named omega
+# (refused at the write before layout 3: /special's critical-frequency column
+# was also called omega), from the first pair's period-1 cell
+read -r w g1 g2 x v <pairs.txt
+cat >freq.ini <<EOF
+$model
+[output]
+t_end = 50
+
+[continuation]
+branch = cycles
+parameter = omega
+min = $(awk -v w="$w" 'BEGIN { print w - 0.05 }')
+max = $(awk -v w="$w" 'BEGIN { print w + 0.05 }')
+EOF
+ok continue freq.ini -o freq.h5 --no-plot --set parameters.omega="$w" --set parameters.gamma="$g1" \
+  --set initial.x="$x" --set initial.v="$v"
+[ -s freq.h5 ] || die "$last: no freq.h5 (a parameter named omega)"
+/usr/bin/python3 - freq.h5 <<'PY' || die "freq.h5: /branch or /special lacks omega or omega_critical"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+def names(o):
+    if isinstance(o, h5py.Group):
+        return list(o.keys())
+    return [c.decode() if isinstance(c, bytes) else c for c in o.attrs["names"]]
+assert "omega" in names(f["branch"]), names(f["branch"])
+assert "omega" in names(f["special"]) and "omega_critical" in names(f["special"]), names(f["special"])
+assert f.attrs["layout_version"] >= 3
+PY
+pass "a branch continued in the parameter named omega is written (omega and omega_critical in /special)"
 echo "all Duffing period-doubling checks passed"
