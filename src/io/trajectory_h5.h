@@ -24,16 +24,12 @@
  * "failed") and message.
  *
  * Two ways to write it:
- * - as the run goes (what contensou simulate does, so that a killed run
- *   keeps the rows flushed so far): cs_trajectory_h5_create on a file the
- *   caller created (cs_h5_output_create), cs_trajectory_h5_on_rows and
- *   cs_trajectory_h5_on_switch as the callbacks of cs_record_run (directly,
- *   with ctx = the writer, or from the caller's own callbacks), then
- *   cs_trajectory_h5_finish; the caller commits the file (cs_h5_output_commit);
+ * - as the run goes (so that a killed run keeps the rows flushed so far):
+ *   cs_simulate_run, what contensou simulate calls (its step-by-step writer
+ *   is internal, trajectory_h5_private.h);
  * - in one go from a trajectory recorded in memory (cs_trajectory_record):
  *   cs_trajectory_h5_write.
- * Nothing here prints. Errors: the first failure is kept in the writer
- * (w.st, w.err) and returned. */
+ * Nothing here prints. */
 #ifndef CS_IO_TRAJECTORY_H5_H
 #define CS_IO_TRAJECTORY_H5_H
 
@@ -53,7 +49,7 @@ extern "C" {
 /* Switches stored in /switches at most; later ones are counted only. */
 #define CS_TRAJECTORY_H5_MAX_SWITCHES 200000
 
-/* The whole file at path, written safely (cs_h5_output_create: a lock,
+/* The whole file at path, written safely (a lock,
  * "<path>.partial" renamed over path when complete; missing directories
  * created) from tr, recorded by cs_trajectory_record with cfg's model,
  * parameters and initial state on grid g; sets, argc, argv as for begin;
