@@ -52,7 +52,8 @@ extern "C" {
 /* The whole file at path, written safely (a lock,
  * "<path>.partial" renamed over path when complete; missing directories
  * created) from tr, recorded by cs_trajectory_record with cfg's model,
- * parameters and initial state on grid g; sets, argc, argv as for begin;
+ * parameters and initial state on grid g; sets (the --set overrides) and
+ * argc, argv (the command line) go to its header;
  * wall_time_s goes to /stats. tr->rows rows are written. Returns CS_OK or
  * the first failure, with its reason in cs_errmsg(). The run's own failure
  * (tr->result.status) is not an error here: the file records it (status =
