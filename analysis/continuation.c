@@ -1067,6 +1067,11 @@ static enum cs_status run(struct cont *c, struct sol *cur)
   ranges(c, cur);
   update_scales(c, cur);
   st = push_point(c, cur, 0.0);
+  /* a user value the start already has: no step crosses it (specials()
+   * counts a zero at a step's end, never at its start) */
+  for (size_t u = 0; st == CS_OK && c->sp.locate && u < c->sp.n_user; u++)
+    if (pval(c, cur->X) == c->sp.user_value[u])
+      st = push_special(c, CS_SPECIAL_USER, cur, 0.0, "user point (the start)");
   double ds = c->sp.ds, T0 = c->iT >= 0 ? cur->X[c->iT] : 0;
   int grown = c->kind == CS_BRANCH_CYCLE && amplitude(c, cur) >= 0.5;
   double period_max = c->sp.period_max > 0 ? c->sp.period_max : 100 * (T0 > 0 ? T0 : 1);

@@ -783,9 +783,11 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
   for (int which = 0; which < n_tests + (int)c->sp.n_user; which++) {
     int w = which < n_tests ? which : 2 + (which - n_tests);
     double fa = fn_of(a, w), fb = fn_of(b, w);
-    if (!isfinite(fa) || !isfinite(fb) || sgn(fa) * sgn(fb) >= 0)
+    /* a zero exactly at b counts here (a at the start is the start's own
+     * row; later a is the previous b): none lost, none twice */
+    if (!isfinite(fa) || !isfinite(fb) || !(sgn(fa) * sgn(fb) < 0 || (fb == 0 && fa != 0)))
       continue;
-    enum cs_status st = locate(c, w, a, b, tk, ds, &f);
+    enum cs_status st = fb == 0 ? (f = *b, CS_OK) : locate(c, w, a, b, tk, ds, &f);
     if (st == CS_ERR_NOMEM)
       return st;
     if (w >= 2) {
@@ -1193,7 +1195,7 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
   to_point(&c, s, 0, &q0);
   size_t nb = nd == 2 ? h[0].n : 0, total = nb + 1 + h[nd - 1].n;
   out->points = malloc(total * sizeof *out->points);
-  size_t ns = h[0].ns + (nd == 2 ? h[1].ns : 0) + 1;
+  size_t ns = h[0].ns + (nd == 2 ? h[1].ns : 0) + 1 + c.sp.n_user;
   out->special = malloc(ns * sizeof *out->special);
   if (st == CS_OK && (!out->points || !out->special))
     st = CS_FAIL(CS_ERR_NOMEM);
@@ -1221,6 +1223,19 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
     snprintf(out->special[r].note, sizeof out->special[r].note, "the %s point of the branch",
              cs_special_name(sp->kind));
     r++;
+    /* a user value the start already has: no step crosses it, so it is
+     * reported here (the start's p2 is the caller's, exactly) */
+    for (size_t u = 0; u < c.sp.n_user; u++) {
+      if (s->user[u] != 0)
+        continue;
+      out->special[r].kind = CS_CODIM2_USER;
+      out->special[r].after = nb;
+      out->special[r].pt = q0;
+      snprintf(out->special[r].note, sizeof out->special[r].note, "%s = %.10g (the start)",
+               c.m->param[c.sp.user_param[u] == 1 ? cs_orbit_ws_param(c.w) : c.sp.param2].name,
+               c.sp.user_value[u]);
+      r++;
+    }
     for (size_t i = 0; i < f->ns; i++) {
       struct cs_curve_special sp2 = f->sp[i];
       sp2.after = sp2.kind == CS_CODIM2_END ? total - 1 : nb + sp2.after;

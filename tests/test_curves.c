@@ -96,14 +96,42 @@ static void bautin(void **state)
   struct cs_continue_spec sp = cs_continue_spec_default();
   sp.p_min = -0.5, sp.p_max = 0.5;
   sp.stop_at_hopf = 1;
+  /* a user value equal to the start's: reported at the start, once */
+  sp.n_user = 1, sp.user_value[0] = -0.5;
   struct cs_branch eq;
   double origin[2] = {0.01, 0.0};
   assert_int_equal(cs_continue_equilibria(w, &sp, -0.5, origin, &eq), CS_OK);
+  size_t n_eq_user = 0;
+  for (size_t i = 0; i < eq.n_special; i++)
+    if (eq.special[i].kind == CS_SPECIAL_USER) {
+      n_eq_user++;
+      assert_int_equal(eq.special[i].after, 0);
+      assert_close(eq.special[i].pt.p, -0.5, 0);
+    }
+  assert_int_equal(n_eq_user, 1);
+  sp.n_user = 0;
   const struct cs_special *h = first(&eq, CS_SPECIAL_HOPF);
   assert_non_null(h);
   struct cs_curve_spec cs = curve_spec(m, "mu2", -1, 1, -1, 1);
+  /* mu2 = 0.5 is the start's own value (no step crosses it), -0.5 is crossed */
+  cs.n_user = 2, cs.user_param[0] = cs.user_param[1] = 2;
+  cs.user_value[0] = 0.5, cs.user_value[1] = -0.5;
   struct cs_curve c;
   assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_HOPF, h, &c), CS_OK);
+  size_t n_user, n_start_user = 0;
+  first2(&c, CS_CODIM2_USER, &n_user);
+  assert_int_equal(n_user, 2);
+  for (size_t i = 0; i < c.n_special; i++)
+    if (c.special[i].kind == CS_CODIM2_USER) {
+      const struct cs_curve_special *u = &c.special[i];
+      assert_close(u->pt.p1, 0.0, 1e-9);
+      assert_close(fabs(u->pt.p2), 0.5, 1e-12);
+      if (u->pt.p2 > 0) {
+        n_start_user++;
+        assert_int_equal(u->after, c.start_row);
+      }
+    }
+  assert_int_equal(n_start_user, 1);
   print_message("Hopf curve: %zu points, %s\n", c.n_points, c.end_note);
   assert_true(c.n_points > 20);
   double worst_l1 = 0;

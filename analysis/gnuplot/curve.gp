@@ -11,7 +11,10 @@
 # sweep_regime.gp; then) the curve "p1 p2 n_unstable", the special points
 # "p1 p2 kind"; curve_kind, cpar1, cpar1_unit, cpar2, cpar2_unit,
 # codim2_names, codim2_present, cfile, endnote, model, law, file, over_map;
-# over a map ncurves curves (curve_kinds), each with its two blocks;
+# over a map ncurves curves (curve_kinds), each with its two blocks, its
+# legend title (curve_titles, ';'-separated) and the number of earlier curves
+# of its kind (curve_repeat: the second fold-of-cycles curve gets another
+# colour and dash);
 # over a map also those of sweep_regime.gp.
 
 if (!exists("gpdir")) gpdir = '.'
@@ -46,6 +49,12 @@ if (!exists("ncurves")) ncurves = 1
 if (!exists("curve_kinds")) curve_kinds = curve_kind
 kindcol(k) = k eq 'hopf' ? 0x111111 : k eq 'fold' ? 0x7f3b08 : \
              k eq 'fold-of-cycles' ? 0x1f4e9e : 0xd62728
+if (!exists("curve_repeat")) curve_repeat = ''
+if (!exists("curve_titles")) curve_titles = ''
+crep(c) = words(curve_repeat) >= c ? int(word(curve_repeat, c)) : 0
+# a repeated kind: colours not among the kinds' nor the regime map's
+altcol(j) = j % 4 == 1 ? 0xb8860b : j % 4 == 2 ? 0x00a087 : j % 4 == 3 ? 0xe7298a : 0x6a3d9a
+curvecol(c) = crep(c) == 0 ? kindcol(word(curve_kinds, c)) : altcol(crep(c))
 
 set xlabel lab(cpar1, cpar1_unit)
 set ylabel lab(cpar2, cpar2_unit)
@@ -77,8 +86,9 @@ if (over_map) {
   plot infile index 0 u 1:2:3:4:5:6:(catcolor(int($7))) w boxxyerror lc rgb variable notitle, \
        for [i = 1:words(cat_present)] NaN w boxes lc rgb catcolor(int(word(cat_present, i))) \
          t catname(int(word(cat_present, i))), \
-       for [c = 1:ncurves] infile index (b0 + 2 * (c - 1)) u 1:2 w l lw 3 \
-         lc rgb kindcol(word(curve_kinds, c)) t word(curve_kinds, c) . ' curve', \
+       for [c = 1:ncurves] infile index (b0 + 2 * (c - 1)) u 1:2 w l lw 3 dt int(crep(c) + 1) \
+         lc rgb curvecol(c) \
+         t (curve_titles eq '' ? word(curve_kinds, c) . ' curve' : esc(nth(curve_titles, c - 1))), \
        for [c = 1:ncurves] for [i = 1:words(codim2_present)] infile index (b0 + 2 * c - 1) \
          u 1:(int($3) == sk(i) ? $2 : NaN) w p pt kpt(sk(i)) ps 2.2 lw 2 lc rgb kcol(sk(i)) \
          t (c == 1 ? kname(sk(i)) : '')

@@ -1061,7 +1061,11 @@ enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
   }
   if (st == CS_OK)
     st = cs_plot_sweep_regime_map(s, out, v);
-  char kinds[256] = "", files[1024] = "", present[256] = "";
+  /* one legend title and one colour per file: several curves of one kind
+   * (two folds of cycles) must be told apart; curve_repeat counts the
+   * earlier curves of the same kind, the script's colour and dash index */
+  char kinds[256] = "", files[1024] = "", present[256] = "", titles[2048] = "", repeat[256] = "";
+  char kind_of[16][64] = {{0}};
   for (size_t i = 0; i < n && st == CS_OK; i++) {
     struct cs_continuation_file c;
     st = cs_read_continuation(paths[i], &c);
@@ -1075,6 +1079,25 @@ enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
     if (st == CS_OK) {
       add(kinds, sizeof kinds, "%s%s", i ? " " : "", k && k->text ? k->text : "curve");
       add(files, sizeof files, "%s%s", i ? ", " : "", base_name(paths[i]));
+      const char *kt = k && k->text ? k->text : "curve";
+      int same = 0;
+      for (size_t j = 0; j < i && j < 16; j++)
+        same += strcmp(kind_of[j], kt) == 0;
+      if (i < 16)
+        snprintf(kind_of[i], sizeof kind_of[i], "%s", kt);
+      add(repeat, sizeof repeat, "%s%d", i ? " " : "", same);
+      /* ';' separates the titles: none inside one */
+      char base[256];
+      snprintf(base, sizeof base, "%s", base_name(paths[i]));
+      for (char *q = base; *q; q++)
+        *q = *q == ';' ? ',' : *q;
+      add(titles, sizeof titles, "%s%s curve, %s", i ? ";" : "", kt, base);
+      /* the same file name twice (other folders): the position says which */
+      for (size_t j = 0; j < i; j++)
+        if (strcmp(base_name(paths[j]), base_name(paths[i])) == 0) {
+          add(titles, sizeof titles, " (file %zu)", i + 1);
+          break;
+        }
       /* the union of the codim-2 kinds drawn */
       char buf[256];
       snprintf(buf, sizeof buf, "%s", pr && pr->text ? pr->text : "");
@@ -1097,6 +1120,8 @@ enum cs_status cs_plot_curves_over_map(const char *const *paths, size_t n,
     cs_plot_vars_number(v, "ncurves", (double)n);
     cs_plot_vars_text(v, "curve_kinds", kinds);
     cs_plot_vars_text(v, "cfile", files);
+    cs_plot_vars_text(v, "curve_titles", titles);
+    cs_plot_vars_text(v, "curve_repeat", repeat);
     cs_plot_vars_text(v, "codim2_present", present);
     snprintf(v->script, sizeof v->script, "curve.gp");
   }

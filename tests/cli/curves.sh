@@ -159,6 +159,18 @@ EOF
   ok plot map.h5 hopf.h5 fold.h5 -o both.png
   png both.png
   bad_verb plot "3 files: the first must be a 2-D sweep" plot hopf.h5 map.h5 fold.h5 -o x.png
+  # two curves of one kind: each its own colour/dash and legend title (the
+  # script reads curve_repeat and curve_titles from the kept variables)
+  cp hopf.h5 hopf_b.h5 || die "cp hopf.h5 hopf_b.h5"
+  mkdir -p keep || die "mkdir keep"
+  CONTENSOU_PLOT_KEEP="$scratch/keep" ok plot map.h5 hopf.h5 hopf_b.h5 fold.h5 -o three.png
+  png three.png
+  gp="$scratch/keep/three.png.gp"
+  for t in "ncurves=3;" "curve_kinds='hopf hopf fold';" "curve_repeat='0 1 0';" \
+    "curve_titles='hopf curve, hopf.h5;hopf curve, hopf_b.h5;fold curve, fold.h5';"; do
+    grep -qF -- "$t" "$gp" || die "$last: '$t' is not in $(basename "$gp")"
+  done
+  pass "$last: two hopf curves get their own colour index and legend title"
 fi
 
 # figure 5a in (omega0, cphi) and (omega0, eps), the shipped parameter files:
