@@ -19,7 +19,6 @@
 #include "analysis/equilibrium.h"
 #include "analysis/normal_form.h"
 #include "core/gsl_quiet.h"
-#include "models/model_private.h"
 #include "analysis/orbit_private.h"
 #include "analysis/continuation_private.h"
 

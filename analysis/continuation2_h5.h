@@ -18,7 +18,6 @@
 #include "analysis/continuation2.h"
 #include "io/run_h5.h"
 #include "models/model.h"
-#include "analysis/orbit_h5_private.h"
 
 #ifdef __cplusplus
 extern "C" {

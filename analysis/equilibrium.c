@@ -20,7 +20,6 @@
 #include "analysis/equilibrium.h"
 #include "core/gsl_quiet.h"
 #include "integrate/flow.h"
-#include "models/model_private.h"
 #include "analysis/equilibrium_private.h"
 
 #define N_MAX CS_EQ_MAX_N

@@ -73,7 +73,6 @@
 #include "core/error_private.h"
 #include "analysis/lyapunov.h"
 #include "analysis/saltation.h"
-#include "models/model_private.h"
 #include "integrate/integrate_private.h"
 #include "analysis/lyapunov_private.h"
 

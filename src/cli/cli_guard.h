@@ -30,7 +30,6 @@
 
 #include "core/status.h"
 #include "results/read.h"
-#include "io/result_private.h"
 
 #define CLI_GUARD_BASE_S 5.0       /* seconds of every read limit */
 #define CLI_GUARD_BYTES_PER_S 50e6 /* and the file's size at this rate */

@@ -25,7 +25,6 @@
 #include "plot/plot_data.h"
 #include "results/read.h"
 #include "sweep/sweep.h"
-#include "io/run_h5_private.h"
 #include "analysis/basins_h5_private.h"
 
 static const char *const cmd = "contensou info";

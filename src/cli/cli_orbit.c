@@ -13,7 +13,6 @@
 #include "cli/cli_orbit.h"
 #include "cli/cli_verbs.h"
 #include "io/run_h5.h"
-#include "models/model_private.h"
 #include "io/run_h5_private.h"
 
 #define MAX_SETS 256

@@ -35,7 +35,6 @@
 #include "integrate/flow.h"
 #include "integrate/record.h"
 #include "models/model.h"
-#include "integrate/record_private.h"
 
 static const char *const cmd = "contensou simulate";
 

@@ -23,7 +23,6 @@
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_h5_private.h"
 #include "sweep/sweep_private.h"
-#include "io/run_h5_private.h"
 
 #define MAX_SETS 64
 

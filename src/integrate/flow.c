@@ -7,7 +7,6 @@
 
 #include "core/error_private.h"
 #include "integrate/flow.h"
-#include "models/model_private.h"
 #include "integrate/integrate_private.h"
 #include "integrate/flow_private.h"
 
