@@ -193,13 +193,16 @@ make basins_along.h5 "${basins[@]}" --set sweep.parameter=omega0 --set sweep.fro
 # every model's integer outputs, in its order, as the program describes them:
 # "model:out,out model:..." (derived.<name> = [unit], integer...)
 outputs=""
+derived=""
 while read -r model; do
   ok info --model "$model"
   ints=$(printf '%s\n' "$out" | sed -n 's/^derived\.\([A-Za-z0-9_]*\) = \[[^]]*\], integer.*/\1/p' | paste -sd, -)
   outputs="$outputs $model:$ints"
+  reals=$(printf '%s\n' "$out" | sed -n 's/^derived\.\([A-Za-z0-9_]*\) = .*/\1/p' | paste -sd, -)
+  derived="$derived $model:$reals"
 done < <("$exe" info --models | sed -n 's/^model = \([a-z0-9_]*\): .*/\1/p')
 case "$outputs" in *" twomass:vcase,stick"*) ;; *) die "info --model does not mark vcase and stick of twomass as integers: $outputs" ;; esac
-export CS_INTEGER_OUTPUTS=$outputs
+export CS_INTEGER_OUTPUTS=$outputs CS_DERIVED_OUTPUTS=$derived
 report=$(/usr/bin/python3 - "${files[@]}" <<'PY' 2>&1
 import os, sys, h5py, numpy as np
 
@@ -256,6 +259,10 @@ for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation", "basins",
     I[(k, "solver")] = {"max_steps", "max_steps_total"}
 # the models' integer outputs, in their order (from contensou info --model)
 outputs = {}
+derived = {}
+for entry in os.environ["CS_DERIVED_OUTPUTS"].split():
+    model, _, names_ = entry.partition(":")
+    derived[model] = [x for x in names_.split(",") if x]
 for entry in os.environ["CS_INTEGER_OUTPUTS"].split():
     model, _, ints = entry.partition(":")
     outputs[model] = [x for x in ints.split(",") if x]
@@ -335,9 +342,10 @@ for fn in sys.argv[1:]:
                 if o.dtype != np.float64:
                     bad.append(f"{where}: a table of reals stored as {o.dtype}")
                 cname = companion(name)
-                # the basins' attractor points are states alone, without
-                # the derived outputs
-                states_only = kind.startswith("basins") and name == "points/values"
+                # a table of states alone (the basins' attractor points)
+                # holds none of the derived outputs, so none of the integer ones
+                names = {text(x) for x in o.attrs.get("names", [])}
+                states_only = bool(names) and not names & set(derived.get(model, []))
                 if real_tables[last] and ints and not states_only:
                     if cname not in f:
                         bad.append(f"{where}: no /{cname} for the integer outputs {ints}")
