@@ -279,7 +279,7 @@ struct writer {
   const struct cs_config *cfg;
   const struct cs_model *m;
   const struct cs_basins_spec *spec;
-  const struct cs_sweep_spec *sw;
+  const struct cs_basins_grid *g;
   size_t n;                   /* values (a plane's cells) */
   struct cs_basins_result *v; /* per value: its attractors once done */
   unsigned char *done;
@@ -309,11 +309,10 @@ static void writer_free(struct writer *w)
   free(w->path), free(w->partial), free(w->tmp);
 }
 
-static void value_params(const struct cs_sweep_spec *sw, size_t k, double *p1, double *p2)
+static void value_params(const struct cs_basins_grid *g, size_t k, double *p1, double *p2)
 {
-  cs_sweep_values(sw, k, p1, p2);
-  if (sw->param2 < 0)
-    *p2 = NAN;
+  *p1 = g->v1[k % g->n1];
+  *p2 = g->param2 >= 0 ? g->v2[k / g->n1] : NAN;
 }
 
 /* Writes value k's attractors, then its row of /partial/values (what marks
@@ -338,7 +337,7 @@ static enum cs_status write_value(struct writer *w, size_t k)
       st = cs_h5_table_append(w->att, 1, c);
   }
   double p1, p2;
-  value_params(w->sw, k, &p1, &p2);
+  value_params(w->g, k, &p1, &p2);
   double row[VAL_COLS] = {(double)k,           p1, p2, (double)r->n_attr, (double)r->failed,
                           (double)r->rhs_total};
   if (st == CS_OK)
@@ -421,7 +420,7 @@ static enum cs_status read_prior(struct writer *w, const char *path, const char 
     if (!(vr[0] >= 0 && vr[0] < (double)w->n) || w->done[(size_t)vr[0]])
       continue;
     size_t k = (size_t)vr[0];
-    value_params(w->sw, k, &p1, &p2);
+    value_params(w->g, k, &p1, &p2);
     if (vr[1] != p1 || !(vr[2] == p2 || (isnan(vr[2]) && isnan(p2))))
       st = cs_error_set(CS_ERR_MISMATCH, "%s: value %zu at other parameter values", path, k);
     struct cs_basins_result *res = &w->v[k];
@@ -450,8 +449,8 @@ static enum cs_status read_prior(struct writer *w, const char *path, const char 
         break;
       }
       size_t got = 0;
-      for (size_t g = 0; g < pts.nrows && got < a->n_points; g++) {
-        const double *p = pts.data + g * (2 + n);
+      for (size_t row = 0; row < pts.nrows && got < a->n_points; row++) {
+        const double *p = pts.data + row * (2 + n);
         if (p[0] == c[0] && p[1] == c[1])
           memcpy(a->points + n * got++, p + 2, n * sizeof *p);
       }
@@ -471,13 +470,13 @@ static enum cs_status read_prior(struct writer *w, const char *path, const char 
 static void write_parameter_attrs(struct writer *w, struct cs_writer *cw)
 {
   const struct cs_model *m = w->m;
-  cs_w_string(cw, "/", "parameter", m->param[w->sw->param].name);
-  cs_w_string(cw, "/", "parameter_unit", m->param[w->sw->param].unit);
-  if (w->sw->param2 >= 0) {
-    cs_w_string(cw, "/", "parameter2", m->param[w->sw->param2].name);
-    cs_w_string(cw, "/", "parameter2_unit", m->param[w->sw->param2].unit);
+  cs_w_string(cw, "/", "parameter", m->param[w->g->param].name);
+  cs_w_string(cw, "/", "parameter_unit", m->param[w->g->param].unit);
+  if (w->g->param2 >= 0) {
+    cs_w_string(cw, "/", "parameter2", m->param[w->g->param2].name);
+    cs_w_string(cw, "/", "parameter2_unit", m->param[w->g->param2].unit);
   }
-  cs_w_int(cw, "/", "dimensions", w->sw->param2 >= 0 ? 2 : 1);
+  cs_w_int(cw, "/", "dimensions", w->g->param2 >= 0 ? 2 : 1);
   cs_w_int(cw, "/", "cells_per_value", (long long)cs_basins_ncells(w->spec));
 }
 
@@ -518,8 +517,8 @@ static enum cs_status create(struct writer *w, const struct cs_run_info *run, in
     static const char *const vn[VAL_COLS] = {"value",      "p1",     "p2",
                                              "attractors", "failed", "rhs_evals"};
     const char *vu[VAL_COLS] = {"1",
-                                m->param[w->sw->param].unit,
-                                w->sw->param2 >= 0 ? m->param[w->sw->param2].unit : "1",
+                                m->param[w->g->param].unit,
+                                w->g->param2 >= 0 ? m->param[w->g->param2].unit : "1",
                                 "1",
                                 "1",
                                 "1"};
@@ -575,7 +574,7 @@ static enum cs_status create(struct writer *w, const struct cs_run_info *run, in
 static void write_along(struct writer *w, struct cs_writer *cw, const struct cs_basins_along *a)
 {
   const struct cs_model *m = w->m;
-  const struct cs_param_desc *pd = &m->param[w->sw->param];
+  const struct cs_param_desc *pd = &m->param[w->g->param];
   const char *tu = cs_run_time_unit(m);
   size_t n = a->n_values, t = a->n_track;
   cs_w_check(cw, cs_h5_write_vector(cw->f, "/along/values", n, a->values, pd->unit));
@@ -650,9 +649,9 @@ static void write_int_map(struct cs_writer *cw, const char *path, size_t rows, s
 static void write_plane(struct writer *w, struct cs_writer *cw)
 {
   const struct cs_model *m = w->m;
-  const struct cs_sweep_spec *sw = w->sw;
+  const struct cs_basins_grid *g = w->g;
   const char *tu = cs_run_time_unit(m);
-  size_t n1 = sw->points, n2 = sw->points2, n = w->n, rows = 0;
+  size_t n1 = g->n1, n2 = g->n2, n = w->n, rows = 0;
   for (size_t k = 0; k < n; k++)
     rows += w->v[k].n_attr;
   double *v1 = malloc(n1 * sizeof *v1), *v2 = malloc(n2 * sizeof *v2);
@@ -664,7 +663,7 @@ static void write_plane(struct writer *w, struct cs_writer *cw)
   size_t r = 0;
   for (size_t k = 0; k < n && cw->st == CS_OK; k++) {
     double p1, p2;
-    value_params(sw, k, &p1, &p2);
+    value_params(g, k, &p1, &p2);
     if (k < n1)
       v1[k] = p1;
     if (k % n1 == 0)
@@ -689,10 +688,10 @@ static void write_plane(struct writer *w, struct cs_writer *cw)
     }
   }
   if (cw->st == CS_OK) {
-    cs_w_check(cw, cs_h5_write_vector(cw->f, "/plane/values1", n1, v1, m->param[sw->param].unit));
+    cs_w_check(cw, cs_h5_write_vector(cw->f, "/plane/values1", n1, v1, m->param[g->param].unit));
     cs_w_string(cw, "/plane/values1", "doc",
                 "values of the first parameter (attribute parameter): columns i of the maps");
-    cs_w_check(cw, cs_h5_write_vector(cw->f, "/plane/values2", n2, v2, m->param[sw->param2].unit));
+    cs_w_check(cw, cs_h5_write_vector(cw->f, "/plane/values2", n2, v2, m->param[g->param2].unit));
     cs_w_string(cw, "/plane/values2", "doc",
                 "values of the second parameter (attribute parameter2): rows j of the maps");
   }
@@ -745,7 +744,7 @@ static enum cs_status write_final(struct writer *w, const struct cs_basins_along
   cs_w_string(&cw, "/", "message", "");
   cs_w_int(&cw, "/", "values", (long long)w->n);
   cs_w_double(&cw, "/", "wall_time", wall_time, "s");
-  if (w->sw->param2 >= 0)
+  if (w->g->param2 >= 0)
     write_plane(w, &cw);
   else
     write_along(w, &cw, a);
@@ -772,7 +771,7 @@ void cs_basins_along_file_result_free(struct cs_basins_along_file_result *r)
 
 enum cs_status cs_basins_along_file_run(const struct cs_config *cfg,
                                         const struct cs_basins_spec *spec,
-                                        const struct cs_sweep_spec *sw, const char *path,
+                                        const struct cs_basins_grid *g, const char *path,
                                         const struct cs_basins_along_file_opts *opts,
                                         struct cs_basins_along_file_result *out)
 {
@@ -781,10 +780,10 @@ enum cs_status cs_basins_along_file_run(const struct cs_config *cfg,
     opts = &none;
   memset(out, 0, sizeof *out);
   const struct cs_model *m = cfg->model;
-  struct writer w = {.cfg = cfg, .m = m, .spec = spec, .sw = sw};
-  w.n = cs_sweep_npoints(sw);
-  out->plane = sw->param2 >= 0;
-  if (sw->param < 0 || w.n == 0)
+  struct writer w = {.cfg = cfg, .m = m, .spec = spec, .g = g};
+  w.n = g->n1 * (g->param2 >= 0 ? g->n2 : 1);
+  out->plane = g->param2 >= 0;
+  if (g->param < 0 || (size_t)g->param >= m->n_param || g->param2 >= (int)m->n_param || w.n == 0)
     return cs_error_set(CS_ERR_ARG, "basins along a parameter: no parameter or no values");
   w.path = strdup(path);
   w.partial = join(path, ".partial");
@@ -815,8 +814,8 @@ enum cs_status cs_basins_along_file_run(const struct cs_config *cfg,
       break;
     }
     double p1, p2;
-    value_params(sw, k, &p1, &p2);
-    st = one_value(m, cfg->params_unprepared, cfg->y0, spec, sw->param, p1, sw->param2, p2,
+    value_params(g, k, &p1, &p2);
+    st = one_value(m, cfg->params_unprepared, cfg->y0, spec, g->param, p1, g->param2, p2,
                    opts->cancel, &w.v[k], &stopped);
     if (st != CS_OK) {
       run_failed = 1;
@@ -843,7 +842,7 @@ enum cs_status cs_basins_along_file_run(const struct cs_config *cfg,
     if (!values || !out->values2)
       st = CS_FAIL(CS_ERR_NOMEM);
     for (size_t k = 0; st == CS_OK && k < w.n; k++)
-      value_params(sw, k, &values[k], &out->values2[k]);
+      value_params(g, k, &values[k], &out->values2[k]);
     if (st == CS_OK && !out->plane)
       st = follow(m, spec, w.v, values, w.n, &out->along);
     if (st == CS_OK && out->plane) {

@@ -40,9 +40,16 @@
 #include "analysis/basins.h"
 #include "analysis/orbit_h5.h"
 #include "io/config.h"
-#include "sweep/sweep.h"
 
 #define CS_BASINS_ALONG_H5_LAYOUT 1
+
+/* The parameter values: along param (n1 values v1), or over the plane of
+ * param and param2 (n1 x n2 cells; cell k at v1[k % n1], v2[k / n1]). */
+struct cs_basins_grid {
+  int param, param2; /* parameter indices of the model; param2 -1: along one */
+  size_t n1, n2;     /* n2 0 along one */
+  const double *v1, *v2;
+};
 
 struct cs_basins_along_file_opts {
   int resume;                          /* continue the unfinished run of "<path>.partial" */
@@ -67,15 +74,13 @@ struct cs_basins_along_file_result {
 
 void cs_basins_along_file_result_free(struct cs_basins_along_file_result *r);
 
-/* The basins of spec at every value of sw (sw->param, and sw->param2 for a
- * plane) into the file at path, with the partial-file protocol above.
- * Returns CS_OK when nothing failed (out->stopped: complete or not);
- * CS_ERR_BUSY, CS_ERR_EXISTS, CS_ERR_NOT_FOUND, CS_ERR_MISMATCH when the
- * path is refused (out->opened = 0); else the failure, reason in
- * cs_errmsg(). */
+/* The basins of spec at every value of g into the file at path, with the partial-file protocol
+ * above. Returns CS_OK when nothing failed (out->stopped: complete or not); CS_ERR_BUSY,
+ * CS_ERR_EXISTS, CS_ERR_NOT_FOUND, CS_ERR_MISMATCH when the path is refused (out->opened = 0); else
+ * the failure, reason in cs_errmsg(). */
 enum cs_status cs_basins_along_file_run(const struct cs_config *cfg,
                                         const struct cs_basins_spec *spec,
-                                        const struct cs_sweep_spec *sw, const char *path,
+                                        const struct cs_basins_grid *g, const char *path,
                                         const struct cs_basins_along_file_opts *opts,
                                         struct cs_basins_along_file_result *out);
 

@@ -151,7 +151,19 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
   if (cs_sweep_spec_from_config(cfg, &sw) != CS_OK)
     return cli_usage(cmd, "%s", cs_errmsg());
   const struct cs_model *m = cfg->model;
-  size_t n = cs_sweep_npoints(&sw);
+  size_t n = cs_sweep_npoints(&sw), n1 = sw.points, n2 = sw.param2 >= 0 ? sw.points2 : 1;
+  double *v1 = malloc(n1 * sizeof *v1), *v2 = malloc(n2 * sizeof *v2);
+  if (!v1 || !v2) {
+    free(v1), free(v2);
+    return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
+  }
+  for (size_t i = 0; i < n1; i++)
+    cs_sweep_values(&sw, i, &v1[i], NULL);
+  for (size_t j = 0; j < n2; j++) {
+    double p1;
+    cs_sweep_values(&sw, j * n1, &p1, &v2[j]);
+  }
+  const struct cs_basins_grid grid = {sw.param, sw.param2, n1, sw.param2 >= 0 ? n2 : 0, v1, v2};
   struct progress_ctx pc = {.quiet = quiet, .what = "parameter values on disk"};
 #ifdef CONTENSOU_TEST_HOOKS
   const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
@@ -164,7 +176,8 @@ static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
                                                .progress = progress,
                                                .progress_ctx = &pc};
   struct cs_basins_along_file_result fr;
-  enum cs_status st = cs_basins_along_file_run(cfg, spec, &sw, path, &fo, &fr);
+  enum cs_status st = cs_basins_along_file_run(cfg, spec, &grid, path, &fo, &fr);
+  free(v1), free(v2);
   if (pc.started)
     cli_progress_end(&pc.prog);
   int rc = CLI_EXIT_OK;
