@@ -221,4 +221,5 @@ else
 fi
 
 bad_verb basins "parameter2" basins duf.ini -o e.h5 --set sweep.parameter2=nosuch
+bad_verb basins "period_tol" basins duf.ini -o e.h5 --set basins.period_tol=0.5
 echo "all $checks checks passed"
