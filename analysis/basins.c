@@ -54,6 +54,7 @@
 #include "integrate/flow.h"
 #include "models/model_private.h"
 #include "analysis/basins_private.h"
+#include "analysis/basins_along_private.h"
 #include "integrate/flow_private.h"
 
 #define EQ_CHECKS 2
@@ -991,21 +992,11 @@ enum cs_status cs_basins_compute(const struct cs_model *m, const void *params, c
 
 /* ------------------------------------------- basins along a parameter */
 
-void cs_basins_along_free(struct cs_basins_along *a)
-{
-  if (!a)
-    return;
-  free(a->values), free(a->cls), free(a->period), free(a->born), free(a->died);
-  free(a->fraction), free(a->fraction_err), free(a->period_time), free(a->n_attr);
-  free(a->failed);
-  memset(a, 0, sizeof *a);
-}
-
 /* The distance between two attractors of the same class and period, in
- * units of the state scales (see cs_basins_along_run). */
-static double attr_distance(const struct cs_model *m, const struct cs_basins_spec *spec,
-                            const struct cs_basins_attractor *a,
-                            const struct cs_basins_attractor *b)
+ * units of the state scales (see cs_basins_along_run, analysis/basins_along.c). */
+double cs_basins_attr_distance(const struct cs_model *m, const struct cs_basins_spec *spec,
+                               const struct cs_basins_attractor *a,
+                               const struct cs_basins_attractor *b)
 {
   size_t n = m->n_state;
   if (!a->n_points || !b->n_points)
@@ -1025,151 +1016,4 @@ static double attr_distance(const struct cs_model *m, const struct cs_basins_spe
     for (size_t k = 0; k < n; k++)
       mb[k] += b->points[i * n + k] / (double)b->n_points;
   return dist(m, spec, ma, mb);
-}
-
-#define ALONG_MATCH 0.25
-
-enum cs_status cs_basins_along_run(const struct cs_model *m, const void *params_unprepared,
-                                   const double *y0, const struct cs_basins_spec *spec, int param,
-                                   const double *values, size_t n,
-                                   const volatile sig_atomic_t *cancel, struct cs_basins_along *out)
-{
-  memset(out, 0, sizeof *out);
-  if (param < 0 || (size_t)param >= m->n_param || n == 0)
-    return cs_error_set(CS_ERR_ARG, "basins along a parameter: no parameter or no values");
-  out->n_values = n;
-  out->values = malloc(n * sizeof *out->values);
-  out->n_attr = calloc(n, sizeof *out->n_attr);
-  out->failed = calloc(n, sizeof *out->failed);
-  void *p = malloc(m->params_size);
-  struct cs_basins_result prev = {0}, cur = {0};
-  size_t *prev_id = NULL, cap = 0;
-  enum cs_status st = out->values && out->n_attr && out->failed && p ? CS_OK : CS_ERR_NOMEM;
-  if (st != CS_OK) {
-    free(p);
-    cs_basins_along_free(out);
-    return CS_FAIL(st);
-  }
-  memcpy(out->values, values, n * sizeof *values);
-  /* per value, per tracked attractor: cells and period time (grown as born) */
-  size_t *cells = NULL;
-  double *ptime = NULL;
-  for (size_t k = 0; k < n && st == CS_OK; k++) {
-    if (cancel && *cancel) {
-      st = cs_error_set(CS_ERR_INTERRUPTED, "basins along a parameter: interrupted");
-      break;
-    }
-    memcpy(p, params_unprepared, m->params_size);
-    st = cs_model_set_param(m, p, m->param[param].name, values[k]);
-    if (st == CS_OK)
-      st = m->prepare(p);
-    if (st == CS_OK)
-      st = cs_basins_compute(m, p, y0, spec, &cur);
-    if (st != CS_OK)
-      break;
-    out->n_attr[k] = cur.n_attr;
-    out->failed[k] = cur.failed;
-    /* match cur to prev: nearest pairs first */
-    size_t *cur_id = malloc((cur.n_attr + 1) * sizeof *cur_id);
-    int *used = calloc(prev.n_attr + 1, sizeof *used);
-    if (!cur_id || !used) {
-      free(cur_id), free(used);
-      st = CS_FAIL(CS_ERR_NOMEM);
-      break;
-    }
-    for (size_t a = 0; a < cur.n_attr; a++)
-      cur_id[a] = SIZE_MAX;
-    for (;;) {
-      double best = ALONG_MATCH;
-      size_t ba = SIZE_MAX, bb = SIZE_MAX;
-      for (size_t a = 0; a < cur.n_attr; a++) {
-        if (cur_id[a] != SIZE_MAX)
-          continue;
-        for (size_t b = 0; b < prev.n_attr; b++) {
-          if (used[b] || prev.attr[b].cls != cur.attr[a].cls ||
-              prev.attr[b].period != cur.attr[a].period)
-            continue;
-          double d = attr_distance(m, spec, &cur.attr[a], &prev.attr[b]);
-          if (d <= best)
-            best = d, ba = a, bb = b;
-        }
-      }
-      if (ba == SIZE_MAX)
-        break;
-      cur_id[ba] = prev_id[bb];
-      used[bb] = 1;
-    }
-    for (size_t b = 0; b < prev.n_attr; b++)
-      if (!used[b])
-        out->died[prev_id[b]] = k;
-    for (size_t a = 0; a < cur.n_attr && st == CS_OK; a++) {
-      if (cur_id[a] != SIZE_MAX)
-        continue;
-      size_t id = out->n_track++;
-      if (id >= cap) {
-        cap = cap ? 2 * cap : 8;
-        enum cs_class *c1 = realloc(out->cls, cap * sizeof *c1);
-        if (c1)
-          out->cls = c1;
-        int *p1 = realloc(out->period, cap * sizeof *p1);
-        if (p1)
-          out->period = p1;
-        size_t *b1 = realloc(out->born, cap * sizeof *b1);
-        if (b1)
-          out->born = b1;
-        size_t *d1 = realloc(out->died, cap * sizeof *d1);
-        if (d1)
-          out->died = d1;
-        size_t *cc = realloc(cells, cap * n * sizeof *cc);
-        if (cc)
-          cells = cc;
-        double *pt = realloc(ptime, cap * n * sizeof *pt);
-        if (pt)
-          ptime = pt;
-        if (!c1 || !p1 || !b1 || !d1 || !cc || !pt) {
-          st = CS_FAIL(CS_ERR_NOMEM);
-          break;
-        }
-      }
-      out->cls[id] = cur.attr[a].cls;
-      out->period[id] = cur.attr[a].period;
-      out->born[id] = k;
-      out->died[id] = n;
-      for (size_t j = 0; j < n; j++)
-        cells[id * n + j] = 0, ptime[id * n + j] = NAN;
-      cur_id[a] = id;
-    }
-    for (size_t a = 0; a < cur.n_attr && st == CS_OK; a++) {
-      cells[cur_id[a] * n + k] = cur.attr[a].cells;
-      ptime[cur_id[a] * n + k] = cur.attr[a].period_time;
-    }
-    free(used);
-    free(prev_id);
-    prev_id = cur_id;
-    cs_basins_result_free(&prev);
-    prev = cur;
-    memset(&cur, 0, sizeof cur);
-  }
-  if (st == CS_OK) {
-    size_t t = out->n_track;
-    out->fraction = malloc((t * n + 1) * sizeof *out->fraction);
-    out->fraction_err = malloc((t * n + 1) * sizeof *out->fraction_err);
-    out->period_time = malloc((t * n + 1) * sizeof *out->period_time);
-    if (!out->fraction || !out->fraction_err || !out->period_time)
-      st = CS_FAIL(CS_ERR_NOMEM);
-    double ncells = (double)cs_basins_ncells(spec);
-    for (size_t k = 0; k < n && st == CS_OK; k++)
-      for (size_t id = 0; id < t; id++) {
-        double f = (double)cells[id * n + k] / ncells;
-        out->fraction[k * t + id] = f;
-        out->fraction_err[k * t + id] = sqrt(f * (1 - f) / ncells);
-        out->period_time[k * t + id] = ptime[id * n + k];
-      }
-  }
-  free(cells), free(ptime), free(prev_id), free(p);
-  cs_basins_result_free(&prev);
-  cs_basins_result_free(&cur);
-  if (st != CS_OK)
-    cs_basins_along_free(out);
-  return st;
 }

@@ -78,7 +78,7 @@ CS_API void cs_basins_spec_default(struct cs_basins_spec *spec);
  * <state>_min, <state>_max bounds (defaults: angles [-pi, pi], the others
  * the initial value -+ max(|value|, 1)); transient (default 20), record
  * (default 20), max_period, lyapunov (none | largest), lyapunov_time,
- * adaptive_transient, transient_max, chunk, radius, check, early.
+ * adaptive_transient, transient_max, period_tol, chunk, radius, check, early.
  * CS_ERR_PARSE / CS_ERR_RANGE with "file:line: key: ..." in cs_errmsg(). */
 CS_API enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg,
                                                  struct cs_basins_spec *spec);

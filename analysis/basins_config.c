@@ -33,6 +33,7 @@ static const char *const fixed_keys[] = {
     "lyapunov_time",
     "adaptive_transient",
     "transient_max",
+    "period_tol",
     NULL,
 };
 
@@ -90,7 +91,7 @@ enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs
           &p, r, r->key, CS_ERR_PARSE,
           "unknown key in [basins] (accepted: x, y, x_min, x_max, y_min, y_max, cells, sample, "
           "seed, <state>_min, <state>_max, transient, record, max_period, chunk, radius, check, "
-          "early, lyapunov, lyapunov_time, adaptive_transient, transient_max)");
+          "early, lyapunov, lyapunov_time, adaptive_transient, transient_max, period_tol)");
   }
   long n = 0;
   if (cs_config_i_count(&p, "sample", 1, 100000000, &n)) {
@@ -174,6 +175,10 @@ enum cs_status cs_basins_spec_from_config(const struct cs_config *cfg, struct cs
   cs_config_i_bool(&p, "adaptive_transient", &spec->point.adaptive_transient);
   spec->point.transient_max = 10 * spec->point.transient;
   cs_config_i_number(&p, "transient_max", 0, 1e12, "a time >= 0", &spec->point.transient_max);
+  /* slowly contracting cycles (the belt's stick-slip orbit, ~0.8 per cycle)
+   * need a looser periodicity test than 1e3 rtol, as in [sweep] */
+  cs_config_i_number(&p, "period_tol", 0, 0.1, "a relative tolerance in [0, 0.1], 0: 1e3 rtol",
+                     &spec->point.period_tol);
   const struct cs_config_raw *r = cs_config_i_get(&p, "lyapunov");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "none") == 0)

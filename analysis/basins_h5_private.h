@@ -43,17 +43,4 @@ const char *cs_basins_h5_partial(const struct cs_basins_h5 *w);
  * CS_ERR_PARSE if it is not a basins file. */
 enum cs_status cs_basins_h5_summary(const char *path, struct cs_basins_summary *out);
 
-/* Writes the file of basins along a parameter (kind "basins-along",
- * `contensou basins` with [sweep]) at once, complete or not at all: the
- * header of every run file (the overrides sets and the command line argv),
- * /along/values (the parameter's values, param its index), /along/fraction,
- * /along/fraction_err, /along/period_time (rows: values, columns: the
- * followed attractors a<id>), /along/attractors (id, class, period, born,
- * died) and /along/multistability. The first failure with its reason in
- * cs_errmsg(). */
-enum cs_status cs_basins_along_h5_write(const char *path, const struct cs_config *cfg,
-                                        const char *const *sets, size_t n_set, int argc,
-                                        char *const *argv, const struct cs_basins_spec *spec,
-                                        int param, const struct cs_basins_along *a);
-
 #endif

@@ -21,6 +21,7 @@
 #include "io/config_private.h"
 #include "io/run_h5_private.h"
 #include "analysis/basins_h5_private.h"
+#include "analysis/basins_along_private.h"
 
 #define MAX_SETS 64
 
@@ -64,8 +65,8 @@ static const char basins_help[] =
     "                value -+ max(|value|, 1)); seed (default 1)\n"
     "  transient     time before an unrecognised cell is analysed (default 20)\n"
     "  record        recording window of that analysis (default 20)\n"
-    "  adaptive_transient, transient_max, max_period, lyapunov (none | largest),\n"
-    "  lyapunov_time as for [sweep]\n"
+    "  adaptive_transient, transient_max, max_period, period_tol, lyapunov (none |\n"
+    "  largest), lyapunov_time as for [sweep]\n"
     "  chunk         cells per work unit (default 64)\n"
     "  radius        neighbourhood of an attractor in units of the state scales (box\n"
     "                widths; default 0.02): also the tolerance of the attractor identity\n"
@@ -78,8 +79,12 @@ static const char basins_help[] =
     "number of coexisting attractors per value, printed as\n"
     "  attractor = ID CLASS born=P died=P|none\n"
     "  value = P attractors=N aID=F+-E ...\n"
-    "and written to OUT.h5 (kind basins-along) when all values are done (no\n"
-    "--resume for this mode).\n"
+    "With also parameter2, from2, to2, points2: the multistability map over the\n"
+    "plane of the two parameters, the number of coexisting attractors per cell\n"
+    "and their fractions, printed as\n"
+    "  cell = P1 P2 attractors=N failed=F\n"
+    "Every finished parameter value is in OUT.h5.partial (also after kill -9);\n"
+    "--resume continues; OUT.h5 (kind basins-along) appears when all are done.\n"
     "\n"
     "Exit status: 0 done, 1 numerical or I/O failure (finished units kept), 2 bad\n"
     "input, 130 / 143 stopped by SIGINT / SIGTERM (continue with --resume).\n";
@@ -106,20 +111,22 @@ static void install_handlers(void)
 struct progress_ctx {
   struct cli_progress prog;
   int started, quiet;
+  const char *what; /* what is counted (NULL: cells on disk) */
 #ifdef CONTENSOU_TEST_HOOKS
   long kill_after; /* SIGKILL itself after this many units written (0: never) */
   long written;
 #endif
 };
 
-/* Called before the run (the resumed cells) and after each unit on disk. */
+/* Called before the run (the resumed cells or values) and after each unit
+ * (along a parameter: each value) on disk. */
 static int progress(void *vp, size_t on_disk, size_t n_cells)
 {
   struct progress_ctx *p = vp;
   if (!p->started) {
     p->started = 1;
-    cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, "cells on disk", (double)on_disk,
-                       (double)n_cells, p->quiet);
+    cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, p->what ? p->what : "cells on disk",
+                       (double)on_disk, (double)n_cells, p->quiet);
     return 0;
   }
   cli_progress_update(&p->prog, (double)on_disk);
@@ -132,67 +139,111 @@ static int progress(void *vp, size_t on_disk, size_t n_cells)
   return 0;
 }
 
-/* [sweep] parameter, from, to, points with [basins]: the basins at every
- * value, the attractors followed along (analysis/basins.h), into a file of
- * kind "basins-along" written at the end (no partial results, no resume). */
+/* [sweep] parameter, from, to, points (and parameter2, from2, to2, points2)
+ * with [basins]: the basins at every value, each finished value kept in
+ * OUT.h5.partial, the attractors followed along (or counted per cell of the
+ * plane) into a file of kind "basins-along" (analysis/basins_along_private.h). */
 static int along(const struct cli_ctx *ctx, struct cs_config *cfg,
                  const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
-                 const char *path)
+                 const char *path, const char *file, int resume, int quiet)
 {
   struct cs_sweep_spec sw;
   if (cs_sweep_spec_from_config(cfg, &sw) != CS_OK)
     return cli_usage(cmd, "%s", cs_errmsg());
-  if (sw.param2 >= 0)
-    return cli_usage(cmd,
-                     "%s: [sweep] parameter2: basins follow one parameter (accepted: "
-                     "parameter, from, to, points)",
-                     cfg->path);
   const struct cs_model *m = cfg->model;
-  size_t n = sw.points;
-  double *values = malloc(n * sizeof *values);
-  if (!values)
+  size_t n = cs_sweep_npoints(&sw), n1 = sw.points, n2 = sw.param2 >= 0 ? sw.points2 : 1;
+  double *v1 = malloc(n1 * sizeof *v1), *v2 = malloc(n2 * sizeof *v2);
+  if (!v1 || !v2) {
+    free(v1), free(v2);
     return cli_fail(cmd, "%s", cs_strerror(CS_ERR_NOMEM));
-  for (size_t k = 0; k < n; k++)
-    cs_sweep_values(&sw, k, &values[k], NULL);
-  struct cs_basins_along a;
-  enum cs_status st = cs_basins_along_run(m, cfg->params_unprepared, cfg->y0, spec, sw.param,
-                                          values, n, &stop_signal, &a);
-  free(values);
-  if (st == CS_ERR_INTERRUPTED)
-    return fprintf(stderr, "%s: stopped by a signal: nothing written\n", cmd),
-           128 + (stop_signal > 0 ? (int)stop_signal : SIGTERM);
-  if (st != CS_OK)
-    return cli_fail(cmd, "%s", cs_errmsg());
-  const struct cs_param_desc *pd = &m->param[sw.param];
-  size_t t = a.n_track;
+  }
+  for (size_t i = 0; i < n1; i++)
+    cs_sweep_values(&sw, i, &v1[i], NULL);
+  for (size_t j = 0; j < n2; j++) {
+    double p1;
+    cs_sweep_values(&sw, j * n1, &p1, &v2[j]);
+  }
+  const struct cs_basins_grid grid = {sw.param, sw.param2, n1, sw.param2 >= 0 ? n2 : 0, v1, v2};
+  struct progress_ctx pc = {.quiet = quiet, .what = "parameter values on disk"};
+#ifdef CONTENSOU_TEST_HOOKS
+  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
+  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+#endif
+  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+  const struct cs_basins_along_file_opts fo = {.resume = resume,
+                                               .run = &run,
+                                               .cancel = &stop_signal,
+                                               .progress = progress,
+                                               .progress_ctx = &pc};
+  struct cs_basins_along_file_result fr;
+  enum cs_status st = cs_basins_along_file_run(cfg, spec, &grid, path, &fo, &fr);
+  free(v1), free(v2);
+  if (pc.started)
+    cli_progress_end(&pc.prog);
   int rc = CLI_EXIT_OK;
-  st = cs_basins_along_h5_write(path, cfg, sets, nset, ctx->argc, ctx->argv, spec, sw.param, &a);
-  if (st != CS_OK)
-    rc = cli_fail(cmd, "%s", cs_errmsg());
-  else {
+  if (!fr.opened) {
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
+  } else if (fr.run_failed) {
+    rc = cli_fail(cmd, "%s (%zu finished parameter values are kept in %s.partial)", cs_errmsg(),
+                  fr.values_on_disk, path);
+  } else if (st != CS_OK) {
+    rc = cli_fail(cmd,
+                  "%s; %zu finished parameter values are in %s.partial: continue with "
+                  "--resume",
+                  cs_errmsg(), fr.values_on_disk, path);
+  } else if (fr.stopped) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s: %zu of %zu parameter values are in %s.partial; continue with "
+            "'contensou basins %s --resume -o %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            fr.values_on_disk, n, path, file, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else if (fr.plane) {
+    const struct cs_basins_along *a = &fr.along;
+    size_t multi = 0, failed = 0;
+    for (size_t k = 0; k < n; k++)
+      multi += a->n_attr[k] >= 2, failed += a->failed[k] > 0;
     printf("output = %s\n", path);
-    printf("parameter = %s\n", pd->name);
+    printf("parameter = %s\n", m->param[sw.param].name);
+    printf("parameter2 = %s\n", m->param[sw.param2].name);
+    printf("values = %zu\n", n);
+    printf("multistable_cells = %zu\n", multi);
+    printf("cells_with_failures = %zu\n", failed);
+    for (size_t k = 0; k < n; k++)
+      printf("cell = %.10g %.10g attractors=%zu failed=%zu\n", a->values[k], fr.values2[k],
+             a->n_attr[k], a->failed[k]);
+  } else {
+    const struct cs_basins_along *a = &fr.along;
+    size_t t = a->n_track;
+    printf("output = %s\n", path);
+    printf("parameter = %s\n", m->param[sw.param].name);
     printf("values = %zu\n", n);
     printf("tracked = %zu\n", t);
     for (size_t i = 0; i < t; i++) {
-      printf("attractor = %zu %s", i, cs_class_name(a.cls[i]));
-      if (a.cls[i] == CS_CLASS_PERIODIC)
-        printf(" period=%d", a.period[i]);
-      printf(" born=%.10g died=", a.values[a.born[i]]);
-      if (a.died[i] < n)
-        printf("%.10g\n", a.values[a.died[i]]);
+      printf("attractor = %zu %s", i, cs_class_name(a->cls[i]));
+      if (a->cls[i] == CS_CLASS_PERIODIC)
+        printf(" period=%d", a->period[i]);
+      printf(" born=%.10g died=", a->values[a->born[i]]);
+      if (a->died[i] < n)
+        printf("%.10g\n", a->values[a->died[i]]);
       else
         printf("none\n");
     }
     for (size_t k = 0; k < n; k++) {
-      printf("value = %.10g attractors=%zu", a.values[k], a.n_attr[k]);
+      printf("value = %.10g attractors=%zu", a->values[k], a->n_attr[k]);
       for (size_t i = 0; i < t; i++)
-        if (a.fraction[k * t + i] > 0)
-          printf(" a%zu=%.4g+-%.2g", i, a.fraction[k * t + i], a.fraction_err[k * t + i]);
+        if (a->fraction[k * t + i] > 0)
+          printf(" a%zu=%.4g+-%.2g", i, a->fraction[k * t + i], a->fraction_err[k * t + i]);
       printf("\n");
     }
   }
-  cs_basins_along_free(&a);
+  if (rc == CLI_EXIT_OK && fr.resumed_values)
+    printf("resumed_values = %zu\n", fr.resumed_values);
+  cs_basins_along_file_result_free(&fr);
   return rc;
 }
 
@@ -275,10 +326,8 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   install_handlers();
   int resume = cli_opt(opts, "--resume")->value != NULL;
   if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
-    if (resume)
-      rc = cli_usage(cmd, "--resume: not for basins along a parameter ([sweep])");
-    else
-      rc = along(ctx, &cfg, &spec, sets, nset, path);
+    rc = along(ctx, &cfg, &spec, sets, nset, path, file, resume,
+               cli_opt(opts, "--quiet")->value != NULL);
     goto out_cfg;
   }
   struct progress_ctx pc = {.quiet = cli_opt(opts, "--quiet")->value != NULL};

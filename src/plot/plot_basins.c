@@ -130,6 +130,57 @@ enum cs_status cs_plot_basins(const char *path, const struct cs_plot_request *rq
   return st;
 }
 
+/* A plane of two parameters (/plane of a basins-along file): the counts per
+ * cell as an image block. */
+static enum cs_status plot_plane(struct cs_h5 *f, const char *path, FILE *out,
+                                 struct cs_plot_vars *v)
+{
+  struct cs_h5_data v1 = {0}, v2 = {0}, cnt = {0}, fl = {0};
+  char *model = NULL, *par = NULL, *unit = NULL, *par2 = NULL, *unit2 = NULL;
+  enum cs_status st = cs_h5_read(f, "/plane/values1", &v1);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/plane/values2", &v2);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/plane/count", &cnt);
+  if (st == CS_OK)
+    st = cs_h5_read(f, "/plane/failed", &fl);
+  cs_h5_attr_read_string(f, "/", "model", &model);
+  cs_h5_attr_read_string(f, "/", "parameter", &par);
+  cs_h5_attr_read_string(f, "/", "parameter_unit", &unit);
+  cs_h5_attr_read_string(f, "/", "parameter2", &par2);
+  cs_h5_attr_read_string(f, "/", "parameter2_unit", &unit2);
+  size_t n1 = v1.nrows, n2 = v2.nrows;
+  if (st == CS_OK && (cnt.nrows != n2 || cnt.ncols != n1 || fl.nrows != n2 || fl.ncols != n1))
+    st = cs_error_set(CS_ERR_PARSE, "%s: inconsistent /plane tables", path);
+  if (st == CS_OK) {
+    double most = 0, least = INFINITY;
+    size_t failing = 0;
+    /* rows of constant p2 separated by blank lines (gnuplot's image) */
+    for (size_t j = 0; j < n2; j++) {
+      for (size_t i = 0; i < n1; i++) {
+        double c = cnt.data[j * n1 + i], x = fl.data[j * n1 + i];
+        most = fmax(most, c), least = fmin(least, c);
+        failing += x > 0;
+        fprintf(out, "%.10g %.10g %.0f %.0f\n", v1.data[i], v2.data[j], c, x);
+      }
+      fprintf(out, "\n");
+    }
+    cs_plot_vars_text(v, "par", par ? par : "p1");
+    cs_plot_vars_text(v, "par_unit", unit ? unit : "1");
+    cs_plot_vars_text(v, "par2", par2 ? par2 : "p2");
+    cs_plot_vars_text(v, "par2_unit", unit2 ? unit2 : "1");
+    cs_plot_vars_text(v, "model", model ? model : "");
+    cs_plot_vars_text(v, "file", path);
+    cs_plot_vars_number(v, "maxcount", most);
+    cs_plot_vars_number(v, "mincount", isfinite(least) ? least : 0);
+    cs_plot_vars_number(v, "failing", (double)failing);
+    snprintf(v->script, sizeof v->script, "basins_plane.gp");
+  }
+  cs_h5_data_free(&v1), cs_h5_data_free(&v2), cs_h5_data_free(&cnt), cs_h5_data_free(&fl);
+  free(model), free(par), free(unit), free(par2), free(unit2);
+  return st;
+}
+
 enum cs_status cs_plot_basins_along(const char *path, const struct cs_plot_request *rq, FILE *out,
                                     struct cs_plot_vars *v)
 {
@@ -138,6 +189,12 @@ enum cs_status cs_plot_basins_along(const char *path, const struct cs_plot_reque
   enum cs_status st = cs_h5_open(path, 0, &f);
   if (st != CS_OK)
     return st;
+  size_t dims = 1;
+  if (cs_h5_attr_read_count(f, "/", "dimensions", 2, &dims) == CS_OK && dims == 2) {
+    st = plot_plane(f, path, out, v);
+    cs_h5_close(f);
+    return st;
+  }
   struct cs_h5_data val = {0}, fr = {0}, at = {0}, ms = {0};
   char *model = NULL, *par = NULL, *unit = NULL;
   st = cs_h5_read(f, "/along/values", &val);

@@ -30,7 +30,11 @@ int cs_plot_is_basins_along(const char *path);
 /* Block 0: one row per parameter value "p f_0 ... f_{T-1} n_attractors", the
  * fractions of the followed attractors. Variables: par, par_unit, ntrack,
  * lab_<i> (id, class, period), model, file; script basins_along.gp (the
- * fractions as stacked areas over the multistability, attractors per value). */
+ * fractions as stacked areas over the multistability, attractors per value).
+ * A plane of two parameters (root attribute dimensions = 2): block 0, rows
+ * "p1 p2 attractors failed" per cell, rows of constant p2 separated by blank
+ * lines; variables par, par_unit, par2, par2_unit, mincount, maxcount, failing, model,
+ * file; script basins_plane.gp (the multistability map). */
 enum cs_status cs_plot_basins_along(const char *path, const struct cs_plot_request *rq, FILE *out,
                                     struct cs_plot_vars *v);
 

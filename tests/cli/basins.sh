@@ -160,7 +160,6 @@ printf '%s\n' "$out" | grep -qx 'attractor = 1 periodic period=1 born=-0.1833333
 printf '%s\n' "$out" | grep -q '^value = -0.3 attractors=1 a0=1+-0$' ||
   die "$last: at mu = -0.3 the origin alone"
 pass "$last: the origin dies at the Hopf point, the cycle is born past the fold"
-bad_verb basins "--resume" basins hopf.ini -o hopf2.h5 --resume
 
 ok info a.h5
 is attractors 2

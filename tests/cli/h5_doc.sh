@@ -188,6 +188,9 @@ basins=(basins "$params/pendulum_fig5a_basins.ini" --set basins.cells=3 --set ba
 make basins.h5 "${basins[@]}"
 make basins_along.h5 "${basins[@]}" --set sweep.parameter=omega0 --set sweep.from=36.9 \
   --set sweep.to=37.1 --set sweep.points=2
+make basins_plane.h5 "${basins[@]}" --set sweep.parameter=omega0 --set sweep.from=36.9 \
+  --set sweep.to=37.1 --set sweep.points=2 --set sweep.parameter2=N --set sweep.from2=24 \
+  --set sweep.to2=25 --set sweep.points2=2
 
 # ------------------------------------------------------------ the walk
 # every model's integer outputs, in its order, as the program describes them:
@@ -252,7 +255,8 @@ I = {
     ("basins", "cells"): {"index", "i", "j", "attractor", "early", "rhs_evals"},
     ("basins", "attractors"): {"id", "class", "period", "cells", "first_point", "n_points"},
     ("basins-along", "along/attractors"): {"id", "class", "period", "born", "died"},
-    ("basins-along", "along/multistability"): {"attractors"},
+    ("basins-along", "along/multistability"): {"attractors", "failed"},
+    ("basins-along", "plane/attractors"): {"cell", "i", "j", "id", "class", "period", "cells"},
 }
 I[("sweep", "backward/points")] = I[("sweep", "forward/points")]
 for k in ("trajectory", "sweep", "eps-study", "orbit", "continuation", "basins", "basins-along"):
