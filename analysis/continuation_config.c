@@ -163,7 +163,10 @@ static void param2(struct cs_config_parse *p, struct cs_continue_config *c)
     cs_config_i_err(p, cs_config_i_get(p, "max2"), "max2", CS_ERR_RANGE,
                     "%g is not above min2 = %g", cv->max2, cv->min2);
   double v2 = cs_model_get_param(m, p->cfg->params_unprepared, k);
-  if (p->st == CS_OK && !(v2 >= cv->min2 && v2 <= cv->max2))
+  /* start = curve: the point's p2 comes from the file (checked at the run) */
+  const struct cs_config_raw *sr = cs_config_i_get(p, "start");
+  int from_curve = sr && strncmp(sr->value, "curve:", 6) == 0;
+  if (p->st == CS_OK && !from_curve && !(v2 >= cv->min2 && v2 <= cv->max2))
     cs_config_i_err(
         p, cs_config_i_get(p, "min2"), "min2", CS_ERR_RANGE,
         "[parameters] %s = %.10g, where the curve starts, is outside [min2, max2] = [%g, %g]",
@@ -348,24 +351,28 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
-    else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
-      /* branch:FILE.h5:K */
-      const char *colon = strrchr(r->value + 7, ':');
+    else if ((strncmp(r->value, "branch:", 7) == 0 || strncmp(r->value, "curve:", 6) == 0) &&
+             c->param2 >= 0) {
+      /* branch:FILE.h5:K (a row of /special), curve:FILE.h5:K (of /curve_special) */
+      int curve = r->value[0] == 'c';
+      size_t skip = curve ? 6 : 7;
+      const char *colon = strrchr(r->value + skip, ':');
       long k;
-      if (!colon || colon == r->value + 7 || !cs_parse_long(colon + 1, &k) || k < 0)
+      if (!colon || colon == r->value + skip || !cs_parse_long(colon + 1, &k) || k < 0)
         cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
-                        "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)",
-                        r->value);
+                        "'%s' (accepted: %s:FILE.h5:K, K a row of the file's %s, from 0)", r->value,
+                        curve ? "curve" : "branch", curve ? "/curve_special" : "/special");
       else {
-        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
-                 r->value + 7);
+        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - skip),
+                 r->value + skip);
         c->sweep_index = k;
-        c->start = CS_CONTINUE_FROM_BRANCH;
+        c->start = curve ? CS_CONTINUE_FROM_CURVE : CS_CONTINUE_FROM_BRANCH;
       }
     } else if (c->param2 >= 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K, "
+          "curve:FILE.h5:K)",
           r->value);
     else
       cs_config_i_err(
