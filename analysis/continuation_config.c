@@ -43,6 +43,7 @@ static const char *const keys[] = {
     "ds2",
     "ds2_max",
     "direction2",
+    "curve",
     "stop",
     NULL,
 };
@@ -380,13 +381,35 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
           "period-doubling with parameter2)",
           r->value);
-    if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_STATE || c->start == CS_CONTINUE_FROM_SWEEP))
+    if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_STATE)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
-          "branch:FILE.h5:K)",
+          "branch:FILE.h5:K, curve:FILE.h5:K, sweep:FILE.h5:INDEX with curve = KIND)",
           r->value);
+    /* a sweep point starts a curve at the first point of a kind of its branch */
+    static const char *const curve_kinds[] = {"hopf", "fold", "period-doubling", NULL};
+    static const enum cs_special_kind curve_at[] = {CS_SPECIAL_HOPF, CS_SPECIAL_FOLD,
+                                                    CS_SPECIAL_PERIOD_DOUBLING};
+    const struct cs_config_raw *ck = cs_config_i_get(&p, "curve");
+    int k = -1;
+    if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP && !ck)
+      cs_config_i_err(&p, NULL, "curve", CS_ERR_PARSE,
+                      "missing in [continuation] with start = sweep and parameter2 (accepted: "
+                      "hopf, fold, period-doubling: the first such point of the branch)");
+    else if (p.st == CS_OK && ck && !(c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP))
+      cs_config_i_err(&p, ck, "curve", CS_ERR_PARSE,
+                      "needs start = sweep:FILE.h5:INDEX and parameter2 (other starts name the "
+                      "point themselves)");
+    else if (p.st == CS_OK && ck && cs_config_i_choice(&p, "curve", curve_kinds, &k) && k >= 0)
+      c->curve_at = curve_at[k];
+    if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_HOPF && c->branch == CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
+                      "hopf is a point of equilibria (accepted: branch = equilibria)");
+    if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_PERIOD_DOUBLING &&
+        c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
+                      "period doublings are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");

@@ -53,6 +53,9 @@
  *                   /curve_special of a curve file in the same parameters
  *                   (Bogdanov-Takens: the other equilibrium curve; Bautin:
  *                   the fold of cycles)
+ *                   | sweep:FILE.h5:INDEX[:forward|backward] with curve =
+ *                   hopf | fold | period-doubling: the first such point of
+ *                   the branch from that sweep point
  *   points2         curve points each way at most (default 200)
  *   ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)
  *   direction2      both (default) | forward | backward (parameter2 increasing
@@ -96,6 +99,9 @@ struct cs_continue_config {
   size_t n_user;                     /* user points (both parameters) */
   int user_param[CS_CURVE_MAX_USER]; /* model parameter index of each */
   double user_value[CS_CURVE_MAX_USER];
+  /* start = sweep with parameter2 (key curve): the kind of the branch's
+   * first special point continued (hopf, fold or period-doubling) */
+  enum cs_special_kind curve_at;
 };
 
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the

@@ -330,7 +330,7 @@ static enum cs_status near_start(const struct cs_config *cfg, struct cs_orbit_ws
 /* With parameter2: the one-parameter branch to the first special point
  * `start` names (or the file's point), then its curve in (parameter,
  * parameter2). why: the reason when there is none. */
-static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws *w,
+static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws *w, double t_start,
                                 const double *y_start, void *params, enum cs_curve_kind born,
                                 struct cs_continue_run_result *out, char *why, size_t len)
 {
@@ -377,7 +377,13 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     b->autonomous = 1;
     b->n = m->n_state;
   } else {
-    if (cc->start == CS_CONTINUE_FROM_HOPF)
+    if (cc->start == CS_CONTINUE_FROM_SWEEP) /* curve = KIND: from the sweep point's branch */
+      want = cc->curve_at, out->curve_kind = want == CS_SPECIAL_HOPF ? CS_CURVE_HOPF
+                                             : want == CS_SPECIAL_PERIOD_DOUBLING
+                                                 ? CS_CURVE_PERIOD_DOUBLING
+                                             : cycles ? CS_CURVE_FOLD_CYCLES
+                                                      : CS_CURVE_FOLD;
+    else if (cc->start == CS_CONTINUE_FROM_HOPF)
       out->curve_kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
     else if (cc->start == CS_CONTINUE_FROM_PD)
       out->curve_kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
@@ -391,7 +397,7 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
       double t1, y[CS_ORBIT_MAX_N], T;
       st = cs_orbit_ws_set_param(w, cc->at);
       if (st == CS_OK)
-        st = cs_orbit_guess(w, &cc->spec.orbit, 0.0, y_start, cc->transient, &t1, y, &T);
+        st = cs_orbit_guess(w, &cc->spec.orbit, t_start, y_start, cc->transient, &t1, y, &T);
       if (st == CS_OK)
         st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, b);
     }
@@ -505,8 +511,9 @@ enum cs_status cs_continue_run(const struct cs_config *cfg, const struct cs_cont
   out->searched = 1;
   out->two_parameter = cc->param2 >= 0;
   char why[1024] = ""; /* why there is no branch */
-  st = out->two_parameter ? run_curve(&run_cfg, w, y_start, params, born, out, why, sizeof why)
-                          : run_branch(&run_cfg, w, t_start, y_start, out, why, sizeof why);
+  st = out->two_parameter
+           ? run_curve(&run_cfg, w, t_start, y_start, params, born, out, why, sizeof why)
+           : run_branch(&run_cfg, w, t_start, y_start, out, why, sizeof why);
   cs_orbit_ws_free(w);
   const struct cs_run_info *run = opts->run ? opts->run : &no_run;
   enum cs_status wst = CS_OK;

@@ -10,6 +10,7 @@
 # - Bautin r' = mu1 r + mu2 r^3 - r^5: from the Bautin point of the Hopf
 #   curve mu1 = 0, the fold of cycles mu1 = -mu2^2/4 (mu2 > 0, period 2 pi),
 #   ending at the Bautin point.
+# A sweep point with curve = fold: the fold of cycles of its branch.
 # Points that start no curve, rows not in the file and curves of another
 # pair of parameters: exit 2 naming the file's row.
 # Usage (CTest): bash curves_switch.sh <path-to-contensou> <source-dir> <scratch-dir>
@@ -134,6 +135,59 @@ is curve fold-of-cycles
 check lpc.h5 fold-of-cycles mu1 mu2 \
   'len(p1) > 10 and np.all(np.abs(p1 + p2**2 / 4) < 1e-7) and np.all(p2 > 0) and p2.max() > 0.99 and p2.min() < 1e-3 and np.allclose(c["period"][:], 2 * np.pi, rtol=1e-7)'
 pass "Bautin of the Hopf curve (row $k) -> the fold of cycles mu1 = -mu2^2/4 down to the Bautin point"
+
+# a sweep point starts a curve: the big cycle at mu1 = 0.1 (mu2 = 0.5),
+# followed down in mu1 to its fold of cycles at -mu2^2/4, then that fold's curve
+cat >bsweep.ini <<'EOF'
+[model]
+name = bautin
+
+[parameters]
+mu1 = 0.1
+mu2 = 0.5
+
+[initial]
+x = 0.9
+y = 0
+
+[section]
+variable = y
+level = 0
+direction = 1
+
+[sweep]
+parameter = mu1
+from = 0.05
+to = 0.15
+points = 3
+transient = 30
+record = 30
+
+[continuation]
+branch = cycles
+parameter = mu1
+min = -1
+max = 1
+direction = backward
+parameter2 = mu2
+min2 = 0.1
+max2 = 1
+start = sweep:bs.h5:1
+curve = fold
+EOF
+ok sweep bsweep.ini -o bs.h5
+ok continue bsweep.ini -o lpc_sweep.h5 --no-plot
+is curve fold-of-cycles
+check lpc_sweep.h5 fold-of-cycles mu1 mu2 \
+  'np.all(np.abs(p1 + p2**2 / 4) < 1e-7) and p2.min() < 0.1 + 1e-12 and p2.max() > 1 - 1e-12 and abs(sp1[sk.index("start")] + 0.0625) < 1e-7'
+pass "start = sweep:bs.h5:1, curve = fold: the fold of cycles of the sweep point's branch, mu1 = -mu2^2/4"
+grep -v '^curve' bsweep.ini >nocurve.ini
+bad_verb continue "curve: missing in [continuation] with start = sweep and parameter2" continue \
+  nocurve.ini --no-plot
+bad_verb continue "curve: needs start = sweep:FILE.h5:INDEX and parameter2" continue bt.ini \
+  --no-plot --set continuation.curve=fold
+bad_verb continue "curve: hopf is a point of equilibria" continue bsweep.ini --no-plot \
+  --set continuation.curve=hopf
 
 # points where no curve is born, rows not in the file, another plane
 k=$(row hopf.h5 user 2>/dev/null || row hopf.h5 start)
