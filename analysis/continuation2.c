@@ -10,6 +10,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "analysis/continuation2.h"
+#include "analysis/continuation_private.h"
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
@@ -96,6 +97,7 @@ struct c2 {
   double dq_row[NX_MAX], dq_col[N_MAX + 1];
   int dq_valid;
   struct cs_curve *out;
+  int from_bt; /* the start is a Bogdanov-Takens point (a switch from the other curve) */
   char msg[512];
 };
 
@@ -1095,6 +1097,9 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
   st = correct(c, X, X, NULL, 0, c->ip2, p2, s);
   if (st == CS_OK)
     st = analyse(c, s);
+  /* started on the BT point: its own zero of the BT test, not a crossing */
+  if (st == CS_OK && c->from_bt)
+    s->test[0] = 0;
   if (st == CS_OK)
     update_nullvec_borders(c, s);
   return st;
@@ -1102,9 +1107,30 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
 
 /* ------------------------------------------------------------- entry */
 
+static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                     const struct cs_curve_spec *spec, enum cs_curve_kind kind,
+                                     const struct cs_special *sp, int from_bt,
+                                     struct cs_curve *out);
+
 enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
                                  const struct cs_curve_spec *spec, enum cs_curve_kind kind,
                                  const struct cs_special *sp, struct cs_curve *out)
+{
+  return continue_curve(ws, params_unprepared, spec, kind, sp, 0, out);
+}
+
+enum cs_status cs_continue_curve_from_bt(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                         const struct cs_curve_spec *spec, enum cs_curve_kind kind,
+                                         const struct cs_special *sp, struct cs_curve *out)
+{
+  if (kind != CS_CURVE_FOLD)
+    return cs_error_set(CS_ERR_ARG, "only a fold curve starts on a Bogdanov-Takens point");
+  return continue_curve(ws, params_unprepared, spec, kind, sp, 1, out);
+}
+
+static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
+                                     const struct cs_curve_spec *spec, enum cs_curve_kind kind,
+                                     const struct cs_special *sp, int from_bt, struct cs_curve *out)
 {
   cs_gsl_quiet();
   memset(out, 0, sizeof *out);
@@ -1114,6 +1140,7 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
   c.m = cs_orbit_ws_model(ws);
   c.sp = *spec;
   c.kind = kind;
+  c.from_bt = from_bt;
   c.cycles = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
   c.n = c.m->n_state;
   c.out = out;
@@ -1220,8 +1247,12 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
     out->special[r].kind = CS_CODIM2_START;
     out->special[r].after = nb;
     out->special[r].pt = q0;
-    snprintf(out->special[r].note, sizeof out->special[r].note, "the %s point of the branch",
-             cs_special_name(sp->kind));
+    if (from_bt)
+      snprintf(out->special[r].note, sizeof out->special[r].note,
+               "the Bogdanov-Takens point of the Hopf curve");
+    else
+      snprintf(out->special[r].note, sizeof out->special[r].note, "the %s point of the branch",
+               cs_special_name(sp->kind));
     r++;
     /* a user value the start already has: no step crosses it, so it is
      * reported here (the start's p2 is the caller's, exactly) */

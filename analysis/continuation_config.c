@@ -43,6 +43,7 @@ static const char *const keys[] = {
     "ds2",
     "ds2_max",
     "direction2",
+    "curve",
     "stop",
     NULL,
 };
@@ -163,7 +164,10 @@ static void param2(struct cs_config_parse *p, struct cs_continue_config *c)
     cs_config_i_err(p, cs_config_i_get(p, "max2"), "max2", CS_ERR_RANGE,
                     "%g is not above min2 = %g", cv->max2, cv->min2);
   double v2 = cs_model_get_param(m, p->cfg->params_unprepared, k);
-  if (p->st == CS_OK && !(v2 >= cv->min2 && v2 <= cv->max2))
+  /* start = curve: the point's p2 comes from the file (checked at the run) */
+  const struct cs_config_raw *sr = cs_config_i_get(p, "start");
+  int from_curve = sr && strncmp(sr->value, "curve:", 6) == 0;
+  if (p->st == CS_OK && !from_curve && !(v2 >= cv->min2 && v2 <= cv->max2))
     cs_config_i_err(
         p, cs_config_i_get(p, "min2"), "min2", CS_ERR_RANGE,
         "[parameters] %s = %.10g, where the curve starts, is outside [min2, max2] = [%g, %g]",
@@ -348,24 +352,28 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
-    else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
-      /* branch:FILE.h5:K */
-      const char *colon = strrchr(r->value + 7, ':');
+    else if ((strncmp(r->value, "branch:", 7) == 0 || strncmp(r->value, "curve:", 6) == 0) &&
+             c->param2 >= 0) {
+      /* branch:FILE.h5:K (a row of /special), curve:FILE.h5:K (of /curve_special) */
+      int curve = r->value[0] == 'c';
+      size_t skip = curve ? 6 : 7;
+      const char *colon = strrchr(r->value + skip, ':');
       long k;
-      if (!colon || colon == r->value + 7 || !cs_parse_long(colon + 1, &k) || k < 0)
+      if (!colon || colon == r->value + skip || !cs_parse_long(colon + 1, &k) || k < 0)
         cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
-                        "'%s' (accepted: branch:FILE.h5:K, K a row of the file's /special, from 0)",
-                        r->value);
+                        "'%s' (accepted: %s:FILE.h5:K, K a row of the file's %s, from 0)", r->value,
+                        curve ? "curve" : "branch", curve ? "/curve_special" : "/special");
       else {
-        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - 7),
-                 r->value + 7);
+        snprintf(c->sweep_file, sizeof c->sweep_file, "%.*s", (int)(colon - r->value - skip),
+                 r->value + skip);
         c->sweep_index = k;
-        c->start = CS_CONTINUE_FROM_BRANCH;
+        c->start = curve ? CS_CONTINUE_FROM_CURVE : CS_CONTINUE_FROM_BRANCH;
       }
     } else if (c->param2 >= 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K, "
+          "curve:FILE.h5:K)",
           r->value);
     else
       cs_config_i_err(
@@ -373,13 +381,35 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
           "period-doubling with parameter2)",
           r->value);
-    if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_STATE || c->start == CS_CONTINUE_FROM_SWEEP))
+    if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_STATE)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
-          "branch:FILE.h5:K)",
+          "branch:FILE.h5:K, curve:FILE.h5:K, sweep:FILE.h5:INDEX with curve = KIND)",
           r->value);
+    /* a sweep point starts a curve at the first point of a kind of its branch */
+    static const char *const curve_kinds[] = {"hopf", "fold", "period-doubling", NULL};
+    static const enum cs_special_kind curve_at[] = {CS_SPECIAL_HOPF, CS_SPECIAL_FOLD,
+                                                    CS_SPECIAL_PERIOD_DOUBLING};
+    const struct cs_config_raw *ck = cs_config_i_get(&p, "curve");
+    int k = -1;
+    if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP && !ck)
+      cs_config_i_err(&p, NULL, "curve", CS_ERR_PARSE,
+                      "missing in [continuation] with start = sweep and parameter2 (accepted: "
+                      "hopf, fold, period-doubling: the first such point of the branch)");
+    else if (p.st == CS_OK && ck && !(c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP))
+      cs_config_i_err(&p, ck, "curve", CS_ERR_PARSE,
+                      "needs start = sweep:FILE.h5:INDEX and parameter2 (other starts name the "
+                      "point themselves)");
+    else if (p.st == CS_OK && ck && cs_config_i_choice(&p, "curve", curve_kinds, &k) && k >= 0)
+      c->curve_at = curve_at[k];
+    if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_HOPF && c->branch == CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
+                      "hopf is a point of equilibria (accepted: branch = equilibria)");
+    if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_PERIOD_DOUBLING &&
+        c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
+                      "period doublings are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");

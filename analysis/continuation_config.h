@@ -49,6 +49,13 @@
  *                   branch = cycles: of the cycles from [initial])
  *                   | branch:FILE.h5:K: row K (from 0) of /special of a
  *                   continuation file of the same model and parameter
+ *                   | curve:FILE.h5:K: the curve born at row K of
+ *                   /curve_special of a curve file in the same parameters
+ *                   (Bogdanov-Takens: the other equilibrium curve; Bautin:
+ *                   the fold of cycles)
+ *                   | sweep:FILE.h5:INDEX[:forward|backward] with curve =
+ *                   hopf | fold | period-doubling: the first such point of
+ *                   the branch from that sweep point
  *   points2         curve points each way at most (default 200)
  *   ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)
  *   direction2      both (default) | forward | backward (parameter2 increasing
@@ -68,12 +75,13 @@ extern "C" {
 #endif
 
 enum cs_continue_from {
-  CS_CONTINUE_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
-  CS_CONTINUE_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
-  CS_CONTINUE_FROM_SWEEP, /* a point of a sweep file */
-  CS_CONTINUE_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
-  CS_CONTINUE_FROM_PD,    /* parameter2: the first period doubling of the cycles */
-  CS_CONTINUE_FROM_BRANCH /* parameter2: special point K of a continuation file */
+  CS_CONTINUE_FROM_STATE,  /* the orbit or equilibrium from [initial] (after a transient) */
+  CS_CONTINUE_FROM_HOPF,   /* cycles from the first Hopf point of the equilibrium branch */
+  CS_CONTINUE_FROM_SWEEP,  /* a point of a sweep file */
+  CS_CONTINUE_FROM_FOLD,   /* parameter2: the first fold of the branch (from [initial]) */
+  CS_CONTINUE_FROM_PD,     /* parameter2: the first period doubling of the cycles */
+  CS_CONTINUE_FROM_BRANCH, /* parameter2: special point K of a continuation file */
+  CS_CONTINUE_FROM_CURVE   /* parameter2: codim-2 point K of a curve file: the curve born there */
 };
 
 struct cs_continue_config {
@@ -91,6 +99,9 @@ struct cs_continue_config {
   size_t n_user;                     /* user points (both parameters) */
   int user_param[CS_CURVE_MAX_USER]; /* model parameter index of each */
   double user_value[CS_CURVE_MAX_USER];
+  /* start = sweep with parameter2 (key curve): the kind of the branch's
+   * first special point continued (hopf, fold or period-doubling) */
+  enum cs_special_kind curve_at;
 };
 
 /* Reads [continuation] of cfg (with [solver] and [section]). need_param: the

@@ -130,7 +130,7 @@ CS_API enum cs_status cs_orbit_run(const struct cs_config *cfg,
 CS_API void cs_orbit_run_free(struct cs_orbit_run_result *r);
 
 /* A start a caller read from a result file, for [continuation] start =
- * sweep:FILE.h5:INDEX or branch:FILE.h5:K (the analysis layer reads no
+ * sweep:FILE.h5:INDEX, branch:FILE.h5:K or curve:FILE.h5:K (the analysis layer reads no
  * result files: the caller does, e.g. with cs_read_sweep_point or
  * cs_read_continuation, and cs_continue_run checks what it got). */
 struct cs_continue_start {
@@ -148,6 +148,13 @@ struct cs_continue_start {
   const struct cs_special *special; /* the point; NULL: the file has no such row */
   size_t n_special;                 /* the rows of the file's /special (for the message) */
   int cycles;                       /* 1: a point of a branch of cycles */
+  /* start = curve: the codimension-two point (special: its p1 in pt.p, its
+   * state; kind ignored), on a curve of kind curve_kind in (parameter,
+   * parameter2) with parameter2 = value2 there */
+  const char *parameter2;
+  double value2;
+  const char *curve_kind; /* "fold", "hopf", ... (cs_curve_name) */
+  int codim2;             /* its enum cs_codim2_kind; -1: the file has no such row */
 };
 
 /* What cs_continue_run stores besides the branch; zero-initialise, every

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "analysis/continuation2_h5.h"
+#include "analysis/continuation_private.h"
 #include "analysis/orbit_h5.h"
 #include "core/error_private.h"
 #include "io/config_private.h"
@@ -199,12 +200,139 @@ static enum cs_status branch_start(const struct cs_config *cfg, const struct cs_
   return CS_OK;
 }
 
+/* start = curve: the codimension-two point of a curve file, checked; the
+ * run's params get the point's parameter2. *born: the curve it starts. */
+static enum cs_status curve_start(const struct cs_config *cfg, const struct cs_continue_config *cc,
+                                  const struct cs_continue_start *s, void *params,
+                                  struct cs_special *sp, enum cs_curve_kind *born)
+{
+  const struct cs_model *m = cfg->model;
+  const char *p1 = m->param[cc->param].name, *p2 = m->param[cc->param2].name;
+  const char *where = start_where(cfg);
+  if (!s)
+    return cs_error_set(CS_ERR_ARG, "%s: start: no codimension-two point given", where);
+  if (!s->model || strcmp(s->model, m->name) != 0 || !s->parameter || !s->parameter2 ||
+      strcmp(s->parameter, p1) != 0 || strcmp(s->parameter2, p2) != 0)
+    return cs_error_set(
+        CS_ERR_MISMATCH, "%s: start: '%s' is a curve of %s in (%s, %s), not of %s in (%s, %s)",
+        where, cc->sweep_file, s->model ? s->model : "?", s->parameter ? s->parameter : "?",
+        s->parameter2 ? s->parameter2 : "?", m->name, p1, p2);
+  if (!s->special || s->codim2 < 0)
+    return cs_error_set(
+        CS_ERR_ARG, "%s: start: '%s' has no row %ld in /curve_special (accepted: 0 ... %zu)", where,
+        cc->sweep_file, cc->sweep_index, s->n_special ? s->n_special - 1 : 0);
+  const char *on = s->curve_kind ? s->curve_kind : "?";
+  enum cs_codim2_kind k = (enum cs_codim2_kind)s->codim2;
+  *sp = *s->special;
+  if (k == CS_CODIM2_BT && strcmp(on, "fold") == 0)
+    *born = CS_CURVE_HOPF, sp->kind = CS_SPECIAL_HOPF;
+  else if (k == CS_CODIM2_BT && strcmp(on, "hopf") == 0)
+    *born = CS_CURVE_FOLD, sp->kind = CS_SPECIAL_FOLD;
+  else if (k == CS_CODIM2_BAUTIN && strcmp(on, "hopf") == 0)
+    *born = CS_CURVE_FOLD_CYCLES, sp->kind = CS_SPECIAL_HOPF;
+  else
+    return cs_error_set(
+        CS_ERR_ARG,
+        "%s: start: row %ld of '%s' is a %s point of a %s curve, where no other curve is born "
+        "(accepted: bogdanov-takens of a fold or Hopf curve, bautin of a Hopf curve)",
+        where, cc->sweep_index, cc->sweep_file, cs_codim2_name(k), on);
+  for (size_t i = 0; i < m->n_state; i++)
+    if (!isfinite(sp->pt.y[i]))
+      return cs_error_set(CS_ERR_MISMATCH, "%s: start: '%s', row %ld: no state %s", where,
+                          cc->sweep_file, cc->sweep_index, m->state[i].name);
+  if (cs_model_set_param(m, params, p2, s->value2) != CS_OK)
+    return cs_error_set(CS_ERR_RANGE, "%s: start: %s = %.10g of '%s' is out of %s's range", where,
+                        p2, s->value2, cc->sweep_file, m->name);
+  return CS_OK;
+}
+
+/* The curve born at a codimension-two point, started from a nearby point:
+ * parameter2 shifted by 2 % of the box to one side (larger first, then
+ * smaller), the equilibria from the point's state, parameter 2 % of its
+ * range below (above) the point's, upwards (downwards) up to their Hopf
+ * point, and then
+ * - Bogdanov-Takens -> Hopf curve: that Hopf point (the Hopf curve cannot
+ *   start on the BT point itself, where omega = 0; on the side of neutral
+ *   saddles there is none);
+ * - Bautin -> fold of cycles: l1 = 0 there, so the cycles born at the Hopf
+ *   point fold at once; nearby they fold where l1 and l2 have opposite
+ *   signs (on one side only): the cycles from that Hopf point up to their
+ *   first fold, which starts the curve (b: that branch of cycles).
+ * params gets the p2 of the side taken. */
+static enum cs_status near_start(const struct cs_config *cfg, struct cs_orbit_ws *w,
+                                 const struct cs_continue_config *cc, void *params,
+                                 enum cs_curve_kind born, double value2,
+                                 const struct cs_special *at, struct cs_branch *b,
+                                 struct cs_special *out, char *why, size_t len)
+{
+  const struct cs_model *m = cfg->model;
+  const char *p2 = m->param[cc->param2].name;
+  double width = cc->curve.max2 - cc->curve.min2;
+  enum cs_status st = CS_ERR_NOT_FOUND;
+  char tried[600] = "";
+  for (int side = +1; side >= -1 && st == CS_ERR_NOT_FOUND; side -= 2) {
+    double v2 = value2 + side * 0.02 * width;
+    if (!(v2 >= cc->curve.min2 && v2 <= cc->curve.max2))
+      continue;
+    st = cs_model_set_param(m, params, p2, v2);
+    if (st == CS_OK)
+      st = cs_orbit_ws_set_base(w, params);
+    if (st != CS_OK)
+      return st;
+    const struct cs_special *hopf = NULL, *fold = NULL;
+    struct cs_branch eq[2];
+    memset(eq, 0, sizeof eq);
+    /* from a little below the point's parameter upwards, then from above
+     * downwards (a branch does not report the point it starts on) */
+    double d1 = 0.02 * (cc->spec.p_max - cc->spec.p_min);
+    for (int d = 0; d < 2 && !hopf; d++) {
+      struct cs_continue_spec es = cc->spec;
+      es.stop_at_hopf = 1;
+      es.direction = d ? -1 : +1;
+      memset(es.stop_after, 0, sizeof es.stop_after);
+      double p0 = at->pt.p - es.direction * d1;
+      if (!(p0 >= es.p_min && p0 <= es.p_max) ||
+          cs_continue_equilibria(w, &es, p0, at->pt.y, &eq[d]) != CS_OK)
+        continue;
+      for (size_t i = 0; i < eq[d].n_special && !hopf; i++)
+        if (eq[d].special[i].kind == CS_SPECIAL_HOPF)
+          hopf = &eq[d].special[i];
+    }
+    if (hopf && born == CS_CURVE_FOLD_CYCLES) {
+      struct cs_continue_spec cs = cc->spec;
+      memset(cs.stop_after, 0, sizeof cs.stop_after);
+      cs_branch_free(b);
+      if (cs_continue_cycles_from_hopf(w, &cs, hopf, b) == CS_OK)
+        for (size_t i = 0; i < b->n_special && !fold; i++)
+          if (b->special[i].kind == CS_SPECIAL_FOLD)
+            fold = &b->special[i];
+    }
+    size_t k = strlen(tried);
+    snprintf(tried + k, sizeof tried - k, "%s%s = %.10g: %s", k ? "; " : "", p2, v2,
+             !hopf                                   ? "no Hopf point near"
+             : born == CS_CURVE_FOLD_CYCLES && !fold ? "its cycles do not fold"
+                                                     : "found");
+    if (born == CS_CURVE_HOPF && hopf)
+      *out = *hopf, st = CS_OK;
+    else if (fold)
+      *out = *fold, st = CS_OK;
+    else
+      st = CS_ERR_NOT_FOUND;
+    cs_branch_free(&eq[0]), cs_branch_free(&eq[1]);
+  }
+  if (st == CS_ERR_NOT_FOUND)
+    snprintf(why, len, "no %s near the %s point (%s)",
+             born == CS_CURVE_HOPF ? "Hopf point" : "fold of cycles",
+             born == CS_CURVE_HOPF ? "Bogdanov-Takens" : "Bautin", tried);
+  return st;
+}
+
 /* With parameter2: the one-parameter branch to the first special point
  * `start` names (or the file's point), then its curve in (parameter,
  * parameter2). why: the reason when there is none. */
-static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws *w,
-                                const double *y_start, struct cs_continue_run_result *out,
-                                char *why, size_t len)
+static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws *w, double t_start,
+                                const double *y_start, void *params, enum cs_curve_kind born,
+                                struct cs_continue_run_result *out, char *why, size_t len)
 {
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &out->settings;
@@ -212,6 +340,31 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
   enum cs_special_kind want;
   enum cs_status st;
   int cycles = cc->branch == CS_BRANCH_CYCLE && cc->start != CS_CONTINUE_FROM_HOPF;
+  if (cc->start == CS_CONTINUE_FROM_CURVE) {
+    /* a codimension-two point: the curve born there */
+    out->curve_kind = born;
+    clock_t c0 = clock();
+    if (born != CS_CURVE_FOLD) {
+      struct cs_special at = out->curve_start;
+      double v2 = cs_model_get_param(m, params, cc->param2);
+      b->kind = born == CS_CURVE_FOLD_CYCLES ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
+      b->autonomous = 1;
+      b->n = m->n_state;
+      st = near_start(cfg, w, cc, params, born, v2, &at, b, &out->curve_start, why, len);
+      out->curve_start_cycles = born == CS_CURVE_FOLD_CYCLES;
+      if (st == CS_OK)
+        st = cs_continue_curve(w, params, &cc->curve, born, &out->curve_start, &out->curve);
+    } else {
+      b->kind = CS_BRANCH_EQUILIBRIUM;
+      b->autonomous = 1;
+      b->n = m->n_state;
+      st = cs_continue_curve_from_bt(w, params, &cc->curve, born, &out->curve_start, &out->curve);
+    }
+    out->cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    if (st != CS_OK && !why[0])
+      snprintf(why, len, "%s", cs_errmsg());
+    return st;
+  }
   if (cc->start == CS_CONTINUE_FROM_BRANCH) {
     /* no branch: the point comes from the file */
     const struct cs_special *f = &out->curve_start;
@@ -224,7 +377,13 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     b->autonomous = 1;
     b->n = m->n_state;
   } else {
-    if (cc->start == CS_CONTINUE_FROM_HOPF)
+    if (cc->start == CS_CONTINUE_FROM_SWEEP) /* curve = KIND: from the sweep point's branch */
+      want = cc->curve_at, out->curve_kind = want == CS_SPECIAL_HOPF ? CS_CURVE_HOPF
+                                             : want == CS_SPECIAL_PERIOD_DOUBLING
+                                                 ? CS_CURVE_PERIOD_DOUBLING
+                                             : cycles ? CS_CURVE_FOLD_CYCLES
+                                                      : CS_CURVE_FOLD;
+    else if (cc->start == CS_CONTINUE_FROM_HOPF)
       out->curve_kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
     else if (cc->start == CS_CONTINUE_FROM_PD)
       out->curve_kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
@@ -238,7 +397,7 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
       double t1, y[CS_ORBIT_MAX_N], T;
       st = cs_orbit_ws_set_param(w, cc->at);
       if (st == CS_OK)
-        st = cs_orbit_guess(w, &cc->spec.orbit, 0.0, y_start, cc->transient, &t1, y, &T);
+        st = cs_orbit_guess(w, &cc->spec.orbit, t_start, y_start, cc->transient, &t1, y, &T);
       if (st == CS_OK)
         st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, b);
     }
@@ -339,6 +498,9 @@ enum cs_status cs_continue_run(const struct cs_config *cfg, const struct cs_cont
     st = sweep_start(cfg, opts->start, cc, params, &t_start, y_start);
   else if (cc->start == CS_CONTINUE_FROM_BRANCH && cc->param2 >= 0)
     st = branch_start(cfg, cc, opts->start, &out->curve_start, &out->curve_start_cycles);
+  enum cs_curve_kind born = CS_CURVE_FOLD;
+  if (cc->start == CS_CONTINUE_FROM_CURVE && cc->param2 >= 0)
+    st = curve_start(cfg, cc, opts->start, params, &out->curve_start, &born);
   struct cs_orbit_ws *w = NULL;
   if (st == CS_OK && !(w = cs_orbit_ws_create(m, params, cc->param)))
     st = CS_ERR_NOMEM; /* the reason is in cs_errmsg() */
@@ -349,8 +511,9 @@ enum cs_status cs_continue_run(const struct cs_config *cfg, const struct cs_cont
   out->searched = 1;
   out->two_parameter = cc->param2 >= 0;
   char why[1024] = ""; /* why there is no branch */
-  st = out->two_parameter ? run_curve(&run_cfg, w, y_start, out, why, sizeof why)
-                          : run_branch(&run_cfg, w, t_start, y_start, out, why, sizeof why);
+  st = out->two_parameter
+           ? run_curve(&run_cfg, w, t_start, y_start, params, born, out, why, sizeof why)
+           : run_branch(&run_cfg, w, t_start, y_start, out, why, sizeof why);
   cs_orbit_ws_free(w);
   const struct cs_run_info *run = opts->run ? opts->run : &no_run;
   enum cs_status wst = CS_OK;

@@ -100,7 +100,14 @@ static const char continue_help[] =
     "                  cycles from [initial], fold-of-cycles curve) |\n"
     "                  period-doubling: the first one of the cycles (period-doubling\n"
     "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
-    "                  continuation file of the same model and parameter\n"
+    "                  continuation file of the same model and parameter |\n"
+    "                  curve:FILE.h5:K: the curve born at row K of /curve_special of\n"
+    "                  a curve file in the same parameters (bogdanov-takens of a\n"
+    "                  Hopf curve: the fold curve; of a fold curve: the Hopf curve;\n"
+    "                  bautin: the fold-of-cycles curve) |\n"
+    "                  sweep:FILE.h5:INDEX[:forward|backward] with curve = hopf |\n"
+    "                  fold | period-doubling: the first such point of the branch\n"
+    "                  from that sweep point\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
     "  direction2      both (default) | forward | backward: parameter2 increasing\n"
@@ -283,6 +290,50 @@ static int read_branch_start(const struct cs_config *cfg, const struct cs_contin
   return 0;
 }
 
+/* start = curve:FILE.h5:K: row K of /curve_special of a curve file (its
+ * kind, both parameters, state, omega) lent to start with the file's model,
+ * parameters and curve kind (cs_continue_run checks them and picks the
+ * curve born there). Returns 0, or an exit status after a message. */
+static int read_curve_start(const struct cs_config *cfg, const struct cs_continue_config *cc,
+                            struct cs_continuation_file *c, struct cs_special *sp,
+                            struct cs_continue_start *start)
+{
+  const struct cs_model *m = cfg->model;
+  const struct cs_config_raw *r = cs_config_raw_find(cfg, "continuation", "start");
+  if (cs_read_continuation(cc->sweep_file, c) != CS_OK)
+    return cli_usage(cmd, "%s: start: %s", r ? r->where : cfg->path, cs_errmsg());
+  const struct cs_result_table *cv = cs_result_table_at(&c->all, "/curve");
+  const struct cs_result_table *t = cs_result_table_at(&c->all, "/curve_special");
+  const char *p1 = cv ? cs_result_attr_text(&cv->attrs, "parameter") : NULL;
+  const char *p2 = cv ? cs_result_attr_text(&cv->attrs, "parameter2") : NULL;
+  *start =
+      (struct cs_continue_start){.model = c->all.h.model,
+                                 .parameter = p1,
+                                 .parameter2 = p2,
+                                 .curve_kind = cv ? cs_result_attr_text(&cv->attrs, "kind") : NULL,
+                                 .codim2 = -1,
+                                 .n_special = t ? t->nrows : 0};
+  long ck = t ? cs_result_column(t, "kind") : -1;
+  long c1 = t && p1 ? cs_result_column(t, p1) : -1, c2 = t && p2 ? cs_result_column(t, p2) : -1;
+  if (ck < 0 || c1 < 0 || c2 < 0 || (size_t)cc->sweep_index >= t->nrows)
+    return 0; /* no such point: cs_continue_run says so */
+  const double *row = t->data + (size_t)cc->sweep_index * t->ncols;
+  long co = cs_result_column(t, "omega_critical"), cT = cs_result_column(t, "period");
+  memset(sp, 0, sizeof *sp);
+  sp->pt.p = row[c1];
+  sp->pt.period = cT >= 0 ? row[cT] : NAN;
+  sp->omega = co >= 0 && isfinite(row[co]) ? row[co] : 0;
+  sp->l1 = sp->l1_err = NAN;
+  for (size_t i = 0; i < m->n_state; i++) {
+    long cy = cs_result_column(t, m->state[i].name);
+    sp->pt.y[i] = sp->pt.ymin[i] = sp->pt.ymax[i] = cy >= 0 ? row[cy] : NAN;
+  }
+  start->special = sp;
+  start->value2 = row[c2];
+  start->codim2 = row[ck] >= 0 && row[ck] < CS_CODIM2_COUNT ? (int)row[ck] : -1;
+  return 0;
+}
+
 /* The curve's result (with parameter2) in name = value lines. */
 static void print_curve(const char *path, const struct cs_config *cfg,
                         const struct cs_continue_run_result *res)
@@ -341,8 +392,8 @@ static void print_curve(const char *path, const struct cs_config *cfg,
 static void print_branch(const char *path, const struct cs_config *cfg,
                          const struct cs_continue_run_result *res, int start_class)
 {
-  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
-                                       "period-doubling", "branch"};
+  static const char *const starts[] = {"state",           "hopf",   "sweep", "fold",
+                                       "period-doubling", "branch", "curve"};
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
@@ -401,6 +452,8 @@ int cli_continue(const struct cli_ctx *ctx, int argc, char **argv)
     rc = read_sweep_start(&cfg, &cc, &pt, &start);
   else if (!rc && cc.start == CS_CONTINUE_FROM_BRANCH && cc.param2 >= 0)
     rc = read_branch_start(&cfg, &cc, &cfile, &sp, &start);
+  else if (!rc && cc.start == CS_CONTINUE_FROM_CURVE)
+    rc = read_curve_start(&cfg, &cc, &cfile, &sp, &start);
   struct cs_continue_run_result res = {0};
   if (!rc) {
     struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
