@@ -10,6 +10,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "analysis/continuation2.h"
+#include "analysis/continuation2_ns_private.h"
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
@@ -25,7 +26,8 @@
 #define LOCATE_ITER 80
 #define SINGULAR_REL 1e-14
 
-static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling"};
+static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling",
+                                          "neimark-sacker"};
 static const char *const codim2_names[] = {
 #define CS_CODIM2_NAME(id, name) name,
     CS_CODIM2_LIST(CS_CODIM2_NAME)
@@ -34,7 +36,7 @@ static const char *const codim2_names[] = {
 
 const char *cs_curve_name(enum cs_curve_kind k)
 {
-  return (int)k >= 0 && k <= CS_CURVE_PERIOD_DOUBLING ? curve_names[k] : "unknown";
+  return (int)k >= 0 && k <= CS_CURVE_NEIMARK_SACKER ? curve_names[k] : "unknown";
 }
 
 const char *cs_codim2_name(enum cs_codim2_kind k)
@@ -73,6 +75,7 @@ struct sol {
   size_t n_eig;
   double re[N_MAX], im[N_MAX];
   int n_unstable, iterations;
+  struct cs_ns_point ns; /* Neimark-Sacker curve */
 };
 
 struct c2 {
@@ -91,10 +94,11 @@ struct c2 {
   double bb[N_MAX + 1], cb[N_MAX + 1]; /* borders: left and right null vector guesses */
   double hc[N_MAX], hd[N_MAX];         /* Hopf normalisations c.v = 1, d.J v = 0 */
   double ctol;
-  /* cycles: the difference-quotient part of G_X (the test function's row,
-   * p2's column) of an earlier iteration, valid while dq_valid */
-  double dq_row[NX_MAX], dq_col[N_MAX + 1];
-  int dq_valid;
+  /* cycles: the difference-quotient part of G_X (the ng test functions'
+   * rows, p2's column) of an earlier iteration, valid while dq_valid */
+  double dq_row[2][NX_MAX], dq_col[N_MAX + 1];
+  int dq_valid, ng;
+  struct cs_ns_borders ns; /* Neimark-Sacker curve */
   struct cs_curve *out;
   char msg[512];
 };
@@ -295,6 +299,13 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     memcpy(grad, gr, n * sizeof *gr);
   if (s_p)
     *s_p = spv;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    if (!cs_ns_g(&c->ns, sh->M, X[n + 1], G + n + 1, s ? &s->ns : NULL)) {
+      snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
+      return CS_ERR_SINGULAR;
+    }
+    return CS_OK;
+  }
   cycle_matrix(c, sh, gr, S);
   if (!bordered_g(c->k, S, c->bb, c->cb, s ? s->v : NULL, s ? s->w : NULL, &g)) {
     snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
@@ -329,7 +340,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   enum cs_status st = resid(c, X, G, &shot, grad, &s_p, s);
   if (st != CS_OK)
     return st;
-  /* the shooting rows exactly in y0, T, p1 */
+  /* the shooting rows exactly in y0, T, p1 (0 in kappa) */
+  memset(GX, 0, (n + 1) * nx * sizeof *GX);
   for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; j < n; j++)
       GX[i * nx + j] = shot.M[i * n + j] - (i == j);
@@ -346,8 +358,9 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
    * says when): a chord method in that row and column, the rows of the
    * shooting stay exact, and the solution is G = 0 all the same. */
   if (c->dq_valid) {
-    for (size_t j = 0; j < nx; j++)
-      GX[(n + 1) * nx + j] = c->dq_row[j];
+    for (int r = 0; r < c->ng; r++)
+      for (size_t j = 0; j < nx; j++)
+        GX[(n + 1 + r) * nx + j] = c->dq_row[r][j];
     for (size_t i = 0; i <= n; i++)
       GX[i * nx + c->ip2] = c->dq_col[i];
     return CS_OK;
@@ -361,7 +374,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     st = resid(c, Xh, Gp, &sh2, NULL, NULL, NULL);
     if (st != CS_OK)
       return st;
-    GX[(n + 1) * nx + j] = c->dq_row[j] = (Gp[n + 1] - G[n + 1]) / h;
+    for (int r = 0; r < c->ng; r++)
+      GX[(n + 1 + r) * nx + j] = c->dq_row[r][j] = (Gp[n + 1 + r] - G[n + 1 + r]) / h;
     if ((int)j == c->ip2)
       for (size_t i = 0; i <= n; i++)
         GX[i * nx + j] = c->dq_col[i] = (Gp[i] - G[i]) / h;
@@ -446,6 +460,8 @@ static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const do
       X[j] += d[j] * c->sigma[j];
     }
     s->iterations = it + 1;
+    if (getenv("NSDEBUG"))
+      fprintf(stderr, "  newton it %d u %.3g dq %d X p1 %.10g p2 %.10g kappa %.10g\n", it, u, c->dq_valid, X[c->ip1], X[c->ip2], X[c->n+1]);
     if (u <= c->ctol) {
       memcpy(s->X, X, nx * sizeof *X);
       /* the tangent at the solution (Jacobian of the last iterate) */
@@ -461,6 +477,11 @@ static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const do
       }
       return CS_OK;
     }
+    /* Neimark-Sacker: a chord that contracts slowly (its rows stale: near a
+     * branch point of the system, a resonance 1:1 or 1:2 without a Jordan
+     * block) becomes Newton again */
+    if (c->ng == 2 && it > 0 && u > 0.25 * prev)
+      c->dq_valid = 0;
     if (it > 2 && u > 2 * prev) {
       snprintf(c->msg, sizeof c->msg, "Newton diverges (correction %.3g)", u);
       return CS_ERR_NOCONV;
@@ -603,6 +624,13 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   memcpy(s->re, orb.mult_re, orb.n_mult * sizeof *s->re);
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
   s->n_unstable = orb.n_unstable;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    if (!cs_ns_analyse(&c->ns, shot.M, X[n + 1], &s->ns)) {
+      snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
+      return CS_ERR_SINGULAR;
+    }
+    s->test[0] = s->ns.kappa, s->test[1] = s->ns.theta;
+  }
   return CS_OK;
 }
 
@@ -641,6 +669,10 @@ static void update_nullvec_borders(struct c2 *c, const struct sol *s)
 {
   if (c->kind == CS_CURVE_HOPF)
     return;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    cs_ns_update(&c->ns, &s->ns);
+    return;
+  }
   size_t k = c->k;
   double nv = norm2(k, s->v), nw = norm2(k, s->w);
   if (!(nv > 0) || !(nw > 0))
@@ -717,9 +749,11 @@ static int sgn(double v)
   return (v > 0) - (v < 0);
 }
 
+/* which: 0, 1 the tests, 2... the user functions, -1... the Neimark-Sacker
+ * functions (enum cs_ns_fn) */
 static double fn_of(const struct sol *s, int which)
 {
-  return which < 2 ? s->test[which] : s->user[which - 2];
+  return which < 0 ? s->ns.fn[-which - 1] : which < 2 ? s->test[which] : s->user[which - 2];
 }
 
 static enum cs_status at_s(struct c2 *c, const struct sol *a, const double *tk, double s,
@@ -747,8 +781,11 @@ static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const
     if (!isfinite(s) || s < lo || s > hi)
       s = 0.5 * (sa + sb);
     enum cs_status st = at_s(c, a, tk, s, found);
-    if (st != CS_OK)
+    if (st != CS_OK) {
+      fprintf(stderr, "DEBUG locate fail it %d s %.17g in [%.17g, %.17g]: %s\n", it, s, sa, sb, c->msg);
       return st;
+    }
+    fprintf(stderr, "DEBUG locate it %d s %.17g f %.6g p2 %.15g\n", it, s, fn_of(found, which), found->X[c->ip2]);
     double fs = fn_of(found, which);
     if (fs == 0 || !isfinite(fs))
       return isfinite(fs) ? CS_OK : CS_ERR_NOCONV;
@@ -779,9 +816,10 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
   struct sol f;
   char note[200];
   *stop = 0;
-  int n_tests = c->cycles ? 0 : 2;
+  int ns = c->kind == CS_CURVE_NEIMARK_SACKER;
+  int n_tests = ns ? CS_NS_N_FN : c->cycles ? 0 : 2;
   for (int which = 0; which < n_tests + (int)c->sp.n_user; which++) {
-    int w = which < n_tests ? which : 2 + (which - n_tests);
+    int w = which >= n_tests ? 2 + (which - n_tests) : ns ? -(which + 1) : which;
     double fa = fn_of(a, w), fb = fn_of(b, w);
     /* a zero exactly at b counts here (a at the start is the start's own
      * row; later a is the previous b): none lost, none twice */
@@ -810,6 +848,10 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
       snprintf(note, sizeof note, "%s = %.10g%s",
                c->m->param[c->sp.user_param[u] == 1 ? cs_orbit_ws_param(c->w) : c->sp.param2].name,
                c->sp.user_value[u], how);
+    } else if (ns) {
+      if (!cs_ns_codim2(-w - 1, f.test[0], &k, note, sizeof note))
+        continue; /* the turn's sign away from +-1: a neutral saddle's */
+      snprintf(note + strlen(note), sizeof note - strlen(note), "%s", how);
     } else if (c->kind == CS_CURVE_FOLD) {
       k = w == 0 ? CS_CODIM2_BT : CS_CODIM2_CUSP;
       if (w == 0)
@@ -1087,9 +1129,18 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
       st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
     if (st != CS_OK)
       return st;
-    cycle_matrix(c, &shot, grad, S);
-    if ((st = svd_null(c->k, S, c->cb, c->bb)) != CS_OK)
-      return st;
+    if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+      st = keep(c, cs_ns_start(c->w, &c->sp.orbit, X, X[n], sp->pt.p, 1e-6 * c->sigma[c->ip1],
+                               shot.M, sp->omega, &c->ns, &X[n + 1]));
+      c->sigma[n + 1] = 1; /* kappa = cos theta */
+      c->cur1 = NAN;       /* cs_ns_start shot at p1 + h */
+      if (st != CS_OK)
+        return st;
+    } else {
+      cycle_matrix(c, &shot, grad, S);
+      if ((st = svd_null(c->k, S, c->cb, c->bb)) != CS_OK)
+        return st;
+    }
   }
   /* converge onto the curve at fixed p2, then the tangent */
   st = correct(c, X, X, NULL, 0, c->ip2, p2, s);
@@ -1114,18 +1165,21 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
   c.m = cs_orbit_ws_model(ws);
   c.sp = *spec;
   c.kind = kind;
-  c.cycles = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
+  c.cycles = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING ||
+             kind == CS_CURVE_NEIMARK_SACKER;
+  c.ng = kind == CS_CURVE_NEIMARK_SACKER ? 2 : 1;
   c.n = c.m->n_state;
   c.out = out;
   out->kind = kind;
   out->n = c.n;
   size_t n = c.n;
   static const enum cs_special_kind need[] = {CS_SPECIAL_FOLD, CS_SPECIAL_HOPF, CS_SPECIAL_FOLD,
-                                              CS_SPECIAL_PERIOD_DOUBLING};
+                                              CS_SPECIAL_PERIOD_DOUBLING,
+                                              CS_SPECIAL_NEIMARK_SACKER};
   if (cs_orbit_ws_param(ws) < 0 || spec->param2 < 0 || spec->param2 == cs_orbit_ws_param(ws) ||
       !(spec->max1 > spec->min1) || !(spec->max2 > spec->min2) || !(spec->ds > 0) ||
       !(spec->ds_min > 0) || spec->max_points < 1 || spec->n_user > CS_CURVE_MAX_USER ||
-      sp->kind != need[kind])
+      (int)kind < 0 || kind > CS_CURVE_NEIMARK_SACKER || sp->kind != need[kind])
     return cs_error_set(CS_ERR_ARG, "a %s curve cannot start at a %s point (or a bad spec)",
                         cs_curve_name(kind), cs_special_name(sp->kind));
   if (c.cycles && !cs_orbit_ws_autonomous(ws))
@@ -1147,6 +1201,9 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
     break;
   case CS_CURVE_HOPF:
     c.nx = 2 * n + 3, c.k = n;
+    break;
+  case CS_CURVE_NEIMARK_SACKER:
+    c.nx = n + 4, c.k = n;
     break;
   default:
     c.nx = n + 3, c.k = kind == CS_CURVE_FOLD_CYCLES ? n + 1 : n;
@@ -1185,9 +1242,11 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
   double bb[N_MAX + 1], cb[N_MAX + 1], hc[N_MAX], hd[N_MAX];
   memcpy(bb, c.bb, sizeof bb), memcpy(cb, c.cb, sizeof cb);
   memcpy(hc, c.hc, sizeof hc), memcpy(hd, c.hd, sizeof hd);
+  struct cs_ns_borders ns0 = c.ns;
   for (int k = 0; k < nd && st == CS_OK; k++) {
     memcpy(c.bb, bb, sizeof bb), memcpy(c.cb, cb, sizeof cb);
     memcpy(c.hc, hc, sizeof hc), memcpy(c.hd, hd, sizeof hd);
+    c.ns = ns0;
     st = run_half(&c, s, dirs[k], &h[k]);
   }
   /* the curve: the first way reversed (nd == 2), the start, the second way */
