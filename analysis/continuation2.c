@@ -460,8 +460,6 @@ static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const do
       X[j] += d[j] * c->sigma[j];
     }
     s->iterations = it + 1;
-    if (getenv("NSDEBUG"))
-      fprintf(stderr, "  newton it %d u %.3g dq %d X p1 %.10g p2 %.10g kappa %.10g\n", it, u, c->dq_valid, X[c->ip1], X[c->ip2], X[c->n+1]);
     if (u <= c->ctol) {
       memcpy(s->X, X, nx * sizeof *X);
       /* the tangent at the solution (Jacobian of the last iterate) */
@@ -756,55 +754,80 @@ static double fn_of(const struct sol *s, int which)
   return which < 0 ? s->ns.fn[-which - 1] : which < 2 ? s->test[which] : s->user[which - 2];
 }
 
+/* The solution at arclength s from a along tk; the corrector starts from
+ * guess (NULL: the predictor a + s tk). */
 static enum cs_status at_s(struct c2 *c, const struct sol *a, const double *tk, double s,
-                           struct sol *out)
+                           const double *guess, struct sol *out)
 {
   double X[NX_MAX];
   for (size_t j = 0; j < c->nx; j++)
-    X[j] = a->X[j] + s * tk[j] * c->sigma[j];
+    X[j] = guess ? guess[j] : a->X[j] + s * tk[j] * c->sigma[j];
   enum cs_status st = correct(c, X, a->X, tk, s, -1, 0, out);
   if (st == CS_OK)
     st = analyse(c, out);
   return st;
 }
 
-/* Illinois on function `which` between a (s = 0) and b (s = ds). */
+/* Illinois on function `which` between a (s = 0) and b (s = ds).
+ * Neimark-Sacker curves: a resonance 1:1 or 1:2 without a Jordan block is
+ * a branch point of the curve's system (a line of double real multipliers
+ * crosses the curve there) whose Newton basin shrinks with the distance to
+ * it, and the tangent of a chord step (stale difference rows) misses it:
+ * the trials start from the chord between the bracket's two solved ends
+ * instead (on the curve to second order, whatever the tangent). */
 static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const struct sol *b,
                              const double *tk, double ds, struct sol *found)
 {
   double sa = 0, sb = ds, fa = fn_of(a, which), fb = fn_of(b, which);
-  int side = 0;
+  int side = 0, chord = c->kind == CS_CURVE_NEIMARK_SACKER;
+  struct sol *ends = chord ? malloc(2 * sizeof *ends) : NULL;
+  if (chord && !ends)
+    return CS_FAIL(CS_ERR_NOMEM);
+  if (chord)
+    ends[0] = *a, ends[1] = *b;
   *found = fabs(fa) < fabs(fb) ? *a : *b;
-  for (int it = 0; it < LOCATE_ITER; it++) {
+  enum cs_status st = CS_OK;
+  int it;
+  for (it = 0; it < LOCATE_ITER; it++) {
     double s = (sa * fb - sb * fa) / (fb - fa);
     double lo = sa + 0.01 * (sb - sa), hi = sb - 0.01 * (sb - sa);
     if (!isfinite(s) || s < lo || s > hi)
       s = 0.5 * (sa + sb);
-    enum cs_status st = at_s(c, a, tk, s, found);
-    if (st != CS_OK) {
-      fprintf(stderr, "DEBUG locate fail it %d s %.17g in [%.17g, %.17g]: %s\n", it, s, sa, sb, c->msg);
-      return st;
-    }
-    fprintf(stderr, "DEBUG locate it %d s %.17g f %.6g p2 %.15g\n", it, s, fn_of(found, which), found->X[c->ip2]);
+    double guess[NX_MAX];
+    for (size_t j = 0; chord && j < c->nx; j++)
+      guess[j] = ends[0].X[j] + (s - sa) / (sb - sa) * (ends[1].X[j] - ends[0].X[j]);
+    st = at_s(c, a, tk, s, chord ? guess : NULL, found);
+    if (st != CS_OK)
+      break;
     double fs = fn_of(found, which);
-    if (fs == 0 || !isfinite(fs))
-      return isfinite(fs) ? CS_OK : CS_ERR_NOCONV;
+    if (fs == 0 || !isfinite(fs)) {
+      st = isfinite(fs) ? CS_OK : CS_ERR_NOCONV;
+      break;
+    }
     if (sgn(fs) == sgn(fb)) {
       sb = s, fb = fs;
+      if (chord)
+        ends[1] = *found;
       if (side == 1)
         fa /= 2;
       side = 1;
     } else {
       sa = s, fa = fs;
+      if (chord)
+        ends[0] = *found;
       if (side == -1)
         fb /= 2;
       side = -1;
     }
     if (fabs(sb - sa) <= c->sp.locate_tol)
-      return CS_OK;
+      break;
   }
-  snprintf(c->msg, sizeof c->msg, "not located in %d trials", LOCATE_ITER);
-  return CS_ERR_NOCONV;
+  free(ends);
+  if (it == LOCATE_ITER) {
+    snprintf(c->msg, sizeof c->msg, "not located in %d trials", LOCATE_ITER);
+    return CS_ERR_NOCONV;
+  }
+  return st;
 }
 
 /* Codim-2 and user points between a and b; *stop when the curve ends there

@@ -57,9 +57,9 @@ extern "C" {
 #endif
 
 enum cs_curve_kind {
-  CS_CURVE_FOLD,           /* fold of equilibria */
-  CS_CURVE_HOPF,           /* Hopf of equilibria */
-  CS_CURVE_FOLD_CYCLES,    /* fold of cycles (LPC) */
+  CS_CURVE_FOLD,            /* fold of equilibria */
+  CS_CURVE_HOPF,            /* Hopf of equilibria */
+  CS_CURVE_FOLD_CYCLES,     /* fold of cycles (LPC) */
   CS_CURVE_PERIOD_DOUBLING, /* period doubling (PD) */
   CS_CURVE_NEIMARK_SACKER   /* Neimark-Sacker (torus, NS) of cycles */
 };
@@ -67,16 +67,16 @@ enum cs_curve_kind {
 /* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
-#define CS_CODIM2_LIST(X)                                                       \
-  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
-  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */        \
-  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
-  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
-  X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
-  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */ \
-  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: multipliers 1 (meets a fold of cycles) */ \
+#define CS_CODIM2_LIST(X)                                                               \
+  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */                  \
+  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */                \
+  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */           \
+  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */            \
+  X(CS_CODIM2_START, "start")        /* the special point the curve began at */         \
+  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */         \
+  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: multipliers 1 (meets a fold of cycles) */   \
   X(CS_CODIM2_R2, "resonance-1:2")   /* NS: multipliers -1 (meets a period doubling) */ \
-  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */ \
+  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */                           \
   X(CS_CODIM2_R4, "resonance-1:4")   /* NS: theta = pi/2 */
 
 enum cs_codim2_kind {

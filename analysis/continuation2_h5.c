@@ -80,8 +80,8 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   const struct cs_param_desc *d1 = &m->param[h->param1], *d2 = &m->param[h->param2];
   const char *tu = m->time_unit_si ? "s" : "1", *t1, *t2;
   enum cs_curve_kind k = h->curve->kind;
-  int cyc = k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING ||
-            k == CS_CURVE_NEIMARK_SACKER;
+  int cyc =
+      k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING || k == CS_CURVE_NEIMARK_SACKER;
   char doc[DOC_LEN], nm[NAME_LEN];
   cs_curve_test_names(k, &t1, &t2);
   if (special) {
@@ -97,9 +97,9 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   add(c, t1, k == CS_CURVE_HOPF ? (m->time_unit_si ? "1/s^2" : "1") : "1", CS_H5_DOUBLE,
       test_doc(k, 0));
   add(c, t2,
-      k == CS_CURVE_HOPF              ? "state scale^-2 / time unit"
+      k == CS_CURVE_HOPF             ? "state scale^-2 / time unit"
       : k == CS_CURVE_NEIMARK_SACKER ? "rad"
-                                      : "1",
+                                     : "1",
       CS_H5_DOUBLE, test_doc(k, 1));
   add(c, "l1_err", k == CS_CURVE_HOPF ? "state scale^-2 / time unit" : "1", CS_H5_DOUBLE,
       "Hopf: error estimate of l1 (its change when the difference steps double); else NaN");

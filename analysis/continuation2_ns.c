@@ -157,9 +157,9 @@ static int orthonormalise(size_t n, double *P)
   return 1;
 }
 
-enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o,
-                           const double *y0, double T, double p1, double h1, const double *M,
-                           double theta, struct cs_ns_borders *b, double *kappa)
+enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o, const double *y0,
+                           double T, double p1, double h1, const double *M, double theta,
+                           struct cs_ns_borders *b, double *kappa)
 {
   size_t n = cs_orbit_ws_model(ws)->n_state;
   b->n = n;
@@ -207,7 +207,7 @@ enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o
     for (size_t i = 0; st == CS_OK && i < n; i++)
       for (size_t c = 0; c < 2; c++)
         b->C[i * 2 + c] = gsl_matrix_get(V, i, n - 1 - c),
-                   b->B[i * 2 + c] = gsl_matrix_get(U, i, n - 1 - c);
+                     b->B[i * 2 + c] = gsl_matrix_get(U, i, n - 1 - c);
   }
   if (U)
     gsl_matrix_free(U);

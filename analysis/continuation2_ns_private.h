@@ -42,9 +42,9 @@ int cs_ns_g(const struct cs_ns_borders *b, const double *M, double kappa, double
  * argument theta (rad): kappa from the multiplier nearest exp(i theta), the
  * borders from S's singular vectors, the entries kept chosen with one more
  * shooting at p1 + h1 (the workspace is set back to p1). */
-enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o,
-                           const double *y0, double T, double p1, double h1, const double *M,
-                           double theta, struct cs_ns_borders *b, double *kappa);
+enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o, const double *y0,
+                           double T, double p1, double h1, const double *M, double theta,
+                           struct cs_ns_borders *b, double *kappa);
 
 /* pt's null vectors, kappa, theta, turn and functions at a solved point. 0
  * when the bordered matrix is singular. */

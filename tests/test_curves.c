@@ -521,8 +521,9 @@ static void fig5a_hopf_curve(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),  cmocka_unit_test(cusp),
-      cmocka_unit_test(flip),   cmocka_unit_test(torus), cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),
+      cmocka_unit_test(cusp),   cmocka_unit_test(flip),
+      cmocka_unit_test(torus),  cmocka_unit_test(fig5a_hopf_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
