@@ -67,16 +67,16 @@ enum cs_curve_kind {
 /* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
-#define CS_CODIM2_LIST(X)                                                               \
-  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */                  \
-  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */                \
-  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */           \
-  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */            \
-  X(CS_CODIM2_START, "start")        /* the special point the curve began at */         \
-  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */         \
-  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: multipliers 1 (meets a fold of cycles) */   \
-  X(CS_CODIM2_R2, "resonance-1:2")   /* NS: multipliers -1 (meets a period doubling) */ \
-  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */                           \
+#define CS_CODIM2_LIST(X)                                                       \
+  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
+  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */        \
+  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
+  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
+  X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
+  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */ \
+  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: theta = 0, meets a fold (LPC) */    \
+  X(CS_CODIM2_R2, "resonance-1:2")   /* NS: theta = pi, meets a PD */           \
+  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */                   \
   X(CS_CODIM2_R4, "resonance-1:4")   /* NS: theta = pi/2 */
 
 enum cs_codim2_kind {
@@ -150,9 +150,9 @@ CS_API void cs_curve_free(struct cs_curve *c);
 /* Continues the special point sp of a one-parameter branch (kind fold or
  * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold,
  * period-doubling or neimark-sacker of a cycle branch of an autonomous
- * model for the cycle curves) in (p1, p2). ws: the workspace of the branch (p1 its parameter);
- * params_unprepared: the model's parameters as read, p2 at its starting
- * value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
+ * model for the cycle curves) in (p1, p2). ws: the workspace of the branch
+ * (p1 its parameter); params_unprepared: the model's parameters as read, p2
+ * at its starting value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
  * ended early: end_note), CS_ERR_ARG for a wrong start or spec,
  * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
  * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,
