@@ -336,7 +336,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
   if (p.st == CS_OK && c->param2 >= 0 && !r)
     cs_config_i_err(
         &p, NULL, "start", CS_ERR_PARSE,
-        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
+        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling, "
+        "neimark-sacker)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
       c->start = CS_CONTINUE_FROM_STATE;
@@ -348,6 +349,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
+    else if (strcmp(r->value, "neimark-sacker") == 0 && c->param2 >= 0)
+      c->start = CS_CONTINUE_FROM_NS;
     else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
       /* branch:FILE.h5:K */
       const char *colon = strrchr(r->value + 7, ':');
@@ -365,26 +368,31 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     } else if (c->param2 >= 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, neimark-sacker, "
+          "branch:FILE.h5:K)",
           r->value);
     else
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
-          "period-doubling with parameter2)",
+          "period-doubling, neimark-sacker with parameter2)",
           r->value);
     if (p.st == CS_OK && c->param2 >= 0 &&
         (c->start == CS_CONTINUE_FROM_STATE || c->start == CS_CONTINUE_FROM_SWEEP))
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
-          "branch:FILE.h5:K)",
+          "neimark-sacker, branch:FILE.h5:K)",
           r->value);
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_NS && c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "Neimark-Sacker points are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD) &&
+        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD ||
+         c->start == CS_CONTINUE_FROM_NS) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,

@@ -99,8 +99,10 @@ static const char continue_help[] =
     "                  branch (branch = equilibria: fold curve; branch = cycles: the\n"
     "                  cycles from [initial], fold-of-cycles curve) |\n"
     "                  period-doubling: the first one of the cycles (period-doubling\n"
-    "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
-    "                  continuation file of the same model and parameter\n"
+    "                  curve) | neimark-sacker: the first one of the cycles\n"
+    "                  (Neimark-Sacker curve) | branch:FILE.h5:K: row K (from 0) of\n"
+    "                  /special of a continuation file of the same model and\n"
+    "                  parameter\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
     "  direction2      both (default) | forward | backward: parameter2 increasing\n"
@@ -111,7 +113,9 @@ static const char continue_help[] =
     "  Lyapunov coefficient l1 changes sign). l1 (Kuznetsov's formula, the\n"
     "  second and third derivatives by central differences of the analytic\n"
     "  Jacobian) is given at every Hopf point: < 0 supercritical, > 0\n"
-    "  subcritical.\n"
+    "  subcritical. On a Neimark-Sacker curve (kappa = cos theta of the critical\n"
+    "  pair of multipliers exp(+-i theta), and theta, at every point): the strong\n"
+    "  resonances 1:1, 1:2, 1:3, 1:4 (theta = 0, pi, 2 pi/3, pi/2).\n"
     "\n"
     "output (name = value): output (the file), model, parameter, branch, start\n"
     "(start_point: the sweep point, its class);\n"
@@ -132,11 +136,12 @@ static const char continue_help[] =
     "(special points of both, kind_names attribute) and /special_notes.\n"
     "\n"
     "with parameter2 the output is: output, model, parameter, parameter2, curve\n"
-    "(hopf, fold, fold-of-cycles, period-doubling), the start point, points, one\n"
-    "line per codim-2, user and end point `<kind> = <p1> <unit> <p2> <unit>\n"
-    "(...)` (kind bogdanov-takens, cusp, bautin, user, end), l1_range (Hopf\n"
-    "curves: the first Lyapunov coefficient's range along the curve),\n"
-    "evaluations, cpu_per_point; the file has /curve (one row per point: both\n"
+    "(hopf, fold, fold-of-cycles, period-doubling, neimark-sacker), the start\n"
+    "point, points, one line per codim-2, user and end point `<kind> = <p1>\n"
+    "<unit> <p2> <unit> (...)` (kind bogdanov-takens, cusp, bautin,\n"
+    "resonance-1:1 ... resonance-1:4, user, end), l1_range (Hopf curves: the\n"
+    "first Lyapunov coefficient's range along the curve), evaluations,\n"
+    "cpu_per_point; the file has /curve (one row per point: both\n"
     "parameters, period, omega, the test functions, the state, the eigenvalues\n"
     "or multipliers) and /curve_special (kind_names), beside /branch.\n"
     "\n"
@@ -316,6 +321,9 @@ static void print_curve(const char *path, const struct cs_config *cfg,
       printf("; omega %.8g, l1 = %.6g", s->pt.omega, s->pt.test[1]);
     else if (kind == CS_CURVE_FOLD)
       printf("; %s %.6g, %s %.6g", t1n, s->pt.test[0], t2n, s->pt.test[1]);
+    else if (kind == CS_CURVE_NEIMARK_SACKER)
+      printf("; %s %.10g, %s %.10g rad, period %.10g", t1n, s->pt.test[0], t2n, s->pt.test[1],
+             s->pt.period);
     else if (isfinite(s->pt.period))
       printf("; period %.10g", s->pt.period);
     printf(")\n");
@@ -341,8 +349,8 @@ static void print_curve(const char *path, const struct cs_config *cfg,
 static void print_branch(const char *path, const struct cs_config *cfg,
                          const struct cs_continue_run_result *res, int start_class)
 {
-  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
-                                       "period-doubling", "branch"};
+  static const char *const starts[] = {"state",           "hopf",   "sweep",         "fold",
+                                       "period-doubling", "branch", "neimark-sacker"};
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
