@@ -68,11 +68,11 @@ extern "C" {
 #endif
 
 enum cs_continue_from {
-  CS_CONTINUE_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
-  CS_CONTINUE_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
-  CS_CONTINUE_FROM_SWEEP, /* a point of a sweep file */
-  CS_CONTINUE_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
-  CS_CONTINUE_FROM_PD,    /* parameter2: the first period doubling of the cycles */
+  CS_CONTINUE_FROM_STATE,  /* the orbit or equilibrium from [initial] (after a transient) */
+  CS_CONTINUE_FROM_HOPF,   /* cycles from the first Hopf point of the equilibrium branch */
+  CS_CONTINUE_FROM_SWEEP,  /* a point of a sweep file */
+  CS_CONTINUE_FROM_FOLD,   /* parameter2: the first fold of the branch (from [initial]) */
+  CS_CONTINUE_FROM_PD,     /* parameter2: the first period doubling of the cycles */
   CS_CONTINUE_FROM_BRANCH, /* parameter2: special point K of a continuation file */
   CS_CONTINUE_FROM_NS      /* parameter2: the first Neimark-Sacker point of the cycles */
 };
