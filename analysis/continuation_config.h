@@ -43,10 +43,11 @@
  *                   continued in (parameter, parameter2)
  *   min2, max2      its range (required with parameter2); the curve ends at
  *                   the box [min, max] x [min2, max2]
- *   start           hopf | fold | period-doubling: the first such point of
- *                   the one-parameter branch (hopf, fold with branch =
- *                   equilibria: of equilibria; fold, period-doubling with
- *                   branch = cycles: of the cycles from [initial])
+ *   start           hopf | fold | period-doubling | neimark-sacker: the
+ *                   first such point of the one-parameter branch (hopf, fold
+ *                   with branch = equilibria: of equilibria; fold,
+ *                   period-doubling, neimark-sacker with branch = cycles: of
+ *                   the cycles from [initial])
  *                   | branch:FILE.h5:K: row K (from 0) of /special of a
  *                   continuation file of the same model and parameter
  *   points2         curve points each way at most (default 200)
