@@ -178,7 +178,10 @@ enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o
   double best = INFINITY, kap = NAN;
   for (size_t i = 0; st == CS_OK && i < n; i++) {
     gsl_complex z = gsl_vector_complex_get(ev, i);
-    double re = GSL_REAL(z), im = GSL_IMAG(z), d = hypot(re - cos(theta), im - sin(theta));
+    double re = GSL_REAL(z), im = GSL_IMAG(z);
+    /* without an argument (a file without it): the pair nearest the circle */
+    double d = theta > 0 && theta < M_PI ? hypot(re - cos(theta), im - sin(theta))
+                                         : fabs(hypot(re, im) - 1);
     if (im > 0 && d < best)
       best = d, kap = re / hypot(re, im);
   }
