@@ -300,7 +300,7 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
   if (s_p)
     *s_p = spv;
   if (c->kind == CS_CURVE_NEIMARK_SACKER) {
-    if (!cs_ns_g(&c->ns, sh->M, X[n + 1], G + n + 1, s ? &s->ns : NULL)) {
+    if (!cs_ns_g(&c->ns, sh->M, sh->f, gr, X[n + 1], G + n + 1, s ? &s->ns : NULL)) {
       snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
       return CS_ERR_SINGULAR;
     }
@@ -623,7 +623,10 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
   s->n_unstable = orb.n_unstable;
   if (c->kind == CS_CURVE_NEIMARK_SACKER) {
-    if (!cs_ns_analyse(&c->ns, shot.M, X[n + 1], &s->ns)) {
+    double sv, grad[N_MAX];
+    if ((st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL))) != CS_OK)
+      return st;
+    if (!cs_ns_analyse(&c->ns, shot.M, shot.f, grad, X[n + 1], &s->ns)) {
       snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
       return CS_ERR_SINGULAR;
     }
@@ -755,14 +758,15 @@ static double fn_of(const struct sol *s, int which)
 }
 
 /* The solution at arclength s from a along tk; the corrector starts from
- * guess (NULL: the predictor a + s tk). */
+ * guess (NULL: the predictor a + s tk) and, with fix >= 0, keeps X[fix] at
+ * the guess's value instead of the arclength. */
 static enum cs_status at_s(struct c2 *c, const struct sol *a, const double *tk, double s,
-                           const double *guess, struct sol *out)
+                           const double *guess, int fix, struct sol *out)
 {
   double X[NX_MAX];
   for (size_t j = 0; j < c->nx; j++)
     X[j] = guess ? guess[j] : a->X[j] + s * tk[j] * c->sigma[j];
-  enum cs_status st = correct(c, X, a->X, tk, s, -1, 0, out);
+  enum cs_status st = correct(c, X, a->X, tk, s, fix, fix >= 0 ? X[fix] : 0, out);
   if (st == CS_OK)
     st = analyse(c, out);
   return st;
@@ -774,12 +778,38 @@ static enum cs_status at_s(struct c2 *c, const struct sol *a, const double *tk, 
  * crosses the curve there) whose Newton basin shrinks with the distance to
  * it, and the tangent of a chord step (stale difference rows) misses it:
  * the trials start from the chord between the bracket's two solved ends
- * instead (on the curve to second order, whatever the tangent). */
+ * instead (on the curve to second order, whatever the tangent). The turn's
+ * zero is that branch point: its trials stay a third of the bracket away
+ * from the ends (the chord's error, quadratic in the bracket, falls faster
+ * than the basin, linear), and the point is the chord's zero between the
+ * ends once they are BP_CLOSE apart, or where a trial fails with them
+ * BP_WIDTH apart (*width: how far apart, else 0): nearer, the corrector
+ * leaves the direction across the crossing line undetermined. */
+#define BP_WIDTH 1e-3
+#define BP_CLOSE 1e-4
+
+/* The zero of function `which` on the chord between the solved ends e[0],
+ * e[1] of a bracket, analysed there. */
+static enum cs_status analyse(struct c2 *c, struct sol *s);
+static enum cs_status chord_zero(struct c2 *c, const struct sol *e, int which, struct sol *found)
+{
+  double ta = fn_of(&e[0], which), tb = fn_of(&e[1], which), t = ta / (ta - tb);
+  *found = t < 0.5 ? e[0] : e[1];
+  for (size_t j = 0; j < c->nx; j++)
+    found->X[j] = e[0].X[j] + t * (e[1].X[j] - e[0].X[j]);
+  return analyse(c, found);
+}
 static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const struct sol *b,
-                             const double *tk, double ds, struct sol *found)
+                             const double *tk, double ds, struct sol *found, double *width)
 {
   double sa = 0, sb = ds, fa = fn_of(a, which), fb = fn_of(b, which);
   int side = 0, chord = c->kind == CS_CURVE_NEIMARK_SACKER;
+  int bp = chord && which == -(CS_NS_FN_TURN + 1);
+  /* the branch point's trials at a fixed value of the parameter that moves
+   * most along the curve (the crossing line of a rotation-symmetric field
+   * is one of constant turning rate: none of its points is then near) */
+  int fix = fabs(tk[c->ip1]) > fabs(tk[c->ip2]) ? c->ip1 : c->ip2;
+  *width = 0;
   struct sol *ends = chord ? malloc(2 * sizeof *ends) : NULL;
   if (chord && !ends)
     return CS_FAIL(CS_ERR_NOMEM);
@@ -793,10 +823,25 @@ static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const
     double lo = sa + 0.01 * (sb - sa), hi = sb - 0.01 * (sb - sa);
     if (!isfinite(s) || s < lo || s > hi)
       s = 0.5 * (sa + sb);
+    if (bp) /* the secant's root is the branch point: a third of the way at least */
+      s = fmin(fmax(s, sa + (sb - sa) / 3), sb - (sb - sa) / 3);
     double guess[NX_MAX];
     for (size_t j = 0; chord && j < c->nx; j++)
       guess[j] = ends[0].X[j] + (s - sa) / (sb - sa) * (ends[1].X[j] - ends[0].X[j]);
-    st = at_s(c, a, tk, s, chord ? guess : NULL, found);
+    if (bp) /* rows from afar would stop the corrector early: the derivative
+             * across the crossing line falls with the distance to it */
+      c->dq_valid = 0;
+    st = at_s(c, a, tk, s, chord ? guess : NULL, bp ? fix : -1, found);
+    if (st == CS_OK && bp) { /* where the solution is along the tangent */
+      s = 0;
+      for (size_t j = 0; j < c->nx; j++)
+        s += tk[j] * (found->X[j] - a->X[j]) / c->sigma[j];
+    }
+    if (st != CS_OK && bp && fabs(sb - sa) <= BP_WIDTH) {
+      st = chord_zero(c, ends, which, found);
+      *width = fabs(sb - sa);
+      break;
+    }
     if (st != CS_OK)
       break;
     double fs = fn_of(found, which);
@@ -818,6 +863,11 @@ static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const
       if (side == -1)
         fb /= 2;
       side = -1;
+    }
+    if (bp && fabs(sb - sa) <= BP_CLOSE) {
+      st = chord_zero(c, ends, which, found);
+      *width = fabs(sb - sa);
+      break;
     }
     if (fabs(sb - sa) <= c->sp.locate_tol)
       break;
@@ -848,7 +898,8 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
      * row; later a is the previous b): none lost, none twice */
     if (!isfinite(fa) || !isfinite(fb) || !(sgn(fa) * sgn(fb) < 0 || (fb == 0 && fa != 0)))
       continue;
-    enum cs_status st = fb == 0 ? (f = *b, CS_OK) : locate(c, w, a, b, tk, ds, &f);
+    double width = 0;
+    enum cs_status st = fb == 0 ? (f = *b, CS_OK) : locate(c, w, a, b, tk, ds, &f, &width);
     if (st == CS_ERR_NOMEM)
       return st;
     if (w >= 2) {
@@ -874,6 +925,9 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
     } else if (ns) {
       if (!cs_ns_codim2(-w - 1, f.test[0], &k, note, sizeof note))
         continue; /* the turn's sign away from +-1: a neutral saddle's */
+      if (width > 0)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "; a branch point: the chord between solved points %.1e apart", width);
       snprintf(note + strlen(note), sizeof note - strlen(note), "%s", how);
     } else if (c->kind == CS_CURVE_FOLD) {
       k = w == 0 ? CS_CODIM2_BT : CS_CODIM2_CUSP;
@@ -1154,7 +1208,7 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
       return st;
     if (c->kind == CS_CURVE_NEIMARK_SACKER) {
       st = keep(c, cs_ns_start(c->w, &c->sp.orbit, X, X[n], sp->pt.p, 1e-6 * c->sigma[c->ip1],
-                               shot.M, sp->omega, &c->ns, &X[n + 1]));
+                               shot.M, shot.f, grad, sp->omega, &c->ns, &X[n + 1]));
       c->sigma[n + 1] = 1; /* kappa = cos theta */
       c->cur1 = NAN;       /* cs_ns_start shot at p1 + h */
       if (st != CS_OK)

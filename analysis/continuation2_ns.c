@@ -5,9 +5,10 @@
  * Equilibria, 2000, §4.4; MatCont's NS of cycles): a pair of multipliers
  * exp(+-i theta) of the monodromy matrix M is a double root of
  * m^2 - 2 kappa m + 1 with kappa = cos theta, so
- *   S = M^2 - 2 kappa M + I
- * has rank n - 2 (its null space the real plane of the pair; the trivial
- * multiplier 1 gives 2 - 2 kappa, nonzero away from 1:1). kappa is an
+ *   S = Md^2 - 2 kappa Md + I
+ * has rank n - 2 (its null space the real plane of the pair), Md the
+ * monodromy matrix with the trivial multiplier deflated to 0 (Wielandt:
+ * else it would give S a third null direction at 1:1). kappa is an
  * unknown; the test function is the 2 x 2 block G of the doubly bordered
  * system
  *   [S  B] [V]   [0 ]
@@ -45,9 +46,26 @@
 #define SINGULAR_REL 1e-14
 #define TURN_NEAR 1e-3 /* |kappa| within this of 1: a zero of the turn is 1:1 or 1:2 */
 
-/* S = M^2 - 2 kappa M + I (n x n, row-major) */
-static void s_matrix(size_t n, const double *M, double kappa, double *S)
+/* Wielandt's deflation of the trivial multiplier: Md = M - f c'/(c'f)
+ * with f the vector field (M f = f) and c = gs the section's gradient has the
+ * multipliers of M with 1 replaced by 0 (a rank-one change along f), so
+ * that S stays of rank n - 2 where the pair reaches 1 (1:1). */
+static void deflate(size_t n, const double *M, const double *f, const double *gs, double *Md)
 {
+  double cf = 0;
+  for (size_t i = 0; i < n; i++)
+    cf += gs[i] * f[i];
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      Md[i * n + j] = M[i * n + j] - (cf != 0 ? f[i] * gs[j] / cf : 0.0);
+}
+
+/* S = Md^2 - 2 kappa Md + I (n x n, row-major), Md the deflated M */
+static void s_matrix(size_t n, const double *M0, const double *f, const double *gs, double kappa,
+                     double *S)
+{
+  double M[CS_NS_N * CS_NS_N];
+  deflate(n, M0, f, gs, M);
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
       double s = (i == j) - 2.0 * kappa * M[i * n + j];
@@ -104,12 +122,12 @@ static int bordered2(const struct cs_ns_borders *b, const double *S, double *X, 
   return solve2(K, A, X) && (!Y || solve2(K, At, Y));
 }
 
-int cs_ns_g(const struct cs_ns_borders *b, const double *M, double kappa, double *g,
-            struct cs_ns_point *pt)
+int cs_ns_g(const struct cs_ns_borders *b, const double *M, const double *f, const double *gs,
+            double kappa, double *g, struct cs_ns_point *pt)
 {
   size_t n = b->n;
   double S[CS_NS_N * CS_NS_N], X[2 * K_MAX], Y[2 * K_MAX];
-  s_matrix(n, M, kappa, S);
+  s_matrix(n, M, f, gs, kappa, S);
   if (!bordered2(b, S, X, pt ? Y : NULL))
     return 0;
   /* G is rows n, n + 1 of X */
@@ -123,11 +141,12 @@ int cs_ns_g(const struct cs_ns_borders *b, const double *M, double kappa, double
 }
 
 /* all four entries of G (row-major) */
-static int g_all(const struct cs_ns_borders *b, const double *M, double kappa, double *G4)
+static int g_all(const struct cs_ns_borders *b, const double *M, const double *f, const double *gs,
+                 double kappa, double *G4)
 {
   size_t n = b->n;
   double S[CS_NS_N * CS_NS_N], X[2 * K_MAX];
-  s_matrix(n, M, kappa, S);
+  s_matrix(n, M, f, gs, kappa, S);
   if (!bordered2(b, S, X, NULL))
     return 0;
   memcpy(G4, X + 2 * n, 4 * sizeof *G4);
@@ -158,8 +177,8 @@ static int orthonormalise(size_t n, double *P)
 }
 
 enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o, const double *y0,
-                           double T, double p1, double h1, const double *M, double theta,
-                           struct cs_ns_borders *b, double *kappa)
+                           double T, double p1, double h1, const double *M, const double *f,
+                           const double *gs, double theta, struct cs_ns_borders *b, double *kappa)
 {
   size_t n = cs_orbit_ws_model(ws)->n_state;
   b->n = n;
@@ -201,7 +220,7 @@ enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o
     st = CS_FAIL(CS_ERR_NOMEM);
   if (st == CS_OK) {
     double S[CS_NS_N * CS_NS_N];
-    s_matrix(n, M, kap, S);
+    s_matrix(n, M, f, gs, kap, S);
     for (size_t i = 0; i < n; i++)
       for (size_t j = 0; j < n; j++)
         gsl_matrix_set(U, i, j, S[i * n + j]);
@@ -233,7 +252,8 @@ enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o
     st = rst;
   if (st != CS_OK)
     return st;
-  if (!g_all(b, M, kap, G0) || !g_all(b, M, kap + hk, Gk) || !g_all(b, shot.M, kap, Gp))
+  if (!g_all(b, M, f, gs, kap, G0) || !g_all(b, M, f, gs, kap + hk, Gk) ||
+      !g_all(b, shot.M, shot.f, gs, kap, Gp))
     return cs_error_set(CS_ERR_SINGULAR, "singular bordered matrix at the Neimark-Sacker point");
   double bd = -1;
   for (int a = 0; a < 4; a++)
@@ -250,17 +270,19 @@ enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o
   return CS_OK;
 }
 
-int cs_ns_analyse(const struct cs_ns_borders *b, const double *M, double kappa,
-                  struct cs_ns_point *pt)
+int cs_ns_analyse(const struct cs_ns_borders *b, const double *M0, const double *f,
+                  const double *gs, double kappa, struct cs_ns_point *pt)
 {
   size_t n = b->n;
-  double g[2];
-  if (!cs_ns_g(b, M, kappa, g, pt))
+  double g[2], M[CS_NS_N * CS_NS_N];
+  if (!cs_ns_g(b, M0, f, gs, kappa, g, pt))
     return 0;
+  deflate(n, M0, f, gs, M);
   pt->kappa = kappa;
   pt->theta = fabs(kappa) <= 1 ? acos(kappa) : NAN;
-  /* M restricted to the plane of V: R = (V'V)^-1 V'MV; the turn is its
-   * antisymmetric part, sin theta for an orthonormal V */
+  /* Md restricted to the plane of V (invariant, the pair's multipliers):
+   * R = (V'V)^-1 V'MV; the turn is its antisymmetric part, sin theta for an
+   * orthonormal V */
   double MV[2 * CS_NS_N], VV[4] = {0}, VMV[4] = {0};
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < 2; c++) {
@@ -302,10 +324,9 @@ int cs_ns_codim2(int fn, double kappa, enum cs_codim2_kind *k, char *note, size_
 {
   static const enum cs_codim2_kind kinds[] = {CS_CODIM2_R1, CS_CODIM2_R2, CS_CODIM2_R3,
                                               CS_CODIM2_R4};
-  static const char *const what[] = {
-      "multipliers at 1 (theta = 0): the curve meets a fold of cycles",
-      "multipliers at -1 (theta = pi): the curve meets a period doubling",
-      "theta = 2 pi/3 (kappa = -1/2)", "theta = pi/2 (kappa = 0)"};
+  static const char *const what[] = {"theta = 0: meets a fold of cycles",
+                                     "theta = pi: meets a period doubling", "theta = 2 pi/3",
+                                     "theta = pi/2"};
   int r = fn;
   if (fn == CS_NS_FN_TURN) {
     if (!(fabs(fabs(kappa) - 1) < TURN_NEAR))
@@ -316,8 +337,6 @@ int cs_ns_codim2(int fn, double kappa, enum cs_codim2_kind *k, char *note, size_
     return 0;
   *k = kinds[r];
   snprintf(note, len, "strong resonance 1:%d, %s%s", r + 1, what[r],
-           fn == CS_NS_FN_TURN ? " (the pair turns through it: a double multiplier, no Jordan "
-                                 "block)"
-                               : "");
+           fn == CS_NS_FN_TURN ? " (the pair turns through it, no Jordan block)" : "");
   return 1;
 }

@@ -33,9 +33,11 @@ struct cs_ns_point {
 };
 
 /* The two kept entries of G at (M, kappa); pt (may be NULL) receives the
- * null vectors. 0 when the bordered matrix is singular. */
-int cs_ns_g(const struct cs_ns_borders *b, const double *M, double kappa, double *g,
-            struct cs_ns_point *pt);
+ * null vectors. f: the vector field at the section point, c: the section's
+ * gradient (the trivial multiplier's deflation, here and below). 0 when the
+ * bordered matrix is singular. */
+int cs_ns_g(const struct cs_ns_borders *b, const double *M, const double *f, const double *gs,
+            double kappa, double *g, struct cs_ns_point *pt);
 
 /* The start at the Neimark-Sacker point (y0, T) of a branch at p1 (the
  * workspace's parameter, its current value) with monodromy M, the pair's
@@ -43,13 +45,13 @@ int cs_ns_g(const struct cs_ns_borders *b, const double *M, double kappa, double
  * borders from S's singular vectors, the entries kept chosen with one more
  * shooting at p1 + h1 (the workspace is set back to p1). */
 enum cs_status cs_ns_start(struct cs_orbit_ws *ws, const struct cs_orbit_opts *o, const double *y0,
-                           double T, double p1, double h1, const double *M, double theta,
-                           struct cs_ns_borders *b, double *kappa);
+                           double T, double p1, double h1, const double *M, const double *f,
+                           const double *c, double theta, struct cs_ns_borders *b, double *kappa);
 
 /* pt's null vectors, kappa, theta, turn and functions at a solved point. 0
  * when the bordered matrix is singular. */
-int cs_ns_analyse(const struct cs_ns_borders *b, const double *M, double kappa,
-                  struct cs_ns_point *pt);
+int cs_ns_analyse(const struct cs_ns_borders *b, const double *M, const double *f, const double *gs,
+                  double kappa, struct cs_ns_point *pt);
 
 /* After an accepted point: the borders become its orthonormalised null
  * vectors (orientation kept, so that the turn's sign is continuous). */

@@ -22,9 +22,10 @@
  *   Neimark-Sacker point of the cycle branch at nu = 0 (argument 2 pi w),
  *   its curve nu = 0 in (nu, w) (every point: nu within 1e-8, period 2 pi,
  *   kappa = cos(2 pi w), theta = acos kappa, the pair exp(+-2 pi i w)), the
- *   strong resonances 1:4, 1:3, 1:2 located at w = 1/4, 1/3, 1/2 within
- *   1e-8 (1:2 where the pair turns through -1 without becoming real), both
- *   ends on the box;
+ *   strong resonances 1:4, 1:3, 1:2, 1:3, 1:4, 1:1 located at w = 1/4, 1/3,
+ *   1/2, 2/3, 3/4, 1 within 1e-8 (1:2 and 1:1 where the pair turns through
+ *   -1 and 1 without becoming real: branch points of the system), both ends
+ *   on the box;
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
@@ -376,7 +377,7 @@ static void torus(void **state)
   print_message("Neimark-Sacker at nu = %.3g, argument %.8g\n", ns->pt.p, ns->omega);
   assert_close(ns->pt.p, 0.0, 1e-8);
   assert_close(ns->omega, 2 * M_PI * 0.3, 1e-6);
-  struct cs_curve_spec cs = curve_spec(m, "w", -1, 1, 0.1, 0.6);
+  struct cs_curve_spec cs = curve_spec(m, "w", -1, 1, 0.1, 1.1);
   cs.orbit = sp.orbit;
   cs.ds_max = 0.1;
   struct cs_curve c;
@@ -402,25 +403,27 @@ static void torus(void **state)
     assert_close(q->re[2], exp(-4 * M_PI), 1e-9);
   }
   assert_close(c.points[0].p2, 0.1, 1e-12);
-  assert_close(c.points[c.n_points - 1].p2, 0.6, 1e-12);
-  static const enum cs_codim2_kind want[] = {CS_CODIM2_R4, CS_CODIM2_R3, CS_CODIM2_R2};
-  static const double at[] = {0.25, 1.0 / 3, 0.5};
-  size_t seen[3] = {0};
+  assert_close(c.points[c.n_points - 1].p2, 1.1, 1e-12);
+  /* in curve order (w increasing): 1:4, 1:3, 1:2, 1:3, 1:4, 1:1 */
+  static const enum cs_codim2_kind want[] = {CS_CODIM2_R4, CS_CODIM2_R3, CS_CODIM2_R2,
+                                             CS_CODIM2_R3, CS_CODIM2_R4, CS_CODIM2_R1};
+  static const double at[] = {0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 1.0};
+  size_t seen = 0;
   for (size_t i = 0; i < c.n_special; i++) {
     const struct cs_curve_special *r = &c.special[i];
     print_message("  %s at (%.3g, %.12g): %s\n", cs_codim2_name(r->kind), r->pt.p1, r->pt.p2,
                   r->note);
-    assert_true(r->kind != CS_CODIM2_R1);
-    for (int k = 0; k < 3; k++)
-      if (r->kind == want[k]) {
-        seen[k]++;
-        assert_close(r->pt.p2, at[k], 1e-8);
-        assert_close(r->pt.p1, 0.0, 1e-8);
-        assert_true(strstr(r->note, "approximate") == NULL);
-      }
+    if (r->kind < CS_CODIM2_R1)
+      continue;
+    assert_true(seen < 6);
+    assert_int_equal(r->kind, want[seen]);
+    assert_close(r->pt.p2, at[seen], 1e-8);
+    assert_close(r->pt.p1, 0.0, 1e-8);
+    assert_close(r->pt.test[0], cos(2 * M_PI * at[seen]), 1e-8);
+    assert_true(strstr(r->note, "approximate") == NULL);
+    seen++;
   }
-  for (int k = 0; k < 3; k++)
-    assert_int_equal(seen[k], 1);
+  assert_int_equal(seen, 6);
   cs_curve_free(&c);
   cs_branch_free(&cy);
   cs_orbit_ws_free(w);
