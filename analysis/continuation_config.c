@@ -126,6 +126,13 @@ static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r
   c->start = CS_CONTINUE_FROM_SWEEP;
 }
 
+const char *cs_continue_from_name(enum cs_continue_from s)
+{
+  static const char *const names[] = {"state",           "hopf",   "sweep",         "fold",
+                                      "period-doubling", "branch", "neimark-sacker"};
+  return (int)s >= 0 && s <= CS_CONTINUE_FROM_NS ? names[s] : "unknown";
+}
+
 /* parameter2, min2, max2 */
 static void param2(struct cs_config_parse *p, struct cs_continue_config *c)
 {

@@ -12,6 +12,7 @@
 #include "analysis/continuation2.h"
 #include "analysis/continuation2_h5.h"
 #include "analysis/continuation_config.h"
+#include "analysis/continuation_config_private.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/point.h"
 #include "cli/cli_common.h"
@@ -349,8 +350,6 @@ static void print_curve(const char *path, const struct cs_config *cfg,
 static void print_branch(const char *path, const struct cs_config *cfg,
                          const struct cs_continue_run_result *res, int start_class)
 {
-  static const char *const starts[] = {"state",           "hopf",   "sweep",         "fold",
-                                       "period-doubling", "branch", "neimark-sacker"};
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
@@ -359,7 +358,7 @@ static void print_branch(const char *path, const struct cs_config *cfg,
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", pd->name);
   printf("branch = %s\n", cc->branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
-  printf("start = %s\n", starts[cc->start]);
+  printf("start = %s\n", cs_continue_from_name(cc->start));
   if (cc->start == CS_CONTINUE_FROM_SWEEP)
     printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc->sweep_file,
            cc->sweep_index, cc->sweep_pass ? "backward" : "forward", pd->name, cc->at,
