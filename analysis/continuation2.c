@@ -1261,6 +1261,10 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
                         cs_curve_name(kind), cs_special_name(sp->kind));
   if (c.cycles && !cs_orbit_ws_autonomous(ws))
     return cs_error_set(CS_ERR_UNSUPPORTED, "cycle curves of a forced model are not supported");
+  /* the deflation of the trivial multiplier needs the section (autonomous) */
+  if (kind == CS_CURVE_NEIMARK_SACKER && !cs_orbit_ws_autonomous(ws))
+    return cs_error_set(CS_ERR_UNSUPPORTED,
+                        "Neimark-Sacker curves of a forced model are not supported");
   if (!c.m->jac)
     return cs_error_set(CS_ERR_UNSUPPORTED, "%s has no analytic Jacobian", c.m->name);
   c.base = malloc(c.m->params_size);
