@@ -11,6 +11,7 @@
 
 #include "analysis/continuation2.h"
 #include "analysis/continuation_private.h"
+#include "analysis/continuation2_ns_private.h"
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
@@ -26,7 +27,8 @@
 #define LOCATE_ITER 80
 #define SINGULAR_REL 1e-14
 
-static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling"};
+static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling",
+                                          "neimark-sacker"};
 static const char *const codim2_names[] = {
 #define CS_CODIM2_NAME(id, name) name,
     CS_CODIM2_LIST(CS_CODIM2_NAME)
@@ -35,7 +37,7 @@ static const char *const codim2_names[] = {
 
 const char *cs_curve_name(enum cs_curve_kind k)
 {
-  return (int)k >= 0 && k <= CS_CURVE_PERIOD_DOUBLING ? curve_names[k] : "unknown";
+  return (int)k >= 0 && k <= CS_CURVE_NEIMARK_SACKER ? curve_names[k] : "unknown";
 }
 
 const char *cs_codim2_name(enum cs_codim2_kind k)
@@ -74,6 +76,7 @@ struct sol {
   size_t n_eig;
   double re[N_MAX], im[N_MAX];
   int n_unstable, iterations;
+  struct cs_ns_point ns; /* Neimark-Sacker curve */
 };
 
 struct c2 {
@@ -92,10 +95,11 @@ struct c2 {
   double bb[N_MAX + 1], cb[N_MAX + 1]; /* borders: left and right null vector guesses */
   double hc[N_MAX], hd[N_MAX];         /* Hopf normalisations c.v = 1, d.J v = 0 */
   double ctol;
-  /* cycles: the difference-quotient part of G_X (the test function's row,
-   * p2's column) of an earlier iteration, valid while dq_valid */
-  double dq_row[NX_MAX], dq_col[N_MAX + 1];
-  int dq_valid;
+  /* cycles: the difference-quotient part of G_X (the ng test functions'
+   * rows, p2's column) of an earlier iteration, valid while dq_valid */
+  double dq_row[2][NX_MAX], dq_col[N_MAX + 1];
+  int dq_valid, ng;
+  struct cs_ns_borders ns; /* Neimark-Sacker curve */
   struct cs_curve *out;
   int from_bt; /* the start is a Bogdanov-Takens point (a switch from the other curve) */
   char msg[512];
@@ -297,6 +301,13 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     memcpy(grad, gr, n * sizeof *gr);
   if (s_p)
     *s_p = spv;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    if (!cs_ns_g(&c->ns, sh->M, sh->f, gr, X[n + 1], G + n + 1, s ? &s->ns : NULL)) {
+      snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
+      return CS_ERR_SINGULAR;
+    }
+    return CS_OK;
+  }
   cycle_matrix(c, sh, gr, S);
   if (!bordered_g(c->k, S, c->bb, c->cb, s ? s->v : NULL, s ? s->w : NULL, &g)) {
     snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
@@ -331,7 +342,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   enum cs_status st = resid(c, X, G, &shot, grad, &s_p, s);
   if (st != CS_OK)
     return st;
-  /* the shooting rows exactly in y0, T, p1 */
+  /* the shooting rows exactly in y0, T, p1 (0 in kappa) */
+  memset(GX, 0, (n + 1) * nx * sizeof *GX);
   for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; j < n; j++)
       GX[i * nx + j] = shot.M[i * n + j] - (i == j);
@@ -348,8 +360,9 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
    * says when): a chord method in that row and column, the rows of the
    * shooting stay exact, and the solution is G = 0 all the same. */
   if (c->dq_valid) {
-    for (size_t j = 0; j < nx; j++)
-      GX[(n + 1) * nx + j] = c->dq_row[j];
+    for (int r = 0; r < c->ng; r++)
+      for (size_t j = 0; j < nx; j++)
+        GX[(n + 1 + r) * nx + j] = c->dq_row[r][j];
     for (size_t i = 0; i <= n; i++)
       GX[i * nx + c->ip2] = c->dq_col[i];
     return CS_OK;
@@ -363,7 +376,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     st = resid(c, Xh, Gp, &sh2, NULL, NULL, NULL);
     if (st != CS_OK)
       return st;
-    GX[(n + 1) * nx + j] = c->dq_row[j] = (Gp[n + 1] - G[n + 1]) / h;
+    for (int r = 0; r < c->ng; r++)
+      GX[(n + 1 + r) * nx + j] = c->dq_row[r][j] = (Gp[n + 1 + r] - G[n + 1 + r]) / h;
     if ((int)j == c->ip2)
       for (size_t i = 0; i <= n; i++)
         GX[i * nx + j] = c->dq_col[i] = (Gp[i] - G[i]) / h;
@@ -463,6 +477,11 @@ static enum cs_status newton(struct c2 *c, double *X, const double *Xk, const do
       }
       return CS_OK;
     }
+    /* Neimark-Sacker: a chord that contracts slowly (its rows stale: near a
+     * branch point of the system, a resonance 1:1 or 1:2 without a Jordan
+     * block) becomes Newton again */
+    if (c->ng == 2 && it > 0 && u > 0.25 * prev)
+      c->dq_valid = 0;
     if (it > 2 && u > 2 * prev) {
       snprintf(c->msg, sizeof c->msg, "Newton diverges (correction %.3g)", u);
       return CS_ERR_NOCONV;
@@ -605,6 +624,16 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   memcpy(s->re, orb.mult_re, orb.n_mult * sizeof *s->re);
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
   s->n_unstable = orb.n_unstable;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    double sv, grad[N_MAX];
+    if ((st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL))) != CS_OK)
+      return st;
+    if (!cs_ns_analyse(&c->ns, shot.M, shot.f, grad, X[n + 1], &s->ns)) {
+      snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
+      return CS_ERR_SINGULAR;
+    }
+    s->test[0] = s->ns.kappa, s->test[1] = s->ns.theta;
+  }
   return CS_OK;
 }
 
@@ -643,6 +672,10 @@ static void update_nullvec_borders(struct c2 *c, const struct sol *s)
 {
   if (c->kind == CS_CURVE_HOPF)
     return;
+  if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+    cs_ns_update(&c->ns, &s->ns);
+    return;
+  }
   size_t k = c->k;
   double nv = norm2(k, s->v), nw = norm2(k, s->w);
   if (!(nv > 0) || !(nw > 0))
@@ -719,57 +752,134 @@ static int sgn(double v)
   return (v > 0) - (v < 0);
 }
 
+/* which: 0, 1 the tests, 2... the user functions, -1... the Neimark-Sacker
+ * functions (enum cs_ns_fn) */
 static double fn_of(const struct sol *s, int which)
 {
-  return which < 2 ? s->test[which] : s->user[which - 2];
+  return which < 0 ? s->ns.fn[-which - 1] : which < 2 ? s->test[which] : s->user[which - 2];
 }
 
+/* The solution at arclength s from a along tk; the corrector starts from
+ * guess (NULL: the predictor a + s tk) and, with fix >= 0, keeps X[fix] at
+ * the guess's value instead of the arclength. */
 static enum cs_status at_s(struct c2 *c, const struct sol *a, const double *tk, double s,
-                           struct sol *out)
+                           const double *guess, int fix, struct sol *out)
 {
   double X[NX_MAX];
   for (size_t j = 0; j < c->nx; j++)
-    X[j] = a->X[j] + s * tk[j] * c->sigma[j];
-  enum cs_status st = correct(c, X, a->X, tk, s, -1, 0, out);
+    X[j] = guess ? guess[j] : a->X[j] + s * tk[j] * c->sigma[j];
+  enum cs_status st = correct(c, X, a->X, tk, s, fix, fix >= 0 ? X[fix] : 0, out);
   if (st == CS_OK)
     st = analyse(c, out);
   return st;
 }
 
-/* Illinois on function `which` between a (s = 0) and b (s = ds). */
+/* Illinois on function `which` between a (s = 0) and b (s = ds).
+ * Neimark-Sacker curves: a resonance 1:1 or 1:2 without a Jordan block is
+ * a branch point of the curve's system (a line of double real multipliers
+ * crosses the curve there) whose Newton basin shrinks with the distance to
+ * it, and the tangent of a chord step (stale difference rows) misses it:
+ * the trials start from the chord between the bracket's two solved ends
+ * instead (on the curve to second order, whatever the tangent). The turn's
+ * zero is that branch point: its trials stay a third of the bracket away
+ * from the ends (the chord's error, quadratic in the bracket, falls faster
+ * than the basin, linear), and the point is the chord's zero between the
+ * ends once they are BP_CLOSE apart, or where a trial fails with them
+ * BP_WIDTH apart (*width: how far apart, else 0): nearer, the corrector
+ * leaves the direction across the crossing line undetermined. */
+#define BP_WIDTH 1e-3
+#define BP_CLOSE 1e-4
+
+/* The zero of function `which` on the chord between the solved ends e[0],
+ * e[1] of a bracket, analysed there. */
+static enum cs_status analyse(struct c2 *c, struct sol *s);
+static enum cs_status chord_zero(struct c2 *c, const struct sol *e, int which, struct sol *found)
+{
+  double ta = fn_of(&e[0], which), tb = fn_of(&e[1], which), t = ta / (ta - tb);
+  *found = t < 0.5 ? e[0] : e[1];
+  for (size_t j = 0; j < c->nx; j++)
+    found->X[j] = e[0].X[j] + t * (e[1].X[j] - e[0].X[j]);
+  return analyse(c, found);
+}
 static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const struct sol *b,
-                             const double *tk, double ds, struct sol *found)
+                             const double *tk, double ds, struct sol *found, double *width)
 {
   double sa = 0, sb = ds, fa = fn_of(a, which), fb = fn_of(b, which);
-  int side = 0;
+  int side = 0, chord = c->kind == CS_CURVE_NEIMARK_SACKER;
+  int bp = chord && which == -(CS_NS_FN_TURN + 1);
+  /* the branch point's trials at a fixed value of the parameter that moves
+   * most along the curve (the crossing line of a rotation-symmetric field
+   * is one of constant turning rate: none of its points is then near) */
+  int fix = fabs(tk[c->ip1]) > fabs(tk[c->ip2]) ? c->ip1 : c->ip2;
+  *width = 0;
+  struct sol *ends = chord ? malloc(2 * sizeof *ends) : NULL;
+  if (chord && !ends)
+    return CS_FAIL(CS_ERR_NOMEM);
+  if (chord)
+    ends[0] = *a, ends[1] = *b;
   *found = fabs(fa) < fabs(fb) ? *a : *b;
-  for (int it = 0; it < LOCATE_ITER; it++) {
+  enum cs_status st = CS_OK;
+  int it;
+  for (it = 0; it < LOCATE_ITER; it++) {
     double s = (sa * fb - sb * fa) / (fb - fa);
     double lo = sa + 0.01 * (sb - sa), hi = sb - 0.01 * (sb - sa);
     if (!isfinite(s) || s < lo || s > hi)
       s = 0.5 * (sa + sb);
-    enum cs_status st = at_s(c, a, tk, s, found);
+    if (bp) /* the secant's root is the branch point: a third of the way at least */
+      s = fmin(fmax(s, sa + (sb - sa) / 3), sb - (sb - sa) / 3);
+    double guess[NX_MAX];
+    for (size_t j = 0; chord && j < c->nx; j++)
+      guess[j] = ends[0].X[j] + (s - sa) / (sb - sa) * (ends[1].X[j] - ends[0].X[j]);
+    if (bp) /* rows from afar would stop the corrector early: the derivative
+             * across the crossing line falls with the distance to it */
+      c->dq_valid = 0;
+    st = at_s(c, a, tk, s, chord ? guess : NULL, bp ? fix : -1, found);
+    if (st == CS_OK && bp) { /* where the solution is along the tangent */
+      s = 0;
+      for (size_t j = 0; j < c->nx; j++)
+        s += tk[j] * (found->X[j] - a->X[j]) / c->sigma[j];
+    }
+    if (st != CS_OK && bp && fabs(sb - sa) <= BP_WIDTH) {
+      st = chord_zero(c, ends, which, found);
+      *width = fabs(sb - sa);
+      break;
+    }
     if (st != CS_OK)
-      return st;
+      break;
     double fs = fn_of(found, which);
-    if (fs == 0 || !isfinite(fs))
-      return isfinite(fs) ? CS_OK : CS_ERR_NOCONV;
+    if (fs == 0 || !isfinite(fs)) {
+      st = isfinite(fs) ? CS_OK : CS_ERR_NOCONV;
+      break;
+    }
     if (sgn(fs) == sgn(fb)) {
       sb = s, fb = fs;
+      if (chord)
+        ends[1] = *found;
       if (side == 1)
         fa /= 2;
       side = 1;
     } else {
       sa = s, fa = fs;
+      if (chord)
+        ends[0] = *found;
       if (side == -1)
         fb /= 2;
       side = -1;
     }
+    if (bp && fabs(sb - sa) <= BP_CLOSE) {
+      st = chord_zero(c, ends, which, found);
+      *width = fabs(sb - sa);
+      break;
+    }
     if (fabs(sb - sa) <= c->sp.locate_tol)
-      return CS_OK;
+      break;
   }
-  snprintf(c->msg, sizeof c->msg, "not located in %d trials", LOCATE_ITER);
-  return CS_ERR_NOCONV;
+  free(ends);
+  if (it == LOCATE_ITER) {
+    snprintf(c->msg, sizeof c->msg, "not located in %d trials", LOCATE_ITER);
+    return CS_ERR_NOCONV;
+  }
+  return st;
 }
 
 /* Codim-2 and user points between a and b; *stop when the curve ends there
@@ -781,15 +891,17 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
   struct sol f;
   char note[200];
   *stop = 0;
-  int n_tests = c->cycles ? 0 : 2;
+  int ns = c->kind == CS_CURVE_NEIMARK_SACKER;
+  int n_tests = ns ? CS_NS_N_FN : c->cycles ? 0 : 2;
   for (int which = 0; which < n_tests + (int)c->sp.n_user; which++) {
-    int w = which < n_tests ? which : 2 + (which - n_tests);
+    int w = which >= n_tests ? 2 + (which - n_tests) : ns ? -(which + 1) : which;
     double fa = fn_of(a, w), fb = fn_of(b, w);
     /* a zero exactly at b counts here (a at the start is the start's own
      * row; later a is the previous b): none lost, none twice */
     if (!isfinite(fa) || !isfinite(fb) || !(sgn(fa) * sgn(fb) < 0 || (fb == 0 && fa != 0)))
       continue;
-    enum cs_status st = fb == 0 ? (f = *b, CS_OK) : locate(c, w, a, b, tk, ds, &f);
+    double width = 0;
+    enum cs_status st = fb == 0 ? (f = *b, CS_OK) : locate(c, w, a, b, tk, ds, &f, &width);
     if (st == CS_ERR_NOMEM)
       return st;
     if (w >= 2) {
@@ -812,6 +924,13 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
       snprintf(note, sizeof note, "%s = %.10g%s",
                c->m->param[c->sp.user_param[u] == 1 ? cs_orbit_ws_param(c->w) : c->sp.param2].name,
                c->sp.user_value[u], how);
+    } else if (ns) {
+      if (!cs_ns_codim2(-w - 1, f.test[0], &k, note, sizeof note))
+        continue; /* the turn's sign away from +-1: a neutral saddle's */
+      if (width > 0)
+        snprintf(note + strlen(note), sizeof note - strlen(note),
+                 "; a branch point: the chord between solved points %.1e apart", width);
+      snprintf(note + strlen(note), sizeof note - strlen(note), "%s", how);
     } else if (c->kind == CS_CURVE_FOLD) {
       k = w == 0 ? CS_CODIM2_BT : CS_CODIM2_CUSP;
       if (w == 0)
@@ -1089,9 +1208,18 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
       st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
     if (st != CS_OK)
       return st;
-    cycle_matrix(c, &shot, grad, S);
-    if ((st = svd_null(c->k, S, c->cb, c->bb)) != CS_OK)
-      return st;
+    if (c->kind == CS_CURVE_NEIMARK_SACKER) {
+      st = keep(c, cs_ns_start(c->w, &c->sp.orbit, X, X[n], sp->pt.p, 1e-6 * c->sigma[c->ip1],
+                               shot.M, shot.f, grad, sp->omega, &c->ns, &X[n + 1]));
+      c->sigma[n + 1] = 1; /* kappa = cos theta */
+      c->cur1 = NAN;       /* cs_ns_start shot at p1 + h */
+      if (st != CS_OK)
+        return st;
+    } else {
+      cycle_matrix(c, &shot, grad, S);
+      if ((st = svd_null(c->k, S, c->cb, c->bb)) != CS_OK)
+        return st;
+    }
   }
   /* converge onto the curve at fixed p2, then the tangent */
   st = correct(c, X, X, NULL, 0, c->ip2, p2, s);
@@ -1141,22 +1269,29 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
   c.sp = *spec;
   c.kind = kind;
   c.from_bt = from_bt;
-  c.cycles = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
+  c.cycles = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING ||
+             kind == CS_CURVE_NEIMARK_SACKER;
+  c.ng = kind == CS_CURVE_NEIMARK_SACKER ? 2 : 1;
   c.n = c.m->n_state;
   c.out = out;
   out->kind = kind;
   out->n = c.n;
   size_t n = c.n;
   static const enum cs_special_kind need[] = {CS_SPECIAL_FOLD, CS_SPECIAL_HOPF, CS_SPECIAL_FOLD,
-                                              CS_SPECIAL_PERIOD_DOUBLING};
+                                              CS_SPECIAL_PERIOD_DOUBLING,
+                                              CS_SPECIAL_NEIMARK_SACKER};
   if (cs_orbit_ws_param(ws) < 0 || spec->param2 < 0 || spec->param2 == cs_orbit_ws_param(ws) ||
       !(spec->max1 > spec->min1) || !(spec->max2 > spec->min2) || !(spec->ds > 0) ||
       !(spec->ds_min > 0) || spec->max_points < 1 || spec->n_user > CS_CURVE_MAX_USER ||
-      sp->kind != need[kind])
+      (int)kind < 0 || kind > CS_CURVE_NEIMARK_SACKER || sp->kind != need[kind])
     return cs_error_set(CS_ERR_ARG, "a %s curve cannot start at a %s point (or a bad spec)",
                         cs_curve_name(kind), cs_special_name(sp->kind));
   if (c.cycles && !cs_orbit_ws_autonomous(ws))
     return cs_error_set(CS_ERR_UNSUPPORTED, "cycle curves of a forced model are not supported");
+  /* the deflation of the trivial multiplier needs the section (autonomous) */
+  if (kind == CS_CURVE_NEIMARK_SACKER && !cs_orbit_ws_autonomous(ws))
+    return cs_error_set(CS_ERR_UNSUPPORTED,
+                        "Neimark-Sacker curves of a forced model are not supported");
   if (!c.m->jac)
     return cs_error_set(CS_ERR_UNSUPPORTED, "%s has no analytic Jacobian", c.m->name);
   c.base = malloc(c.m->params_size);
@@ -1174,6 +1309,9 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
     break;
   case CS_CURVE_HOPF:
     c.nx = 2 * n + 3, c.k = n;
+    break;
+  case CS_CURVE_NEIMARK_SACKER:
+    c.nx = n + 4, c.k = n;
     break;
   default:
     c.nx = n + 3, c.k = kind == CS_CURVE_FOLD_CYCLES ? n + 1 : n;
@@ -1212,9 +1350,11 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
   double bb[N_MAX + 1], cb[N_MAX + 1], hc[N_MAX], hd[N_MAX];
   memcpy(bb, c.bb, sizeof bb), memcpy(cb, c.cb, sizeof cb);
   memcpy(hc, c.hc, sizeof hc), memcpy(hd, c.hd, sizeof hd);
+  struct cs_ns_borders ns0 = c.ns;
   for (int k = 0; k < nd && st == CS_OK; k++) {
     memcpy(c.bb, bb, sizeof bb), memcpy(c.cb, cb, sizeof cb);
     memcpy(c.hc, hc, sizeof hc), memcpy(c.hd, hd, sizeof hd);
+    c.ns = ns0;
     st = run_half(&c, s, dirs[k], &h[k]);
   }
   /* the curve: the first way reversed (nd == 2), the start, the second way */

@@ -18,7 +18,11 @@
  *    shooting equations of analysis/orbit.h, g) with g minimally augmented
  *    on the shooting Jacobian in (y0, T), [M - I, f; grad s, 0], singular
  *    where a second multiplier reaches +1;
- *  - period doubling: the same with g on M + I (a multiplier at -1).
+ *  - period doubling: the same with g on M + I (a multiplier at -1);
+ *  - Neimark-Sacker (autonomous models): X = (y0, T, kappa, p1, p2), G =
+ *    (the shooting equations, two entries of the 2 x 2 block of the doubly
+ *    bordered M^2 - 2 kappa M + I), kappa = cos theta of the pair exp(+-i
+ *    theta) (Govaerts; analysis/continuation2_ns.c).
  * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
  * of p1) exactly, everything else by central (equilibria) or forward
  * (cycles: one variational shooting per column) differences of G.
@@ -30,7 +34,11 @@
  *  - Hopf curve: test1 = kappa = omega^2: zero at a Bogdanov-Takens point,
  *    where the curve ends; test2 = l1, the first Lyapunov coefficient: zero
  *    at a Bautin (generalized Hopf) point;
- *  - cycle curves: none (test1 = test2 = NaN).
+ *  - Neimark-Sacker curve: test1 = kappa = cos theta, test2 = theta (rad,
+ *    NaN where |kappa| > 1: a neutral saddle); the strong resonances 1:1,
+ *    1:2, 1:3, 1:4 where kappa = 1, -1, -1/2, 0 (1:1 and 1:2 also where the
+ *    pair turns through 1 or -1 without becoming real);
+ *  - fold-of-cycles and period-doubling curves: none (test1 = test2 = NaN).
  * User points: where p1 or p2 takes a given value.
  *
  * The curve is followed from the start in both directions (or one) until
@@ -49,13 +57,14 @@ extern "C" {
 #endif
 
 enum cs_curve_kind {
-  CS_CURVE_FOLD,           /* fold of equilibria */
-  CS_CURVE_HOPF,           /* Hopf of equilibria */
-  CS_CURVE_FOLD_CYCLES,    /* fold of cycles (LPC) */
-  CS_CURVE_PERIOD_DOUBLING /* period doubling (PD) */
+  CS_CURVE_FOLD,            /* fold of equilibria */
+  CS_CURVE_HOPF,            /* Hopf of equilibria */
+  CS_CURVE_FOLD_CYCLES,     /* fold of cycles (LPC) */
+  CS_CURVE_PERIOD_DOUBLING, /* period doubling (PD) */
+  CS_CURVE_NEIMARK_SACKER   /* Neimark-Sacker (torus, NS) of cycles */
 };
 
-/* "fold", "hopf", "fold-of-cycles", "period-doubling" */
+/* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
 #define CS_CODIM2_LIST(X)                                                       \
@@ -64,7 +73,11 @@ CS_API const char *cs_curve_name(enum cs_curve_kind k);
   X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
   X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
   X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
-  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */
+  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */ \
+  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: theta = 0, meets a fold (LPC) */    \
+  X(CS_CODIM2_R2, "resonance-1:2")   /* NS: theta = pi, meets a PD */           \
+  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */                   \
+  X(CS_CODIM2_R4, "resonance-1:4")   /* NS: theta = pi/2 */
 
 enum cs_codim2_kind {
 #define CS_CODIM2_ENUM(id, name) id,
@@ -135,11 +148,11 @@ struct cs_curve {
 CS_API void cs_curve_free(struct cs_curve *c);
 
 /* Continues the special point sp of a one-parameter branch (kind fold or
- * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold or
- * period-doubling of a cycle branch of an autonomous model for the cycle
- * curves) in (p1, p2). ws: the workspace of the branch (p1 its parameter);
- * params_unprepared: the model's parameters as read, p2 at its starting
- * value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
+ * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold,
+ * period-doubling or neimark-sacker of a cycle branch of an autonomous
+ * model for the cycle curves) in (p1, p2). ws: the workspace of the branch
+ * (p1 its parameter); params_unprepared: the model's parameters as read, p2
+ * at its starting value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
  * ended early: end_note), CS_ERR_ARG for a wrong start or spec,
  * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
  * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,

@@ -44,6 +44,9 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
   case CS_CURVE_HOPF:
     *t1 = "kappa", *t2 = "l1";
     break;
+  case CS_CURVE_NEIMARK_SACKER:
+    *t1 = "kappa", *t2 = "theta";
+    break;
   default:
     *t1 = "test1", *t2 = "test2";
   }
@@ -51,7 +54,7 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
 
 static const char *test_doc(enum cs_curve_kind k, int which)
 {
-  static const char *const docs[4][2] = {
+  static const char *const docs[5][2] = {
       {"<w, v> of the unit left and right null vectors of the Jacobian: 0 at a "
        "Bogdanov-Takens point",
        "<w, B(v, v)>/2, the fold's quadratic normal-form coefficient (unit null vectors): 0 at "
@@ -62,6 +65,11 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "supercritical, > 0 subcritical): 0 at a Bautin point"},
       {"none (NaN)", "none (NaN)"},
       {"none (NaN)", "none (NaN)"},
+      {"kappa = cos theta of the critical pair of multipliers exp(+-i theta) (an unknown of the "
+       "curve: M^2 - 2 kappa M + I singular twice): the strong resonances 1:1, 1:2, 1:3, 1:4 at "
+       "kappa = 1, -1, -1/2, 0; |kappa| > 1: a neutral saddle (real pair m, 1/m)",
+       "theta = acos(kappa) in [0, pi], the argument of the critical multiplier pair (NaN where "
+       "|kappa| > 1)"},
   };
   return docs[k][which];
 }
@@ -72,7 +80,8 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   const struct cs_param_desc *d1 = &m->param[h->param1], *d2 = &m->param[h->param2];
   const char *tu = m->time_unit_si ? "s" : "1", *t1, *t2;
   enum cs_curve_kind k = h->curve->kind;
-  int cyc = k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING;
+  int cyc =
+      k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING || k == CS_CURVE_NEIMARK_SACKER;
   char doc[DOC_LEN], nm[NAME_LEN];
   cs_curve_test_names(k, &t1, &t2);
   if (special) {
@@ -87,7 +96,11 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
                          : "NaN (not a Hopf curve)");
   add(c, t1, k == CS_CURVE_HOPF ? (m->time_unit_si ? "1/s^2" : "1") : "1", CS_H5_DOUBLE,
       test_doc(k, 0));
-  add(c, t2, k == CS_CURVE_HOPF ? "state scale^-2 / time unit" : "1", CS_H5_DOUBLE, test_doc(k, 1));
+  add(c, t2,
+      k == CS_CURVE_HOPF             ? "state scale^-2 / time unit"
+      : k == CS_CURVE_NEIMARK_SACKER ? "rad"
+                                     : "1",
+      CS_H5_DOUBLE, test_doc(k, 1));
   add(c, "l1_err", k == CS_CURVE_HOPF ? "state scale^-2 / time unit" : "1", CS_H5_DOUBLE,
       "Hopf: error estimate of l1 (its change when the difference steps double); else NaN");
   if (!special) {
@@ -121,7 +134,8 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
 {
   size_t k = 0, n = h->m->n_state;
   enum cs_curve_kind kind = h->curve->kind;
-  int cyc = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
+  int cyc = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING ||
+            kind == CS_CURVE_NEIMARK_SACKER;
   row[k++] = q->p1;
   row[k++] = q->p2;
   row[k++] = q->period;

@@ -127,6 +127,13 @@ static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r
   c->start = CS_CONTINUE_FROM_SWEEP;
 }
 
+const char *cs_continue_from_name(enum cs_continue_from s)
+{
+  static const char *const names[] = {"state",           "hopf",   "sweep", "fold",
+                                      "period-doubling", "branch", "curve", "neimark-sacker"};
+  return (int)s >= 0 && s <= CS_CONTINUE_FROM_NS ? names[s] : "unknown";
+}
+
 /* parameter2, min2, max2 */
 static void param2(struct cs_config_parse *p, struct cs_continue_config *c)
 {
@@ -340,7 +347,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
   if (p.st == CS_OK && c->param2 >= 0 && !r)
     cs_config_i_err(
         &p, NULL, "start", CS_ERR_PARSE,
-        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
+        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling, "
+        "neimark-sacker)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
       c->start = CS_CONTINUE_FROM_STATE;
@@ -352,6 +360,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
+    else if (strcmp(r->value, "neimark-sacker") == 0 && c->param2 >= 0)
+      c->start = CS_CONTINUE_FROM_NS;
     else if ((strncmp(r->value, "branch:", 7) == 0 || strncmp(r->value, "curve:", 6) == 0) &&
              c->param2 >= 0) {
       /* branch:FILE.h5:K (a row of /special), curve:FILE.h5:K (of /curve_special) */
@@ -372,31 +382,34 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     } else if (c->param2 >= 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K, "
-          "curve:FILE.h5:K)",
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, neimark-sacker, "
+          "branch:FILE.h5:K, curve:FILE.h5:K)",
           r->value);
     else
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' (accepted: state, hopf, or sweep:FILE.h5:INDEX[:forward|backward]; fold, "
-          "period-doubling with parameter2)",
+          "period-doubling, neimark-sacker with parameter2)",
           r->value);
     if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_STATE)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
           "'%s' starts no curve (accepted with parameter2: hopf, fold, period-doubling, "
-          "branch:FILE.h5:K, curve:FILE.h5:K, sweep:FILE.h5:INDEX with curve = KIND)",
+          "neimark-sacker, branch:FILE.h5:K, curve:FILE.h5:K, sweep:FILE.h5:INDEX with curve = "
+          "KIND)",
           r->value);
     /* a sweep point starts a curve at the first point of a kind of its branch */
-    static const char *const curve_kinds[] = {"hopf", "fold", "period-doubling", NULL};
-    static const enum cs_special_kind curve_at[] = {CS_SPECIAL_HOPF, CS_SPECIAL_FOLD,
-                                                    CS_SPECIAL_PERIOD_DOUBLING};
+    static const char *const curve_kinds[] = {"hopf", "fold", "period-doubling", "neimark-sacker",
+                                              NULL};
+    static const enum cs_special_kind curve_at[] = {
+        CS_SPECIAL_HOPF, CS_SPECIAL_FOLD, CS_SPECIAL_PERIOD_DOUBLING, CS_SPECIAL_NEIMARK_SACKER};
     const struct cs_config_raw *ck = cs_config_i_get(&p, "curve");
     int k = -1;
     if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP && !ck)
       cs_config_i_err(&p, NULL, "curve", CS_ERR_PARSE,
                       "missing in [continuation] with start = sweep and parameter2 (accepted: "
-                      "hopf, fold, period-doubling: the first such point of the branch)");
+                      "hopf, fold, period-doubling, neimark-sacker: the first such point of the "
+                      "branch)");
     else if (p.st == CS_OK && ck && !(c->param2 >= 0 && c->start == CS_CONTINUE_FROM_SWEEP))
       cs_config_i_err(&p, ck, "curve", CS_ERR_PARSE,
                       "needs start = sweep:FILE.h5:INDEX and parameter2 (other starts name the "
@@ -406,15 +419,20 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_HOPF && c->branch == CS_BRANCH_CYCLE)
       cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
                       "hopf is a point of equilibria (accepted: branch = equilibria)");
-    if (p.st == CS_OK && ck && c->curve_at == CS_SPECIAL_PERIOD_DOUBLING &&
+    if (p.st == CS_OK && ck &&
+        (c->curve_at == CS_SPECIAL_PERIOD_DOUBLING || c->curve_at == CS_SPECIAL_NEIMARK_SACKER) &&
         c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, ck, "curve", CS_ERR_RANGE,
-                      "period doublings are points of cycles (accepted: branch = cycles)");
+                      "%s points are points of cycles (accepted: branch = cycles)", ck->value);
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_NS && c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "Neimark-Sacker points are points of cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD) &&
+        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD ||
+         c->start == CS_CONTINUE_FROM_NS) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,

@@ -43,10 +43,11 @@
  *                   continued in (parameter, parameter2)
  *   min2, max2      its range (required with parameter2); the curve ends at
  *                   the box [min, max] x [min2, max2]
- *   start           hopf | fold | period-doubling: the first such point of
- *                   the one-parameter branch (hopf, fold with branch =
- *                   equilibria: of equilibria; fold, period-doubling with
- *                   branch = cycles: of the cycles from [initial])
+ *   start           hopf | fold | period-doubling | neimark-sacker: the
+ *                   first such point of the one-parameter branch (hopf, fold
+ *                   with branch = equilibria: of equilibria; fold,
+ *                   period-doubling, neimark-sacker with branch = cycles: of
+ *                   the cycles from [initial])
  *                   | branch:FILE.h5:K: row K (from 0) of /special of a
  *                   continuation file of the same model and parameter
  *                   | curve:FILE.h5:K: the curve born at row K of
@@ -81,7 +82,8 @@ enum cs_continue_from {
   CS_CONTINUE_FROM_FOLD,   /* parameter2: the first fold of the branch (from [initial]) */
   CS_CONTINUE_FROM_PD,     /* parameter2: the first period doubling of the cycles */
   CS_CONTINUE_FROM_BRANCH, /* parameter2: special point K of a continuation file */
-  CS_CONTINUE_FROM_CURVE   /* parameter2: codim-2 point K of a curve file: the curve born there */
+  CS_CONTINUE_FROM_CURVE,  /* parameter2: codim-2 point K of a curve file: the curve born there */
+  CS_CONTINUE_FROM_NS      /* parameter2: the first Neimark-Sacker point of the cycles */
 };
 
 struct cs_continue_config {

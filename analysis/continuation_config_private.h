@@ -9,4 +9,8 @@
 /* The keys [continuation] accepts, NULL-terminated (for `contensou keys`). */
 const char *const *cs_continue_config_keys(void);
 
+/* The value of `start` that names s ("state", "hopf", "sweep", "fold",
+ * "period-doubling", "branch", "neimark-sacker"). */
+const char *cs_continue_from_name(enum cs_continue_from s);
+
 #endif

@@ -13,6 +13,7 @@
 #include "models/model_private.h"
 #include "io/run_h5_private.h"
 #include "analysis/orbit_h5_private.h"
+#include "analysis/continuation_config_private.h"
 
 #define NAME_LEN 48
 #define DOC_LEN 160
@@ -468,12 +469,10 @@ enum cs_status cs_branch_h5_write_with(const char *path, const struct cs_config 
     write_branch(&w, "/equilibria", m, pd, eq);
   write_special(&w, m, pd, b, eq);
   /* the settings, on the branch they made */
-  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
-                                       "period-doubling", "branch"};
   const char *o = "/branch";
   cs_w_string(&w, o, "parameter", pd->name);
   cs_w_string(&w, o, "parameter_unit", pd->unit);
-  cs_w_string(&w, o, "start", starts[cc->start]);
+  cs_w_string(&w, o, "start", cs_continue_from_name(cc->start));
   cs_w_double(&w, o, "at", cc->at, pd->unit);
   cs_w_double(&w, o, "min", cc->spec.p_min, pd->unit);
   cs_w_double(&w, o, "max", cc->spec.p_max, pd->unit);

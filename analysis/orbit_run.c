@@ -192,10 +192,11 @@ static enum cs_status branch_start(const struct cs_config *cfg, const struct cs_
       return cs_error_set(CS_ERR_MISMATCH, "%s: start: '%s', special point %ld: no state %s", where,
                           cc->sweep_file, cc->sweep_index, m->state[i].name);
   if (!(sp->kind == CS_SPECIAL_HOPF || sp->kind == CS_SPECIAL_FOLD ||
-        (sp->kind == CS_SPECIAL_PERIOD_DOUBLING && *cycles)))
+        ((sp->kind == CS_SPECIAL_PERIOD_DOUBLING || sp->kind == CS_SPECIAL_NEIMARK_SACKER) &&
+         *cycles)))
     return cs_error_set(CS_ERR_ARG,
                         "%s: start: special point %ld of '%s' is a %s point (accepted: hopf, fold, "
-                        "period-doubling)",
+                        "period-doubling, neimark-sacker)",
                         where, cc->sweep_index, cc->sweep_file, cs_special_name(sp->kind));
   return CS_OK;
 }
@@ -371,6 +372,7 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     cycles = out->curve_start_cycles;
     out->curve_kind = f->kind == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
                       : f->kind == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
+                      : f->kind == CS_SPECIAL_NEIMARK_SACKER  ? CS_CURVE_NEIMARK_SACKER
                       : cycles                                ? CS_CURVE_FOLD_CYCLES
                                                               : CS_CURVE_FOLD;
     b->kind = cycles ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
@@ -378,15 +380,18 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     b->n = m->n_state;
   } else {
     if (cc->start == CS_CONTINUE_FROM_SWEEP) /* curve = KIND: from the sweep point's branch */
-      want = cc->curve_at, out->curve_kind = want == CS_SPECIAL_HOPF ? CS_CURVE_HOPF
-                                             : want == CS_SPECIAL_PERIOD_DOUBLING
-                                                 ? CS_CURVE_PERIOD_DOUBLING
-                                             : cycles ? CS_CURVE_FOLD_CYCLES
-                                                      : CS_CURVE_FOLD;
+      want = cc->curve_at,
+      out->curve_kind = want == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
+                        : want == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
+                        : want == CS_SPECIAL_NEIMARK_SACKER  ? CS_CURVE_NEIMARK_SACKER
+                        : cycles                             ? CS_CURVE_FOLD_CYCLES
+                                                             : CS_CURVE_FOLD;
     else if (cc->start == CS_CONTINUE_FROM_HOPF)
       out->curve_kind = CS_CURVE_HOPF, want = CS_SPECIAL_HOPF;
     else if (cc->start == CS_CONTINUE_FROM_PD)
       out->curve_kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
+    else if (cc->start == CS_CONTINUE_FROM_NS)
+      out->curve_kind = CS_CURVE_NEIMARK_SACKER, want = CS_SPECIAL_NEIMARK_SACKER;
     else
       out->curve_kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
     if (!cycles) {

@@ -18,6 +18,14 @@
  *   branch at mu = 0 and its period-doubling curve mu = 0 in (mu, nu), every
  *   point with period 2 pi, the cycle (1, 0, 0) and the multipliers -1 and
  *   -exp(2 pi nu);
+ * - a cycle with a turning transverse plane (model torus): the
+ *   Neimark-Sacker point of the cycle branch at nu = 0 (argument 2 pi w),
+ *   its curve nu = 0 in (nu, w) (every point: nu within 1e-8, period 2 pi,
+ *   kappa = cos(2 pi w), theta = acos kappa, the pair exp(+-2 pi i w)), the
+ *   strong resonances 1:4, 1:3, 1:2, 1:3, 1:4, 1:1 located at w = 1/4, 1/3,
+ *   1/2, 2/3, 3/4, 1 within 1e-8 (1:2 and 1:1 where the pair turns through
+ *   -1 and 1 without becoming real: branch points of the system), both ends
+ *   on the box;
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
@@ -348,6 +356,80 @@ static void flip(void **state)
   free(p);
 }
 
+/* -------------------------------------------------------- Neimark-Sacker */
+
+static void torus(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("torus");
+  assert_non_null(m);
+  void *p = make_params(m);
+  assert_int_equal(cs_model_set_param(m, p, "w", 0.3), CS_OK);
+  struct cs_orbit_ws *w = ws_of(m, p, "nu");
+  struct cs_continue_spec sp = cs_continue_spec_default();
+  sp.p_min = -0.2, sp.p_max = 0.2;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-12;
+  struct cs_branch cy;
+  double y0[4] = {1.0, 0.0, 0.0, 0.0};
+  assert_int_equal(cs_continue_cycles(w, &sp, -0.2, 0.0, y0, 2 * M_PI, &cy), CS_OK);
+  const struct cs_special *ns = first(&cy, CS_SPECIAL_NEIMARK_SACKER);
+  assert_non_null(ns);
+  print_message("Neimark-Sacker at nu = %.3g, argument %.8g\n", ns->pt.p, ns->omega);
+  assert_close(ns->pt.p, 0.0, 1e-8);
+  assert_close(ns->omega, 2 * M_PI * 0.3, 1e-6);
+  struct cs_curve_spec cs = curve_spec(m, "w", -1, 1, 0.1, 1.1);
+  cs.orbit = sp.orbit;
+  cs.ds_max = 0.1;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_NEIMARK_SACKER, ns, &c), CS_OK);
+  print_message("Neimark-Sacker curve: %zu points, %s; %ld shootings\n", c.n_points, c.end_note,
+                c.evaluations);
+  assert_true(c.n_points > 5);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double th = 2 * M_PI * q->p2;
+    assert_close(q->p1, 0.0, 1e-8);
+    assert_close(q->period, 2 * M_PI, 1e-8);
+    assert_close(q->y[0], 1.0, 1e-8);
+    assert_close(q->y[2], 0.0, 1e-8);
+    assert_close(q->y[3], 0.0, 1e-8);
+    assert_close(q->test[0], cos(th), 1e-8);
+    assert_close(q->test[1], acos(cos(th)), 1e-6);
+    /* the pair exp(+-i th) (by modulus: first two) and exp(-4 pi) */
+    assert_int_equal(q->n_eig, 3);
+    assert_close(hypot(q->re[0], q->im[0]), 1.0, 1e-7);
+    assert_close(q->re[0], cos(th), 1e-7);
+    assert_close(fabs(q->im[0]), fabs(sin(th)), 1e-7);
+    assert_close(q->re[2], exp(-4 * M_PI), 1e-9);
+  }
+  assert_close(c.points[0].p2, 0.1, 1e-12);
+  assert_close(c.points[c.n_points - 1].p2, 1.1, 1e-12);
+  /* in curve order (w increasing): 1:4, 1:3, 1:2, 1:3, 1:4, 1:1 */
+  static const enum cs_codim2_kind want[] = {CS_CODIM2_R4, CS_CODIM2_R3, CS_CODIM2_R2,
+                                             CS_CODIM2_R3, CS_CODIM2_R4, CS_CODIM2_R1};
+  static const double at[] = {0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 1.0};
+  size_t seen = 0;
+  for (size_t i = 0; i < c.n_special; i++) {
+    const struct cs_curve_special *r = &c.special[i];
+    print_message("  %s at (%.3g, %.12g): %s\n", cs_codim2_name(r->kind), r->pt.p1, r->pt.p2,
+                  r->note);
+    if (r->kind < CS_CODIM2_R1)
+      continue;
+    assert_true(seen < 6);
+    assert_int_equal(r->kind, want[seen]);
+    assert_close(r->pt.p2, at[seen], 1e-8);
+    assert_close(r->pt.p1, 0.0, 1e-8);
+    assert_close(r->pt.test[0], cos(2 * M_PI * at[seen]), 1e-8);
+    assert_true(strstr(r->note, "approximate") == NULL);
+    seen++;
+  }
+  assert_int_equal(seen, 6);
+  cs_curve_free(&c);
+  cs_branch_free(&cy);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
 /* ------------------------------------------------------------ figure 5a */
 
 /* central finite-difference Jacobian of the right-hand side */
@@ -442,8 +524,9 @@ static void fig5a_hopf_curve(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),  cmocka_unit_test(cusp),
-      cmocka_unit_test(flip),   cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),
+      cmocka_unit_test(cusp),   cmocka_unit_test(flip),
+      cmocka_unit_test(torus),  cmocka_unit_test(fig5a_hopf_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

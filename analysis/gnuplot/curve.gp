@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # A two-parameter curve of contensou continue (parameter2): the Hopf, fold,
-# fold-of-cycles or period-doubling curve in (parameter, parameter2), its
-# codimension-two points (Bogdanov-Takens, cusp, Bautin) and user points
+# fold-of-cycles, period-doubling or Neimark-Sacker curve in (parameter,
+# parameter2), its codimension-two points (Bogdanov-Takens, cusp, Bautin,
+# the strong resonances of a Neimark-Sacker curve) and user points
 # marked and named; with over_map = 1 drawn over the regime map of a 2-D
 # sweep in the same plane (contensou plot MAP.h5 CURVE.h5, either order), so
 # that one sees where the map's colour boundaries follow the curve and where
@@ -38,17 +39,19 @@ th = 950
 load gpdir . '/sweep_common.gp'
 
 kname(k) = word(codim2_names, int(k) + 1)
-kpt(k) = kname(k) eq 'bogdanov-takens' ? 5 : kname(k) eq 'cusp' ? 9 : kname(k) eq 'bautin' ? 7 : 6
+kpt(k) = kname(k) eq 'bogdanov-takens' ? 5 : kname(k) eq 'cusp' ? 9 : kname(k) eq 'bautin' ? 7 : \
+         kname(k)[1:10] eq 'resonance-' ? 13 : 6
 kcol(k) = kname(k) eq 'bogdanov-takens' ? 0x9467bd : kname(k) eq 'cusp' ? 0xff7f0e : \
-          kname(k) eq 'bautin' ? 0x2ca02c : 0x000000
+          kname(k) eq 'bautin' ? 0x2ca02c : kname(k)[1:10] eq 'resonance-' ? 0x8c564b : 0x000000
 sk(i) = words(codim2_present) >= i ? int(word(codim2_present, i)) : -1
 ccol = curve_kind eq 'hopf' ? 0x111111 : curve_kind eq 'fold' ? 0x7f3b08 : \
-       curve_kind eq 'fold-of-cycles' ? 0x1f4e9e : 0xd62728
+       curve_kind eq 'fold-of-cycles' ? 0x1f4e9e : \
+       curve_kind eq 'neimark-sacker' ? 0x9467bd : 0xd62728
 b0 = over_map ? 1 : 0
 if (!exists("ncurves")) ncurves = 1
 if (!exists("curve_kinds")) curve_kinds = curve_kind
 kindcol(k) = k eq 'hopf' ? 0x111111 : k eq 'fold' ? 0x7f3b08 : \
-             k eq 'fold-of-cycles' ? 0x1f4e9e : 0xd62728
+             k eq 'fold-of-cycles' ? 0x1f4e9e : k eq 'neimark-sacker' ? 0x9467bd : 0xd62728
 if (!exists("curve_repeat")) curve_repeat = ''
 if (!exists("curve_titles")) curve_titles = ''
 crep(c) = words(curve_repeat) >= c ? int(word(curve_repeat, c)) : 0

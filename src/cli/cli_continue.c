@@ -12,6 +12,7 @@
 #include "analysis/continuation2.h"
 #include "analysis/continuation2_h5.h"
 #include "analysis/continuation_config.h"
+#include "analysis/continuation_config_private.h"
 #include "analysis/orbit_h5.h"
 #include "analysis/point.h"
 #include "cli/cli_common.h"
@@ -99,15 +100,16 @@ static const char continue_help[] =
     "                  branch (branch = equilibria: fold curve; branch = cycles: the\n"
     "                  cycles from [initial], fold-of-cycles curve) |\n"
     "                  period-doubling: the first one of the cycles (period-doubling\n"
-    "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
-    "                  continuation file of the same model and parameter |\n"
-    "                  curve:FILE.h5:K: the curve born at row K of /curve_special of\n"
-    "                  a curve file in the same parameters (bogdanov-takens of a\n"
-    "                  Hopf curve: the fold curve; of a fold curve: the Hopf curve;\n"
-    "                  bautin: the fold-of-cycles curve) |\n"
+    "                  curve) | neimark-sacker: the first one of the cycles\n"
+    "                  (Neimark-Sacker curve) | branch:FILE.h5:K: row K (from 0) of\n"
+    "                  /special of a continuation file of the same model and\n"
+    "                  parameter | curve:FILE.h5:K: the curve born at row K of\n"
+    "                  /curve_special of a curve file in the same parameters\n"
+    "                  (bogdanov-takens of a Hopf curve: the fold curve; of a fold\n"
+    "                  curve: the Hopf curve; bautin: the fold-of-cycles curve) |\n"
     "                  sweep:FILE.h5:INDEX[:forward|backward] with curve = hopf |\n"
-    "                  fold | period-doubling: the first such point of the branch\n"
-    "                  from that sweep point\n"
+    "                  fold | period-doubling | neimark-sacker: the first such point\n"
+    "                  of the branch from that sweep point\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
     "  direction2      both (default) | forward | backward: parameter2 increasing\n"
@@ -118,7 +120,9 @@ static const char continue_help[] =
     "  Lyapunov coefficient l1 changes sign). l1 (Kuznetsov's formula, the\n"
     "  second and third derivatives by central differences of the analytic\n"
     "  Jacobian) is given at every Hopf point: < 0 supercritical, > 0\n"
-    "  subcritical.\n"
+    "  subcritical. On a Neimark-Sacker curve (kappa = cos theta of the critical\n"
+    "  pair of multipliers exp(+-i theta), and theta, at every point): the strong\n"
+    "  resonances 1:1, 1:2, 1:3, 1:4 (theta = 0, pi, 2 pi/3, pi/2).\n"
     "\n"
     "output (name = value): output (the file), model, parameter, branch, start\n"
     "(start_point: the sweep point, its class);\n"
@@ -139,11 +143,12 @@ static const char continue_help[] =
     "(special points of both, kind_names attribute) and /special_notes.\n"
     "\n"
     "with parameter2 the output is: output, model, parameter, parameter2, curve\n"
-    "(hopf, fold, fold-of-cycles, period-doubling), the start point, points, one\n"
-    "line per codim-2, user and end point `<kind> = <p1> <unit> <p2> <unit>\n"
-    "(...)` (kind bogdanov-takens, cusp, bautin, user, end), l1_range (Hopf\n"
-    "curves: the first Lyapunov coefficient's range along the curve),\n"
-    "evaluations, cpu_per_point; the file has /curve (one row per point: both\n"
+    "(hopf, fold, fold-of-cycles, period-doubling, neimark-sacker), the start\n"
+    "point, points, one line per codim-2, user and end point `<kind> = <p1>\n"
+    "<unit> <p2> <unit> (...)` (kind bogdanov-takens, cusp, bautin,\n"
+    "resonance-1:1 ... resonance-1:4, user, end), l1_range (Hopf curves: the\n"
+    "first Lyapunov coefficient's range along the curve), evaluations,\n"
+    "cpu_per_point; the file has /curve (one row per point: both\n"
     "parameters, period, omega, the test functions, the state, the eigenvalues\n"
     "or multipliers) and /curve_special (kind_names), beside /branch.\n"
     "\n"
@@ -367,6 +372,9 @@ static void print_curve(const char *path, const struct cs_config *cfg,
       printf("; omega %.8g, l1 = %.6g", s->pt.omega, s->pt.test[1]);
     else if (kind == CS_CURVE_FOLD)
       printf("; %s %.6g, %s %.6g", t1n, s->pt.test[0], t2n, s->pt.test[1]);
+    else if (kind == CS_CURVE_NEIMARK_SACKER)
+      printf("; %s %.10g, %s %.10g rad, period %.10g", t1n, s->pt.test[0], t2n, s->pt.test[1],
+             s->pt.period);
     else if (isfinite(s->pt.period))
       printf("; period %.10g", s->pt.period);
     printf(")\n");
@@ -392,8 +400,6 @@ static void print_curve(const char *path, const struct cs_config *cfg,
 static void print_branch(const char *path, const struct cs_config *cfg,
                          const struct cs_continue_run_result *res, int start_class)
 {
-  static const char *const starts[] = {"state",           "hopf",   "sweep", "fold",
-                                       "period-doubling", "branch", "curve"};
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
@@ -402,7 +408,7 @@ static void print_branch(const char *path, const struct cs_config *cfg,
   printf("model = %s\n", m->name);
   printf("parameter = %s\n", pd->name);
   printf("branch = %s\n", cc->branch == CS_BRANCH_CYCLE ? "cycles" : "equilibria");
-  printf("start = %s\n", starts[cc->start]);
+  printf("start = %s\n", cs_continue_from_name(cc->start));
   if (cc->start == CS_CONTINUE_FROM_SWEEP)
     printf("start_point = %s:%ld (%s pass, %s = %.10g, class %s)\n", cc->sweep_file,
            cc->sweep_index, cc->sweep_pass ? "backward" : "forward", pd->name, cc->at,

@@ -24,7 +24,12 @@
  *   x' = beta1 + beta2 x - x^3
  *   fold curve 27 beta1^2 = 4 beta2^3 (x = +-sqrt(beta2/3)); its two branches
  *   meet at the cusp point (0, 0), where the fold's quadratic coefficient
- *   f_xx/2 = -3x changes sign. */
+ *   f_xx/2 = -3x changes sign.
+ *
+ * Cycles (Kuznetsov §7.3-7.4; both period 2 pi on the unit circle of (x, y)):
+ * flip (period doubling at mu = 0, a Moebius band) and torus
+ * (Neimark-Sacker at nu = 0 with the pair's argument 2 pi w; resonances at
+ * w = 1, 1/2, 1/3, 1/4), described at their definitions below. */
 #include <math.h>
 #include <stddef.h>
 
@@ -384,6 +389,102 @@ const struct cs_model cs_model_flip = {
     .rhs = flip_rhs,
     .jac = flip_jac,
     .derived_fn = flip_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
+};
+
+/* ----------------------------------------------------------------- torus */
+
+/* torus, a cycle with a Neimark-Sacker (torus) bifurcation of known
+ * multipliers: the unit circle of the (x, y) plane, (x, y)' = (1 - r^2)(x,
+ * y) + (-y, x), theta' = 1, period 2 pi, times a transverse plane (u, v)
+ * that turns at the rate w and grows at the rate nu, with a cubic
+ * saturation: (u, v)' = (nu u - w v, w u + nu v) - (u^2 + v^2)(u, v). The
+ * cycle is (cos t, sin t, 0, 0) for every (nu, w); its nontrivial
+ * multipliers are exp(-4 pi) (radial, rate -2) and exp(2 pi (nu +- i w)):
+ * the Neimark-Sacker curve is nu = 0 for every w, the pair's argument
+ * theta = 2 pi w (kappa = cos theta = cos(2 pi w)), with the strong
+ * resonances 1:1, 1:2, 1:3, 1:4 at w = 1, 1/2, 1/3, 1/4 (mod 1). For nu > 0
+ * the cycle is unstable and an invariant torus u^2 + v^2 = nu surrounds it
+ * (supercritical). The transverse flow commutes with rotations of (u, v):
+ * at w = 1/2 (1:2) the multiplier -1 is double without a Jordan block, the
+ * pair passes through -1 and on around the circle (no neutral saddles). */
+struct torus {
+  double nu, w;
+};
+
+static const struct cs_var_desc torus_state[] = {
+    {"x", "1", "r cos(theta): the cycle's plane", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
+    {"u", "1", "first coordinate of the transverse plane", 0, 0},
+    {"v", "1", "second coordinate of the transverse plane", 0, 0},
+};
+
+static const double torus_default[] = {1.0, 0.0, 0.0, 0.0};
+
+static const struct cs_param_desc torus_params[] = {
+    {"nu", "1", offsetof(struct torus, nu), -0.1, -10.0, 10.0, NULL,
+     "growth rate of the transverse plane: multipliers exp(2 pi (nu +- i w)) (Neimark-Sacker at "
+     "nu = 0)"},
+    {"w", "1", offsetof(struct torus, w), 0.3, -10.0, 10.0, NULL,
+     "turning rate of the transverse plane (turns per radian of the cycle): the pair's argument "
+     "2 pi w"},
+};
+
+static int torus_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct torus *p = vp;
+  double g = 1.0 - (y[0] * y[0] + y[1] * y[1]), h = p->nu - (y[2] * y[2] + y[3] * y[3]);
+  f[0] = g * y[0] - y[1];
+  f[1] = g * y[1] + y[0];
+  f[2] = h * y[2] - p->w * y[3];
+  f[3] = h * y[3] + p->w * y[2];
+  return 0;
+}
+
+static int torus_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct torus *p = vp;
+  double g = 1.0 - (y[0] * y[0] + y[1] * y[1]), h = p->nu - (y[2] * y[2] + y[3] * y[3]);
+  for (int i = 0; i < 16; i++)
+    J[i] = 0;
+  J[0] = g - 2.0 * y[0] * y[0];
+  J[1] = -2.0 * y[0] * y[1] - 1.0;
+  J[4] = -2.0 * y[0] * y[1] + 1.0;
+  J[5] = g - 2.0 * y[1] * y[1];
+  J[10] = h - 2.0 * y[2] * y[2];
+  J[11] = -2.0 * y[2] * y[3] - p->w;
+  J[14] = -2.0 * y[2] * y[3] + p->w;
+  J[15] = h - 2.0 * y[3] * y[3];
+  return 0;
+}
+
+static enum cs_status torus_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_torus = {
+    .name = "torus",
+    .title = "cycle with a turning transverse plane (reference: Neimark-Sacker at nu = 0, "
+             "multipliers exp(2 pi (nu +- i w)), exp(-4 pi))",
+    .reference = "the unit circle times a transverse focus turning at rate w (see normal_forms.c)",
+    .n_state = 4,
+    .state = torus_state,
+    .state_default = torus_default,
+    .n_param = sizeof torus_params / sizeof *torus_params,
+    .param = torus_params,
+    .params_size = sizeof(struct torus),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = torus_prepare,
+    .rhs = torus_rhs,
+    .jac = torus_jac,
+    .derived_fn = r_derived_fn,
     .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
     .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
 };

@@ -5,7 +5,7 @@
 # with and without mode switches; a 1-D sweep in both directions with
 # bifurcations and equilibria; one with the Lyapunov spectrum; a 2-D map; eps studies of one trajectory, with
 # an eps and an event-driven reference, and over a sweep; a friction fit; an
-# orbit; branches of cycles and of equilibria; a two-parameter curve; a basins map and basins along a parameter) and h5py
+# orbit; branches of cycles and of equilibria; two-parameter curves (Hopf, Neimark-Sacker); a basins map and basins along a parameter) and h5py
 # walks every object:
 # each dataset needs a non-empty string attribute `doc` and units, either a
 # scalar string attribute `units` or (tables) a list `units` with one entry per
@@ -182,6 +182,25 @@ max2 = 1
 user = beta2:-0.25
 EOF
 make curve.h5 continue bt.ini --no-plot
+# a Neimark-Sacker curve of cycles (its kappa and theta columns)
+cat >torus.ini <<'EOF'
+[model]
+name = torus
+
+[initial]
+x = 1
+
+[continuation]
+branch = cycles
+parameter = nu
+min = -0.2
+max = 0.2
+start = neimark-sacker
+parameter2 = w
+min2 = 0.2
+max2 = 0.4
+EOF
+make curve_ns.h5 continue torus.ini --no-plot
 # basins of attraction: a map (cells, attractors) and basins along a parameter
 basins=(basins "$params/pendulum_fig5a_basins.ini" --set basins.cells=3 --set basins.transient=20
   --set basins.transient_max=40)
