@@ -108,6 +108,11 @@ pass "the reader gone, the resume completes"
 if command -v mpirun >/dev/null 2>&1; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan_openmpi.supp:print_suppressions=0"
+  # Open MPI 4 forwards the signal, waits odls_base_sigkill_timeout (1 s by
+  # default) and then kills the ranks: on a loaded machine rank 0's message
+  # and last write can miss that second (seen once in a full -j2 run beside
+  # other jobs). 5 s, as in sweep_mpi.sh, leaves a margin no load exhausts.
+  export OMPI_MCA_odls_base_sigkill_timeout=5
   o="$scratch/mpi_int.h5"
   last="mpirun -np 2 contensou sweep -o mpi_int.h5, SIGINT (Ctrl-C) to mpirun while rank 0 is held with 3 points on disk"
   stop_held INT "$o" mpirun --oversubscribe -np 2 "$hooks" sweep "$ini" -o "$o" --threads 1 --progress log
