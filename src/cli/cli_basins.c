@@ -17,10 +17,12 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
+#include "sweep/sweep_dist.h"
 #include "analysis/basins_private.h"
 #include "io/config_private.h"
 #include "io/run_h5_private.h"
 #include "analysis/basins_h5_private.h"
+#include "sweep/basins_dist_private.h"
 
 #define MAX_SETS 64
 
@@ -227,6 +229,68 @@ static void print_result(const struct cs_basins_file_result *fr, const char *pat
     printf("resumed_units = %zu\n", fr->resumed_units);
 }
 
+/* The basin map of spec into path over the processes mpirun started (one
+ * without it): rank 0 writes the file and reports; returns the exit status. */
+static int run_map(const struct cli_ctx *ctx, struct cs_config *cfg,
+                   const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
+                   const char *file, const char *path, int resume, int quiet)
+{
+  struct cs_dist dist;
+  if (cs_dist_init(&dist) != CS_OK)
+    return cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
+  install_handlers(); /* again: after MPI's start, which may install its own */
+  int rank0 = dist.rank == 0, rc;
+  struct progress_ctx pc = {.quiet = quiet || !rank0};
+#ifdef CONTENSOU_TEST_HOOKS
+  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
+  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+#endif
+  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+  const struct cs_basins_file_opts fo = {.resume = resume,
+                                         .run = &run,
+                                         .cancel = &stop_signal,
+                                         .progress = progress,
+                                         .progress_ctx = &pc};
+  struct cs_basins_file_result fr;
+  enum cs_status st = cs_basins_file_run_dist(&dist, cfg, spec, path, &fo, &fr);
+  if (pc.started)
+    cli_progress_end(&pc.prog);
+  if (!rank0) {
+    /* a worker: its units are in rank 0's file, which says what happened */
+    rc = st != CS_OK                 ? cli_exit_code(st)
+         : fr.stopped && stop_signal ? 128 + (int)stop_signal
+                                     : CLI_EXIT_OK;
+  } else if (!fr.opened) {
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
+  } else if (fr.run_failed) {
+    rc = cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(),
+                  fr.cells_on_disk, path);
+  } else if (st != CS_OK) {
+    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
+                  cs_errmsg(), fr.cells_on_disk, path);
+  } else if (fr.stopped) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s%s: %zu of %zu cells are in %s.partial; continue with "
+            "'contensou basins %s --resume -o %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            sig == SIGTERM && dist.size > 1 ? " (under mpirun also Ctrl-C: Open MPI forwards "
+                                              "SIGINT to the processes as SIGTERM)"
+                                            : "",
+            fr.cells_on_disk, cs_basins_ncells(spec), path, file, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else {
+    print_result(&fr, path);
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_result_free(&fr.basins);
+  cs_dist_finalize(&dist);
+  return rc;
+}
+
 int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
 {
   struct cli_opt opts[] = {
@@ -245,7 +309,6 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   int rc = cli_load_config(cmd, file, sets, nset, &cfg);
   if (rc != 0)
     return rc;
-  enum cs_status st;
   if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
     rc = cli_usage(cmd,
                    "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
@@ -281,45 +344,8 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
       rc = along(ctx, &cfg, &spec, sets, nset, path);
     goto out_cfg;
   }
-  struct progress_ctx pc = {.quiet = cli_opt(opts, "--quiet")->value != NULL};
-#ifdef CONTENSOU_TEST_HOOKS
-  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
-  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
-#endif
-  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  const struct cs_basins_file_opts fo = {.resume = resume,
-                                         .run = &run,
-                                         .cancel = &stop_signal,
-                                         .progress = progress,
-                                         .progress_ctx = &pc};
-  struct cs_basins_file_result fr;
-  st = cs_basins_file_run(&cfg, &spec, path, &fo, &fr);
-  if (pc.started)
-    cli_progress_end(&pc.prog);
-  if (!fr.opened) {
-    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
-  } else if (fr.run_failed) {
-    rc = cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(),
-                  fr.cells_on_disk, path);
-  } else if (st != CS_OK) {
-    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
-                  cs_errmsg(), fr.cells_on_disk, path);
-  } else if (fr.stopped) {
-    int sig = (int)stop_signal;
-    fprintf(stderr,
-            "%s: stopped by %s: %zu of %zu cells are in %s.partial; continue with "
-            "'contensou basins %s --resume -o %s'\n",
-            cmd,
-            sig == SIGINT    ? "SIGINT"
-            : sig == SIGTERM ? "SIGTERM"
-                             : "a signal",
-            fr.cells_on_disk, cs_basins_ncells(&spec), path, file, path);
-    rc = 128 + (sig > 0 ? sig : SIGTERM);
-  } else {
-    print_result(&fr, path);
-    rc = CLI_EXIT_OK;
-  }
-  cs_basins_result_free(&fr.basins);
+  rc = run_map(ctx, &cfg, &spec, sets, nset, file, path, resume,
+               cli_opt(opts, "--quiet")->value != NULL);
 out_cfg:
   cs_config_free(&cfg);
   return rc;
