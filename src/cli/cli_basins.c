@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analysis/basins.h"
 #include "analysis/basins_h5.h"
@@ -30,7 +32,8 @@ static const char *const cmd = "contensou basins";
 
 static const char basins_help[] =
     "usage: contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
-    "                        [--threads N] [--resume] [--quiet]\n"
+    "                        [--threads N] [--resume] [--quiet] [--progress MODE]\n"
+    "       mpirun -np N contensou basins ...   (the map over N processes)\n"
     "\n"
     "Basins of attraction at the parameters of FILE.ini ([basins] section): many\n"
     "initial states, each integrated until the attractor it reaches is known;\n"
@@ -51,12 +54,23 @@ static const char basins_help[] =
     "--resume (same FILE.ini and --set) continues. A second run on the same OUT.h5\n"
     "is refused.\n"
     "\n"
+    "Under mpirun (or srun) the map's work units go to every thread of every\n"
+    "process; process 0 alone writes OUT.h5 and prints, and the file holds the\n"
+    "same data as one process's, bit for bit. Ctrl-C reaches the processes as\n"
+    "SIGTERM (Open MPI forwards SIGINT so); --resume works with any number of\n"
+    "processes, whatever the interrupted run had. Under mpirun stderr is not a\n"
+    "terminal: --progress log shows the progress.\n"
+    "\n"
     "options:\n"
     "  --set S.K=V   override key K of section S (repeatable)\n"
     "  -o OUT.h5     output file (default: output/<name>_basins.h5)\n"
-    "  --threads N   OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
+    "  --threads N   OpenMP threads per process (default: OMP_NUM_THREADS or all cores)\n"
     "  --resume      continue the unfinished run of OUT.h5\n"
-    "  --quiet       no progress line\n"
+    "  --quiet       no progress report on stderr\n"
+    "  --progress M  auto (default: a progress line with the time left when stderr is\n"
+    "                a terminal) | log (a line 'cells on disk = N of M' with the time\n"
+    "                left whenever that number grows, at most once a second, every\n"
+    "                30 s after the first minute: for batch logs and mpirun) | none\n"
     "\n"
     "[basins] keys (times in the model's time unit, states in their own unit):\n"
     "  x, y          grid: the two state variables; x_min, x_max, y_min, y_max their ranges\n"
@@ -105,14 +119,46 @@ static void install_handlers(void)
   cli_output_signals();
 }
 
+enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
+
 struct progress_ctx {
   struct cli_progress prog;
   int started, quiet;
+  enum progress_mode mode;
+  const char *path;
+  double t0, last_log, from;
+  size_t logged;
 #ifdef CONTENSOU_TEST_HOOKS
   long kill_after; /* SIGKILL itself after this many units written (0: never) */
   long written;
 #endif
 };
+
+#ifdef CONTENSOU_TEST_HOOKS
+/* Test builds only: with CONTENSOU_TEST_PAUSE_AT=N and
+ * CONTENSOU_TEST_PAUSE_FILE=F (as for sweeps, tests/cli/common.bash), the
+ * run holds once this run has written N units (flushed, on disk), writes the
+ * cells on disk to F and waits until F.go exists or a signal came. It holds
+ * inside the file's sink, so no other unit is written or handed out
+ * meanwhile and the run cannot end: a test signals it in a known state. */
+static void test_pause(long written, size_t on_disk)
+{
+  const char *at = getenv("CONTENSOU_TEST_PAUSE_AT"), *file = getenv("CONTENSOU_TEST_PAUSE_FILE");
+  if (!at || !file || written != strtol(at, NULL, 10))
+    return;
+  const struct timespec nap = {0, 10 * 1000 * 1000};
+  char *tmp = cli_path_printf("%s.tmp", file), *go = cli_path_printf("%s.go", file);
+  FILE *fp = tmp && go ? fopen(tmp, "w") : NULL;
+  if (fp) {
+    fprintf(fp, "%zu\n", on_disk);
+    if (fclose(fp) == 0)
+      rename(tmp, file); /* whole or absent for the test that polls it */
+  }
+  while (go && !stop_signal && access(go, F_OK) != 0)
+    nanosleep(&nap, NULL);
+  free(tmp), free(go);
+}
+#endif
 
 /* Called before the run (the resumed cells) and after each unit on disk. */
 static int progress(void *vp, size_t on_disk, size_t n_cells)
@@ -121,15 +167,34 @@ static int progress(void *vp, size_t on_disk, size_t n_cells)
   if (!p->started) {
     p->started = 1;
     cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, "cells on disk", (double)on_disk,
-                       (double)n_cells, p->quiet);
+                       (double)n_cells, p->quiet || p->mode != PROGRESS_AUTO);
+    p->t0 = p->last_log = cli_clock();
+    p->from = (double)on_disk;
+    p->logged = on_disk;
     return 0;
   }
   cli_progress_update(&p->prog, (double)on_disk);
+  if (p->mode == PROGRESS_LOG && !p->quiet && on_disk != p->logged) {
+    /* what is on disk (a kill cannot take it back), with the time left at
+     * this run's rate so far */
+    double t = cli_clock(), el = t - p->t0, done = (double)on_disk - p->from;
+    if (t - p->last_log >= (el < 60 ? 1.0 : 30.0) || on_disk == n_cells) {
+      fprintf(stderr, "%s: cells on disk = %zu of %zu (%.0f%%), %.0f s elapsed", cmd, on_disk,
+              n_cells, 100.0 * (double)on_disk / (double)n_cells, el);
+      if (done > 0 && on_disk < n_cells)
+        fprintf(stderr, ", ETA %.0f s", el / done * (double)(n_cells - on_disk));
+      fprintf(stderr, " (%s.partial)\n", p->path);
+      fflush(stderr);
+      p->logged = on_disk, p->last_log = t;
+    }
+  }
 #ifdef CONTENSOU_TEST_HOOKS
   /* Test builds only (contensou_testhooks of tests/CMakeLists.txt, never
    * installed): a kill -9 at a known point, whatever the machine's speed. */
-  if (p->kill_after > 0 && ++p->written >= p->kill_after)
+  p->written++;
+  if (p->kill_after > 0 && p->written >= p->kill_after)
     raise(SIGKILL);
+  test_pause(p->written, on_disk);
 #endif
   return 0;
 }
@@ -233,14 +298,16 @@ static void print_result(const struct cs_basins_file_result *fr, const char *pat
  * without it): rank 0 writes the file and reports; returns the exit status. */
 static int run_map(const struct cli_ctx *ctx, struct cs_config *cfg,
                    const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
-                   const char *file, const char *path, int resume, int quiet)
+                   const char *file, const char *path, int resume, int quiet,
+                   enum progress_mode mode)
 {
   struct cs_dist dist;
   if (cs_dist_init(&dist) != CS_OK)
     return cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
   install_handlers(); /* again: after MPI's start, which may install its own */
   int rank0 = dist.rank == 0, rc;
-  struct progress_ctx pc = {.quiet = quiet || !rank0};
+  struct progress_ctx pc = {
+      .quiet = quiet || !rank0 || mode == PROGRESS_NONE, .mode = mode, .path = path};
 #ifdef CONTENSOU_TEST_HOOKS
   const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
   pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
@@ -293,11 +360,13 @@ static int run_map(const struct cli_ctx *ctx, struct cs_config *cfg,
 
 int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
 {
+  static const char *const progress_modes[] = {"auto", "log", "none", NULL};
   struct cli_opt opts[] = {
       {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
       {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
       {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {.name = "--resume", .kind = CLI_FLAG},
+      {.name = "--progress", .kind = CLI_CHOICE, .choices = progress_modes},
       {0},
   };
   const char *sets[MAX_SETS], *file = NULL;
@@ -344,8 +413,10 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
       rc = along(ctx, &cfg, &spec, sets, nset, path);
     goto out_cfg;
   }
+  const struct cli_opt *o_progress = cli_opt(opts, "--progress");
   rc = run_map(ctx, &cfg, &spec, sets, nset, file, path, resume,
-               cli_opt(opts, "--quiet")->value != NULL);
+               cli_opt(opts, "--quiet")->value != NULL,
+               o_progress->value ? (enum progress_mode)o_progress->choice : PROGRESS_AUTO);
 out_cfg:
   cs_config_free(&cfg);
   return rc;

@@ -127,7 +127,8 @@ enum cs_status cs_basins_dist_unpack(const void *buf, size_t len, size_t n_state
       st = CS_ERR_PARSE;
   for (size_t a = 0; a < h.n_attr && st == CS_OK; a++) {
     struct wire_attr w;
-    if (get(&p, end, &w, sizeof w) != 0 || w.n_points > CS_BASINS_MAX_POINTS ||
+    if (get(&p, end, &w, sizeof w) != 0 || w.cls < 0 || w.cls >= CS_CLASS_COUNT ||
+        w.n_points > CS_BASINS_MAX_POINTS ||
         (size_t)(end - p) < w.n_points * n_state * sizeof(double)) {
       st = CS_ERR_PARSE;
       break;

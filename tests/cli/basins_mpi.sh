@@ -8,7 +8,10 @@
 # build's hook CONTENSOU_BASINS_KILL_AFTER: a known point on any machine)
 # keeps those 3 units, and --resume under mpirun, or in one process, finishes
 # it into the uninterrupted file; a second run on a partial file is refused
-# once (rank 0 says why) with exit status 2 from every rank.
+# once (rank 0 says why) with exit status 2 from every rank; SIGTERM to
+# mpirun while rank 0 is held at a known point (the test build's pause)
+# keeps every finished unit, counted in rank 0's message, and a resume
+# finishes the file.
 # Usage (CTest): bash basins_mpi.sh <path-to-contensou> <source-dir> <scratch-dir> <contensou_testhooks>
 set -u
 
@@ -152,5 +155,33 @@ for resume_with in mpi one; do
   same one.h5 "$o"
   pass "$last: the uninterrupted file"
 done
+
+# SIGTERM to mpirun (what a scheduler sends) while rank 0 is held with 3
+# units on disk (the test build's pause, common.bash: inside the file's sink,
+# so that the run cannot end meanwhile): every rank stops, rank 0 keeps every
+# finished unit and says how many cells, as the file on disk has them; a
+# resume under mpirun finishes the file. Open MPI passes the signal on after
+# odls_base_sigkill_timeout seconds and kills what is left as long again
+# later: 5 s leaves rank 0's last write a margin no load exhausts.
+export OMPI_MCA_odls_base_sigkill_timeout=5
+o=term.h5
+CONTENSOU_TEST_PAUSE_AT=3 CONTENSOU_TEST_PAUSE_FILE="$o.held" \
+  mpirun --oversubscribe -np 3 "$hooks" basins duf.ini -o "$o" --threads 1 >/dev/null 2>"$o.log" &
+pid=$!
+await_pause "$pid" "$o.held"
+kill -TERM "$pid"
+wait "$pid"
+termed="SIGTERM to mpirun -np 3 contensou basins held with $held cells on disk"
+last=$termed
+[ -s "$o.partial" ] && [ ! -e "$o" ] || die "$last: no $o.partial, or $o ($(cat "$o.log"))"
+ok info "$o.partial"
+have=$(value cells)
+[ "$have" -ge "$held" ] || die "$termed: $have cells kept, $held were on disk at the pause"
+grep -qF "stopped by SIGTERM (under mpirun also Ctrl-C: Open MPI forwards SIGINT to the processes as SIGTERM): $have of 576 cells are in $o.partial" "$o.log" ||
+  die "$termed: rank 0's message does not count the $have cells of the file: $(cat "$o.log")"
+pass "$termed: stopped, the $have cells of the file kept and counted"
+mpi_ok 3 "$o" duf.ini --threads 1 --resume
+same one.h5 "$o"
+pass "$termed, resumed under mpirun -np 3: the uninterrupted file"
 
 echo "all $checks checks passed"
