@@ -30,7 +30,8 @@ command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Debian package openmpi-bin
 # as root on a 2-core machine (CI): OpenMPI must be told both
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # sanitizer builds: OpenMPI's own allocations live until exit (see sweep_mpi.sh)
-export LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan_openmpi.supp:print_suppressions=0"
+here=$(cd "$(dirname "$0")" && pwd) # absolute: the ranks run in the scratch directory
+export LSAN_OPTIONS="suppressions=$here/lsan_openmpi.supp:print_suppressions=0"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 cd "$scratch" || exit 1
 
