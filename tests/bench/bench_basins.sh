@@ -14,13 +14,15 @@
 # and the medians: early/full in cells per CPU second, and per thread count
 # the CPU and wall ratios against 1 thread. On a shared machine the CPU
 # figures are the ones to trust; the wall figures depend on the load shown.
-#   bash tests/bench/bench_basins.sh [CONTENSOU] [REPEATS] [FIG5A_CELLS]
-# Default: build/contensou, 3 repeats, 12 x 12 cells of figure 5a.
+#   bash tests/bench/bench_basins.sh [CONTENSOU] [REPEATS] [FIG5A_CELLS] [CASES]
+# Default: build/contensou, 3 repeats, 12 x 12 cells of figure 5a, CASES
+# "duf fig" (either or both).
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 exe=${1:-$here/build/contensou}
 reps=${2:-3}
 fig_cells=${3:-12}
+cases=${4:-duf fig}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -89,7 +91,7 @@ run() {
 echo "uptime before: $(uptime)"
 for r in $(seq 1 "$reps"); do
   echo "round $r: $(uptime)"
-  for case in duf fig; do
+  for case in $cases; do
     if [ "$case" = duf ]; then args=("$work/duf.ini"); else args=("$fig" --set "basins.cells=$fig_cells"); fi
     for early in true false; do
       for t in 1 2; do
@@ -111,7 +113,7 @@ med() { # NAME FIELD -> the median of that field (2 wall, 3 cpu) over NAME's run
 cells_of() { awk -v n="$1" '$1 == n {print $6; exit}' "$work/runs"; }
 echo
 echo "medians over $reps rounds (cells per CPU second = cells / median CPU):"
-for case in duf fig; do
+for case in $cases; do
   k=$(cells_of "$case-early=true-t1")
   for early in true false; do
     c1=$(med "$case-early=$early-t1" 3) w1=$(med "$case-early=$early-t1" 2)
