@@ -619,7 +619,24 @@ static void worker_free(struct worker *w, const struct cs_model *m)
   cs_point_ws_free(w->ws);
 }
 
-static enum cs_status check_spec(const struct cs_model *m, const struct cs_basins_spec *spec)
+enum cs_status cs_basins_unit_run(const struct cs_model *m, const void *params, const double *y0,
+                                  const struct cs_basins_spec *spec, size_t index,
+                                  const volatile int *stop, struct cs_basins_unit *u)
+{
+  /* a fresh workspace per unit: the integrators' workspaces keep traces
+   * of earlier runs (measured: a unit's first cell took a different
+   * number of evaluations after another unit on the same thread), and
+   * what a unit computes may depend on nothing but the unit */
+  struct unit_ctx c = {m, spec, y0, stop};
+  struct worker w;
+  memset(u, 0, sizeof *u);
+  enum cs_status st =
+      worker_init(&w, m, params, spec) == 0 ? run_unit(&c, &w, index, u) : CS_ERR_NOMEM;
+  worker_free(&w, m);
+  return st;
+}
+
+enum cs_status cs_basins_spec_check(const struct cs_model *m, const struct cs_basins_spec *spec)
 {
   if (m->n_state > 16 || m->n_state > CS_FLOW_MAX_N)
     return cs_error_set(CS_ERR_RANGE, "basins: model %s has too many states", m->name);
@@ -643,7 +660,7 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
                              const struct cs_basins_spec *spec, cs_basins_sink_fn sink,
                              void *sink_ctx, const struct cs_basins_ctl *ctl, int *stopped)
 {
-  enum cs_status st = check_spec(m, spec);
+  enum cs_status st = cs_basins_spec_check(m, spec);
   if (stopped)
     *stopped = 0;
   if (st != CS_OK)
@@ -652,7 +669,6 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
   size_t nunits = (ncells + spec->chunk - 1) / spec->chunk;
   volatile int stop = 0;
   enum cs_status first_err = CS_OK;
-  struct unit_ctx c = {m, spec, y0, &stop};
   int nthreads = spec->threads > 0 ? spec->threads : omp_get_max_threads();
   const volatile sig_atomic_t *cancel = ctl ? ctl->cancel : NULL;
   /* a lock of this call's own (a named critical section would be a global
@@ -668,15 +684,8 @@ enum cs_status cs_basins_run(const struct cs_model *m, const void *params, const
           stop = 1;
         continue;
       }
-      /* a fresh workspace per unit: the integrators' workspaces keep traces
-       * of earlier runs (measured: a unit's first cell took a different
-       * number of evaluations after another unit on the same thread), and
-       * what a unit computes may depend on nothing but the unit */
-      struct worker w;
-      struct cs_basins_unit u = {0};
-      enum cs_status ust =
-          worker_init(&w, m, params, spec) == 0 ? run_unit(&c, &w, k, &u) : CS_ERR_NOMEM;
-      worker_free(&w, m);
+      struct cs_basins_unit u;
+      enum cs_status ust = cs_basins_unit_run(m, params, y0, spec, k, &stop, &u);
       if (cancel && *cancel)
         stop = 1;
       omp_set_lock(&sink_lock);

@@ -22,6 +22,18 @@ size_t cs_basins_ncells(const struct cs_basins_spec *spec);
  * by the grid. For samples, cs_basins_samples draws them all. */
 void cs_basins_cell_state(const struct cs_basins_spec *spec, const double *y0, size_t k, double *y);
 
+/* The spec's refusals for model m (cs_basins_run's), the reason in cs_errmsg(). */
+enum cs_status cs_basins_spec_check(const struct cs_model *m, const struct cs_basins_spec *spec);
+
+/* Runs work unit index (its cells in order, its own catalogue) into *u, on a
+ * workspace of its own: the result depends on the unit alone (basins.h).
+ * params: prepared params of m. CS_ERR_INTERRUPTED once *stop is nonzero
+ * (set by another thread); free u with cs_basins_unit_free(u, 0) whatever
+ * the status. */
+enum cs_status cs_basins_unit_run(const struct cs_model *m, const void *params, const double *y0,
+                                  const struct cs_basins_spec *spec, size_t index,
+                                  const volatile int *stop, struct cs_basins_unit *u);
+
 void cs_basins_unit_free(struct cs_basins_unit *u, int free_struct);
 
 /* A deep copy of u (n_state: the model's) into *out (malloc'ed). */

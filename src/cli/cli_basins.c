@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analysis/basins.h"
 #include "analysis/basins_h5.h"
@@ -17,11 +19,13 @@
 #include "io/h5.h"
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
+#include "sweep/sweep_dist.h"
 #include "analysis/basins_private.h"
 #include "io/config_private.h"
 #include "io/run_h5_private.h"
 #include "analysis/basins_h5_private.h"
 #include "analysis/basins_along_private.h"
+#include "sweep/basins_dist_private.h"
 
 #define MAX_SETS 64
 
@@ -29,7 +33,8 @@ static const char *const cmd = "contensou basins";
 
 static const char basins_help[] =
     "usage: contensou basins FILE.ini [--set section.key=value]... [-o OUT.h5]\n"
-    "                        [--threads N] [--resume] [--quiet]\n"
+    "                        [--threads N] [--resume] [--quiet] [--progress MODE]\n"
+    "       mpirun -np N contensou basins ...   (the map over N processes)\n"
     "\n"
     "Basins of attraction at the parameters of FILE.ini ([basins] section): many\n"
     "initial states, each integrated until the attractor it reaches is known;\n"
@@ -50,12 +55,25 @@ static const char basins_help[] =
     "--resume (same FILE.ini and --set) continues. A second run on the same OUT.h5\n"
     "is refused.\n"
     "\n"
+    "Under mpirun (or srun) the map's work units go to every thread of every\n"
+    "process; process 0 alone writes OUT.h5 and prints, and the file holds the\n"
+    "same data as one process's, bit for bit. Ctrl-C reaches the processes as\n"
+    "SIGTERM (Open MPI forwards SIGINT so); --resume works with any number of\n"
+    "processes, whatever the interrupted run had. Under mpirun stderr is not a\n"
+    "terminal: --progress log shows the progress. Open MPI binds each of up to\n"
+    "2 ranks to a core of its own: for several threads per rank, run\n"
+    "'mpirun --bind-to none -np N contensou basins ... --threads T'.\n"
+    "\n"
     "options:\n"
     "  --set S.K=V   override key K of section S (repeatable)\n"
     "  -o OUT.h5     output file (default: output/<name>_basins.h5)\n"
-    "  --threads N   OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
+    "  --threads N   OpenMP threads per process (default: OMP_NUM_THREADS or all cores)\n"
     "  --resume      continue the unfinished run of OUT.h5\n"
-    "  --quiet       no progress line\n"
+    "  --quiet       no progress report on stderr\n"
+    "  --progress M  auto (default: a progress line with the time left when stderr is\n"
+    "                a terminal) | log (a line 'cells on disk = N of M' with the time\n"
+    "                left whenever that number grows, at most once a second, every\n"
+    "                30 s after the first minute: for batch logs and mpirun) | none\n"
     "\n"
     "[basins] keys (times in the model's time unit, states in their own unit):\n"
     "  x, y          grid: the two state variables; x_min, x_max, y_min, y_max their ranges\n"
@@ -85,6 +103,7 @@ static const char basins_help[] =
     "  cell = P1 P2 attractors=N failed=F\n"
     "Every finished parameter value is in OUT.h5.partial (also after kill -9);\n"
     "--resume continues; OUT.h5 (kind basins-along) appears when all are done.\n"
+    "These run in one process (each value on every thread), not under mpirun.\n"
     "\n"
     "Exit status: 0 done, 1 numerical or I/O failure (finished units kept), 2 bad\n"
     "input, 130 / 143 stopped by SIGINT / SIGTERM (continue with --resume).\n";
@@ -108,15 +127,47 @@ static void install_handlers(void)
   cli_output_signals();
 }
 
+enum progress_mode { PROGRESS_AUTO, PROGRESS_LOG, PROGRESS_NONE };
+
 struct progress_ctx {
   struct cli_progress prog;
   int started, quiet;
   const char *what; /* what is counted (NULL: cells on disk) */
+  enum progress_mode mode;
+  const char *path;
+  double t0, last_log, from;
+  size_t logged;
 #ifdef CONTENSOU_TEST_HOOKS
   long kill_after; /* SIGKILL itself after this many units written (0: never) */
   long written;
 #endif
 };
+
+#ifdef CONTENSOU_TEST_HOOKS
+/* Test builds only: with CONTENSOU_TEST_PAUSE_AT=N and
+ * CONTENSOU_TEST_PAUSE_FILE=F (as for sweeps, tests/cli/common.bash), the
+ * run holds once this run has written N units (flushed, on disk), writes the
+ * cells on disk to F and waits until F.go exists or a signal came. It holds
+ * inside the file's sink, so no other unit is written or handed out
+ * meanwhile and the run cannot end: a test signals it in a known state. */
+static void test_pause(long written, size_t on_disk)
+{
+  const char *at = getenv("CONTENSOU_TEST_PAUSE_AT"), *file = getenv("CONTENSOU_TEST_PAUSE_FILE");
+  if (!at || !file || written != strtol(at, NULL, 10))
+    return;
+  const struct timespec nap = {0, 10 * 1000 * 1000};
+  char *tmp = cli_path_printf("%s.tmp", file), *go = cli_path_printf("%s.go", file);
+  FILE *fp = tmp && go ? fopen(tmp, "w") : NULL;
+  if (fp) {
+    fprintf(fp, "%zu\n", on_disk);
+    if (fclose(fp) == 0)
+      rename(tmp, file); /* whole or absent for the test that polls it */
+  }
+  while (go && !stop_signal && access(go, F_OK) != 0)
+    nanosleep(&nap, NULL);
+  free(tmp), free(go);
+}
+#endif
 
 /* Called before the run (the resumed cells or values) and after each unit
  * (along a parameter: each value) on disk. */
@@ -126,15 +177,34 @@ static int progress(void *vp, size_t on_disk, size_t n_cells)
   if (!p->started) {
     p->started = 1;
     cli_progress_start(&p->prog, cmd, CLI_PROGRESS_COUNT, p->what ? p->what : "cells on disk",
-                       (double)on_disk, (double)n_cells, p->quiet);
+                       (double)on_disk, (double)n_cells, p->quiet || p->mode != PROGRESS_AUTO);
+    p->t0 = p->last_log = cli_clock();
+    p->from = (double)on_disk;
+    p->logged = on_disk;
     return 0;
   }
   cli_progress_update(&p->prog, (double)on_disk);
+  if (p->mode == PROGRESS_LOG && !p->quiet && on_disk != p->logged) {
+    /* what is on disk (a kill cannot take it back), with the time left at
+     * this run's rate so far */
+    double t = cli_clock(), el = t - p->t0, done = (double)on_disk - p->from;
+    if (t - p->last_log >= (el < 60 ? 1.0 : 30.0) || on_disk == n_cells) {
+      fprintf(stderr, "%s: cells on disk = %zu of %zu (%.0f%%), %.0f s elapsed", cmd, on_disk,
+              n_cells, 100.0 * (double)on_disk / (double)n_cells, el);
+      if (done > 0 && on_disk < n_cells)
+        fprintf(stderr, ", ETA %.0f s", el / done * (double)(n_cells - on_disk));
+      fprintf(stderr, " (%s.partial)\n", p->path);
+      fflush(stderr);
+      p->logged = on_disk, p->last_log = t;
+    }
+  }
 #ifdef CONTENSOU_TEST_HOOKS
   /* Test builds only (contensou_testhooks of tests/CMakeLists.txt, never
    * installed): a kill -9 at a known point, whatever the machine's speed. */
-  if (p->kill_after > 0 && ++p->written >= p->kill_after)
+  p->written++;
+  if (p->kill_after > 0 && p->written >= p->kill_after)
     raise(SIGKILL);
+  test_pause(p->written, on_disk);
 #endif
   return 0;
 }
@@ -278,13 +348,79 @@ static void print_result(const struct cs_basins_file_result *fr, const char *pat
     printf("resumed_units = %zu\n", fr->resumed_units);
 }
 
+/* The basin map of spec into path over the processes mpirun started (one
+ * without it): rank 0 writes the file and reports; returns the exit status. */
+static int run_map(const struct cli_ctx *ctx, struct cs_config *cfg,
+                   const struct cs_basins_spec *spec, const char *const *sets, size_t nset,
+                   const char *file, const char *path, int resume, int quiet,
+                   enum progress_mode mode)
+{
+  struct cs_dist dist;
+  if (cs_dist_init(&dist) != CS_OK)
+    return cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
+  install_handlers(); /* again: after MPI's start, which may install its own */
+  int rank0 = dist.rank == 0, rc;
+  struct progress_ctx pc = {
+      .quiet = quiet || !rank0 || mode == PROGRESS_NONE, .mode = mode, .path = path};
+#ifdef CONTENSOU_TEST_HOOKS
+  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
+  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
+#endif
+  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
+  const struct cs_basins_file_opts fo = {.resume = resume,
+                                         .run = &run,
+                                         .cancel = &stop_signal,
+                                         .progress = progress,
+                                         .progress_ctx = &pc};
+  struct cs_basins_file_result fr;
+  enum cs_status st = cs_basins_file_run_dist(&dist, cfg, spec, path, &fo, &fr);
+  if (pc.started)
+    cli_progress_end(&pc.prog);
+  if (!rank0) {
+    /* a worker: its units are in rank 0's file, which says what happened */
+    rc = st != CS_OK                 ? cli_exit_code(st)
+         : fr.stopped && stop_signal ? 128 + (int)stop_signal
+                                     : CLI_EXIT_OK;
+  } else if (!fr.opened) {
+    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
+  } else if (fr.run_failed) {
+    rc = cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(),
+                  fr.cells_on_disk, path);
+  } else if (st != CS_OK) {
+    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
+                  cs_errmsg(), fr.cells_on_disk, path);
+  } else if (fr.stopped) {
+    int sig = (int)stop_signal;
+    fprintf(stderr,
+            "%s: stopped by %s%s: %zu of %zu cells are in %s.partial; continue with "
+            "'contensou basins %s --resume -o %s'\n",
+            cmd,
+            sig == SIGINT    ? "SIGINT"
+            : sig == SIGTERM ? "SIGTERM"
+                             : "a signal",
+            sig == SIGTERM && dist.size > 1 ? " (under mpirun also Ctrl-C: Open MPI forwards "
+                                              "SIGINT to the processes as SIGTERM)"
+                                            : "",
+            fr.cells_on_disk, cs_basins_ncells(spec), path, file, path);
+    rc = 128 + (sig > 0 ? sig : SIGTERM);
+  } else {
+    print_result(&fr, path);
+    rc = CLI_EXIT_OK;
+  }
+  cs_basins_result_free(&fr.basins);
+  cs_dist_finalize(&dist);
+  return rc;
+}
+
 int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
 {
+  static const char *const progress_modes[] = {"auto", "log", "none", NULL};
   struct cli_opt opts[] = {
       {.name = "-o", .kind = CLI_TEXT, .what = "an output file name (.h5)"},
       {.name = "--threads", .kind = CLI_COUNT, .range = CLI_IN(1, 1024)},
       {.name = "--quiet", .alias = "-q", .kind = CLI_FLAG},
       {.name = "--resume", .kind = CLI_FLAG},
+      {.name = "--progress", .kind = CLI_CHOICE, .choices = progress_modes},
       {0},
   };
   const char *sets[MAX_SETS], *file = NULL;
@@ -296,7 +432,6 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   int rc = cli_load_config(cmd, file, sets, nset, &cfg);
   if (rc != 0)
     return rc;
-  enum cs_status st;
   if (!cs_config_raw_find(&cfg, "basins", "x") && !cs_config_raw_find(&cfg, "basins", "sample")) {
     rc = cli_usage(cmd,
                    "%s: no [basins] section with x, y (a grid) or sample (accepted: see %s "
@@ -326,49 +461,32 @@ int cli_basins(const struct cli_ctx *ctx, int argc, char **argv)
   install_handlers();
   int resume = cli_opt(opts, "--resume")->value != NULL;
   if (cs_config_raw_find(&cfg, "sweep", "parameter")) {
+    /* one process: under mpirun every rank would run the whole study on the
+     * same file (its values use every thread of the process) */
+    struct cs_dist dist;
+    if (cs_dist_init(&dist) != CS_OK) {
+      rc = cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
+      goto out_cfg;
+    }
+    int ranks = dist.size, rank = dist.rank;
+    cs_dist_finalize(&dist);
+    if (ranks > 1) {
+      rc = rank == 0 ? cli_usage(cmd,
+                                 "%s: basins along a parameter ([sweep] parameter) run in one "
+                                 "process (each value on every thread): run it without mpirun",
+                                 file)
+                     : CLI_EXIT_USAGE;
+      goto out_cfg;
+    }
+    install_handlers(); /* again: after MPI's start, which may install its own */
     rc = along(ctx, &cfg, &spec, sets, nset, path, file, resume,
                cli_opt(opts, "--quiet")->value != NULL);
     goto out_cfg;
   }
-  struct progress_ctx pc = {.quiet = cli_opt(opts, "--quiet")->value != NULL};
-#ifdef CONTENSOU_TEST_HOOKS
-  const char *ka = getenv("CONTENSOU_BASINS_KILL_AFTER");
-  pc.kill_after = ka ? strtol(ka, NULL, 10) : 0;
-#endif
-  const struct cs_run_info run = {sets, nset, ctx->argc, ctx->argv};
-  const struct cs_basins_file_opts fo = {.resume = resume,
-                                         .run = &run,
-                                         .cancel = &stop_signal,
-                                         .progress = progress,
-                                         .progress_ctx = &pc};
-  struct cs_basins_file_result fr;
-  st = cs_basins_file_run(&cfg, &spec, path, &fo, &fr);
-  if (pc.started)
-    cli_progress_end(&pc.prog);
-  if (!fr.opened) {
-    rc = cli_report(cmd, st); /* an existing or mismatching file: 2 */
-  } else if (fr.run_failed) {
-    rc = cli_fail(cmd, "%s (%zu finished cells are kept in %s.partial)", cs_errmsg(),
-                  fr.cells_on_disk, path);
-  } else if (st != CS_OK) {
-    rc = cli_fail(cmd, "%s; %zu finished cells are in %s.partial: continue with --resume",
-                  cs_errmsg(), fr.cells_on_disk, path);
-  } else if (fr.stopped) {
-    int sig = (int)stop_signal;
-    fprintf(stderr,
-            "%s: stopped by %s: %zu of %zu cells are in %s.partial; continue with "
-            "'contensou basins %s --resume -o %s'\n",
-            cmd,
-            sig == SIGINT    ? "SIGINT"
-            : sig == SIGTERM ? "SIGTERM"
-                             : "a signal",
-            fr.cells_on_disk, cs_basins_ncells(&spec), path, file, path);
-    rc = 128 + (sig > 0 ? sig : SIGTERM);
-  } else {
-    print_result(&fr, path);
-    rc = CLI_EXIT_OK;
-  }
-  cs_basins_result_free(&fr.basins);
+  const struct cli_opt *o_progress = cli_opt(opts, "--progress");
+  rc = run_map(ctx, &cfg, &spec, sets, nset, file, path, resume,
+               cli_opt(opts, "--quiet")->value != NULL,
+               o_progress->value ? (enum progress_mode)o_progress->choice : PROGRESS_AUTO);
 out_cfg:
   cs_config_free(&cfg);
   return rc;
