@@ -1210,7 +1210,8 @@ static void polish_root(struct cs_integrator *integ, double *tr, N_Vector y)
     }
     double dt = -g0[k] / gdot;
     /* a tangential or badly conditioned crossing, or a correction that
-     * leaves the step: keep the last restepped state */
+     * leaves the step: keep the last restepped state (advance_run relies
+     * on this bound, and on the Taylor step's at most 2e-4 h) */
     double u = (t + dt - integ->t_step) / h;
     if (!isfinite(dt) || u < -0.25 || u > 1.25)
       break;
@@ -1342,7 +1343,12 @@ static enum cs_status advance_run(struct cs_integrator *integ, double tout, bool
                                      : ARKStepGetRootInfo(run_mem(integ), integ->found);
       if (flag != ARK_SUCCESS)
         return advance_failure(integ, flag);
-      if (wants_polish(integ))
+      /* An unpolished root must stay on the same side of tout as its polished
+       * time would be (which decides whether it is returned now or on the
+       * next call, perhaps by then wanted polished): polish_root moves a root
+       * at most to t_step + 1.2502 (tr - t_step), so roots closer to tout
+       * are polished all the same. */
+      if (wants_polish(integ) || (integ->t_step + 1.3 * (tret - integ->t_step) - tout) * dir >= 0.0)
         polish_root(integ, &tret, integ->yout);
       if ((tret - tout) * dir > 0.0) {
         /* In ONE_STEP mode ARKODE searches the whole step, also beyond
