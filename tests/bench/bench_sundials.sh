@@ -100,6 +100,7 @@ EOF
 
 libs="deb opt"
 if [ -n "${BENCH_BEFORE:-}" ]; then
+  # shellcheck disable=SC2034 # read through ${!lib}
   read -r deb0 opt0 <<<"$BENCH_BEFORE"
   [ -n "$opt0" ] || { echo "bench_sundials: BENCH_BEFORE needs two programs" >&2; exit 2; }
   libs="deb0 deb opt0 opt"
