@@ -401,12 +401,20 @@ struct run {
   int unstable; /* the last window settled on an unstable equilibrium not kicked off */
 };
 
+/* fmax(s, a) for s, a >= 0 or NaN, inline: events_fn runs once per step, and
+ * fmax is a call into libm there (C's NaN rules keep the compiler from
+ * inlining it). */
+static inline double max_nonneg(double s, double a)
+{
+  return a > s || isnan(s) ? a : s;
+}
+
 static double state_norm(const struct cs_model *m, const double *y)
 {
   double s = 0;
   for (size_t i = 0; i < m->n_state; i++)
     if (!m->state[i].angle)
-      s = fmax(s, fabs(y[i]));
+      s = max_nonneg(s, fabs(y[i]));
   return s;
 }
 
@@ -425,7 +433,7 @@ static int events_fn(double t, const double *y, double *g, const void *vp)
   if (isfinite(e->escape))
     g[k] = e->escape - state_norm(e->m, y);
   for (size_t i = 0; i < e->m->n_state; i++)
-    e->amp[i] = fmax(e->amp[i], fabs(y[i]));
+    e->amp[i] = max_nonneg(e->amp[i], fabs(y[i]));
   return 0;
 }
 
@@ -607,9 +615,13 @@ static double next_time(const struct run *r, double tend, bool *sample)
   return t;
 }
 
-/* Advances to tend, recording while r->rec. */
+/* Advances to tend, recording while r->rec. Section crossings that are not
+ * recorded only pass: their roots are left where ARKODE's search puts them
+ * (no restep onto them; the steps, and so the results, do not change). */
 static enum outcome advance_to(struct run *r, double tend)
 {
+  if (r->sec_root >= 0)
+    cs_flow_set_root_polish(r->ws->flow, (size_t)r->sec_root, r->rec != 0);
   for (;;) {
     enum outcome o = due(r);
     if (o != RUN_OK)

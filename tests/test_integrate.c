@@ -518,6 +518,107 @@ static void test_dense_restep(void **state)
   cs_integrator_free(integ);
 }
 
+/* The extrema of the damped oscillator as in dense_run, at rtol 1e-6, with
+ * touts only every 1.5 (a few roots between two): with the roots' polish on
+ * or off. */
+struct roots_run {
+  double root_err, time_err; /* max |y - exact|, |t - exact| at the roots */
+  double touts[2 * 20];      /* the states at the touts */
+  long steps, rhs_evals;
+  int roots;
+};
+
+static struct roots_run roots_run(struct cs_integrator *integ, enum cs_stepper stepper, bool polish)
+{
+  struct cs_ode ode = {.n = 2, .rhs = osc_rhs, .params = &damped};
+  struct cs_integrator_opts opts = opts_with(stepper, 1e-6, 1e-8);
+  opts.dense = CS_DENSE_RESTEP;
+  assert_int_equal(cs_integrator_set_roots(integ, 1, g_velocity, NULL, NULL), CS_OK);
+  assert_int_equal(cs_integrator_set_root_polish(integ, 0, polish), CS_OK);
+  assert_int_equal(cs_integrator_set_root_polish(integ, 1, polish), CS_ERR_ARG);
+  assert_int_equal(cs_integrator_reset(integ, &ode, &opts, 0.0, damped_y0), CS_OK);
+  double a = damped.zeta * damped.w, wd = damped.w * sqrt(1.0 - damped.zeta * damped.zeta);
+  double A = damped_y0[0], B = (damped_y0[1] + a * damped_y0[0]) / wd;
+  double C = -a * A + wd * B, D = -a * B - wd * A;
+  double t0 = atan2(-C, D) / wd;
+  while (t0 <= 0.0)
+    t0 += PI / wd;
+  struct roots_run r = {0};
+  for (int j = 1; j <= 20; j++) {
+    double t, y[2], ex[2];
+    enum cs_stop_reason stop;
+    do {
+      assert_int_equal(cs_integrator_advance(integ, 1.5 * j, &t, y, &stop), CS_OK);
+      if (stop == CS_STOP_ROOT) {
+        osc_exact(&damped, damped_y0, t, ex);
+        r.root_err = fmax(r.root_err, fmax(fabs(y[0] - ex[0]), fabs(y[1] - ex[1])));
+        r.time_err = fmax(r.time_err, fabs(t - (t0 + r.roots * PI / wd)));
+        r.roots++;
+      }
+    } while (stop == CS_STOP_ROOT);
+    memcpy(r.touts + 2 * (j - 1), y, sizeof y);
+  }
+  struct cs_integrator_stats st;
+  assert_int_equal(cs_integrator_get_stats(integ, &st), CS_OK);
+  r.steps = st.steps;
+  r.rhs_evals = st.rhs_evals;
+  return r;
+}
+
+/* Roots that are only detected (cs_integrator_set_root_polish false): no
+ * restep onto them, so fewer evaluations, and the same steps, so the states
+ * at the touts equal those of the polished run bit for bit; the roots are
+ * ARKODE's on its cubic interpolant, less accurate than polished ones. */
+static void test_unpolished_roots(void **state)
+{
+  (void)state;
+  struct cs_integrator *integ = cs_integrator_create(2);
+  const enum cs_stepper steppers[2] = {CS_STEPPER_ERK, CS_STEPPER_ERK6};
+  for (int s = 0; s < 2; s++) {
+    struct roots_run p = roots_run(integ, steppers[s], true);
+    struct roots_run u = roots_run(integ, steppers[s], false);
+    print_message("  %s unpolished: roots %d, y err %.2e, t err %.2e, %ld steps, %ld evals; "
+                  "polished: %.2e, %.2e, %ld evals\n",
+                  s ? "ERK6" : "ERK", u.roots, u.root_err, u.time_err, u.steps, u.rhs_evals,
+                  p.root_err, p.time_err, p.rhs_evals);
+    assert_int_equal(u.roots, 22);
+    assert_int_equal(p.roots, 22);
+    assert_int_equal(u.steps, p.steps);
+    assert_memory_equal(u.touts, p.touts, sizeof u.touts);
+    assert_true(u.rhs_evals < p.rhs_evals);
+    assert_true(u.root_err < 1e-3 && u.time_err < 1e-3);
+    assert_true(u.root_err > p.root_err);
+  }
+  /* A root just beyond a tout, found while unpolished, polished now all the
+   * same: returned on the next call, after polish is switched on, it is the
+   * root of a run polished throughout, bit for bit, on g = 0. */
+  double a = damped.zeta * damped.w, wd = damped.w * sqrt(1.0 - damped.zeta * damped.zeta);
+  double A = damped_y0[0], B = (damped_y0[1] + a * damped_y0[0]) / wd;
+  double t0 = atan2(-(-a * A + wd * B), -a * B - wd * A) / wd;
+  while (t0 <= 0.0)
+    t0 += PI / wd;
+  double tr[2], yr[2][2];
+  for (int k = 0; k < 2; k++) {
+    struct cs_ode ode = {.n = 2, .rhs = osc_rhs, .params = &damped};
+    struct cs_integrator_opts opts = opts_with(CS_STEPPER_ERK6, 1e-6, 1e-8);
+    opts.dense = CS_DENSE_RESTEP;
+    assert_int_equal(cs_integrator_set_roots(integ, 1, g_velocity, NULL, NULL), CS_OK);
+    assert_int_equal(cs_integrator_set_root_polish(integ, 0, k == 0), CS_OK);
+    assert_int_equal(cs_integrator_reset(integ, &ode, &opts, 0.0, damped_y0), CS_OK);
+    enum cs_stop_reason stop;
+    double t, y[2];
+    assert_int_equal(cs_integrator_advance(integ, t0 - 1e-3, &t, y, &stop), CS_OK);
+    assert_int_equal(stop, CS_STOP_TOUT);
+    assert_int_equal(cs_integrator_set_root_polish(integ, 0, true), CS_OK);
+    assert_int_equal(cs_integrator_advance(integ, t0 + 1.0, &tr[k], yr[k], &stop), CS_OK);
+    assert_int_equal(stop, CS_STOP_ROOT);
+  }
+  assert_true(tr[0] == tr[1]);
+  assert_memory_equal(yr[0], yr[1], sizeof yr[0]);
+  assert_true(fabs(yr[1][1]) < 1e-15 && fabs(tr[1] - t0) < 1e-7);
+  cs_integrator_free(integ);
+}
+
 /* ------------------------------------------------ events with state jumps */
 
 struct ball {
@@ -1278,6 +1379,7 @@ int main(void)
       cmocka_unit_test(test_roots_between_outputs),
       cmocka_unit_test(test_roots_two_functions_with_context),
       cmocka_unit_test(test_dense_restep),
+      cmocka_unit_test(test_unpolished_roots),
       cmocka_unit_test(test_bouncing_ball_reinit),
       cmocka_unit_test(test_reinit_ode_mode_switch),
       cmocka_unit_test(test_reinit_fresh_step),

@@ -184,6 +184,13 @@ enum cs_status cs_flow_advance_interp(struct cs_flow *f, double tout, double *t,
   return flow_advance(f, tout, true, t, y, at_root, fired);
 }
 
+enum cs_status cs_flow_set_root_polish(struct cs_flow *f, size_t k, bool polish)
+{
+  if (!f || k >= f->n_user)
+    return CS_FAIL(CS_ERR_ARG);
+  return cs_integrator_set_root_polish(f->integ, k, polish);
+}
+
 enum cs_status cs_flow_set_state(struct cs_flow *f, double t, const double *y)
 {
   double yy[CS_FLOW_MAX_N];

@@ -4,6 +4,8 @@
 #ifndef CS_INTEGRATE_FLOW_PRIVATE_H
 #define CS_INTEGRATE_FLOW_PRIVATE_H
 
+#include <stdbool.h>
+
 #include "integrate/flow.h"
 
 /* A flow for models of up to n_max states, logging at most max_log switches
@@ -32,6 +34,12 @@ enum cs_status cs_flow_advance(struct cs_flow *f, double tout, double *t, double
  * value (cs_integrator_advance_interp): for samples that do not feed back. */
 enum cs_status cs_flow_advance_interp(struct cs_flow *f, double tout, double *t, double *y,
                                       int *at_root, int *fired);
+
+/* Whether the roots of user event function k are located to the step's
+ * accuracy (cs_integrator_set_root_polish; cs_flow_reset makes all true).
+ * The model's switching functions are always polished. CS_ERR_ARG for
+ * k >= n_roots. */
+enum cs_status cs_flow_set_root_polish(struct cs_flow *f, size_t k, bool polish);
 
 /* Restarts the current run from (t, y) (e.g. Lyapunov renormalisation);
  * re-runs mode_init for hybrid models. */

@@ -4,6 +4,8 @@
 #ifndef CS_INTEGRATE_INTEGRATE_PRIVATE_H
 #define CS_INTEGRATE_INTEGRATE_PRIVATE_H
 
+#include <stdbool.h>
+
 #include "integrate/integrate.h"
 
 /* The same workspace with SUNDIALS' stock serial vector kernels instead of
@@ -41,6 +43,16 @@ enum cs_status cs_integrator_reinit_smooth(struct cs_integrator *integ, double t
  * also when ode->n differs from the run's n. */
 enum cs_status cs_integrator_reinit_ode(struct cs_integrator *integ, const struct cs_ode *ode,
                                         double t, const double *y);
+
+/* Whether roots of event function k (of those set by cs_integrator_set_roots,
+ * which marks all of them true) are located to the step's accuracy. In
+ * CS_DENSE_RESTEP mode a root is polished (a restep onto the root, then
+ * Newton on g_k; 1 to 4 steps' evaluations); with polish false for every
+ * function that fired, the time and state returned are those of ARKODE's
+ * own root search on its interpolant. For crossings that are only counted or
+ * passed (a transient's sections): the steps taken, and so every later
+ * result, are the same either way. CS_ERR_ARG for k >= nroots. */
+enum cs_status cs_integrator_set_root_polish(struct cs_integrator *integ, size_t k, bool polish);
 
 /* k-th derivative (0 <= k <= 3) of ARKODE's dense-output interpolant at t (a
  * Hermite polynomial whose degree ARKODE limits to the method's order minus

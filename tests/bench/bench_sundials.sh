@@ -17,13 +17,20 @@
 #   - callgrind instruction counts of a short sweep with each library (load
 #     does not change them: the robust ratio on a shared machine);
 #   - the main job (contensou sweep params/pendulum_fig5a.ini --threads 1)
-#     with each library, interleaved.
+#     with each library, interleaved;
+#   - with BENCH_BEFORE="DEBIAN_OLD OPTIMISED_OLD" (the same two builds of the
+#     code before a change), those too, interleaved with the others in every
+#     round, their figures beside and the new over the old (the speed-up of
+#     the change measured in the same session), and whether the result files
+#     hold the same numbers (the right-hand-side counts left out: a change may
+#     save evaluations).
 #
 # Usage: bash tests/bench/bench_sundials.sh DEBIAN_CONTENSOU OPTIMISED_CONTENSOU [OUTDIR]
 # Environment: BENCH_REPEAT (3), BENCH_RTOLS ("2e-5 1e-6"), BENCH_STEPPER
 # (erk6: Verner 6(5)), BENCH_GRID (1; 0 skips the timed grid runs and
 # XPPAUT), BENCH_XPP (1; 0 skips XPPAUT), BENCH_MAIN (1; 0 skips the main
-# job), BENCH_CALLGRIND (1; 0 skips), BENCH_PYTHON (/usr/bin/python3).
+# job), BENCH_CALLGRIND (1; 0 skips), BENCH_PYTHON (/usr/bin/python3),
+# BENCH_BEFORE (unset: no comparison with older builds).
 # Needs: /usr/bin/time, python3 with numpy and h5py; xppaut and valgrind for
 # those parts. Prints name = value lines and the load (uptime) at start and end.
 set -euo pipefail
@@ -59,7 +66,46 @@ cpu() {
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 minimum() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -1; }
 
-for lib in deb opt; do
+# same_numbers A.h5 B.h5 NAME [SKIP]: whether every numeric dataset of
+# /forward is equal bit for bit (SKIP: a dataset name left out), else the
+# largest difference
+same_numbers() {
+  "$py" - "$@" <<'EOF'
+import sys
+import h5py
+import numpy as np
+a, b, name = sys.argv[1:4]
+skip = sys.argv[4] if len(sys.argv) > 4 else None
+worst, same, count = 0.0, True, 0
+with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
+    def visit(path, obj):
+        global worst, same, count
+        if isinstance(obj, h5py.Dataset) and obj.dtype.kind in "fiu":
+            if skip is not None and path.split("/")[-1] == skip:
+                return
+            x, y = obj[()], fb["/forward/" + path][()]
+            count += 1
+            if x.shape != y.shape:
+                same = False
+                worst = float("inf")
+            elif not np.array_equal(x, y, equal_nan=True):
+                same = False
+                d = np.nanmax(np.abs(x.astype(float) - y.astype(float)))
+                worst = max(worst, float(d))
+    fa["/forward"].visititems(visit)
+print(f"{name}_bit_identical = {'yes' if same else 'no'} ({count} datasets)")
+print(f"{name}_max_abs_diff = {worst:.3g}")
+EOF
+}
+
+libs="deb opt"
+if [ -n "${BENCH_BEFORE:-}" ]; then
+  # shellcheck disable=SC2034 # read through ${!lib}
+  read -r deb0 opt0 <<<"$BENCH_BEFORE"
+  [ -n "$opt0" ] || { echo "bench_sundials: BENCH_BEFORE needs two programs" >&2; exit 2; }
+  libs="deb0 deb opt0 opt"
+fi
+for lib in $libs; do
   exe=${!lib}
   [ -x "$exe" ] || { echo "bench_sundials: $exe is not executable" >&2; exit 2; }
 done
@@ -72,7 +118,7 @@ grid=(--set sweep.points=$points --set sweep.from=$from --set sweep.to=$to
   --set sweep.continuation=false --set solver.stepper=$stepper)
 
 # how each was built, from a result file's provenance
-for lib in deb opt; do
+for lib in $libs; do
   exe=${!lib}
   "$exe" simulate "$ini" --set output.t_end=0.01 -o "$out/prov_$lib.h5" >/dev/null
   kv "${lib}_sundials" "\"$("$exe" info "$out/prov_$lib.h5" | awk -F' = ' '$1 == "sundials_version" { v = $2 } $1 == "sundials_build" { b = $2 } END { print v ", " b }')\""
@@ -80,13 +126,14 @@ done
 
 # the limit: one right-hand-side evaluation (contensou's own code: the same
 # in both builds), measured with each
-for lib in deb opt; do
+for lib in $libs; do
   b=$(dirname "${!lib}")/tests/bench_rhs
   ns=$( (cd "$src" && "$b") | awk '$1 == "rhs_ns_per_eval" { print $3 }')
   kv "${lib}_rhs_ns_per_eval" "$ns"
   eval "rhs_ns_$lib=$ns"
 done
-rhs_ns=$(minimum "$rhs_ns_deb $rhs_ns_opt")
+rhs_ns=$(for lib in $libs; do eval "echo \$rhs_ns_$lib"; done | tr '\n' ' ')
+rhs_ns=$(minimum "$rhs_ns")
 
 "$deb" sweep "$ini" "${grid[@]}" --set solver.stepper=erk --set solver.rtol=1e-11 \
   --set solver.atol=1e-13 -o "$out/ref.h5" --quiet >/dev/null
@@ -107,7 +154,7 @@ grid_runs=$repeat
 [ "${BENCH_GRID:-1}" = 1 ] || grid_runs=0 xpp_dts=
 for ((r = 1; r <= grid_runs; r++)); do
   for rt in $rtols; do
-    for lib in deb opt; do
+    for lib in $libs; do
       h5=$out/${lib}_$rt.h5
       rm -f "$h5"
       c=$(cpu "$out/${lib}_$rt.log" "${!lib}" sweep "$ini" "${grid[@]}" --set solver.rtol="$rt" \
@@ -135,30 +182,16 @@ for rt in $rtols; do
   kv "rtol${rt}_rhs_evals" "\"debian ${RHS[deb_$rt]} optimised $n\""
   kv "rtol${rt}_limit_cpu_s" "$lim"
   kv "rtol${rt}_cpu_over_limit" "\"debian $(calc "$md / $lim") optimised $(calc "$mo / $lim")\""
-  "$py" - "$out/deb_$rt.h5" "$out/opt_$rt.h5" "rtol${rt}" <<'EOF'
-import sys
-import h5py
-import numpy as np
-# every dataset of /forward: equal bit for bit, else the largest difference
-a, b, name = sys.argv[1:4]
-worst, same, count = 0.0, True, 0
-with h5py.File(a, "r") as fa, h5py.File(b, "r") as fb:
-    def visit(path, obj):
-        global worst, same, count
-        if isinstance(obj, h5py.Dataset) and obj.dtype.kind in "fiu":
-            x, y = obj[()], fb["/forward/" + path][()]
-            count += 1
-            if x.shape != y.shape:
-                same = False
-                worst = float("inf")
-            elif not np.array_equal(x, y, equal_nan=True):
-                same = False
-                d = np.nanmax(np.abs(x.astype(float) - y.astype(float)))
-                worst = max(worst, float(d))
-    fa["/forward"].visititems(visit)
-print(f"{name}_libraries_bit_identical = {'yes' if same else 'no'} ({count} datasets)")
-print(f"{name}_libraries_max_abs_diff = {worst:.3g}")
-EOF
+  same_numbers "$out/deb_$rt.h5" "$out/opt_$rt.h5" "rtol${rt}_libraries"
+  if [ -n "${BENCH_BEFORE:-}" ]; then
+    for lib in deb opt; do
+      o=${lib}0 mn=$(median "${CPU[${lib}_$rt]}") m0=$(median "${CPU[${lib}0_$rt]}")
+      lim0=$(calc "${RHS[${lib}0_$rt]} * $rhs_ns * 1e-9")
+      kv "rtol${rt}_before_cpu_s_$lib" "\"median $m0 min $(minimum "${CPU[${lib}0_$rt]}") runs ${CPU[${lib}0_$rt]} rhs_evals ${RHS[${lib}0_$rt]} cpu_over_limit $(calc "$m0 / $lim0")\""
+      kv "rtol${rt}_new_over_before_$lib" "$(calc "$mn / $m0")"
+      same_numbers "$out/${o}_$rt.h5" "$out/${lib}_$rt.h5" "rtol${rt}_before_vs_new_$lib" rhs_evals
+    done
+  fi
 done
 
 if [ -n "$xpp_dts" ]; then
@@ -174,6 +207,8 @@ if [ -n "$xpp_dts" ]; then
       e=$(value "opt_rtol${rt}_vs_ref_max_abs_diff" "$out/cmp_$dt.txt")
       ok=$(awk "BEGIN { print ($e <= $xe) ? \"yes\" : \"no\" }")
       kv "xppaut_dt${dt}_vs_rtol$rt" "\"section_error $e as_accurate $ok speedup_cpu debian $(calc "$xc / $(median "${CPU[deb_$rt]}")") optimised $(calc "$xc / $(median "${CPU[opt_$rt]}")")\""
+      [ -z "${BENCH_BEFORE:-}" ] ||
+        kv "xppaut_dt${dt}_vs_rtol${rt}_before" "\"speedup_cpu debian $(calc "$xc / $(median "${CPU[deb0_$rt]}")") optimised $(calc "$xc / $(median "${CPU[opt0_$rt]}")")\""
     done
   done
 fi
@@ -205,7 +240,7 @@ fi
 if [ "${BENCH_MAIN:-1}" = 1 ]; then
   declare -A MAIN
   for ((r = 1; r <= repeat; r++)); do
-    for lib in deb opt; do
+    for lib in $libs; do
       rm -f "$out/main_$lib.h5"
       c=$(cpu "$out/main_$lib.log" "${!lib}" sweep "$ini" --threads 1 -o "$out/main_$lib.h5" --quiet)
       MAIN[$lib]+="$c "
@@ -215,6 +250,13 @@ if [ "${BENCH_MAIN:-1}" = 1 ]; then
   kv main_job_cpu_s_debian "\"median $(median "${MAIN[deb]}") min $(minimum "${MAIN[deb]}") runs ${MAIN[deb]}\""
   kv main_job_cpu_s_optimised "\"median $(median "${MAIN[opt]}") min $(minimum "${MAIN[opt]}") runs ${MAIN[opt]}\""
   kv main_job_debian_over_optimised "$(calc "$(median "${MAIN[deb]}") / $(median "${MAIN[opt]}")")"
+  if [ -n "${BENCH_BEFORE:-}" ]; then
+    for lib in deb opt; do
+      kv "main_job_before_cpu_s_$lib" "\"median $(median "${MAIN[${lib}0]}") min $(minimum "${MAIN[${lib}0]}") runs ${MAIN[${lib}0]}\""
+      kv "main_job_new_over_before_$lib" "$(calc "$(median "${MAIN[$lib]}") / $(median "${MAIN[${lib}0]}")")"
+      same_numbers "$out/main_${lib}0.h5" "$out/main_$lib.h5" "main_job_before_vs_new_$lib" rhs_evals
+    done
+  fi
   "$py" - "$out/main_deb.h5" "$out/main_opt.h5" <<'EOF'
 import sys
 import h5py
