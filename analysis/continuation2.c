@@ -81,6 +81,8 @@ struct c2 {
   struct cs_curve_spec sp;
   enum cs_curve_kind kind;
   int cycles;
+  int forced;      /* cycles of a forced model: T = returns Tf(p1, p2), no phase condition */
+  int returns;     /* forced: forcing periods per period */
   size_t n, nx, k; /* states, unknowns, size of the singular matrix */
   int ip1, ip2;
   void *base; /* unprepared params, p2 set here */
@@ -207,6 +209,20 @@ static enum cs_status jac_at(struct c2 *c, const double *y, double *J)
   return CS_OK;
 }
 
+/* A cycle's period at X (the parameters X's, already set): the unknown
+ * X[n], or for a forced model returns forcing periods, which move with p1
+ * and p2 when either is the forcing frequency. */
+static double cycle_period(const struct c2 *c, const double *X)
+{
+  return c->forced ? c->returns * c->m->forcing_period(cs_orbit_ws_params(c->w)) : X[c->n];
+}
+
+/* The row of the test function g in G: after the shooting rows and (autonomous) the section's. */
+static size_t g_row(const struct c2 *c)
+{
+  return c->forced ? c->n : c->n + 1;
+}
+
 /* The singular matrix of a cycle curve from a shooting. */
 static void cycle_matrix(const struct c2 *c, const struct cs_orbit_shot *shot, const double *grad,
                          double *S)
@@ -216,7 +232,7 @@ static void cycle_matrix(const struct c2 *c, const struct cs_orbit_shot *shot, c
     for (size_t j = 0; j < n; j++)
       S[i * k + j] =
           shot->M[i * n + j] + (c->kind == CS_CURVE_PERIOD_DOUBLING ? 1.0 : -1.0) * (i == j);
-  if (c->kind == CS_CURVE_FOLD_CYCLES) {
+  if (c->kind == CS_CURVE_FOLD_CYCLES && !c->forced) {
     for (size_t i = 0; i < n; i++)
       S[i * k + n] = shot->f[i], S[n * k + i] = grad[i];
     S[n * k + n] = 0;
@@ -270,7 +286,7 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     G[2 * n + 1] = dJv;
     return CS_OK;
   }
-  double T = X[n];
+  double T = cycle_period(c, X);
   if (!(T > 0)) {
     snprintf(c->msg, sizeof c->msg, "the period became %g", T);
     return CS_ERR_NOCONV;
@@ -286,11 +302,13 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
       d -= 2 * M_PI * round(d / (2 * M_PI));
     G[i] = d;
   }
-  double gr[N_MAX], sv, spv;
-  st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, gr, &spv));
-  if (st != CS_OK)
-    return st;
-  G[n] = sv;
+  double gr[N_MAX] = {0}, sv, spv = 0;
+  if (!c->forced) {
+    st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, gr, &spv));
+    if (st != CS_OK)
+      return st;
+    G[n] = sv;
+  }
   if (grad)
     memcpy(grad, gr, n * sizeof *gr);
   if (s_p)
@@ -300,7 +318,7 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
     return CS_ERR_SINGULAR;
   }
-  G[n + 1] = g;
+  G[g_row(c)] = g;
   return CS_OK;
 }
 
@@ -329,17 +347,23 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   enum cs_status st = resid(c, X, G, &shot, grad, &s_p, s);
   if (st != CS_OK)
     return st;
-  /* the shooting rows exactly in y0, T, p1 */
+  /* the shooting rows exactly in y0, T, p1; forced: the end time T = k
+   * Tf(p1) moves with p1 too (the flow's end point by f dT/dp1) */
+  double dTdp1 = c->forced ? c->returns * cs_orbit_forcing_period_dp(c->w) : 0.0;
   for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; j < n; j++)
       GX[i * nx + j] = shot.M[i * n + j] - (i == j);
-    GX[i * nx + n] = shot.f[i];
-    GX[i * nx + c->ip1] = shot.yp[i];
+    if (!c->forced)
+      GX[i * nx + n] = shot.f[i];
+    GX[i * nx + c->ip1] = shot.yp[i] + shot.f[i] * dTdp1;
   }
-  for (size_t j = 0; j < n; j++)
-    GX[n * nx + j] = grad[j];
-  GX[n * nx + n] = 0;
-  GX[n * nx + c->ip1] = s_p;
+  if (!c->forced) {
+    for (size_t j = 0; j < n; j++)
+      GX[n * nx + j] = grad[j];
+    GX[n * nx + n] = 0;
+    GX[n * nx + c->ip1] = s_p;
+  }
+  size_t gr = g_row(c);
   /* the test function's row and p2's column by forward differences: nx
    * shootings with the monodromy matrix, 90 % of a curve's time if done at
    * every iteration. Later iterations and solves reuse them (correct()
@@ -347,8 +371,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
    * shooting stay exact, and the solution is G = 0 all the same. */
   if (c->dq_valid) {
     for (size_t j = 0; j < nx; j++)
-      GX[(n + 1) * nx + j] = c->dq_row[j];
-    for (size_t i = 0; i <= n; i++)
+      GX[gr * nx + j] = c->dq_row[j];
+    for (size_t i = 0; i < gr; i++)
       GX[i * nx + c->ip2] = c->dq_col[i];
     return CS_OK;
   }
@@ -361,9 +385,9 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     st = resid(c, Xh, Gp, &sh2, NULL, NULL, NULL);
     if (st != CS_OK)
       return st;
-    GX[(n + 1) * nx + j] = c->dq_row[j] = (Gp[n + 1] - G[n + 1]) / h;
+    GX[gr * nx + j] = c->dq_row[j] = (Gp[gr] - G[gr]) / h;
     if ((int)j == c->ip2)
-      for (size_t i = 0; i <= n; i++)
+      for (size_t i = 0; i < gr; i++)
         GX[i * nx + j] = c->dq_col[i] = (Gp[i] - G[i]) / h;
   }
   c->dq_valid = 1;
@@ -583,22 +607,23 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   }
   /* cycles: the multipliers of a shooting with the monodromy matrix */
   struct cs_orbit_shot shot;
-  st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, X[n], 0, &shot));
+  double T = cycle_period(c, X);
+  st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, T, 0, &shot));
   if (st != CS_OK)
     return st;
   struct cs_orbit orb;
   memset(&orb, 0, sizeof orb);
   orb.n = n;
-  orb.autonomous = 1;
+  orb.autonomous = !c->forced;
   orb.p = X[c->ip1];
   memcpy(orb.y, X, n * sizeof *X);
-  orb.period = X[n];
+  orb.period = T;
   memcpy(orb.mono, shot.M, n * n * sizeof *shot.M);
   orb.converged = 1;
   st = keep(c, cs_orbit_multipliers(c->w, shot.M, &orb, 1.0, NULL));
   if (st != CS_OK)
     return st;
-  s->period = X[n];
+  s->period = T;
   s->n_eig = orb.n_mult;
   memcpy(s->re, orb.mult_re, orb.n_mult * sizeof *s->re);
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
@@ -656,7 +681,7 @@ static void to_point(const struct c2 *c, const struct sol *s, double ds, struct 
   memset(q, 0, sizeof *q);
   q->p1 = s->X[c->ip1], q->p2 = s->X[c->ip2];
   memcpy(q->y, s->X, c->n * sizeof *q->y);
-  q->period = c->cycles ? s->X[c->n] : NAN;
+  q->period = !c->cycles ? NAN : c->forced ? s->period : s->X[c->n];
   q->omega = s->omega;
   q->test[0] = s->test[0], q->test[1] = s->test[1];
   q->l1_err = s->l1_err;
@@ -1076,14 +1101,14 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
       update_borders(c, &tmp);
     }
   } else {
-    X[n] = sp->pt.period;
-    c->sigma[n] = sp->pt.period;
+    if (!c->forced)
+      X[n] = sp->pt.period, c->sigma[n] = sp->pt.period;
     for (size_t i = 0; i < n; i++)
       c->sigma[i] = fmax(sp->pt.ymax[i] - sp->pt.ymin[i], c->sigma[i]);
     struct cs_orbit_shot shot;
-    double sv, grad[N_MAX];
-    st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, X[n], 0, &shot));
-    if (st == CS_OK)
+    double sv, grad[N_MAX] = {0};
+    st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, cycle_period(c, X), 0, &shot));
+    if (st == CS_OK && !c->forced)
       st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
     if (st != CS_OK)
       return st;
@@ -1128,8 +1153,8 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
       sp->kind != need[kind])
     return cs_error_set(CS_ERR_ARG, "a %s curve cannot start at a %s point (or a bad spec)",
                         cs_curve_name(kind), cs_special_name(sp->kind));
-  if (c.cycles && !cs_orbit_ws_autonomous(ws))
-    return cs_error_set(CS_ERR_UNSUPPORTED, "cycle curves of a forced model are not supported");
+  c.forced = c.cycles && !cs_orbit_ws_autonomous(ws);
+  c.returns = sp->pt.returns > 0 ? sp->pt.returns : 1;
   if (!c.m->jac)
     return cs_error_set(CS_ERR_UNSUPPORTED, "%s has no analytic Jacobian", c.m->name);
   c.base = malloc(c.m->params_size);
@@ -1149,7 +1174,10 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
     c.nx = 2 * n + 3, c.k = n;
     break;
   default:
-    c.nx = n + 3, c.k = kind == CS_CURVE_FOLD_CYCLES ? n + 1 : n;
+    /* (y0, T, p1, p2), the fold's matrix bordered by f and the section;
+     * forced: (y0, p1, p2), M -+ I alone (no trivial multiplier) */
+    c.nx = c.forced ? n + 2 : n + 3;
+    c.k = kind == CS_CURVE_FOLD_CYCLES && !c.forced ? n + 1 : n;
   }
   c.ip1 = (int)c.nx - 2, c.ip2 = (int)c.nx - 1;
   double rtol = spec->orbit.solver.rtol > 0 ? spec->orbit.solver.rtol : 1e-8;

@@ -18,7 +18,13 @@
  *    shooting equations of analysis/orbit.h, g) with g minimally augmented
  *    on the shooting Jacobian in (y0, T), [M - I, f; grad s, 0], singular
  *    where a second multiplier reaches +1;
- *  - period doubling: the same with g on M + I (a multiplier at -1).
+ *  - period doubling: the same with g on M + I (a multiplier at -1);
+ *  - cycles of forced models (both kinds): X = (y0, p1, p2), the period T =
+ *    k Tf(p1, p2) fixed by the forcing (k = the start's returns), no phase
+ *    condition and no trivial multiplier: g on M - I (fold) or M + I (period
+ *    doubling) alone. The section is at forcing phase 0 (t = 0). When p1 or
+ *    p2 is the forcing frequency, T moves along the curve: the p1 column of
+ *    the shooting rows is d phi/dp1 + f dT/dp1.
  * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
  * of p1) exactly, everything else by central (equilibria) or forward
  * (cycles: one variational shooting per column) differences of G.
@@ -136,13 +142,14 @@ CS_API void cs_curve_free(struct cs_curve *c);
 
 /* Continues the special point sp of a one-parameter branch (kind fold or
  * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold or
- * period-doubling of a cycle branch of an autonomous model for the cycle
- * curves) in (p1, p2). ws: the workspace of the branch (p1 its parameter);
+ * period-doubling of a cycle branch for the cycle curves; a forced model's
+ * cycle point is its state at t = 0, a whole number of forcing periods) in
+ * (p1, p2). ws: the workspace of the branch (p1 its parameter);
  * params_unprepared: the model's parameters as read, p2 at its starting
  * value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
  * ended early: end_note), CS_ERR_ARG for a wrong start or spec,
- * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
- * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,
+ * CS_ERR_UNSUPPORTED (event-driven model for cycle curves, no analytic
+ * Jacobian), CS_ERR_NOCONV when the start does not converge,
  * CS_ERR_NOMEM. */
 CS_API enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
                                         const struct cs_curve_spec *spec, enum cs_curve_kind kind,

@@ -66,6 +66,21 @@ static const char *test_doc(enum cs_curve_kind k, int which)
   return docs[k][which];
 }
 
+/* Multiplier or eigenvalue columns: n eigenvalues; n - 1 nontrivial
+ * multipliers of an autonomous cycle, n of a forced one (no trivial one). */
+static size_t n_eig_cols(const struct cs_curve_h5 *h)
+{
+  const struct cs_curve *cv = h->curve;
+  size_t n = h->m->n_state, ne = n;
+  if (cv->kind == CS_CURVE_FOLD_CYCLES || cv->kind == CS_CURVE_PERIOD_DOUBLING) {
+    ne = n - 1;
+    for (size_t i = 0; i < cv->n_points; i++)
+      if (cv->points[i].n_eig > ne && cv->points[i].n_eig <= n)
+        ne = cv->points[i].n_eig;
+  }
+  return ne;
+}
+
 static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
 {
   const struct cs_model *m = h->m;
@@ -103,7 +118,7 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
              cyc ? "at the section point" : "at the equilibrium");
     add(c, m->state[i].name, m->state[i].unit, CS_H5_DOUBLE, doc);
   }
-  size_t ne = cyc ? m->n_state - 1 : m->n_state;
+  size_t ne = n_eig_cols(h);
   for (size_t e = 0; e < ne && !special; e++) {
     snprintf(nm, sizeof nm, "%s%zu_re", cyc ? "mu" : "eig", e + 1);
     snprintf(doc, sizeof doc, "real part of %s %zu (%s; NaN: none)",
@@ -120,8 +135,6 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
                         double *row)
 {
   size_t k = 0, n = h->m->n_state;
-  enum cs_curve_kind kind = h->curve->kind;
-  int cyc = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
   row[k++] = q->p1;
   row[k++] = q->p2;
   row[k++] = q->period;
@@ -136,7 +149,7 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
   }
   for (size_t i = 0; i < n; i++)
     row[k++] = q->y[i];
-  size_t ne = cyc ? n - 1 : n;
+  size_t ne = n_eig_cols(h);
   for (size_t e = 0; e < ne && !special; e++) {
     row[k++] = e < q->n_eig ? q->re[e] : NAN;
     row[k++] = e < q->n_eig ? q->im[e] : NAN;

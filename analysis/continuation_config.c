@@ -383,12 +383,6 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
-    if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD) &&
-        c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
-      cs_config_i_err(
-          &p, r, "start", CS_ERR_RANGE,
-          "curves of cycles of a forced model are not supported (accepted: an autonomous model)");
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
         c->param2 < 0)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,

@@ -101,6 +101,8 @@ static const char continue_help[] =
     "                  period-doubling: the first one of the cycles (period-doubling\n"
     "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
     "                  continuation file of the same model and parameter\n"
+    "  Forced models: the cycle curves keep the forcing's period (k 2 pi/omega\n"
+    "  when omega is p1 or p2), section at forcing phase 0; no phase condition\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
     "  direction2      both (default) | forward | backward: parameter2 increasing\n"
