@@ -14,6 +14,7 @@ extern const struct cs_model cs_model_bautin;
 extern const struct cs_model cs_model_bt;
 extern const struct cs_model cs_model_cusp;
 extern const struct cs_model cs_model_flip;
+extern const struct cs_model cs_model_foldflip;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
@@ -29,5 +30,6 @@ const struct cs_model *const cs_models[] = {
     &cs_model_bt,
     &cs_model_cusp,
     &cs_model_flip,
+    &cs_model_foldflip,
     NULL,
 };
