@@ -554,6 +554,122 @@ static enum cs_status eigen(size_t n, const double *J, double *re, double *im)
   return st;
 }
 
+/* The determinant of a k x k matrix (copied) by GSL's LU; NaN if it fails. */
+static double det_of(size_t k, const double *S)
+{
+  double A[(N_MAX + 1) * (N_MAX + 1)];
+  memcpy(A, S, k * k * sizeof *A);
+  gsl_matrix_view Av = gsl_matrix_view_array(A, k, k);
+  size_t pdata[N_MAX + 1];
+  gsl_permutation perm = {k, pdata};
+  int sign;
+  if (gsl_linalg_LU_decomp(&Av.matrix, &perm, &sign) != GSL_SUCCESS)
+    return NAN;
+  return gsl_linalg_LU_det(&Av.matrix, sign);
+}
+
+/* The fold's matrix (autonomous: [M - I, f; grad s, 0], forced: M - I) or
+ * the flip's (M + I) at the shooting `shot` from X; k its size. */
+static enum cs_status cycle_singular(struct c2 *c, const double *X,
+                                     const struct cs_orbit_shot *shot, int flip, double *S,
+                                     size_t *k)
+{
+  size_t n = c->n;
+  double grad[N_MAX] = {0}, sv;
+  *k = flip || c->forced ? n : n + 1;
+  if (*k > n) {
+    enum cs_status st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
+    if (st != CS_OK)
+      return st;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      S[i * *k + j] = shot->M[i * n + j] + (flip ? 1.0 : -1.0) * (i == j);
+  if (*k > n) {
+    for (size_t i = 0; i < n; i++)
+      S[i * *k + n] = shot->f[i], S[n * *k + i] = grad[i];
+    S[n * *k + n] = 0;
+  }
+  return CS_OK;
+}
+
+/* The fold's derivative along v (k = n or n + 1 values, y then T): M v_y + f
+ * v_T and the section's grad s . v_y (autonomous), from a shooting at Xv. */
+static enum cs_status fold_dv(struct c2 *c, const double *Xv, const double *v, size_t k,
+                              double *out)
+{
+  size_t n = c->n;
+  struct cs_orbit_shot sh;
+  enum cs_status st =
+      keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, Xv, cycle_period(c, Xv), 0, &sh));
+  if (st != CS_OK)
+    return st;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = k > n ? sh.f[i] * v[n] : 0.0;
+    for (size_t j = 0; j < n; j++)
+      out[i] += sh.M[i * n + j] * v[j];
+  }
+  if (k > n) {
+    double grad[N_MAX], sv;
+    st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, Xv, &sv, grad, NULL));
+    if (st != CS_OK)
+      return st;
+    out[n] = 0;
+    for (size_t j = 0; j < n; j++)
+      out[n] += grad[j] * v[j];
+  }
+  return CS_OK;
+}
+
+/* Codimension-two test functions of cycle curves (the multipliers' matrix
+ * from the shooting at s->X):
+ *  - fold of cycles: test1 = det(M + I), 0 where a multiplier passes -1
+ *    (fold-flip); test2 = <w, D^2F(v, v)>/2, the fold's quadratic
+ *    normal-form coefficient, F(y, T) the shooting equations (autonomous:
+ *    with the phase condition), v, w the unit right and left null vectors of
+ *    F's Jacobian, D^2F(v, v) by central differences of D F v along v (two
+ *    shootings with the monodromy matrix): 0 at a cusp of cycles;
+ *  - period doubling: test1 = det of the fold's matrix (M - I, bordered by f
+ *    and the section for an autonomous model), 0 where a multiplier +1
+ *    appears beside the -1 (fold-flip); test2 NaN. */
+static enum cs_status cycle_tests(struct c2 *c, struct sol *s, const struct cs_orbit_shot *shot)
+{
+  size_t k;
+  double S[(N_MAX + 1) * (N_MAX + 1)];
+  int pd = c->kind == CS_CURVE_PERIOD_DOUBLING;
+  enum cs_status st = cycle_singular(c, s->X, shot, !pd, S, &k);
+  if (st != CS_OK)
+    return st;
+  s->test[0] = det_of(k, S);
+  if (pd)
+    return CS_OK;
+  double v[N_MAX + 1], w[N_MAX + 1], g;
+  if ((st = cycle_singular(c, s->X, shot, 0, S, &k)) != CS_OK)
+    return st;
+  if (!bordered_g(k, S, c->bb, c->cb, v, w, &g))
+    return CS_OK; /* no coefficient here: test2 stays NaN */
+  double nv = norm2(k, v), nw = norm2(k, w), vs = 0;
+  for (size_t i = 0; i < k; i++) {
+    v[i] /= nv, w[i] /= nw;
+    vs += (v[i] / c->sigma[i]) * (v[i] / c->sigma[i]);
+  }
+  /* a step of 1e-4 of the state (and period) scales along v: the truncation
+   * error (its square times the fourth derivative) and the integration
+   * noise (rtol over it) both small */
+  double eps = 1e-4 / sqrt(vs), Xp[NX_MAX], Xm[NX_MAX], dp[N_MAX + 1], dm[N_MAX + 1];
+  memcpy(Xp, s->X, c->nx * sizeof *Xp);
+  memcpy(Xm, s->X, c->nx * sizeof *Xm);
+  for (size_t i = 0; i < k; i++)
+    Xp[i] += eps * v[i], Xm[i] -= eps * v[i];
+  if ((st = fold_dv(c, Xp, v, k, dp)) != CS_OK || (st = fold_dv(c, Xm, v, k, dm)) != CS_OK)
+    return st;
+  double a = 0;
+  for (size_t i = 0; i < k; i++)
+    a += w[i] * (dp[i] - dm[i]) / (2 * eps);
+  s->test[1] = 0.5 * a;
+  return CS_OK;
+}
+
 /* Test functions, stability and the user functions of a solved point. */
 static enum cs_status analyse(struct c2 *c, struct sol *s)
 {
@@ -628,7 +744,7 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   memcpy(s->re, orb.mult_re, orb.n_mult * sizeof *s->re);
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
   s->n_unstable = orb.n_unstable;
-  return CS_OK;
+  return cycle_tests(c, s, &shot);
 }
 
 /* After an accepted point: the borders follow its null vectors, the Hopf
@@ -804,7 +920,7 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
   struct sol f;
   char note[200];
   *stop = 0;
-  int n_tests = c->cycles ? 0 : 2;
+  int n_tests = 2;
   for (int which = 0; which < n_tests + (int)c->sp.n_user; which++) {
     int w = which < n_tests ? which : 2 + (which - n_tests);
     double fa = fn_of(a, w), fb = fn_of(b, w);
@@ -835,6 +951,14 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
       snprintf(note, sizeof note, "%s = %.10g%s",
                c->m->param[c->sp.user_param[u] == 1 ? cs_orbit_ws_param(c->w) : c->sp.param2].name,
                c->sp.user_value[u], how);
+    } else if (c->cycles) {
+      k = w == 0 ? CS_CODIM2_FOLD_FLIP : CS_CODIM2_CUSP_CYCLES;
+      if (w == 1)
+        snprintf(note, sizeof note, "the fold of cycles' quadratic coefficient vanishes%s", how);
+      else if (c->kind == CS_CURVE_FOLD_CYCLES)
+        snprintf(note, sizeof note, "a multiplier passes -1 on the fold of cycles%s", how);
+      else
+        snprintf(note, sizeof note, "a multiplier passes +1 on the period doubling%s", how);
     } else if (c->kind == CS_CURVE_FOLD) {
       k = w == 0 ? CS_CODIM2_BT : CS_CODIM2_CUSP;
       if (w == 0)

@@ -36,7 +36,13 @@
  *  - Hopf curve: test1 = kappa = omega^2: zero at a Bogdanov-Takens point,
  *    where the curve ends; test2 = l1, the first Lyapunov coefficient: zero
  *    at a Bautin (generalized Hopf) point;
- *  - cycle curves: none (test1 = test2 = NaN).
+ *  - fold-of-cycles curve: test1 = det(M + I): zero at a fold-flip point (a
+ *    multiplier passes -1); test2 = <w, D^2F(v, v)>/2, F the shooting
+ *    equations (with the phase condition), v, w the unit null vectors of its
+ *    Jacobian, by differences of two shootings: zero at a cusp of cycles;
+ *  - period-doubling curve: test1 = det of the fold's matrix (M - I,
+ *    bordered by f and the section when autonomous): zero at a fold-flip
+ *    point (a multiplier +1 beside the -1); test2 NaN.
  * User points: where p1 or p2 takes a given value.
  *
  * The curve is followed from the start in both directions (or one) until
@@ -64,13 +70,15 @@ enum cs_curve_kind {
 /* "fold", "hopf", "fold-of-cycles", "period-doubling" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
-#define CS_CODIM2_LIST(X)                                                       \
-  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
-  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */        \
-  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
-  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
-  X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
-  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */
+#define CS_CODIM2_LIST(X)                                                               \
+  X(CS_CODIM2_BT, "bogdanov-takens")         /* fold meets Hopf: omega -> 0 */          \
+  X(CS_CODIM2_CUSP, "cusp")                  /* fold: quadratic coefficient 0 */        \
+  X(CS_CODIM2_BAUTIN, "bautin")              /* Hopf: first Lyapunov coefficient 0 */   \
+  X(CS_CODIM2_USER, "user")                  /* a user point: p1 or p2 at a value */    \
+  X(CS_CODIM2_START, "start")                /* the special point the curve began at */ \
+  X(CS_CODIM2_END, "end")                    /* where the curve ended (see the note) */ \
+  X(CS_CODIM2_FOLD_FLIP, "fold-flip")        /* cycles: multipliers +1 and -1 */        \
+  X(CS_CODIM2_CUSP_CYCLES, "cusp-of-cycles") /* fold of cycles: quadratic coefficient 0 */
 
 enum cs_codim2_kind {
 #define CS_CODIM2_ENUM(id, name) id,

@@ -44,8 +44,11 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
   case CS_CURVE_HOPF:
     *t1 = "kappa", *t2 = "l1";
     break;
+  case CS_CURVE_FOLD_CYCLES:
+    *t1 = "flip_test", *t2 = "cusp_test";
+    break;
   default:
-    *t1 = "test1", *t2 = "test2";
+    *t1 = "fold_test", *t2 = "test2";
   }
 }
 
@@ -60,8 +63,13 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "the Hopf curve ends",
        "the first Lyapunov coefficient l1 (Kuznetsov's normalisation, unit eigenvector; < 0 "
        "supercritical, > 0 subcritical): 0 at a Bautin point"},
-      {"none (NaN)", "none (NaN)"},
-      {"none (NaN)", "none (NaN)"},
+      {"det(M + I), M the monodromy matrix: 0 where a multiplier passes -1 (a fold-flip point)",
+       "<w, D^2F(v, v)>/2, F the shooting equations (with the phase condition when autonomous), "
+       "v and w the unit null vectors of their Jacobian: the fold's quadratic coefficient, 0 at "
+       "a cusp of cycles"},
+      {"det(M - I), bordered by the vector field and the section's gradient when autonomous: 0 "
+       "where a multiplier +1 appears beside the -1 (a fold-flip point)",
+       "none (NaN)"},
   };
   return docs[k][which];
 }
