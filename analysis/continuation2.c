@@ -1227,6 +1227,10 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
   } else {
     if (!c->forced)
       X[n] = sp->pt.period, c->sigma[n] = sp->pt.period;
+    else if (sp->pt.returns < 1 && isfinite(sp->pt.period))
+      /* a point read from a file has its period, not its returns */
+      c->returns =
+          (int)fmax(1.0, round(sp->pt.period / c->m->forcing_period(cs_orbit_ws_params(c->w))));
     for (size_t i = 0; i < n; i++)
       c->sigma[i] = fmax(sp->pt.ymax[i] - sp->pt.ymin[i], c->sigma[i]);
     struct cs_orbit_shot shot;
@@ -1278,7 +1282,9 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
     return cs_error_set(CS_ERR_ARG, "a %s curve cannot start at a %s point (or a bad spec)",
                         cs_curve_name(kind), cs_special_name(sp->kind));
   c.forced = c.cycles && !cs_orbit_ws_autonomous(ws);
-  c.returns = sp->pt.returns > 0 ? sp->pt.returns : 1;
+  c.returns = sp->pt.returns > 0        ? sp->pt.returns
+              : spec->orbit.returns > 0 ? spec->orbit.returns
+                                        : 1;
   if (!c.m->jac)
     return cs_error_set(CS_ERR_UNSUPPORTED, "%s has no analytic Jacobian", c.m->name);
   c.base = malloc(c.m->params_size);

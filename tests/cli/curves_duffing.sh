@@ -15,7 +15,8 @@
 # multiplier -1 and the other -exp(-delta 2 pi/omega) (Liouville: the
 # monodromy's determinant is exp(-delta T)); continued with omega first
 # (then dT/domega enters the shooting rows' parameter column) it has the same
-# points. About 4 s of CPU. Needs h5py under /usr/bin/python3 (else skipped, 77).
+# points, also when started from a branch file. The hardening Duffing's
+# cusp of cycles against harmonic balance (see there). About 5 s of CPU. Needs h5py under /usr/bin/python3 (else skipped, 77).
 # Usage (CTest): bash curves_duffing.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
@@ -205,6 +206,25 @@ EOF
 done <pairs.txt
 [ "$k" -eq "$npairs" ] || die "pairs.txt: read $k of $npairs pairs"
 
+# the curve started from the first branch file's period doubling (start =
+# branch:FILE:K; the file has the period, not the returns): the same points
+row=$(/usr/bin/python3 -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); n = [x.decode() if isinstance(x, bytes) else x for x in f["special"].attrs["kind_names"]]; print(list(f["special"]["kind"][:]).index(n.index("period-doubling")))' pd1.h5) ||
+  die "pd1.h5: no period-doubling row in /special"
+read -r w g1 g2 x v <pairs.txt
+sed -e "s/^start = period-doubling/start = branch:pd1.h5:$row/" curve.ini >curve_file.ini
+ok continue curve_file.ini -o curve_file.h5 --no-plot --set parameters.omega="$w" --set parameters.gamma="$g1" \
+  --set continuation.at="$g1"
+nu=0
+while read -r _ _ g0 w0 _; do
+  g=$(printf '%s\n' "$out" | awk -v w="$w0" '$1 == "user" && $2 == "=" && $4 - w < 1e-9 && w - $4 < 1e-9 { print $3; n++ } END { exit n != 1 }') ||
+    die "$last: not exactly one point at omega = $w0"
+  awk -v a="$g" -v b="$g0" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6) }' ||
+    die "$last: gamma = $g at omega = $w0, the curve from the branch has $g0"
+  nu=$((nu + 1))
+done < <(printf '%s\n' "$curve_out" | grep '^user = ')
+[ "$nu" -ge 4 ] || die "$last: only $nu points to compare"
+pass "the curve from the branch file's period doubling (row $row of /special) has the same $nu points"
+
 # the frequency direction: a branch continued in the parameter named omega
 # (refused at the write before layout 3: /special's critical-frequency column
 # was also called omega), from the first pair's period-1 cell
@@ -235,4 +255,59 @@ assert "omega" in names(f["special"]) and "omega_critical" in names(f["special"]
 assert f.attrs["layout_version"] >= 3
 PY
 pass "a branch continued in the parameter named omega is written (omega and omega_critical in /special)"
+
+# the hardening Duffing's resonance (x'' + delta x' + x + x^3 = gamma cos
+# omega t): the fold of cycles of its period-1 branch continued in (omega,
+# gamma) has a cusp of cycles where the hysteresis begins. Harmonic balance
+# (amplitude A, s = A^2: s ((1 - omega^2 + 3 s/4)^2 + delta^2 omega^2) =
+# gamma^2, whose fold and its degenerate point in s) puts it at omega^2 - 1
+# = sqrt(3) delta omega, gamma^2 = (4/3) delta^2 omega^2 s, s = (8/9)
+# (omega^2 - 1): an approximation (the neglected harmonics, of relative size
+# (s/32)^2 here), within 1e-3 in omega and 1 % in gamma at delta = 0.05
+cat >hardening.ini <<EOF
+[model]
+name = duffing
+
+[parameters]
+delta = 0.05
+alpha = 1
+beta = 1
+gamma = 0.03
+omega = 0.8
+
+[initial]
+x = 0
+v = 0
+
+[solver]
+rtol = 1e-10
+atol = 1e-12
+
+[output]
+t_end = 400
+
+[continuation]
+branch = cycles
+parameter = omega
+min = 0.5
+max = 2
+at = 0.8
+direction = forward
+start = fold
+parameter2 = gamma
+min2 = 0.005
+max2 = 0.05
+EOF
+ok continue hardening.ini -o hardening.h5 --no-plot
+printf '%s\n' "$out" | grep -q '^curve = fold-of-cycles$' || die "$last: not a fold-of-cycles curve"
+read -r wc gc <<<"$(printf '%s\n' "$out" | awk '$1 == "cusp-of-cycles" && $2 == "=" { print $3, $4; n++ } END { exit n != 1 }')" ||
+  die "$last: not exactly one cusp of cycles"
+awk -v w="$wc" -v g="$gc" 'BEGIN { d = 0.05; wh = (sqrt(3) * d + sqrt(3 * d * d + 4)) / 2;
+  s = 8 / 9 * (wh * wh - 1); gh = sqrt(4 / 3 * d * d * wh * wh * s);
+  dw = w - wh; dg = (g - gh) / gh; if (dw < 0) dw = -dw; if (dg < 0) dg = -dg;
+  printf "harmonic balance: omega %.6f gamma %.6f\n", wh, gh > "/dev/stderr"; exit !(dw < 1e-3 && dg < 0.01) }' ||
+  die "$last: the cusp of cycles ($wc, $gc) is not within 1e-3, 1 % of harmonic balance's"
+[ "$(printf '%s\n' "$out" | grep -c '^end = .*edge of the box, gamma = 0.05')" -eq 2 ] ||
+  die "$last: the two folds do not both reach gamma = 0.05"
+pass "hardening Duffing: the folds of the resonance meet at a cusp of cycles ($wc, $gc), harmonic balance's within its accuracy"
 echo "all Duffing period-doubling checks passed"
