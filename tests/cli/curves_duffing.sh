@@ -16,7 +16,8 @@
 # monodromy's determinant is exp(-delta T)); continued with omega first
 # (then dT/domega enters the shooting rows' parameter column) it has the same
 # points, also when started from a branch file. The hardening Duffing's
-# cusp of cycles against harmonic balance (see there). About 5 s of CPU. Needs h5py under /usr/bin/python3 (else skipped, 77).
+# cusp of cycles against harmonic balance (see there). About 5 s of CPU.
+# Needs h5py under /usr/bin/python3 (else skipped, 77).
 # Usage (CTest): bash curves_duffing.sh <path-to-contensou> <source-dir> <scratch-dir>
 set -u
 
