@@ -142,7 +142,9 @@ struct cs_curve {
   size_t start_row;       /* the row of the starting point */
   enum cs_status status;  /* CS_OK when both ends are normal (box, points, BT) */
   char end_note[600];     /* why each end ended */
-  long evaluations;       /* evaluations of G (each a shooting for cycles) */
+  long evaluations;       /* evaluations of G (each a shooting for cycles; not counted: a
+                             point's analysis, one shooting, and on fold-of-cycles curves
+                             two more for the cusp test) */
   long newton_iterations; /* corrector iterations */
 };
 
