@@ -28,6 +28,11 @@
  *   mu) with fold-flip points at the folds mu = -+2/(3 sqrt 3), and in (nu,
  *   omega), where the period 2 pi/omega moves along it (multipliers -1,
  *   -exp(-T), exp(-2 T));
+ * - an autonomous one (model cuspcycle: circles r = 1 + rho, rho' = mu +
+ *   kappa rho - rho^3, period 2 pi): the fold-of-cycles curve 27 mu^2 = 4
+ *   kappa^3 with mu = -2 rho^3, its quadratic coefficient 3 rho 2 pi in
+ *   modulus (the phase condition and the period's row change nothing here)
+ *   and the cusp of cycles at (0, 0) on the unit circle;
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
@@ -508,6 +513,54 @@ static void foldflip(void **state)
   free(p);
 }
 
+static void cuspcycle(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("cuspcycle");
+  assert_non_null(m);
+  void *p = make_params(m); /* mu 0, kappa 1: the cycle r = 2 */
+  struct cs_orbit_ws *w = ws_of(m, p, "mu");
+  struct cs_continue_spec sp = cs_continue_spec_default();
+  sp.p_min = -1, sp.p_max = 1;
+  sp.direction = -1;
+  sp.max_points = 1000;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-10;
+  struct cs_branch b;
+  double y0[2] = {2.0, 0.0};
+  assert_int_equal(cs_continue_cycles(w, &sp, 0.0, 0.0, y0, 2 * M_PI, &b), CS_OK);
+  const struct cs_special *f = first(&b, CS_SPECIAL_FOLD);
+  assert_non_null(f);
+  assert_close(f->pt.p, -2 / (3 * sqrt(3.0)), 1e-8);
+  struct cs_curve_spec cs = curve_spec(m, "kappa", -1, 1, -0.5, 1.5);
+  cs.orbit = sp.orbit;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD_CYCLES, f, &c), CS_OK);
+  print_message("fold of cycles in (mu, kappa): %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 20);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double rho = hypot(q->y[0], q->y[1]) - 1;
+    assert_close(27 * q->p1 * q->p1, 4 * q->p2 * q->p2 * q->p2, 1e-8);
+    assert_close(q->p1, -2 * rho * rho * rho, 1e-8);
+    assert_close(q->period, 2 * M_PI, 1e-8);
+    assert_close(fabs(q->test[1]), 6 * M_PI * fabs(rho), 1e-4 * 6 * M_PI * fabs(rho) + 1e-6);
+  }
+  size_t n;
+  const struct cs_curve_special *cu = first2(&c, CS_CODIM2_CUSP_CYCLES, &n);
+  assert_int_equal(n, 1);
+  print_message("cusp of cycles at (%.3g, %.3g), r = %.10g\n", cu->pt.p1, cu->pt.p2,
+                hypot(cu->pt.y[0], cu->pt.y[1]));
+  assert_close(cu->pt.p1, 0.0, 1e-8);
+  assert_close(cu->pt.p2, 0.0, 1e-8);
+  assert_close(hypot(cu->pt.y[0], cu->pt.y[1]), 1.0, 1e-5);
+  first2(&c, CS_CODIM2_FOLD_FLIP, &n);
+  assert_int_equal(n, 0);
+  cs_curve_free(&c);
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
 /* ------------------------------------------------------------ figure 5a */
 
 /* central finite-difference Jacobian of the right-hand side */
@@ -602,9 +655,13 @@ static void fig5a_hopf_curve(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin),   cmocka_unit_test(bogdanov_takens),
-      cmocka_unit_test(cusp),     cmocka_unit_test(flip),
-      cmocka_unit_test(foldflip), cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin),
+      cmocka_unit_test(bogdanov_takens),
+      cmocka_unit_test(cusp),
+      cmocka_unit_test(flip),
+      cmocka_unit_test(foldflip),
+      cmocka_unit_test(cuspcycle),
+      cmocka_unit_test(fig5a_hopf_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

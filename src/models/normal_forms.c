@@ -505,3 +505,88 @@ const struct cs_model cs_model_foldflip = {
     .section_doc = "stroboscopic, once per forcing period 2 pi/omega (at t = 0 the turning frame "
                    "coincides with (x, y)).",
 };
+
+/* ------------------------------------------------------------- cuspcycle */
+
+/* cuspcycle, cycles with the cusp normal form across them: circles r = 1 +
+ * rho, theta' = 1 (period 2 pi), rho' = mu + kappa rho - rho^3, i.e.
+ *   x' = R x/r - y,  y' = R y/r + x,  R = mu + kappa (r - 1) - (r - 1)^3.
+ * A cycle for each equilibrium rho of the radial law, multiplier
+ * exp(2 pi (kappa - 3 rho^2)): folds of cycles on 27 mu^2 = 4 kappa^3 (rho =
+ * +-sqrt(kappa/3), mu = -2 rho^3) meeting at the cusp of cycles (0, 0) on
+ * the unit circle. */
+struct cuspcycle {
+  double mu, kappa;
+};
+
+static const struct cs_var_desc cuspcycle_state[] = {
+    {"x", "1", "r cos(theta)", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
+};
+
+static const double cuspcycle_default[] = {2.0, 0.0};
+
+static const struct cs_param_desc cuspcycle_params[] = {
+    {"mu", "1", offsetof(struct cuspcycle, mu), 0.0, -10.0, 10.0, NULL,
+     "radial law, constant term (folds of cycles on 27 mu^2 = 4 kappa^3)"},
+    {"kappa", "1", offsetof(struct cuspcycle, kappa), 1.0, -10.0, 10.0, NULL,
+     "radial law, linear term in r - 1"},
+};
+
+static int cuspcycle_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct cuspcycle *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double rho = r - 1, R = p->mu + p->kappa * rho - rho * rho * rho;
+  f[0] = R * y[0] / r - y[1];
+  f[1] = R * y[1] / r + y[0];
+  return 0;
+}
+
+static int cuspcycle_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct cuspcycle *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1;
+  double R = p->mu + p->kappa * rho - rho * rho * rho, Rr = p->kappa - 3 * rho * rho;
+  /* d(R C)/dx = Rr C C + R S^2/r, d(R C)/dy = Rr C S - R C S/r, ... */
+  J[0] = Rr * C * C + R * S * S / r;
+  J[1] = (Rr - R / r) * C * S - 1.0;
+  J[2] = (Rr - R / r) * C * S + 1.0;
+  J[3] = Rr * S * S + R * C * C / r;
+  return 0;
+}
+
+static enum cs_status cuspcycle_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_cuspcycle = {
+    .name = "cuspcycle",
+    .title = "circles r = 1 + rho with rho' = mu + kappa rho - rho^3 (reference: folds of cycles "
+             "27 mu^2 = 4 kappa^3, cusp of cycles at (0, 0))",
+    .reference = "the cusp normal form across a family of circles (see normal_forms.c)",
+    .n_state = 2,
+    .state = cuspcycle_state,
+    .state_default = cuspcycle_default,
+    .n_param = sizeof cuspcycle_params / sizeof *cuspcycle_params,
+    .param = cuspcycle_params,
+    .params_size = sizeof(struct cuspcycle),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = cuspcycle_prepare,
+    .rhs = cuspcycle_rhs,
+    .jac = cuspcycle_jac,
+    .derived_fn = r_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
+};
