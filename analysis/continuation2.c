@@ -85,6 +85,8 @@ struct c2 {
   struct cs_curve_spec sp;
   enum cs_curve_kind kind;
   int cycles;
+  int forced;      /* cycles of a forced model: T = returns Tf(p1, p2), no phase condition */
+  int returns;     /* forced: forcing periods per period */
   size_t n, nx, k; /* states, unknowns, size of the singular matrix */
   int ip1, ip2;
   void *base; /* unprepared params, p2 set here */
@@ -213,6 +215,21 @@ static enum cs_status jac_at(struct c2 *c, const double *y, double *J)
   return CS_OK;
 }
 
+/* A cycle's period at X (the parameters X's, already set): the unknown
+ * X[n], or for a forced model returns forcing periods, which move with p1
+ * and p2 when either is the forcing frequency. */
+static double cycle_period(const struct c2 *c, const double *X)
+{
+  return c->forced ? c->returns * c->m->forcing_period(cs_orbit_ws_params(c->w)) : X[c->n];
+}
+
+/* The row of the (first) test function in G: after the shooting rows and
+ * (autonomous) the section's; the Neimark-Sacker curve's two follow. */
+static size_t g_row(const struct c2 *c)
+{
+  return c->forced ? c->n : c->n + 1;
+}
+
 /* The singular matrix of a cycle curve from a shooting. */
 static void cycle_matrix(const struct c2 *c, const struct cs_orbit_shot *shot, const double *grad,
                          double *S)
@@ -222,7 +239,7 @@ static void cycle_matrix(const struct c2 *c, const struct cs_orbit_shot *shot, c
     for (size_t j = 0; j < n; j++)
       S[i * k + j] =
           shot->M[i * n + j] + (c->kind == CS_CURVE_PERIOD_DOUBLING ? 1.0 : -1.0) * (i == j);
-  if (c->kind == CS_CURVE_FOLD_CYCLES) {
+  if (c->kind == CS_CURVE_FOLD_CYCLES && !c->forced) {
     for (size_t i = 0; i < n; i++)
       S[i * k + n] = shot->f[i], S[n * k + i] = grad[i];
     S[n * k + n] = 0;
@@ -276,7 +293,7 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     G[2 * n + 1] = dJv;
     return CS_OK;
   }
-  double T = X[n];
+  double T = cycle_period(c, X);
   if (!(T > 0)) {
     snprintf(c->msg, sizeof c->msg, "the period became %g", T);
     return CS_ERR_NOCONV;
@@ -292,17 +309,21 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
       d -= 2 * M_PI * round(d / (2 * M_PI));
     G[i] = d;
   }
-  double gr[N_MAX], sv, spv;
-  st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, gr, &spv));
-  if (st != CS_OK)
-    return st;
-  G[n] = sv;
+  double gr[N_MAX] = {0}, sv, spv = 0;
+  if (!c->forced) {
+    st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, gr, &spv));
+    if (st != CS_OK)
+      return st;
+    G[n] = sv;
+  }
   if (grad)
     memcpy(grad, gr, n * sizeof *gr);
   if (s_p)
     *s_p = spv;
   if (c->kind == CS_CURVE_NEIMARK_SACKER) {
-    if (!cs_ns_g(&c->ns, sh->M, sh->f, gr, X[n + 1], G + n + 1, s ? &s->ns : NULL)) {
+    /* kappa the unknown after T, its two rows after the section's (NS
+     * curves are autonomous only) */
+    if (!cs_ns_g(&c->ns, sh->M, sh->f, gr, X[n + 1], G + g_row(c), s ? &s->ns : NULL)) {
       snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
       return CS_ERR_SINGULAR;
     }
@@ -313,7 +334,7 @@ static enum cs_status resid(struct c2 *c, const double *X, double *G, struct cs_
     snprintf(c->msg, sizeof c->msg, "singular bordered matrix of the test function");
     return CS_ERR_SINGULAR;
   }
-  G[n + 1] = g;
+  G[g_row(c)] = g;
   return CS_OK;
 }
 
@@ -342,19 +363,26 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   enum cs_status st = resid(c, X, G, &shot, grad, &s_p, s);
   if (st != CS_OK)
     return st;
-  /* the shooting rows exactly in y0, T, p1 (0 in kappa) */
-  memset(GX, 0, (n + 1) * nx * sizeof *GX);
+  /* the shooting rows exactly in y0, T, p1 (0 in kappa: all rows before the
+   * test functions' cleared first); forced: the end time T = k Tf(p1) moves
+   * with p1 too (the flow's end point by f dT/dp1) */
+  size_t gr = g_row(c);
+  memset(GX, 0, gr * nx * sizeof *GX);
+  double dTdp1 = c->forced ? c->returns * cs_orbit_forcing_period_dp(c->w) : 0.0;
   for (size_t i = 0; i < n; i++) {
     for (size_t j = 0; j < n; j++)
       GX[i * nx + j] = shot.M[i * n + j] - (i == j);
-    GX[i * nx + n] = shot.f[i];
-    GX[i * nx + c->ip1] = shot.yp[i];
+    if (!c->forced)
+      GX[i * nx + n] = shot.f[i];
+    GX[i * nx + c->ip1] = shot.yp[i] + shot.f[i] * dTdp1;
   }
-  for (size_t j = 0; j < n; j++)
-    GX[n * nx + j] = grad[j];
-  GX[n * nx + n] = 0;
-  GX[n * nx + c->ip1] = s_p;
-  /* the test function's row and p2's column by forward differences: nx
+  if (!c->forced) {
+    for (size_t j = 0; j < n; j++)
+      GX[n * nx + j] = grad[j];
+    GX[n * nx + n] = 0;
+    GX[n * nx + c->ip1] = s_p;
+  }
+  /* the test functions' rows and p2's column by forward differences: nx
    * shootings with the monodromy matrix, 90 % of a curve's time if done at
    * every iteration. Later iterations and solves reuse them (correct()
    * says when): a chord method in that row and column, the rows of the
@@ -362,8 +390,8 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
   if (c->dq_valid) {
     for (int r = 0; r < c->ng; r++)
       for (size_t j = 0; j < nx; j++)
-        GX[(n + 1 + r) * nx + j] = c->dq_row[r][j];
-    for (size_t i = 0; i <= n; i++)
+        GX[(gr + r) * nx + j] = c->dq_row[r][j];
+    for (size_t i = 0; i < gr; i++)
       GX[i * nx + c->ip2] = c->dq_col[i];
     return CS_OK;
   }
@@ -377,9 +405,9 @@ static enum cs_status system_at(struct c2 *c, const double *X, double *G, double
     if (st != CS_OK)
       return st;
     for (int r = 0; r < c->ng; r++)
-      GX[(n + 1 + r) * nx + j] = c->dq_row[r][j] = (Gp[n + 1 + r] - G[n + 1 + r]) / h;
+      GX[(gr + r) * nx + j] = c->dq_row[r][j] = (Gp[gr + r] - G[gr + r]) / h;
     if ((int)j == c->ip2)
-      for (size_t i = 0; i <= n; i++)
+      for (size_t i = 0; i < gr; i++)
         GX[i * nx + j] = c->dq_col[i] = (Gp[i] - G[i]) / h;
   }
   c->dq_valid = 1;
@@ -551,6 +579,122 @@ static enum cs_status eigen(size_t n, const double *J, double *re, double *im)
   return st;
 }
 
+/* The determinant of a k x k matrix (copied) by GSL's LU; NaN if it fails. */
+static double det_of(size_t k, const double *S)
+{
+  double A[(N_MAX + 1) * (N_MAX + 1)];
+  memcpy(A, S, k * k * sizeof *A);
+  gsl_matrix_view Av = gsl_matrix_view_array(A, k, k);
+  size_t pdata[N_MAX + 1];
+  gsl_permutation perm = {k, pdata};
+  int sign;
+  if (gsl_linalg_LU_decomp(&Av.matrix, &perm, &sign) != GSL_SUCCESS)
+    return NAN;
+  return gsl_linalg_LU_det(&Av.matrix, sign);
+}
+
+/* The fold's matrix (autonomous: [M - I, f; grad s, 0], forced: M - I) or
+ * the flip's (M + I) at the shooting `shot` from X; k its size. */
+static enum cs_status cycle_singular(struct c2 *c, const double *X,
+                                     const struct cs_orbit_shot *shot, int flip, double *S,
+                                     size_t *k)
+{
+  size_t n = c->n;
+  double grad[N_MAX] = {0}, sv;
+  *k = flip || c->forced ? n : n + 1;
+  if (*k > n) {
+    enum cs_status st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
+    if (st != CS_OK)
+      return st;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++)
+      S[i * *k + j] = shot->M[i * n + j] + (flip ? 1.0 : -1.0) * (i == j);
+  if (*k > n) {
+    for (size_t i = 0; i < n; i++)
+      S[i * *k + n] = shot->f[i], S[n * *k + i] = grad[i];
+    S[n * *k + n] = 0;
+  }
+  return CS_OK;
+}
+
+/* The fold's derivative along v (k = n or n + 1 values, y then T): M v_y + f
+ * v_T and the section's grad s . v_y (autonomous), from a shooting at Xv. */
+static enum cs_status fold_dv(struct c2 *c, const double *Xv, const double *v, size_t k,
+                              double *out)
+{
+  size_t n = c->n;
+  struct cs_orbit_shot sh;
+  enum cs_status st =
+      keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, Xv, cycle_period(c, Xv), 0, &sh));
+  if (st != CS_OK)
+    return st;
+  for (size_t i = 0; i < n; i++) {
+    out[i] = k > n ? sh.f[i] * v[n] : 0.0;
+    for (size_t j = 0; j < n; j++)
+      out[i] += sh.M[i * n + j] * v[j];
+  }
+  if (k > n) {
+    double grad[N_MAX], sv;
+    st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, Xv, &sv, grad, NULL));
+    if (st != CS_OK)
+      return st;
+    out[n] = 0;
+    for (size_t j = 0; j < n; j++)
+      out[n] += grad[j] * v[j];
+  }
+  return CS_OK;
+}
+
+/* Codimension-two test functions of cycle curves (the multipliers' matrix
+ * from the shooting at s->X):
+ *  - fold of cycles: test1 = det(M + I), 0 where a multiplier passes -1
+ *    (fold-flip); test2 = <w, D^2F(v, v)>/2, the fold's quadratic
+ *    normal-form coefficient, F(y, T) the shooting equations (autonomous:
+ *    with the phase condition), v, w the unit right and left null vectors of
+ *    F's Jacobian, D^2F(v, v) by central differences of D F v along v (two
+ *    shootings with the monodromy matrix): 0 at a cusp of cycles;
+ *  - period doubling: test1 = det of the fold's matrix (M - I, bordered by f
+ *    and the section for an autonomous model), 0 where a multiplier +1
+ *    appears beside the -1 (fold-flip); test2 NaN. */
+static enum cs_status cycle_tests(struct c2 *c, struct sol *s, const struct cs_orbit_shot *shot)
+{
+  size_t k;
+  double S[(N_MAX + 1) * (N_MAX + 1)];
+  int pd = c->kind == CS_CURVE_PERIOD_DOUBLING;
+  enum cs_status st = cycle_singular(c, s->X, shot, !pd, S, &k);
+  if (st != CS_OK)
+    return st;
+  s->test[0] = det_of(k, S);
+  if (pd)
+    return CS_OK;
+  double v[N_MAX + 1], w[N_MAX + 1], g;
+  if ((st = cycle_singular(c, s->X, shot, 0, S, &k)) != CS_OK)
+    return st;
+  if (!bordered_g(k, S, c->bb, c->cb, v, w, &g))
+    return CS_OK; /* no coefficient here: test2 stays NaN */
+  double nv = norm2(k, v), nw = norm2(k, w), vs = 0;
+  for (size_t i = 0; i < k; i++) {
+    v[i] /= nv, w[i] /= nw;
+    vs += (v[i] / c->sigma[i]) * (v[i] / c->sigma[i]);
+  }
+  /* a step of 1e-4 of the state (and period) scales along v: the truncation
+   * error (its square times the fourth derivative) and the integration
+   * noise (rtol over it) both small */
+  double eps = 1e-4 / sqrt(vs), Xp[NX_MAX], Xm[NX_MAX], dp[N_MAX + 1], dm[N_MAX + 1];
+  memcpy(Xp, s->X, c->nx * sizeof *Xp);
+  memcpy(Xm, s->X, c->nx * sizeof *Xm);
+  for (size_t i = 0; i < k; i++)
+    Xp[i] += eps * v[i], Xm[i] -= eps * v[i];
+  if ((st = fold_dv(c, Xp, v, k, dp)) != CS_OK || (st = fold_dv(c, Xm, v, k, dm)) != CS_OK)
+    return st;
+  double a = 0;
+  for (size_t i = 0; i < k; i++)
+    a += w[i] * (dp[i] - dm[i]) / (2 * eps);
+  s->test[1] = 0.5 * a;
+  return CS_OK;
+}
+
 /* Test functions, stability and the user functions of a solved point. */
 static enum cs_status analyse(struct c2 *c, struct sol *s)
 {
@@ -604,22 +748,23 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
   }
   /* cycles: the multipliers of a shooting with the monodromy matrix */
   struct cs_orbit_shot shot;
-  st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, X[n], 0, &shot));
+  double T = cycle_period(c, X);
+  st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, T, 0, &shot));
   if (st != CS_OK)
     return st;
   struct cs_orbit orb;
   memset(&orb, 0, sizeof orb);
   orb.n = n;
-  orb.autonomous = 1;
+  orb.autonomous = !c->forced;
   orb.p = X[c->ip1];
   memcpy(orb.y, X, n * sizeof *X);
-  orb.period = X[n];
+  orb.period = T;
   memcpy(orb.mono, shot.M, n * n * sizeof *shot.M);
   orb.converged = 1;
   st = keep(c, cs_orbit_multipliers(c->w, shot.M, &orb, 1.0, NULL));
   if (st != CS_OK)
     return st;
-  s->period = X[n];
+  s->period = T;
   s->n_eig = orb.n_mult;
   memcpy(s->re, orb.mult_re, orb.n_mult * sizeof *s->re);
   memcpy(s->im, orb.mult_im, orb.n_mult * sizeof *s->im);
@@ -633,8 +778,9 @@ static enum cs_status analyse(struct c2 *c, struct sol *s)
       return CS_ERR_SINGULAR;
     }
     s->test[0] = s->ns.kappa, s->test[1] = s->ns.theta;
+    return CS_OK;
   }
-  return CS_OK;
+  return cycle_tests(c, s, &shot);
 }
 
 /* After an accepted point: the borders follow its null vectors, the Hopf
@@ -691,7 +837,7 @@ static void to_point(const struct c2 *c, const struct sol *s, double ds, struct 
   memset(q, 0, sizeof *q);
   q->p1 = s->X[c->ip1], q->p2 = s->X[c->ip2];
   memcpy(q->y, s->X, c->n * sizeof *q->y);
-  q->period = c->cycles ? s->X[c->n] : NAN;
+  q->period = !c->cycles ? NAN : c->forced ? s->period : s->X[c->n];
   q->omega = s->omega;
   q->test[0] = s->test[0], q->test[1] = s->test[1];
   q->l1_err = s->l1_err;
@@ -891,8 +1037,11 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
   struct sol f;
   char note[200];
   *stop = 0;
+  /* Neimark-Sacker: its own functions (resonances, the pair's turn); the
+   * other curves: their two test functions (cycle curves: fold-flip and cusp
+   * of cycles) */
   int ns = c->kind == CS_CURVE_NEIMARK_SACKER;
-  int n_tests = ns ? CS_NS_N_FN : c->cycles ? 0 : 2;
+  int n_tests = ns ? CS_NS_N_FN : 2;
   for (int which = 0; which < n_tests + (int)c->sp.n_user; which++) {
     int w = which >= n_tests ? 2 + (which - n_tests) : ns ? -(which + 1) : which;
     double fa = fn_of(a, w), fb = fn_of(b, w);
@@ -931,6 +1080,14 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
         snprintf(note + strlen(note), sizeof note - strlen(note),
                  "; a branch point: the chord between solved points %.1e apart", width);
       snprintf(note + strlen(note), sizeof note - strlen(note), "%s", how);
+    } else if (c->cycles) {
+      k = w == 0 ? CS_CODIM2_FOLD_FLIP : CS_CODIM2_CUSP_CYCLES;
+      if (w == 1)
+        snprintf(note, sizeof note, "the fold of cycles' quadratic coefficient vanishes%s", how);
+      else if (c->kind == CS_CURVE_FOLD_CYCLES)
+        snprintf(note, sizeof note, "a multiplier passes -1 on the fold of cycles%s", how);
+      else
+        snprintf(note, sizeof note, "a multiplier passes +1 on the period doubling%s", how);
     } else if (c->kind == CS_CURVE_FOLD) {
       k = w == 0 ? CS_CODIM2_BT : CS_CODIM2_CUSP;
       if (w == 0)
@@ -1197,14 +1354,18 @@ static enum cs_status start_point(struct c2 *c, const struct cs_special *sp, dou
       update_borders(c, &tmp);
     }
   } else {
-    X[n] = sp->pt.period;
-    c->sigma[n] = sp->pt.period;
+    if (!c->forced)
+      X[n] = sp->pt.period, c->sigma[n] = sp->pt.period;
+    else if (sp->pt.returns < 1 && isfinite(sp->pt.period))
+      /* a point read from a file has its period, not its returns */
+      c->returns =
+          (int)fmax(1.0, round(sp->pt.period / c->m->forcing_period(cs_orbit_ws_params(c->w))));
     for (size_t i = 0; i < n; i++)
       c->sigma[i] = fmax(sp->pt.ymax[i] - sp->pt.ymin[i], c->sigma[i]);
     struct cs_orbit_shot shot;
-    double sv, grad[N_MAX];
-    st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, X[n], 0, &shot));
-    if (st == CS_OK)
+    double sv, grad[N_MAX] = {0};
+    st = keep(c, cs_orbit_shoot(c->w, &c->sp.orbit, 0.0, X, cycle_period(c, X), 0, &shot));
+    if (st == CS_OK && !c->forced)
       st = keep(c, cs_orbit_section(c->w, &c->sp.orbit, 0.0, X, &sv, grad, NULL));
     if (st != CS_OK)
       return st;
@@ -1286,12 +1447,15 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
       (int)kind < 0 || kind > CS_CURVE_NEIMARK_SACKER || sp->kind != need[kind])
     return cs_error_set(CS_ERR_ARG, "a %s curve cannot start at a %s point (or a bad spec)",
                         cs_curve_name(kind), cs_special_name(sp->kind));
-  if (c.cycles && !cs_orbit_ws_autonomous(ws))
-    return cs_error_set(CS_ERR_UNSUPPORTED, "cycle curves of a forced model are not supported");
-  /* the deflation of the trivial multiplier needs the section (autonomous) */
+  /* the deflation of the trivial multiplier needs the section (autonomous);
+   * forced fold and period-doubling curves have no trivial multiplier */
   if (kind == CS_CURVE_NEIMARK_SACKER && !cs_orbit_ws_autonomous(ws))
     return cs_error_set(CS_ERR_UNSUPPORTED,
                         "Neimark-Sacker curves of a forced model are not supported");
+  c.forced = c.cycles && !cs_orbit_ws_autonomous(ws);
+  c.returns = sp->pt.returns > 0        ? sp->pt.returns
+              : spec->orbit.returns > 0 ? spec->orbit.returns
+                                        : 1;
   if (!c.m->jac)
     return cs_error_set(CS_ERR_UNSUPPORTED, "%s has no analytic Jacobian", c.m->name);
   c.base = malloc(c.m->params_size);
@@ -1314,7 +1478,10 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
     c.nx = n + 4, c.k = n;
     break;
   default:
-    c.nx = n + 3, c.k = kind == CS_CURVE_FOLD_CYCLES ? n + 1 : n;
+    /* (y0, T, p1, p2), the fold's matrix bordered by f and the section;
+     * forced: (y0, p1, p2), M -+ I alone (no trivial multiplier) */
+    c.nx = c.forced ? n + 2 : n + 3;
+    c.k = kind == CS_CURVE_FOLD_CYCLES && !c.forced ? n + 1 : n;
   }
   c.ip1 = (int)c.nx - 2, c.ip2 = (int)c.nx - 1;
   double rtol = spec->orbit.solver.rtol > 0 ? spec->orbit.solver.rtol : 1e-8;

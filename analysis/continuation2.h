@@ -22,7 +22,14 @@
  *  - Neimark-Sacker (autonomous models): X = (y0, T, kappa, p1, p2), G =
  *    (the shooting equations, two entries of the 2 x 2 block of the doubly
  *    bordered M^2 - 2 kappa M + I), kappa = cos theta of the pair exp(+-i
- *    theta) (Govaerts; analysis/continuation2_ns.c).
+ *    theta) (Govaerts; analysis/continuation2_ns.c);
+ *  - fold of cycles and period doubling of forced models: X = (y0, p1, p2),
+ *    the period T = k Tf(p1, p2) fixed by the forcing (k = the start's
+ *    returns), no phase condition and no trivial multiplier: g on M - I
+ *    (fold) or M + I (period doubling) alone. The section is at forcing
+ *    phase 0 (t = 0). When p1 or p2 is the forcing frequency, T moves along
+ *    the curve: the p1 column of the shooting rows is d phi/dp1 + f dT/dp1.
+ *    (Neimark-Sacker curves of forced models are not followed.)
  * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
  * of p1) exactly, everything else by central (equilibria) or forward
  * (cycles: one variational shooting per column) differences of G.
@@ -38,7 +45,13 @@
  *    NaN where |kappa| > 1: a neutral saddle); the strong resonances 1:1,
  *    1:2, 1:3, 1:4 where kappa = 1, -1, -1/2, 0 (1:1 and 1:2 also where the
  *    pair turns through 1 or -1 without becoming real);
- *  - fold-of-cycles and period-doubling curves: none (test1 = test2 = NaN).
+ *  - fold-of-cycles curve: test1 = det(M + I): zero at a fold-flip point (a
+ *    multiplier passes -1); test2 = <w, D^2F(v, v)>/2, F the shooting
+ *    equations (with the phase condition), v, w the unit null vectors of its
+ *    Jacobian, by differences of two shootings: zero at a cusp of cycles;
+ *  - period-doubling curve: test1 = det of the fold's matrix (M - I,
+ *    bordered by f and the section when autonomous): zero at a fold-flip
+ *    point (a multiplier +1 beside the -1); test2 NaN.
  * User points: where p1 or p2 takes a given value.
  *
  * The curve is followed from the start in both directions (or one) until
@@ -67,17 +80,19 @@ enum cs_curve_kind {
 /* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
-#define CS_CODIM2_LIST(X)                                                       \
-  X(CS_CODIM2_BT, "bogdanov-takens") /* fold meets Hopf: omega -> 0 */          \
-  X(CS_CODIM2_CUSP, "cusp")          /* fold: quadratic coefficient 0 */        \
-  X(CS_CODIM2_BAUTIN, "bautin")      /* Hopf: first Lyapunov coefficient 0 */   \
-  X(CS_CODIM2_USER, "user")          /* a user point: p1 or p2 at a value */    \
-  X(CS_CODIM2_START, "start")        /* the special point the curve began at */ \
-  X(CS_CODIM2_END, "end")            /* where the curve ended (see the note) */ \
-  X(CS_CODIM2_R1, "resonance-1:1")   /* NS: theta = 0, meets a fold (LPC) */    \
-  X(CS_CODIM2_R2, "resonance-1:2")   /* NS: theta = pi, meets a PD */           \
-  X(CS_CODIM2_R3, "resonance-1:3")   /* NS: theta = 2 pi/3 */                   \
-  X(CS_CODIM2_R4, "resonance-1:4")   /* NS: theta = pi/2 */
+#define CS_CODIM2_LIST(X)                                                               \
+  X(CS_CODIM2_BT, "bogdanov-takens")         /* fold meets Hopf: omega -> 0 */          \
+  X(CS_CODIM2_CUSP, "cusp")                  /* fold: quadratic coefficient 0 */        \
+  X(CS_CODIM2_BAUTIN, "bautin")              /* Hopf: first Lyapunov coefficient 0 */   \
+  X(CS_CODIM2_USER, "user")                  /* a user point: p1 or p2 at a value */    \
+  X(CS_CODIM2_START, "start")                /* the special point the curve began at */ \
+  X(CS_CODIM2_END, "end")                    /* where the curve ended (see the note) */ \
+  X(CS_CODIM2_R1, "resonance-1:1")           /* NS: theta = 0, meets a fold (LPC) */    \
+  X(CS_CODIM2_R2, "resonance-1:2")           /* NS: theta = pi, meets a PD */           \
+  X(CS_CODIM2_R3, "resonance-1:3")           /* NS: theta = 2 pi/3 */                   \
+  X(CS_CODIM2_R4, "resonance-1:4")           /* NS: theta = pi/2 */                     \
+  X(CS_CODIM2_FOLD_FLIP, "fold-flip")        /* cycles: multipliers +1 and -1 */        \
+  X(CS_CODIM2_CUSP_CYCLES, "cusp-of-cycles") /* fold of cycles: quadratic coefficient 0 */
 
 enum cs_codim2_kind {
 #define CS_CODIM2_ENUM(id, name) id,
@@ -141,7 +156,9 @@ struct cs_curve {
   size_t start_row;       /* the row of the starting point */
   enum cs_status status;  /* CS_OK when both ends are normal (box, points, BT) */
   char end_note[600];     /* why each end ended */
-  long evaluations;       /* evaluations of G (each a shooting for cycles) */
+  long evaluations;       /* evaluations of G (each a shooting for cycles; not counted: a
+                             point's analysis, one shooting, and on fold-of-cycles curves
+                             two more for the cusp test) */
   long newton_iterations; /* corrector iterations */
 };
 
@@ -149,14 +166,16 @@ CS_API void cs_curve_free(struct cs_curve *c);
 
 /* Continues the special point sp of a one-parameter branch (kind fold or
  * hopf of an equilibrium branch for CS_CURVE_FOLD / CS_CURVE_HOPF; fold,
- * period-doubling or neimark-sacker of a cycle branch of an autonomous
- * model for the cycle curves) in (p1, p2). ws: the workspace of the branch
- * (p1 its parameter); params_unprepared: the model's parameters as read, p2
- * at its starting value (copied; p2 is set in a copy). Returns CS_OK (the curve may have
- * ended early: end_note), CS_ERR_ARG for a wrong start or spec,
- * CS_ERR_UNSUPPORTED (forced or event-driven model for cycle curves, no
- * analytic Jacobian), CS_ERR_NOCONV when the start does not converge,
- * CS_ERR_NOMEM. */
+ * period-doubling or neimark-sacker of a cycle branch for the cycle curves,
+ * neimark-sacker of an autonomous model only; a forced model's cycle point
+ * is its state at t = 0, a whole number of forcing periods) in (p1, p2).
+ * ws: the workspace of the branch (p1 its parameter); params_unprepared:
+ * the model's parameters as read, p2 at its starting value (copied; p2 is
+ * set in a copy). Returns CS_OK (the curve may have ended early:
+ * end_note), CS_ERR_ARG for a wrong start or spec, CS_ERR_UNSUPPORTED
+ * (event-driven model for cycle curves, a Neimark-Sacker curve of a forced
+ * model, no analytic Jacobian), CS_ERR_NOCONV when the start does not
+ * converge, CS_ERR_NOMEM. */
 CS_API enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unprepared,
                                         const struct cs_curve_spec *spec, enum cs_curve_kind kind,
                                         const struct cs_special *sp, struct cs_curve *out);

@@ -44,11 +44,14 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
   case CS_CURVE_HOPF:
     *t1 = "kappa", *t2 = "l1";
     break;
+  case CS_CURVE_FOLD_CYCLES:
+    *t1 = "flip_test", *t2 = "cusp_test";
+    break;
   case CS_CURVE_NEIMARK_SACKER:
     *t1 = "kappa", *t2 = "theta";
     break;
-  default:
-    *t1 = "test1", *t2 = "test2";
+  default: /* period doubling */
+    *t1 = "fold_test", *t2 = "test2";
   }
 }
 
@@ -63,8 +66,13 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "the Hopf curve ends",
        "the first Lyapunov coefficient l1 (Kuznetsov's normalisation, unit eigenvector; < 0 "
        "supercritical, > 0 subcritical): 0 at a Bautin point"},
-      {"none (NaN)", "none (NaN)"},
-      {"none (NaN)", "none (NaN)"},
+      {"det(M + I), M the monodromy matrix: 0 where a multiplier passes -1 (a fold-flip point)",
+       "<w, D^2F(v, v)>/2, F the shooting equations (with the phase condition when autonomous), "
+       "v and w the unit null vectors of their Jacobian: the fold's quadratic coefficient, 0 at "
+       "a cusp of cycles"},
+      {"det(M - I), bordered by the vector field and the section's gradient when autonomous: 0 "
+       "where a multiplier +1 appears beside the -1 (a fold-flip point)",
+       "none (NaN)"},
       {"kappa = cos theta of the critical pair of multipliers exp(+-i theta) (an unknown of the "
        "curve: M^2 - 2 kappa M + I singular twice): the strong resonances 1:1, 1:2, 1:3, 1:4 at "
        "kappa = 1, -1, -1/2, 0; |kappa| > 1: a neutral saddle (real pair m, 1/m)",
@@ -72,6 +80,22 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "|kappa| > 1)"},
   };
   return docs[k][which];
+}
+
+/* Multiplier or eigenvalue columns: n eigenvalues; n - 1 nontrivial
+ * multipliers of an autonomous cycle, n of a forced one (no trivial one). */
+static size_t n_eig_cols(const struct cs_curve_h5 *h)
+{
+  const struct cs_curve *cv = h->curve;
+  size_t n = h->m->n_state, ne = n;
+  if (cv->kind == CS_CURVE_FOLD_CYCLES || cv->kind == CS_CURVE_PERIOD_DOUBLING ||
+      cv->kind == CS_CURVE_NEIMARK_SACKER) {
+    ne = n - 1;
+    for (size_t i = 0; i < cv->n_points; i++)
+      if (cv->points[i].n_eig > ne && cv->points[i].n_eig <= n)
+        ne = cv->points[i].n_eig;
+  }
+  return ne;
 }
 
 static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
@@ -116,7 +140,7 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
              cyc ? "at the section point" : "at the equilibrium");
     add(c, m->state[i].name, m->state[i].unit, CS_H5_DOUBLE, doc);
   }
-  size_t ne = cyc ? m->n_state - 1 : m->n_state;
+  size_t ne = n_eig_cols(h);
   for (size_t e = 0; e < ne && !special; e++) {
     snprintf(nm, sizeof nm, "%s%zu_re", cyc ? "mu" : "eig", e + 1);
     snprintf(doc, sizeof doc, "real part of %s %zu (%s; NaN: none)",
@@ -133,9 +157,6 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
                         double *row)
 {
   size_t k = 0, n = h->m->n_state;
-  enum cs_curve_kind kind = h->curve->kind;
-  int cyc = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING ||
-            kind == CS_CURVE_NEIMARK_SACKER;
   row[k++] = q->p1;
   row[k++] = q->p2;
   row[k++] = q->period;
@@ -150,7 +171,7 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
   }
   for (size_t i = 0; i < n; i++)
     row[k++] = q->y[i];
-  size_t ne = cyc ? n - 1 : n;
+  size_t ne = n_eig_cols(h);
   for (size_t e = 0; e < ne && !special; e++) {
     row[k++] = e < q->n_eig ? q->re[e] : NAN;
     row[k++] = e < q->n_eig ? q->im[e] : NAN;

@@ -23,8 +23,12 @@
 extern "C" {
 #endif
 
-/* 2: the Hopf curve's frequency column is omega_critical (was omega) */
-#define CS_CURVE_LAYOUT_VERSION 2
+/* 2: the Hopf curve's frequency column is omega_critical (was omega);
+ * 3: cycle curves' test columns flip_test, cusp_test (fold of cycles) and
+ * fold_test (period doubling), were test1, test2; a forced model's cycle
+ * curve has n multiplier columns (no trivial multiplier); the
+ * Neimark-Sacker curve (new in the same version) has kappa, theta */
+#define CS_CURVE_LAYOUT_VERSION 3
 
 /* What cs_curve_h5_add writes. */
 struct cs_curve_h5 {

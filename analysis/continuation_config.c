@@ -430,13 +430,16 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_NS && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "Neimark-Sacker points are points of cycles (accepted: branch = cycles)");
+    /* forced fold and period-doubling curves are followed; Neimark-Sacker
+     * curves are not (the trivial multiplier's deflation uses the section) */
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD ||
-         c->start == CS_CONTINUE_FROM_NS) &&
+        (c->start == CS_CONTINUE_FROM_NS ||
+         (ck && c->start == CS_CONTINUE_FROM_SWEEP && c->curve_at == CS_SPECIAL_NEIMARK_SACKER)) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
-      cs_config_i_err(
-          &p, r, "start", CS_ERR_RANGE,
-          "curves of cycles of a forced model are not supported (accepted: an autonomous model)");
+      cs_config_i_err(&p, c->start == CS_CONTINUE_FROM_NS ? r : ck,
+                      c->start == CS_CONTINUE_FROM_NS ? "start" : "curve", CS_ERR_RANGE,
+                      "Neimark-Sacker curves of a forced model are not supported (accepted: an "
+                      "autonomous model; fold and period-doubling curves of forced models are)");
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_HOPF && c->branch != CS_BRANCH_CYCLE &&
         c->param2 < 0)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,

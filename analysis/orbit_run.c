@@ -403,8 +403,12 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
       st = cs_orbit_ws_set_param(w, cc->at);
       if (st == CS_OK)
         st = cs_orbit_guess(w, &cc->spec.orbit, t_start, y_start, cc->transient, &t1, y, &T);
+      /* forced: the guess at t1 (whole forcing periods) is the cycle's point
+       * at t = 0 too; from 0 the curve's points stay at forcing phase 0
+       * when p1 is the forcing frequency (t1 Tf(p)/Tf(at) would not) */
       if (st == CS_OK)
-        st = cs_continue_cycles(w, &cc->spec, cc->at, t1, y, T, b);
+        st =
+            cs_continue_cycles(w, &cc->spec, cc->at, cs_orbit_ws_autonomous(w) ? t1 : 0.0, y, T, b);
     }
     if (st != CS_OK) {
       snprintf(why, len, "no branch: %s", cs_errmsg());
@@ -463,8 +467,11 @@ static enum cs_status run_branch(const struct cs_config *cfg, struct cs_orbit_ws
     st = cs_orbit_ws_set_param(w, cc->at);
     if (st == CS_OK)
       st = cs_orbit_guess(w, &cc->spec.orbit, t_start, y_start, cc->transient, &t0, y, &T);
+    /* forced: from t = 0 (t0 is whole forcing periods), so that every
+     * point's section is at forcing phase 0 also when p is the frequency */
     if (st == CS_OK)
-      st = cs_continue_cycles(w, &cc->spec, cc->at, t0, y, T, &out->branch);
+      st = cs_continue_cycles(w, &cc->spec, cc->at, cs_orbit_ws_autonomous(w) ? t0 : 0.0, y, T,
+                              &out->branch);
   }
   if (st != CS_OK)
     snprintf(why, len, "%s", cs_errmsg());

@@ -7,7 +7,8 @@
  *   the fold-of-cycles curve mu1 = -mu2^2/4 from the fold of the cycles of
  *   a one-parameter branch, every point against it, period 2 pi, fewer than
  *   3 shootings per corrector iteration (the test function's row by
- *   differences, 5 shootings, reused);
+ *   differences, 5 shootings, reused); on it no cusp of cycles and no
+ *   fold-flip (both test functions keep their sign);
  * - Bogdanov-Takens normal form (s = +1 and -1): the fold curve beta1 =
  *   beta2^2/4 with x = -beta2/2 and the BT point at (0, 0) on it; the Hopf
  *   curve beta1 = 0, omega = sqrt(-beta2), l1 = s/(4 w^3 (1 + w^2)), ending
@@ -26,6 +27,21 @@
  *   1/2, 2/3, 3/4, 1 within 1e-8 (1:2 and 1:1 where the pair turns through
  *   -1 and 1 without becoming real: branch points of the system), both ends
  *   on the box;
+ * - a forced system (model foldflip: a flip in (x, y), the cusp normal form
+ *   z' = mu + kappa z - z^3, period T = 2 pi/omega): the fold-of-cycles curve
+ *   27 mu^2 = 4 kappa^3 with |z| = sqrt(kappa/3), its quadratic coefficient
+ *   -3 z T (exact: the map's z'' over one period at a fold) and the cusp of
+ *   cycles at (0, 0); the fold-of-cycles curve in (mu, nu) meeting the flip
+ *   at nu = 0 (a fold-flip point), the period-doubling curve nu = 0 in (nu,
+ *   mu) with fold-flip points at the folds mu = -+2/(3 sqrt 3), and in (nu,
+ *   omega), where the period 2 pi/omega moves along it (multipliers -1,
+ *   -exp(-T), exp(-2 T));
+ * - the same forced system's Neimark-Sacker curve refused by name;
+ * - an autonomous one (model cuspcycle: circles r = 1 + rho, rho' = mu +
+ *   kappa rho - rho^3, period 2 pi): the fold-of-cycles curve 27 mu^2 = 4
+ *   kappa^3 with mu = -2 rho^3, its quadratic coefficient 3 rho 2 pi in
+ *   modulus (the phase condition and the period's row change nothing here)
+ *   and the cusp of cycles at (0, 0) on the unit circle;
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
@@ -187,7 +203,16 @@ static void bautin(void **state)
     worst = fmax(worst, fabs(q->p1 + q->p2 * q->p2 / 4));
     assert_close(q->y[0] * q->y[0], q->p2 / 2, 1e-6);
     assert_close(q->period, 2 * M_PI, 1e-7);
+    /* no cusp (r'' of r' = mu1 r + mu2 r^3 - r^5 at the fold, -4 mu2 r, is
+     * < 0) and no multiplier -1 (the other one is the trivial 1) */
+    assert_true(q->test[1] * c.points[0].test[1] > 0);
+    assert_true(q->test[0] * c.points[0].test[0] > 0);
   }
+  size_t none;
+  first2(&c, CS_CODIM2_CUSP_CYCLES, &none);
+  assert_int_equal(none, 0);
+  first2(&c, CS_CODIM2_FOLD_FLIP, &none);
+  assert_int_equal(none, 0);
   print_message("largest |mu1 + mu2^2/4| %.3g\n", worst);
   assert_true(worst < 1e-7);
   /* the test function's difference-quotient row (5 shootings here) is
@@ -430,6 +455,204 @@ static void torus(void **state)
   free(p);
 }
 
+/* ------------------------------------------------ forced: fold, cusp, flip */
+
+static const struct cs_special *foldflip_start(const struct cs_model *m, void *p, const char *param,
+                                               double p0, int dir, enum cs_special_kind kind,
+                                               struct cs_orbit_ws **w, struct cs_branch *b)
+{
+  *w = ws_of(m, p, param);
+  struct cs_continue_spec sp = cs_continue_spec_default();
+  sp.p_min = -1, sp.p_max = 1;
+  sp.direction = dir;
+  sp.max_points = 2000;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-10;
+  double y0[3] = {0.0, 0.0, 1.0};
+  assert_int_equal(cs_continue_cycles(*w, &sp, p0, 0.0, y0, 2 * M_PI, b), CS_OK);
+  const struct cs_special *s = first(b, kind);
+  assert_non_null(s);
+  return s;
+}
+
+static void foldflip(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("foldflip");
+  assert_non_null(m);
+  void *p = make_params(m); /* mu 0, kappa 1, nu -0.5, omega 1: z = 1 */
+  const double T = 2 * M_PI, zf = 1 / sqrt(3.0), muf = 2 / (3 * sqrt(3.0));
+  struct cs_orbit_ws *w;
+  struct cs_branch b;
+  const struct cs_special *f = foldflip_start(m, p, "mu", 0.0, -1, CS_SPECIAL_FOLD, &w, &b);
+  assert_close(f->pt.p, -muf, 1e-8);
+  assert_close(f->pt.y[2], zf, 1e-6);
+
+  /* the fold of cycles in (mu, kappa) through the cusp */
+  struct cs_curve_spec cs = curve_spec(m, "kappa", -1, 1, -0.5, 1.5);
+  cs.orbit.solver.atol = 1e-10;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD_CYCLES, f, &c), CS_OK);
+  print_message("fold of cycles in (mu, kappa): %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 20);
+  int zsign = 0;
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double z = q->y[2];
+    assert_close(27 * q->p1 * q->p1, 4 * q->p2 * q->p2 * q->p2, 1e-8);
+    assert_close(q->p1, -2 * z * z * z, 1e-8);
+    assert_close(q->y[0], 0.0, 1e-8);
+    assert_close(q->y[1], 0.0, 1e-8);
+    assert_close(q->period, T, 1e-12);
+    /* -3 z T up to the orientation of w, the same all along */
+    assert_close(fabs(q->test[1]), 3 * fabs(z) * T, 1e-4 * T);
+    if (fabs(z) > 0.05) {
+      int sg = (q->test[1] > 0) == (z < 0) ? 1 : -1;
+      assert_true(zsign == 0 || sg == zsign);
+      zsign = sg;
+    }
+    /* det(M + I) = 2 (1 + -exp(nu T)) (1 + -exp(-T)) */
+    assert_close(q->test[0], 2 * (1 - exp(-0.5 * T)) * (1 - exp(-T)), 1e-6);
+  }
+  size_t n;
+  const struct cs_curve_special *cu = first2(&c, CS_CODIM2_CUSP_CYCLES, &n);
+  assert_int_equal(n, 1);
+  print_message("cusp of cycles at (%.3g, %.3g), z = %.3g\n", cu->pt.p1, cu->pt.p2, cu->pt.y[2]);
+  assert_close(cu->pt.p1, 0.0, 1e-8);
+  assert_close(cu->pt.p2, 0.0, 1e-8);
+  assert_close(cu->pt.y[2], 0.0, 1e-5);
+  first2(&c, CS_CODIM2_FOLD_FLIP, &n);
+  assert_int_equal(n, 0);
+  cs_curve_free(&c);
+
+  /* the same fold in (mu, nu): the flip's multiplier -exp(nu T) passes -1 at nu = 0 */
+  cs = curve_spec(m, "nu", -1, 1, -0.5, 0.5);
+  cs.orbit.solver.atol = 1e-10;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD_CYCLES, f, &c), CS_OK);
+  print_message("fold of cycles in (mu, nu): %zu points, %s\n", c.n_points, c.end_note);
+  const struct cs_curve_special *ff = first2(&c, CS_CODIM2_FOLD_FLIP, &n);
+  assert_int_equal(n, 1);
+  assert_close(ff->pt.p1, -muf, 1e-8);
+  assert_close(ff->pt.p2, 0.0, 1e-8);
+  first2(&c, CS_CODIM2_CUSP_CYCLES, &n);
+  assert_int_equal(n, 0);
+  cs_curve_free(&c);
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+
+  /* the period doubling at nu = 0 continued in (nu, mu): the upper and the
+   * middle branch of z, fold-flip points at both folds */
+  const struct cs_special *pd =
+      foldflip_start(m, p, "nu", -0.5, +1, CS_SPECIAL_PERIOD_DOUBLING, &w, &b);
+  assert_close(pd->pt.p, 0.0, 1e-8);
+  cs = curve_spec(m, "mu", -1, 1, -1, 1);
+  cs.orbit.solver.atol = 1e-10;
+  cs.max_points = 400;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_PERIOD_DOUBLING, pd, &c), CS_OK);
+  print_message("period doubling in (nu, mu): %zu points, %s\n", c.n_points, c.end_note);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double z = q->y[2];
+    assert_close(q->p1, 0.0, 1e-8);
+    assert_close(q->p2 + z - z * z * z, 0.0, 1e-8);
+    assert_true(isnan(q->test[1]));
+  }
+  size_t nff = 0;
+  for (size_t i = 0; i < c.n_special; i++) {
+    const struct cs_curve_special *q = &c.special[i];
+    if (q->kind != CS_CODIM2_FOLD_FLIP)
+      continue;
+    print_message("fold-flip at (%.10g, %.10g), z = %.8g\n", q->pt.p1, q->pt.p2, q->pt.y[2]);
+    assert_close(q->pt.p1, 0.0, 1e-8);
+    assert_close(fabs(q->pt.p2), muf, 1e-8);
+    assert_close(q->pt.y[2], q->pt.p2 > 0 ? -zf : zf, 1e-5);
+    nff++;
+  }
+  assert_int_equal(nff, 2);
+  cs_curve_free(&c);
+
+  /* a Neimark-Sacker curve of a forced model is refused by name (its
+   * trivial multiplier's deflation needs an autonomous model's section),
+   * where the period-doubling curve from the same point runs */
+  struct cs_special nsp = *pd;
+  nsp.kind = CS_SPECIAL_NEIMARK_SACKER;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_NEIMARK_SACKER, &nsp, &c),
+                   CS_ERR_UNSUPPORTED);
+  assert_non_null(strstr(cs_errmsg(), "Neimark-Sacker curves of a forced model"));
+
+  /* in (nu, omega): the period 2 pi/omega moves along the curve */
+  cs = curve_spec(m, "omega", -1, 1, 0.5, 2);
+  cs.orbit.solver.atol = 1e-10;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_PERIOD_DOUBLING, pd, &c), CS_OK);
+  print_message("period doubling in (nu, omega): %zu points, %s\n", c.n_points, c.end_note);
+  assert_close(c.points[0].p2, 0.5, 1e-12);
+  assert_close(c.points[c.n_points - 1].p2, 2, 1e-12);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double Tq = 2 * M_PI / q->p2;
+    assert_close(q->p1, 0.0, 1e-8);
+    assert_close(q->period, Tq, 1e-12 * Tq);
+    assert_close(q->y[2], 1.0, 1e-8);
+    assert_int_equal(q->n_eig, 3);
+    double want[3] = {-1, -exp(-Tq), exp(-2 * Tq)};
+    for (int k = 0; k < 3; k++) {
+      assert_close(q->re[k], want[k], 1e-6);
+      assert_close(q->im[k], 0.0, 1e-6);
+    }
+  }
+  cs_curve_free(&c);
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
+static void cuspcycle(void **state)
+{
+  (void)state;
+  const struct cs_model *m = cs_model_find("cuspcycle");
+  assert_non_null(m);
+  void *p = make_params(m); /* mu 0, kappa 1: the cycle r = 2 */
+  struct cs_orbit_ws *w = ws_of(m, p, "mu");
+  struct cs_continue_spec sp = cs_continue_spec_default();
+  sp.p_min = -1, sp.p_max = 1;
+  sp.direction = -1;
+  sp.max_points = 1000;
+  sp.orbit.solver.rtol = 1e-10, sp.orbit.solver.atol = 1e-10;
+  struct cs_branch b;
+  double y0[2] = {2.0, 0.0};
+  assert_int_equal(cs_continue_cycles(w, &sp, 0.0, 0.0, y0, 2 * M_PI, &b), CS_OK);
+  const struct cs_special *f = first(&b, CS_SPECIAL_FOLD);
+  assert_non_null(f);
+  assert_close(f->pt.p, -2 / (3 * sqrt(3.0)), 1e-8);
+  struct cs_curve_spec cs = curve_spec(m, "kappa", -1, 1, -0.5, 1.5);
+  cs.orbit = sp.orbit;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, p, &cs, CS_CURVE_FOLD_CYCLES, f, &c), CS_OK);
+  print_message("fold of cycles in (mu, kappa): %zu points, %s\n", c.n_points, c.end_note);
+  assert_true(c.n_points > 20);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    double rho = hypot(q->y[0], q->y[1]) - 1;
+    assert_close(27 * q->p1 * q->p1, 4 * q->p2 * q->p2 * q->p2, 1e-8);
+    assert_close(q->p1, -2 * rho * rho * rho, 1e-8);
+    assert_close(q->period, 2 * M_PI, 1e-8);
+    assert_close(fabs(q->test[1]), 6 * M_PI * fabs(rho), 1e-4 * 6 * M_PI * fabs(rho) + 1e-6);
+  }
+  size_t n;
+  const struct cs_curve_special *cu = first2(&c, CS_CODIM2_CUSP_CYCLES, &n);
+  assert_int_equal(n, 1);
+  print_message("cusp of cycles at (%.3g, %.3g), r = %.10g\n", cu->pt.p1, cu->pt.p2,
+                hypot(cu->pt.y[0], cu->pt.y[1]));
+  assert_close(cu->pt.p1, 0.0, 1e-8);
+  assert_close(cu->pt.p2, 0.0, 1e-8);
+  assert_close(hypot(cu->pt.y[0], cu->pt.y[1]), 1.0, 1e-5);
+  first2(&c, CS_CODIM2_FOLD_FLIP, &n);
+  assert_int_equal(n, 0);
+  cs_curve_free(&c);
+  cs_branch_free(&b);
+  cs_orbit_ws_free(w);
+  free(p);
+}
+
 /* ------------------------------------------------------------ figure 5a */
 
 /* central finite-difference Jacobian of the right-hand side */
@@ -524,9 +747,10 @@ static void fig5a_hopf_curve(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin), cmocka_unit_test(bogdanov_takens),
-      cmocka_unit_test(cusp),   cmocka_unit_test(flip),
-      cmocka_unit_test(torus),  cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin),    cmocka_unit_test(bogdanov_takens),
+      cmocka_unit_test(cusp),      cmocka_unit_test(flip),
+      cmocka_unit_test(torus),     cmocka_unit_test(foldflip),
+      cmocka_unit_test(cuspcycle), cmocka_unit_test(fig5a_hopf_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,21 @@ set size 1, 0.33
 set origin 0, 0.0
 set autoscale y
 set offsets 0, 0, 0, 0
+# a modulus that does not move (a forced two-dimensional cycle's complex
+# pair: |mu|^2 = det M = exp(-delta T)): a range around it, as above
+STATS_records = 0
+stats infile index 0 u ($4 == $4 ? $4 : $5) nooutput
+if (STATS_records > 0 && STATS_max - STATS_min < 1e-3 * (abs(STATS_max) + abs(STATS_min)) + 1e-12) {
+  ym = 0.5 * (STATS_max + STATS_min)
+  if (cyc && ym > 0) {
+    # the stability limit 1 in view, the value named
+    set yrange [ym / 2 : (2 * ym > 1.5 ? 2 * ym : 1.5)]
+    set ytics add (sprintf('%.4g', ym) ym)
+  } else {
+    yw = abs(ym) > 0 ? 0.01 * abs(ym) : 1
+    set yrange [ym - yw : ym + yw]
+  }
+}
 set title (cyc ? 'largest nontrivial Floquet multiplier, modulus (unstable above 1)' \
                : 'largest real part of the eigenvalues (unstable above 0)') font ',11'
 unset key

@@ -2,7 +2,8 @@
 # A two-parameter curve of contensou continue (parameter2): the Hopf, fold,
 # fold-of-cycles, period-doubling or Neimark-Sacker curve in (parameter,
 # parameter2), its codimension-two points (Bogdanov-Takens, cusp, Bautin,
-# the strong resonances of a Neimark-Sacker curve) and user points
+# fold-flip, cusp of cycles, the strong resonances of a Neimark-Sacker
+# curve) and user points
 # marked and named; with over_map = 1 drawn over the regime map of a 2-D
 # sweep in the same plane (contensou plot MAP.h5 CURVE.h5, either order), so
 # that one sees where the map's colour boundaries follow the curve and where
@@ -25,7 +26,7 @@ if (!exists("cpar1")) cpar1 = 'p1'
 if (!exists("cpar1_unit")) cpar1_unit = '1'
 if (!exists("cpar2")) cpar2 = 'p2'
 if (!exists("cpar2_unit")) cpar2_unit = '1'
-if (!exists("codim2_names")) codim2_names = 'bogdanov-takens cusp bautin user start end'
+if (!exists("codim2_names")) codim2_names = 'bogdanov-takens cusp bautin user start end resonance-1:1 resonance-1:2 resonance-1:3 resonance-1:4 fold-flip cusp-of-cycles'
 if (!exists("codim2_present")) codim2_present = ''
 if (!exists("cfile")) cfile = ''
 if (!exists("endnote")) endnote = ''
@@ -40,9 +41,12 @@ load gpdir . '/sweep_common.gp'
 
 kname(k) = word(codim2_names, int(k) + 1)
 kpt(k) = kname(k) eq 'bogdanov-takens' ? 5 : kname(k) eq 'cusp' ? 9 : kname(k) eq 'bautin' ? 7 : \
+         kname(k) eq 'fold-flip' ? 13 : kname(k) eq 'cusp-of-cycles' ? 9 : \
          kname(k)[1:10] eq 'resonance-' ? 13 : 6
 kcol(k) = kname(k) eq 'bogdanov-takens' ? 0x9467bd : kname(k) eq 'cusp' ? 0xff7f0e : \
-          kname(k) eq 'bautin' ? 0x2ca02c : kname(k)[1:10] eq 'resonance-' ? 0x8c564b : 0x000000
+          kname(k) eq 'bautin' ? 0x2ca02c : kname(k) eq 'fold-flip' ? 0x17becf : \
+          kname(k) eq 'cusp-of-cycles' ? 0xff7f0e : \
+          kname(k)[1:10] eq 'resonance-' ? 0x8c564b : 0x000000
 sk(i) = words(codim2_present) >= i ? int(word(codim2_present, i)) : -1
 ccol = curve_kind eq 'hopf' ? 0x111111 : curve_kind eq 'fold' ? 0x7f3b08 : \
        curve_kind eq 'fold-of-cycles' ? 0x1f4e9e : \

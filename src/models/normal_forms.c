@@ -29,7 +29,10 @@
  * Cycles (Kuznetsov §7.3-7.4; both period 2 pi on the unit circle of (x, y)):
  * flip (period doubling at mu = 0, a Moebius band) and torus
  * (Neimark-Sacker at nu = 0 with the pair's argument 2 pi w; resonances at
- * w = 1, 1/2, 1/3, 1/4), described at their definitions below. */
+ * w = 1, 1/2, 1/3, 1/4), described at their definitions below; foldflip (a
+ * forced system with flip, fold, cusp and fold-flip of its period-1 cycles)
+ * and cuspcycle (the cusp normal form across a family of circles: folds of
+ * cycles and their cusp). */
 #include <math.h>
 #include <stddef.h>
 
@@ -484,6 +487,209 @@ const struct cs_model cs_model_torus = {
     .prepare = torus_prepare,
     .rhs = torus_rhs,
     .jac = torus_jac,
+    .derived_fn = r_derived_fn,
+    .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
+    .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",
+};
+
+/* -------------------------------------------------------------- foldflip */
+
+/* foldflip, a forced system whose stroboscopic map (period T = 2 pi/omega)
+ * has a flip, a fold, a cusp and a fold-flip at known parameters. In the
+ * frame turned by theta = omega t/2, u = R(-theta) (x, y), the flow is
+ * autonomous:
+ *   u1' = nu u1 - u1^3,  u2' = -u2,  z' = mu + kappa z - z^3,
+ * and over one forcing period the frame turns by half a turn, so the map at
+ * t = 0 is (u, z) -> (-phi_T(u), psi_T(z)) (phi, psi the flows of the u and z
+ * equations; the u field is odd, which makes the field in (x, y) T-periodic).
+ * The period-1 cycles are u = 0 and z an equilibrium of the cusp normal form,
+ * with multipliers -exp(nu T), -exp(-T) and exp((kappa - 3 z^2) T): a period
+ * doubling on nu = 0 (any mu, kappa), folds of cycles on 27 mu^2 = 4 kappa^3
+ * (z = +-sqrt(kappa/3)) with their cusp at mu = kappa = 0, and fold-flip
+ * points where both meet (nu = 0 on a fold). */
+struct foldflip {
+  double mu, kappa, nu, omega;
+};
+
+static const struct cs_var_desc foldflip_state[] = {
+    {"x", "1", "flip plane, first coordinate", 0, 0},
+    {"y", "1", "flip plane, second coordinate", 0, 0},
+    {"z", "1", "cusp coordinate", 0, 0},
+};
+
+static const double foldflip_default[] = {0.0, 0.0, 1.0};
+
+static const struct cs_param_desc foldflip_params[] = {
+    {"mu", "1", offsetof(struct foldflip, mu), 0.0, -10.0, 10.0, NULL,
+     "cusp unfolding, constant term (folds of cycles on 27 mu^2 = 4 kappa^3)"},
+    {"kappa", "1", offsetof(struct foldflip, kappa), 1.0, -10.0, 10.0, NULL,
+     "cusp unfolding, linear term"},
+    {"nu", "1", offsetof(struct foldflip, nu), -0.5, -10.0, 10.0, NULL,
+     "flip rate: multiplier -exp(2 pi nu/omega) (period doubling at nu = 0)"},
+    {"omega", "1", offsetof(struct foldflip, omega), 1.0, 1e-3, 1e3, NULL,
+     "forcing angular frequency: period 2 pi/omega"},
+};
+
+static const struct cs_var_desc foldflip_derived[] = {
+    {"u1", "1", "flip coordinate in the turning frame, cos(omega t/2) x + sin(omega t/2) y", 0, 0},
+};
+
+static int foldflip_rhs(double t, const double *y, double *f, const void *vp)
+{
+  const struct foldflip *p = vp;
+  double c = cos(0.5 * p->omega * t), s = sin(0.5 * p->omega * t);
+  double u1 = c * y[0] + s * y[1], u2 = -s * y[0] + c * y[1];
+  double g1 = p->nu * u1 - u1 * u1 * u1, g2 = -u2;
+  f[0] = -0.5 * p->omega * y[1] + c * g1 - s * g2;
+  f[1] = 0.5 * p->omega * y[0] + s * g1 + c * g2;
+  f[2] = p->mu + p->kappa * y[2] - y[2] * y[2] * y[2];
+  return 0;
+}
+
+static int foldflip_jac(double t, const double *y, double *J, const void *vp)
+{
+  const struct foldflip *p = vp;
+  double c = cos(0.5 * p->omega * t), s = sin(0.5 * p->omega * t);
+  double u1 = c * y[0] + s * y[1], a = p->nu - 3 * u1 * u1;
+  /* R diag(a, -1) R^T plus the frame's rotation */
+  J[0] = a * c * c - s * s;
+  J[1] = -0.5 * p->omega + (a + 1) * c * s;
+  J[2] = 0;
+  J[3] = 0.5 * p->omega + (a + 1) * c * s;
+  J[4] = a * s * s - c * c;
+  J[5] = 0;
+  J[6] = J[7] = 0;
+  J[8] = p->kappa - 3 * y[2] * y[2];
+  return 0;
+}
+
+static int foldflip_derived_fn(double t, const double *y, double *out, const void *vp)
+{
+  const struct foldflip *p = vp;
+  out[0] = cos(0.5 * p->omega * t) * y[0] + sin(0.5 * p->omega * t) * y[1];
+  return 0;
+}
+
+static double foldflip_forcing_period(const void *vp)
+{
+  const struct foldflip *p = vp;
+  return 2 * M_PI / p->omega;
+}
+
+static enum cs_status foldflip_prepare(void *vp)
+{
+  const struct foldflip *p = vp;
+  if (!(p->omega > 0))
+    return cs_error_set(CS_ERR_RANGE, "omega must be > 0");
+  return finite_params(vp, 4);
+}
+
+const struct cs_model cs_model_foldflip = {
+    .name = "foldflip",
+    .title = "forced cycle with a flip and a cusp (reference: period doubling at nu = 0, folds "
+             "of cycles 27 mu^2 = 4 kappa^3)",
+    .reference = "normal forms in a frame turning by half a turn per forcing period (see "
+                 "normal_forms.c)",
+    .n_state = 3,
+    .state = foldflip_state,
+    .state_default = foldflip_default,
+    .n_param = sizeof foldflip_params / sizeof *foldflip_params,
+    .param = foldflip_params,
+    .params_size = sizeof(struct foldflip),
+    .n_derived = 1,
+    .derived = foldflip_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = foldflip_prepare,
+    .rhs = foldflip_rhs,
+    .jac = foldflip_jac,
+    .derived_fn = foldflip_derived_fn,
+    .forcing_period = foldflip_forcing_period,
+    .section = {CS_SECTION_STROBOSCOPIC, NULL, 0.0, 0},
+    .section_doc = "stroboscopic, once per forcing period 2 pi/omega (at t = 0 the turning frame "
+                   "coincides with (x, y)).",
+};
+
+/* ------------------------------------------------------------- cuspcycle */
+
+/* cuspcycle, cycles with the cusp normal form across them: circles r = 1 +
+ * rho, theta' = 1 (period 2 pi), rho' = mu + kappa rho - rho^3, i.e.
+ *   x' = R x/r - y,  y' = R y/r + x,  R = mu + kappa (r - 1) - (r - 1)^3.
+ * A cycle for each equilibrium rho of the radial law, multiplier
+ * exp(2 pi (kappa - 3 rho^2)): folds of cycles on 27 mu^2 = 4 kappa^3 (rho =
+ * +-sqrt(kappa/3), mu = -2 rho^3) meeting at the cusp of cycles (0, 0) on
+ * the unit circle. */
+struct cuspcycle {
+  double mu, kappa;
+};
+
+static const struct cs_var_desc cuspcycle_state[] = {
+    {"x", "1", "r cos(theta)", 0, 0},
+    {"y", "1", "r sin(theta)", 0, 0},
+};
+
+static const double cuspcycle_default[] = {2.0, 0.0};
+
+static const struct cs_param_desc cuspcycle_params[] = {
+    {"mu", "1", offsetof(struct cuspcycle, mu), 0.0, -10.0, 10.0, NULL,
+     "radial law, constant term (folds of cycles on 27 mu^2 = 4 kappa^3)"},
+    {"kappa", "1", offsetof(struct cuspcycle, kappa), 1.0, -10.0, 10.0, NULL,
+     "radial law, linear term in r - 1"},
+};
+
+static int cuspcycle_rhs(double t, const double *y, double *f, const void *vp)
+{
+  (void)t;
+  const struct cuspcycle *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double rho = r - 1, R = p->mu + p->kappa * rho - rho * rho * rho;
+  f[0] = R * y[0] / r - y[1];
+  f[1] = R * y[1] / r + y[0];
+  return 0;
+}
+
+static int cuspcycle_jac(double t, const double *y, double *J, const void *vp)
+{
+  (void)t;
+  const struct cuspcycle *p = vp;
+  double r = hypot(y[0], y[1]);
+  if (!(r > 0))
+    return -1;
+  double C = y[0] / r, S = y[1] / r, rho = r - 1;
+  double R = p->mu + p->kappa * rho - rho * rho * rho, Rr = p->kappa - 3 * rho * rho;
+  /* d(R C)/dx = Rr C C + R S^2/r, d(R C)/dy = Rr C S - R C S/r, ... */
+  J[0] = Rr * C * C + R * S * S / r;
+  J[1] = (Rr - R / r) * C * S - 1.0;
+  J[2] = (Rr - R / r) * C * S + 1.0;
+  J[3] = Rr * S * S + R * C * C / r;
+  return 0;
+}
+
+static enum cs_status cuspcycle_prepare(void *vp)
+{
+  return finite_params(vp, 2);
+}
+
+const struct cs_model cs_model_cuspcycle = {
+    .name = "cuspcycle",
+    .title = "circles r = 1 + rho with rho' = mu + kappa rho - rho^3 (reference: folds of cycles "
+             "27 mu^2 = 4 kappa^3, cusp of cycles at (0, 0))",
+    .reference = "the cusp normal form across a family of circles (see normal_forms.c)",
+    .n_state = 2,
+    .state = cuspcycle_state,
+    .state_default = cuspcycle_default,
+    .n_param = sizeof cuspcycle_params / sizeof *cuspcycle_params,
+    .param = cuspcycle_params,
+    .params_size = sizeof(struct cuspcycle),
+    .n_derived = 1,
+    .derived = r_derived,
+    .stick_output = -1,
+    .time_unit_si = 0,
+    .prepare = cuspcycle_prepare,
+    .rhs = cuspcycle_rhs,
+    .jac = cuspcycle_jac,
     .derived_fn = r_derived_fn,
     .section = {CS_SECTION_HYPERPLANE, "y", 0.0, +1},
     .section_doc = "y = 0 increasing: once per turn, on the positive x axis.",

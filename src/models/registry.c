@@ -15,6 +15,8 @@ extern const struct cs_model cs_model_bt;
 extern const struct cs_model cs_model_cusp;
 extern const struct cs_model cs_model_flip;
 extern const struct cs_model cs_model_torus;
+extern const struct cs_model cs_model_foldflip;
+extern const struct cs_model cs_model_cuspcycle;
 
 const struct cs_model *const cs_models[] = {
     &cs_model_pendulum,
@@ -31,5 +33,7 @@ const struct cs_model *const cs_models[] = {
     &cs_model_cusp,
     &cs_model_flip,
     &cs_model_torus,
+    &cs_model_foldflip,
+    &cs_model_cuspcycle,
     NULL,
 };

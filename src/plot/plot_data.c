@@ -957,7 +957,7 @@ static enum cs_status curve_blocks(const char *path, const struct cs_continuatio
   long s1 = cs ? cs_result_column(cs, p1) : -1, s2 = cs ? cs_result_column(cs, p2) : -1;
   long sk = cs ? cs_result_column(cs, "kind") : -1;
   char present[256] = "";
-  int seen[16] = {0};
+  int seen[CS_CODIM2_COUNT] = {0};
   size_t nsp = 0;
   for (size_t i = 0; cs && s1 >= 0 && s2 >= 0 && sk >= 0 && i < cs->nrows; i++) {
     const double *r = cs->data + i * cs->ncols;

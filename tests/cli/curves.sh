@@ -111,7 +111,7 @@ if [ "$have_h5py" -eq 1 ]; then
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 c = f["curve"]
-assert c.attrs["layout_version"] == 2
+assert c.attrs["layout_version"] == 3
 b1, b2, kappa = c["beta1"][:], c["beta2"][:], c["kappa"][:]
 assert np.all(np.abs(b1) < 1e-9) and np.allclose(kappa, -b2, atol=1e-9)
 # the critical frequency: kappa = omega^2 where the pair is complex

@@ -102,6 +102,7 @@ import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 c = f["curve"]
 assert c.attrs["kind"] in ("neimark-sacker", b"neimark-sacker")
+assert c.attrs["layout_version"] == 3  # kappa, theta came with layout 3
 nu, w, kappa, theta = c["nu"][:], c["w"][:], c["kappa"][:], c["theta"][:]
 assert np.all(np.abs(nu) < 1e-8), np.abs(nu).max()
 assert np.allclose(kappa, np.cos(2 * np.pi * w), rtol=0, atol=1e-8)
