@@ -10,6 +10,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "analysis/continuation2.h"
+#include "analysis/continuation2_private.h"
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
@@ -25,7 +26,8 @@
 #define LOCATE_ITER 80
 #define SINGULAR_REL 1e-14
 
-static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling"};
+static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling",
+                                          "grazing"};
 static const char *const codim2_names[] = {
 #define CS_CODIM2_NAME(id, name) name,
     CS_CODIM2_LIST(CS_CODIM2_NAME)
@@ -34,7 +36,7 @@ static const char *const codim2_names[] = {
 
 const char *cs_curve_name(enum cs_curve_kind k)
 {
-  return (int)k >= 0 && k <= CS_CURVE_PERIOD_DOUBLING ? curve_names[k] : "unknown";
+  return (int)k >= 0 && k <= CS_CURVE_GRAZING ? curve_names[k] : "unknown";
 }
 
 const char *cs_codim2_name(enum cs_codim2_kind k)
@@ -1106,6 +1108,8 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
                                  const struct cs_curve_spec *spec, enum cs_curve_kind kind,
                                  const struct cs_special *sp, struct cs_curve *out)
 {
+  if (kind == CS_CURVE_GRAZING) /* its own system: continuation2_graze.c */
+    return cs_graze_curve(ws, params_unprepared, spec, sp, out);
   cs_gsl_quiet();
   memset(out, 0, sizeof *out);
   struct c2 c;

@@ -18,7 +18,14 @@
  *    shooting equations of analysis/orbit.h, g) with g minimally augmented
  *    on the shooting Jacobian in (y0, T), [M - I, f; grad s, 0], singular
  *    where a second multiplier reaches +1;
- *  - period doubling: the same with g on M + I (a multiplier at -1).
+ *  - period doubling: the same with g on M + I (a multiplier at -1);
+ *  - grazing (event-driven autonomous models): X = (y0, T, t_g, p1, p2),
+ *    G = (the hybrid shooting equations, g_k(phi_tg(y0)), d/dt g_k(phi_tg(y0)))
+ *    for the switching function k the orbit touches without crossing
+ *    (analysis/continuation2_graze.c: the touched function disarmed near
+ *    t_g during Newton, the derivatives); it starts at a grazing point of a
+ *    one-parameter cycle branch; test1 = t_g (the time from the section
+ *    point to the touch), test2 NaN; no codimension-two or user points.
  * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
  * of p1) exactly, everything else by central (equilibria) or forward
  * (cycles: one variational shooting per column) differences of G.
@@ -30,7 +37,7 @@
  *  - Hopf curve: test1 = kappa = omega^2: zero at a Bogdanov-Takens point,
  *    where the curve ends; test2 = l1, the first Lyapunov coefficient: zero
  *    at a Bautin (generalized Hopf) point;
- *  - cycle curves: none (test1 = test2 = NaN).
+ *  - fold-of-cycles and period-doubling curves: none (test1 = test2 = NaN).
  * User points: where p1 or p2 takes a given value.
  *
  * The curve is followed from the start in both directions (or one) until
@@ -49,13 +56,14 @@ extern "C" {
 #endif
 
 enum cs_curve_kind {
-  CS_CURVE_FOLD,           /* fold of equilibria */
-  CS_CURVE_HOPF,           /* Hopf of equilibria */
-  CS_CURVE_FOLD_CYCLES,    /* fold of cycles (LPC) */
-  CS_CURVE_PERIOD_DOUBLING /* period doubling (PD) */
+  CS_CURVE_FOLD,            /* fold of equilibria */
+  CS_CURVE_HOPF,            /* Hopf of equilibria */
+  CS_CURVE_FOLD_CYCLES,     /* fold of cycles (LPC) */
+  CS_CURVE_PERIOD_DOUBLING, /* period doubling (PD) */
+  CS_CURVE_GRAZING          /* event-driven cycles: a switching function touched (grazing) */
 };
 
-/* "fold", "hopf", "fold-of-cycles", "period-doubling" */
+/* "fold", "hopf", "fold-of-cycles", "period-doubling", "grazing" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
 #define CS_CODIM2_LIST(X)                                                       \

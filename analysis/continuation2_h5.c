@@ -44,6 +44,9 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
   case CS_CURVE_HOPF:
     *t1 = "kappa", *t2 = "l1";
     break;
+  case CS_CURVE_GRAZING:
+    *t1 = "t_graze", *t2 = "test2";
+    break;
   default:
     *t1 = "test1", *t2 = "test2";
   }
@@ -51,7 +54,7 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
 
 static const char *test_doc(enum cs_curve_kind k, int which)
 {
-  static const char *const docs[4][2] = {
+  static const char *const docs[5][2] = {
       {"<w, v> of the unit left and right null vectors of the Jacobian: 0 at a "
        "Bogdanov-Takens point",
        "<w, B(v, v)>/2, the fold's quadratic normal-form coefficient (unit null vectors): 0 at "
@@ -62,6 +65,9 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "supercritical, > 0 subcritical): 0 at a Bautin point"},
       {"none (NaN)", "none (NaN)"},
       {"none (NaN)", "none (NaN)"},
+      {"grazing: the time from the section point to where the orbit touches the switching "
+       "function (model time unit)",
+       "none (NaN)"},
   };
   return docs[k][which];
 }
@@ -72,7 +78,7 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   const struct cs_param_desc *d1 = &m->param[h->param1], *d2 = &m->param[h->param2];
   const char *tu = m->time_unit_si ? "s" : "1", *t1, *t2;
   enum cs_curve_kind k = h->curve->kind;
-  int cyc = k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING;
+  int cyc = k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING || k == CS_CURVE_GRAZING;
   char doc[DOC_LEN], nm[NAME_LEN];
   cs_curve_test_names(k, &t1, &t2);
   if (special) {
@@ -85,8 +91,11 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   add(c, "omega_critical", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
       k == CS_CURVE_HOPF ? "imaginary part of the critical pair (NaN where kappa <= 0)"
                          : "NaN (not a Hopf curve)");
-  add(c, t1, k == CS_CURVE_HOPF ? (m->time_unit_si ? "1/s^2" : "1") : "1", CS_H5_DOUBLE,
-      test_doc(k, 0));
+  add(c, t1,
+      k == CS_CURVE_HOPF      ? (m->time_unit_si ? "1/s^2" : "1")
+      : k == CS_CURVE_GRAZING ? tu
+                              : "1",
+      CS_H5_DOUBLE, test_doc(k, 0));
   add(c, t2, k == CS_CURVE_HOPF ? "state scale^-2 / time unit" : "1", CS_H5_DOUBLE, test_doc(k, 1));
   add(c, "l1_err", k == CS_CURVE_HOPF ? "state scale^-2 / time unit" : "1", CS_H5_DOUBLE,
       "Hopf: error estimate of l1 (its change when the difference steps double); else NaN");
@@ -121,7 +130,8 @@ static size_t point_row(const struct cs_curve_h5 *h, const struct cs_curve_point
 {
   size_t k = 0, n = h->m->n_state;
   enum cs_curve_kind kind = h->curve->kind;
-  int cyc = kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING;
+  int cyc =
+      kind == CS_CURVE_FOLD_CYCLES || kind == CS_CURVE_PERIOD_DOUBLING || kind == CS_CURVE_GRAZING;
   row[k++] = q->p1;
   row[k++] = q->p2;
   row[k++] = q->period;

@@ -55,6 +55,10 @@ struct cs_orbit_ws {
   int hybrid;
   double rtol;  /* of the last shooting: the accuracy of the multipliers */
   int full_jac; /* implicit stepper: second-derivative terms in the Jacobian */
+  /* a switching function held at a constant sign on a time window of the
+   * shootings (cs_orbit_ws_disarm), -1 none */
+  int disarm_fn;
+  double disarm_lo, disarm_hi, disarm_sign;
   double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
   /* linear algebra: Newton (up to n + 2) and eigenvalues (n) */
@@ -171,6 +175,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   w->n = n;
   w->naug = n * (n + 2);
   w->param = param;
+  w->disarm_fn = -1;
   w->aug.w = w;
   w->base = malloc(m->params_size);
   w->scratch = malloc(m->params_size);
@@ -418,7 +423,17 @@ static int jac_aug(double t, const double *Y, double *JA, const void *ctx)
 static int roots_aug(double t, const double *Y, double *g, const void *ctx)
 {
   struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
-  return w->m->switch_fn(t, Y, g, w->P[0]);
+  int rc = w->m->switch_fn(t, Y, g, w->P[0]);
+  if (w->disarm_fn >= 0 && t >= w->disarm_lo && t <= w->disarm_hi)
+    g[w->disarm_fn] = w->disarm_sign; /* no sign change: no root, no switch */
+  return rc;
+}
+
+void cs_orbit_ws_disarm(struct cs_orbit_ws *w, int fn, double t_lo, double t_hi, double sign)
+{
+  w->disarm_fn = fn >= 0 && (size_t)fn < cs_model_switches(w->m, w->P[0]) ? fn : -1;
+  w->disarm_lo = t_lo, w->disarm_hi = t_hi;
+  w->disarm_sign = sign < 0 ? -1.0 : 1.0;
 }
 
 static double atol_of(const struct cs_orbit_opts *o, size_t i)

@@ -33,6 +33,12 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *ws, double t, const double *y
 
 double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
 
+/* Event-driven models: switching function fn of the following shootings
+ * (cs_orbit_shoot) is held at the constant sign `sign` for t_lo <= t <= t_hi,
+ * so that it makes no switch there (a grazing curve's Newton iterates pass a
+ * touched switch on either side); fn < 0: none (the default). */
+void cs_orbit_ws_disarm(struct cs_orbit_ws *ws, int fn, double t_lo, double t_hi, double sign);
+
 /* CS_OK, or the integrator's / saltation's status with the reason in
  * cs_errmsg(). */
 enum cs_status cs_orbit_shoot(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,
