@@ -11,16 +11,30 @@
  * derivatives). The Jacobian is exact where it comes from the shootings: the
  * monodromy matrices of the period and of the stretch [0, t_g] (with the
  * saltations of the switches before t_g), and d phi / dp of both parameters
- * from two workspaces, one differentiating in p1, one in p2. Only the local
- * derivatives of g_k at phi_tg(y0) (its gradient, that of dg_k/dt, and
- * dg_k/dt itself) are difference quotients of the model's switching function
- * and right-hand side at that point: dg_k/dt by central differences along
- * (t, y) + h (1, f), h shrunk by 4 until two successive values agree (the
- * switching function can be curved on a scale far below the orbit's: the
- * belt's slip ends at lambda_s = lambda_event ~ 1e-7), the gradients with
- * state steps h |f| of that converged h. dg_k/dt's explicit parameter
- * dependence counts through f only (f_p: cs_orbit_rhs_dp); a switching
- * function that depends on a parameter itself only slows Newton down.
+ * from two workspaces, one differentiating in p1, one in p2, plus g_k's own
+ * dependence on them (cs_orbit_switch_dp: the belt's slip function depends
+ * on vb). The local gradient of g_k at phi_tg(y0) and dg_k/dt are
+ * difference quotients of the model's switching function: dg_k/dt by
+ * central differences along (t, y) + h (1, f), h shrunk by 4 where two
+ * successive values differ least (g_k can be curved on a scale far below
+ * the orbit's: the belt's slip ends at lambda_s = lambda_event), the
+ * gradient with state steps h |f|.
+ *
+ * The touch's time: near the touch dg_k/dt changes like a step on scales
+ * above the touch's duration (the belt: slopes -0.33 and +0.04 either side
+ * of a corner ~lambda_event / 0.3 time units wide), which defeats Newton in
+ * t_g. So t_g is solved in every evaluation (Illinois on dg_k/dt along the
+ * orbit, short shootings from before the touch, to 1e-12 T): the equation
+ * dg_k/dt = 0 then holds by construction and its Jacobian row is the
+ * identity in t_g; g_k = 0 at that t_g is the minimum of g_k, whose
+ * derivatives are those of g_k at fixed t_g (dg_k/dt = 0 there).
+ *
+ * Scale: Newton converges within the touch's corner only if the parameter
+ * difference steps of the workspaces (1e-6 |p|, for f_p and g_p) are well
+ * below it. The belt at lambda_event = 1e-7 and vb = 0.15 (step 1.5e-7):
+ * the start converges, the curve moves by steps of ~1e-9 only; at
+ * lambda_event = 1e-5 it is followed at ~3 iterations a point
+ * (params/belt_grazing.ini).
  *
  * Disarming: at the solution g_k touches 0 from its side, and a Newton
  * iterate on the other side would make the new switch (the belt: a stick
@@ -381,6 +395,15 @@ static enum cs_status system_at(struct gz *c, double *X, double *G, double *GX)
     ra[c->ip1] += gg[k] * g1.yp[k];
     ra[c->ip2] += gg[k] * g2.yp[k];
   }
+  /* g_k's own dependence on the parameters (the belt's slip: on vb) */
+  double gp1[CS_FLOW_MAX_ROOTS], gp2[CS_FLOW_MAX_ROOTS];
+  st = keep(c, cs_orbit_switch_dp(c->w1, tg, g1.y, gp1));
+  if (st == CS_OK)
+    st = keep(c, cs_orbit_switch_dp(c->w2, tg, g1.y, gp2));
+  if (st != CS_OK)
+    return st;
+  ra[c->ip1] += gp1[c->fn];
+  ra[c->ip2] += gp2[c->fn];
   ra[c->itg] = D;
   /* t_g solves dg_k/dt = 0 in every evaluation (touch_time): its row is
    * the identity in t_g */

@@ -286,6 +286,22 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *w, double t, const double *y,
   return CS_OK;
 }
 
+enum cs_status cs_orbit_switch_dp(struct cs_orbit_ws *w, double t, const double *y, double *gp)
+{
+  size_t nsw = cs_model_switches(w->m, w->P[0]);
+  double gpl[32], gmi[32];
+  if (w->param < 0 || nsw == 0 || nsw > 32)
+    return CS_FAIL(CS_ERR_ARG);
+  int rc = w->m->switch_fn(t, y, gpl, w->P[1]);
+  if (!rc)
+    rc = w->m->switch_fn(t, y, gmi, w->P[2]);
+  if (rc)
+    return rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER;
+  for (size_t i = 0; i < nsw; i++)
+    gp[i] = (gpl[i] - gmi[i]) / (w->p_plus - w->p_minus);
+  return CS_OK;
+}
+
 double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *w)
 {
   if (w->param < 0)

@@ -33,6 +33,11 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *ws, double t, const double *y
 
 double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
 
+/* Event-driven models: d g / dp of the switching functions at (t, y) by
+ * central differences at p +- dp/2, in the modes the last shooting left
+ * (gp: one value per function). CS_ERR_ARG without a parameter. */
+enum cs_status cs_orbit_switch_dp(struct cs_orbit_ws *ws, double t, const double *y, double *gp);
+
 /* Event-driven models: switching function fn of the following shootings
  * (cs_orbit_shoot) is held at the constant sign `sign` for t_lo <= t <= t_hi,
  * so that it makes no switch there (a grazing curve's Newton iterates pass a
