@@ -336,7 +336,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
   if (p.st == CS_OK && c->param2 >= 0 && !r)
     cs_config_i_err(
         &p, NULL, "start", CS_ERR_PARSE,
-        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling)");
+        "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling, "
+        "grazing)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
       c->start = CS_CONTINUE_FROM_STATE;
@@ -348,6 +349,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
+    else if (strcmp(r->value, "grazing") == 0 && c->param2 >= 0)
+      c->start = CS_CONTINUE_FROM_GRAZING;
     else if (strncmp(r->value, "branch:", 7) == 0 && c->param2 >= 0) {
       /* branch:FILE.h5:K */
       const char *colon = strrchr(r->value + 7, ':');
@@ -363,10 +366,10 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
         c->start = CS_CONTINUE_FROM_BRANCH;
       }
     } else if (c->param2 >= 0)
-      cs_config_i_err(
-          &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, branch:FILE.h5:K)",
-          r->value);
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "'%s' (accepted with parameter2: hopf, fold, period-doubling, grazing, "
+                      "branch:FILE.h5:K)",
+                      r->value);
     else
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
@@ -383,8 +386,12 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_GRAZING && c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "grazings are points of event-driven cycles (accepted: branch = cycles)");
     if (p.st == CS_OK && c->param2 >= 0 &&
-        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD) &&
+        (c->start == CS_CONTINUE_FROM_FOLD || c->start == CS_CONTINUE_FROM_PD ||
+         c->start == CS_CONTINUE_FROM_GRAZING) &&
         c->branch == CS_BRANCH_CYCLE && m->forcing_period && m->forcing_period(cfg->params) > 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,

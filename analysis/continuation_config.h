@@ -68,12 +68,13 @@ extern "C" {
 #endif
 
 enum cs_continue_from {
-  CS_CONTINUE_FROM_STATE, /* the orbit or equilibrium from [initial] (after a transient) */
-  CS_CONTINUE_FROM_HOPF,  /* cycles from the first Hopf point of the equilibrium branch */
-  CS_CONTINUE_FROM_SWEEP, /* a point of a sweep file */
-  CS_CONTINUE_FROM_FOLD,  /* parameter2: the first fold of the branch (from [initial]) */
-  CS_CONTINUE_FROM_PD,    /* parameter2: the first period doubling of the cycles */
-  CS_CONTINUE_FROM_BRANCH /* parameter2: special point K of a continuation file */
+  CS_CONTINUE_FROM_STATE,  /* the orbit or equilibrium from [initial] (after a transient) */
+  CS_CONTINUE_FROM_HOPF,   /* cycles from the first Hopf point of the equilibrium branch */
+  CS_CONTINUE_FROM_SWEEP,  /* a point of a sweep file */
+  CS_CONTINUE_FROM_FOLD,   /* parameter2: the first fold of the branch (from [initial]) */
+  CS_CONTINUE_FROM_PD,     /* parameter2: the first period doubling of the cycles */
+  CS_CONTINUE_FROM_BRANCH, /* parameter2: special point K of a continuation file */
+  CS_CONTINUE_FROM_GRAZING /* parameter2: the first grazing of the (event-driven) cycles */
 };
 
 struct cs_continue_config {

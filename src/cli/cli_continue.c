@@ -99,7 +99,8 @@ static const char continue_help[] =
     "                  branch (branch = equilibria: fold curve; branch = cycles: the\n"
     "                  cycles from [initial], fold-of-cycles curve) |\n"
     "                  period-doubling: the first one of the cycles (period-doubling\n"
-    "                  curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
+    "                  curve) | grazing: the first grazing of the event-driven cycles\n"
+    "                  (grazing curve) | branch:FILE.h5:K: row K (from 0) of /special of a\n"
     "                  continuation file of the same model and parameter\n"
     "  points2         curve points each way at most (default 200)\n"
     "  ds2, ds2_max    the curve's scaled steps (defaults 0.01, 0.05)\n"
@@ -132,7 +133,7 @@ static const char continue_help[] =
     "(special points of both, kind_names attribute) and /special_notes.\n"
     "\n"
     "with parameter2 the output is: output, model, parameter, parameter2, curve\n"
-    "(hopf, fold, fold-of-cycles, period-doubling), the start point, points, one\n"
+    "(hopf, fold, fold-of-cycles, period-doubling, grazing), the start point, points, one\n"
     "line per codim-2, user and end point `<kind> = <p1> <unit> <p2> <unit>\n"
     "(...)` (kind bogdanov-takens, cusp, bautin, user, end), l1_range (Hopf\n"
     "curves: the first Lyapunov coefficient's range along the curve),\n"
@@ -341,8 +342,8 @@ static void print_curve(const char *path, const struct cs_config *cfg,
 static void print_branch(const char *path, const struct cs_config *cfg,
                          const struct cs_continue_run_result *res, int start_class)
 {
-  static const char *const starts[] = {"state",           "hopf",  "sweep", "fold",
-                                       "period-doubling", "branch"};
+  static const char *const starts[] = {"state",           "hopf",   "sweep",  "fold",
+                                       "period-doubling", "branch", "grazing"};
   const struct cs_model *m = cfg->model;
   const struct cs_continue_config *cc = &res->settings;
   const struct cs_param_desc *pd = &m->param[cc->param];
