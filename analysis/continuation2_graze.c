@@ -30,11 +30,14 @@
  * derivatives are those of g_k at fixed t_g (dg_k/dt = 0 there).
  *
  * Scale: Newton converges within the touch's corner only if the parameter
- * difference steps of the workspaces (1e-6 |p|, for f_p and g_p) are well
- * below it. The belt at lambda_event = 1e-7 and vb = 0.15 (step 1.5e-7):
- * the start converges, the curve moves by steps of ~1e-9 only; at
- * lambda_event = 1e-5 it is followed at ~3 iterations a point
- * (params/belt_grazing.ini).
+ * difference steps of the workspaces (f_p, g_p) are well inside it: they
+ * are set to 1e-9 |p| here (the orbit code's 1e-6 |p| = 1.5e-7 at the
+ * belt's vb = 0.15, as wide as the corner at lambda_event = 1e-7, gave a
+ * vb column of g_k of 1.6 against -0.08 by differences of the solved
+ * system, and steps of ~1e-9 only). Measured on the belt, (eta, vb), vb in
+ * [0.1, 0.2]: lambda_event = 1e-5, 102 points, 0.19 s each, the whole box;
+ * lambda_event = 1e-7, 282 points, 0.26 s each, the box on one side, 200
+ * points reached at vb = 0.133 on the other (smaller steps).
  *
  * Disarming: at the solution g_k touches 0 from its side, and a Newton
  * iterate on the other side would make the new switch (the belt: a stick
@@ -75,6 +78,9 @@
 #define HARD_ITER 6
 #define SINGULAR_REL 1e-14
 #define MAX_LOG 256
+#ifndef GRAZE_DP_REL
+#define GRAZE_DP_REL 1e-9
+#endif
 
 struct gsol {
   double X[NXG];
@@ -853,6 +859,10 @@ enum cs_status cs_graze_curve(struct cs_orbit_ws *ws, const void *params_unprepa
   double p2 = cs_model_get_param(c.m, c.base, c.par2);
   c.w1 = ws;
   c.w2 = cs_orbit_ws_create(c.m, c.base, c.par2);
+  /* parameter steps well inside the touch's corner (see the top) */
+  cs_orbit_ws_set_dp_rel(c.w1, GRAZE_DP_REL);
+  if (c.w2)
+    cs_orbit_ws_set_dp_rel(c.w2, GRAZE_DP_REL);
   c.pbuf = malloc(c.m->params_size);
   c.flow = cs_flow_create(c.n, MAX_LOG);
   struct ghalf h[2];
@@ -947,6 +957,7 @@ enum cs_status cs_graze_curve(struct cs_orbit_ws *ws, const void *params_unprepa
   char msg[CS_ERROR_LEN];
   snprintf(msg, sizeof msg, "%s", st == CS_OK ? "" : cs_errmsg());
   cs_orbit_ws_disarm(ws, -1, 0, 0, 1);
+  cs_orbit_ws_set_dp_rel(ws, 0);
   cs_orbit_ws_free(c.w2);
   cs_flow_free(c.flow);
   free(c.pbuf);

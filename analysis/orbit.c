@@ -59,6 +59,7 @@ struct cs_orbit_ws {
    * shootings (cs_orbit_ws_disarm), -1 none */
   int disarm_fn;
   double disarm_lo, disarm_hi, disarm_sign;
+  double dp_rel; /* parameter difference step relative to max(|p|, DP_FLOOR) */
   double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
   /* linear algebra: Newton (up to n + 2) and eigenvalues (n) */
@@ -176,6 +177,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   w->naug = n * (n + 2);
   w->param = param;
   w->disarm_fn = -1;
+  w->dp_rel = DP_REL;
   w->aug.w = w;
   w->base = malloc(m->params_size);
   w->scratch = malloc(m->params_size);
@@ -224,7 +226,7 @@ enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value)
     return CS_ERR_ARG;
   }
   const struct cs_param_desc *d = &w->m->param[w->param];
-  double dp = DP_REL * fmax(fabs(value), DP_FLOOR);
+  double dp = w->dp_rel * fmax(fabs(value), DP_FLOOR);
   enum cs_status st = prep(w, 0, value, msg, len);
   if (st != CS_OK)
     return st;
@@ -443,6 +445,11 @@ static int roots_aug(double t, const double *Y, double *g, const void *ctx)
   if (w->disarm_fn >= 0 && t >= w->disarm_lo && t <= w->disarm_hi)
     g[w->disarm_fn] = w->disarm_sign; /* no sign change: no root, no switch */
   return rc;
+}
+
+void cs_orbit_ws_set_dp_rel(struct cs_orbit_ws *w, double rel)
+{
+  w->dp_rel = rel > 0 ? rel : DP_REL;
 }
 
 void cs_orbit_ws_disarm(struct cs_orbit_ws *w, int fn, double t_lo, double t_hi, double sign)
