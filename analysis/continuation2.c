@@ -12,6 +12,7 @@
 #include "analysis/continuation2.h"
 #include "analysis/continuation_private.h"
 #include "analysis/continuation2_ns_private.h"
+#include "analysis/continuation2_private.h"
 #include "analysis/normal_form.h"
 #include "core/error_private.h"
 #include "core/gsl_quiet.h"
@@ -27,8 +28,8 @@
 #define LOCATE_ITER 80
 #define SINGULAR_REL 1e-14
 
-static const char *const curve_names[] = {"fold", "hopf", "fold-of-cycles", "period-doubling",
-                                          "neimark-sacker"};
+static const char *const curve_names[] = {
+    "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker", "grazing"};
 static const char *const codim2_names[] = {
 #define CS_CODIM2_NAME(id, name) name,
     CS_CODIM2_LIST(CS_CODIM2_NAME)
@@ -37,7 +38,7 @@ static const char *const codim2_names[] = {
 
 const char *cs_curve_name(enum cs_curve_kind k)
 {
-  return (int)k >= 0 && k <= CS_CURVE_NEIMARK_SACKER ? curve_names[k] : "unknown";
+  return (int)k >= 0 && k <= CS_CURVE_GRAZING ? curve_names[k] : "unknown";
 }
 
 const char *cs_codim2_name(enum cs_codim2_kind k)
@@ -1405,6 +1406,8 @@ enum cs_status cs_continue_curve(struct cs_orbit_ws *ws, const void *params_unpr
                                  const struct cs_curve_spec *spec, enum cs_curve_kind kind,
                                  const struct cs_special *sp, struct cs_curve *out)
 {
+  if (kind == CS_CURVE_GRAZING) /* its own system: continuation2_graze.c */
+    return cs_graze_curve(ws, params_unprepared, spec, sp, out);
   return continue_curve(ws, params_unprepared, spec, kind, sp, 0, out);
 }
 

@@ -29,7 +29,14 @@
  *    (fold) or M + I (period doubling) alone. The section is at forcing
  *    phase 0 (t = 0). When p1 or p2 is the forcing frequency, T moves along
  *    the curve: the p1 column of the shooting rows is d phi/dp1 + f dT/dp1.
- *    (Neimark-Sacker curves of forced models are not followed.)
+ *    (Neimark-Sacker curves of forced models are not followed.);
+ *  - grazing (event-driven autonomous models): X = (y0, T, t_g, p1, p2),
+ *    G = (the hybrid shooting equations, g_k(phi_tg(y0)), d/dt g_k(phi_tg(y0)))
+ *    for the switching function k the orbit touches without crossing
+ *    (analysis/continuation2_graze.c: the touched function disarmed near
+ *    t_g during Newton, the derivatives); it starts at a grazing point of a
+ *    one-parameter cycle branch; test1 = t_g (the time from the section
+ *    point to the touch), test2 NaN; no codimension-two or user points.
  * The Jacobian of G: the shooting rows (monodromy matrix, parameter column
  * of p1) exactly, everything else by central (equilibria) or forward
  * (cycles: one variational shooting per column) differences of G.
@@ -74,10 +81,12 @@ enum cs_curve_kind {
   CS_CURVE_HOPF,            /* Hopf of equilibria */
   CS_CURVE_FOLD_CYCLES,     /* fold of cycles (LPC) */
   CS_CURVE_PERIOD_DOUBLING, /* period doubling (PD) */
-  CS_CURVE_NEIMARK_SACKER   /* Neimark-Sacker (torus, NS) of cycles */
+  CS_CURVE_NEIMARK_SACKER,  /* Neimark-Sacker (torus, NS) of cycles */
+  CS_CURVE_GRAZING          /* event-driven cycles: a switching function touched (grazing) */
 };
 
-/* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker" */
+/* "fold", "hopf", "fold-of-cycles", "period-doubling", "neimark-sacker",
+ * "grazing" */
 CS_API const char *cs_curve_name(enum cs_curve_kind k);
 
 #define CS_CODIM2_LIST(X)                                                               \

@@ -50,6 +50,9 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
   case CS_CURVE_NEIMARK_SACKER:
     *t1 = "kappa", *t2 = "theta";
     break;
+  case CS_CURVE_GRAZING:
+    *t1 = "t_graze", *t2 = "test2";
+    break;
   default: /* period doubling */
     *t1 = "fold_test", *t2 = "test2";
   }
@@ -57,7 +60,7 @@ void cs_curve_test_names(enum cs_curve_kind k, const char **t1, const char **t2)
 
 static const char *test_doc(enum cs_curve_kind k, int which)
 {
-  static const char *const docs[5][2] = {
+  static const char *const docs[6][2] = {
       {"<w, v> of the unit left and right null vectors of the Jacobian: 0 at a "
        "Bogdanov-Takens point",
        "<w, B(v, v)>/2, the fold's quadratic normal-form coefficient (unit null vectors): 0 at "
@@ -78,6 +81,9 @@ static const char *test_doc(enum cs_curve_kind k, int which)
        "kappa = 1, -1, -1/2, 0; |kappa| > 1: a neutral saddle (real pair m, 1/m)",
        "theta = acos(kappa) in [0, pi], the argument of the critical multiplier pair (NaN where "
        "|kappa| > 1)"},
+      {"grazing: the time from the section point to where the orbit touches the switching "
+       "function (model time unit)",
+       "none (NaN)"},
   };
   return docs[k][which];
 }
@@ -89,7 +95,7 @@ static size_t n_eig_cols(const struct cs_curve_h5 *h)
   const struct cs_curve *cv = h->curve;
   size_t n = h->m->n_state, ne = n;
   if (cv->kind == CS_CURVE_FOLD_CYCLES || cv->kind == CS_CURVE_PERIOD_DOUBLING ||
-      cv->kind == CS_CURVE_NEIMARK_SACKER) {
+      cv->kind == CS_CURVE_NEIMARK_SACKER || cv->kind == CS_CURVE_GRAZING) {
     ne = n - 1;
     for (size_t i = 0; i < cv->n_points; i++)
       if (cv->points[i].n_eig > ne && cv->points[i].n_eig <= n)
@@ -104,8 +110,8 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   const struct cs_param_desc *d1 = &m->param[h->param1], *d2 = &m->param[h->param2];
   const char *tu = m->time_unit_si ? "s" : "1", *t1, *t2;
   enum cs_curve_kind k = h->curve->kind;
-  int cyc =
-      k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING || k == CS_CURVE_NEIMARK_SACKER;
+  int cyc = k == CS_CURVE_FOLD_CYCLES || k == CS_CURVE_PERIOD_DOUBLING ||
+            k == CS_CURVE_NEIMARK_SACKER || k == CS_CURVE_GRAZING;
   char doc[DOC_LEN], nm[NAME_LEN];
   cs_curve_test_names(k, &t1, &t2);
   if (special) {
@@ -118,8 +124,11 @@ static void point_cols(struct cols *c, const struct cs_curve_h5 *h, int special)
   add(c, "omega_critical", m->time_unit_si ? "rad/s" : "1", CS_H5_DOUBLE,
       k == CS_CURVE_HOPF ? "imaginary part of the critical pair (NaN where kappa <= 0)"
                          : "NaN (not a Hopf curve)");
-  add(c, t1, k == CS_CURVE_HOPF ? (m->time_unit_si ? "1/s^2" : "1") : "1", CS_H5_DOUBLE,
-      test_doc(k, 0));
+  add(c, t1,
+      k == CS_CURVE_HOPF      ? (m->time_unit_si ? "1/s^2" : "1")
+      : k == CS_CURVE_GRAZING ? tu
+                              : "1",
+      CS_H5_DOUBLE, test_doc(k, 0));
   add(c, t2,
       k == CS_CURVE_HOPF             ? "state scale^-2 / time unit"
       : k == CS_CURVE_NEIMARK_SACKER ? "rad"

@@ -130,8 +130,9 @@ static void sweep_start(struct cs_config_parse *p, const struct cs_config_raw *r
 const char *cs_continue_from_name(enum cs_continue_from s)
 {
   static const char *const names[] = {"state",           "hopf",   "sweep", "fold",
-                                      "period-doubling", "branch", "curve", "neimark-sacker"};
-  return (int)s >= 0 && s <= CS_CONTINUE_FROM_NS ? names[s] : "unknown";
+                                      "period-doubling", "branch", "curve", "neimark-sacker",
+                                      "grazing"};
+  return (int)s >= 0 && s <= CS_CONTINUE_FROM_GRAZING ? names[s] : "unknown";
 }
 
 /* parameter2, min2, max2 */
@@ -348,7 +349,7 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     cs_config_i_err(
         &p, NULL, "start", CS_ERR_PARSE,
         "missing in [continuation] with parameter2 (accepted: hopf, fold, period-doubling, "
-        "neimark-sacker)");
+        "neimark-sacker, grazing)");
   if (r && p.st == CS_OK) {
     if (strcmp(r->value, "state") == 0)
       c->start = CS_CONTINUE_FROM_STATE;
@@ -360,6 +361,8 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
       c->start = CS_CONTINUE_FROM_FOLD;
     else if (strcmp(r->value, "period-doubling") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_PD;
+    else if (strcmp(r->value, "grazing") == 0 && c->param2 >= 0)
+      c->start = CS_CONTINUE_FROM_GRAZING;
     else if (strcmp(r->value, "neimark-sacker") == 0 && c->param2 >= 0)
       c->start = CS_CONTINUE_FROM_NS;
     else if ((strncmp(r->value, "branch:", 7) == 0 || strncmp(r->value, "curve:", 6) == 0) &&
@@ -382,7 +385,7 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     } else if (c->param2 >= 0)
       cs_config_i_err(
           &p, r, "start", CS_ERR_RANGE,
-          "'%s' (accepted with parameter2: hopf, fold, period-doubling, neimark-sacker, "
+          "'%s' (accepted with parameter2: hopf, fold, period-doubling, neimark-sacker, grazing, "
           "branch:FILE.h5:K, curve:FILE.h5:K)",
           r->value);
     else
@@ -427,6 +430,14 @@ enum cs_status cs_continue_config_read(const struct cs_config *cfg, int need_par
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_PD && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "period doublings are points of cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_GRAZING && c->branch != CS_BRANCH_CYCLE)
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "grazings are points of event-driven cycles (accepted: branch = cycles)");
+    if (p.st == CS_OK && c->param2 >= 0 && c->start == CS_CONTINUE_FROM_GRAZING &&
+        m->forcing_period && m->forcing_period(cfg->params) > 0)
+      cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
+                      "grazing curves of a forced model are not supported (accepted: an "
+                      "autonomous event-driven model)");
     if (p.st == CS_OK && c->start == CS_CONTINUE_FROM_NS && c->branch != CS_BRANCH_CYCLE)
       cs_config_i_err(&p, r, "start", CS_ERR_RANGE,
                       "Neimark-Sacker points are points of cycles (accepted: branch = cycles)");

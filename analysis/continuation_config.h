@@ -83,7 +83,8 @@ enum cs_continue_from {
   CS_CONTINUE_FROM_PD,     /* parameter2: the first period doubling of the cycles */
   CS_CONTINUE_FROM_BRANCH, /* parameter2: special point K of a continuation file */
   CS_CONTINUE_FROM_CURVE,  /* parameter2: codim-2 point K of a curve file: the curve born there */
-  CS_CONTINUE_FROM_NS      /* parameter2: the first Neimark-Sacker point of the cycles */
+  CS_CONTINUE_FROM_NS,     /* parameter2: the first Neimark-Sacker point of the cycles */
+  CS_CONTINUE_FROM_GRAZING /* parameter2: the first grazing of the (event-driven) cycles */
 };
 
 struct cs_continue_config {

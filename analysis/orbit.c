@@ -55,6 +55,11 @@ struct cs_orbit_ws {
   int hybrid;
   double rtol;  /* of the last shooting: the accuracy of the multipliers */
   int full_jac; /* implicit stepper: second-derivative terms in the Jacobian */
+  /* a switching function held at a constant sign on a time window of the
+   * shootings (cs_orbit_ws_disarm), -1 none */
+  int disarm_fn;
+  double disarm_lo, disarm_hi, disarm_sign;
+  double dp_rel; /* parameter difference step relative to max(|p|, DP_FLOOR) */
   double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
   /* linear algebra: Newton (up to n + 2) and eigenvalues (n) */
@@ -171,6 +176,8 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   w->n = n;
   w->naug = n * (n + 2);
   w->param = param;
+  w->disarm_fn = -1;
+  w->dp_rel = DP_REL;
   w->aug.w = w;
   w->base = malloc(m->params_size);
   w->scratch = malloc(m->params_size);
@@ -219,7 +226,7 @@ enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value)
     return CS_ERR_ARG;
   }
   const struct cs_param_desc *d = &w->m->param[w->param];
-  double dp = DP_REL * fmax(fabs(value), DP_FLOOR);
+  double dp = w->dp_rel * fmax(fabs(value), DP_FLOOR);
   enum cs_status st = prep(w, 0, value, msg, len);
   if (st != CS_OK)
     return st;
@@ -278,6 +285,22 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *w, double t, const double *y,
     return rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER;
   for (size_t i = 0; i < w->n; i++)
     fp[i] = (w->fpl[i] - w->fmi[i]) / (w->p_plus - w->p_minus);
+  return CS_OK;
+}
+
+enum cs_status cs_orbit_switch_dp(struct cs_orbit_ws *w, double t, const double *y, double *gp)
+{
+  size_t nsw = cs_model_switches(w->m, w->P[0]);
+  double gpl[32], gmi[32];
+  if (w->param < 0 || nsw == 0 || nsw > 32)
+    return CS_FAIL(CS_ERR_ARG);
+  int rc = w->m->switch_fn(t, y, gpl, w->P[1]);
+  if (!rc)
+    rc = w->m->switch_fn(t, y, gmi, w->P[2]);
+  if (rc)
+    return rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER;
+  for (size_t i = 0; i < nsw; i++)
+    gp[i] = (gpl[i] - gmi[i]) / (w->p_plus - w->p_minus);
   return CS_OK;
 }
 
@@ -418,7 +441,22 @@ static int jac_aug(double t, const double *Y, double *JA, const void *ctx)
 static int roots_aug(double t, const double *Y, double *g, const void *ctx)
 {
   struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
-  return w->m->switch_fn(t, Y, g, w->P[0]);
+  int rc = w->m->switch_fn(t, Y, g, w->P[0]);
+  if (w->disarm_fn >= 0 && t >= w->disarm_lo && t <= w->disarm_hi)
+    g[w->disarm_fn] = w->disarm_sign; /* no sign change: no root, no switch */
+  return rc;
+}
+
+void cs_orbit_ws_set_dp_rel(struct cs_orbit_ws *w, double rel)
+{
+  w->dp_rel = rel > 0 ? rel : DP_REL;
+}
+
+void cs_orbit_ws_disarm(struct cs_orbit_ws *w, int fn, double t_lo, double t_hi, double sign)
+{
+  w->disarm_fn = fn >= 0 && (size_t)fn < cs_model_switches(w->m, w->P[0]) ? fn : -1;
+  w->disarm_lo = t_lo, w->disarm_hi = t_hi;
+  w->disarm_sign = sign < 0 ? -1.0 : 1.0;
 }
 
 static double atol_of(const struct cs_orbit_opts *o, size_t i)

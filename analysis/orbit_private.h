@@ -33,6 +33,22 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *ws, double t, const double *y
 
 double cs_orbit_forcing_period_dp(const struct cs_orbit_ws *ws);
 
+/* Event-driven models: d g / dp of the switching functions at (t, y) by
+ * central differences at p +- dp/2, in the modes the last shooting left
+ * (gp: one value per function). CS_ERR_ARG without a parameter. */
+enum cs_status cs_orbit_switch_dp(struct cs_orbit_ws *ws, double t, const double *y, double *gp);
+
+/* The relative step of the parameter's difference quotients (f_p, g_p,
+ * the section's s_p), from the next cs_orbit_ws_set_param on; rel <= 0: the
+ * default 1e-6. */
+void cs_orbit_ws_set_dp_rel(struct cs_orbit_ws *ws, double rel);
+
+/* Event-driven models: switching function fn of the following shootings
+ * (cs_orbit_shoot) is held at the constant sign `sign` for t_lo <= t <= t_hi,
+ * so that it makes no switch there (a grazing curve's Newton iterates pass a
+ * touched switch on either side); fn < 0: none (the default). */
+void cs_orbit_ws_disarm(struct cs_orbit_ws *ws, int fn, double t_lo, double t_hi, double sign);
+
 /* CS_OK, or the integrator's / saltation's status with the reason in
  * cs_errmsg(). */
 enum cs_status cs_orbit_shoot(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts, double t0,

@@ -192,11 +192,12 @@ static enum cs_status branch_start(const struct cs_config *cfg, const struct cs_
       return cs_error_set(CS_ERR_MISMATCH, "%s: start: '%s', special point %ld: no state %s", where,
                           cc->sweep_file, cc->sweep_index, m->state[i].name);
   if (!(sp->kind == CS_SPECIAL_HOPF || sp->kind == CS_SPECIAL_FOLD ||
-        ((sp->kind == CS_SPECIAL_PERIOD_DOUBLING || sp->kind == CS_SPECIAL_NEIMARK_SACKER) &&
+        ((sp->kind == CS_SPECIAL_PERIOD_DOUBLING || sp->kind == CS_SPECIAL_NEIMARK_SACKER ||
+          sp->kind == CS_SPECIAL_GRAZING) &&
          *cycles)))
     return cs_error_set(CS_ERR_ARG,
                         "%s: start: special point %ld of '%s' is a %s point (accepted: hopf, fold, "
-                        "period-doubling, neimark-sacker)",
+                        "period-doubling, neimark-sacker, grazing)",
                         where, cc->sweep_index, cc->sweep_file, cs_special_name(sp->kind));
   return CS_OK;
 }
@@ -373,6 +374,7 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     out->curve_kind = f->kind == CS_SPECIAL_HOPF              ? CS_CURVE_HOPF
                       : f->kind == CS_SPECIAL_PERIOD_DOUBLING ? CS_CURVE_PERIOD_DOUBLING
                       : f->kind == CS_SPECIAL_NEIMARK_SACKER  ? CS_CURVE_NEIMARK_SACKER
+                      : f->kind == CS_SPECIAL_GRAZING         ? CS_CURVE_GRAZING
                       : cycles                                ? CS_CURVE_FOLD_CYCLES
                                                               : CS_CURVE_FOLD;
     b->kind = cycles ? CS_BRANCH_CYCLE : CS_BRANCH_EQUILIBRIUM;
@@ -392,6 +394,8 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
       out->curve_kind = CS_CURVE_PERIOD_DOUBLING, want = CS_SPECIAL_PERIOD_DOUBLING;
     else if (cc->start == CS_CONTINUE_FROM_NS)
       out->curve_kind = CS_CURVE_NEIMARK_SACKER, want = CS_SPECIAL_NEIMARK_SACKER;
+    else if (cc->start == CS_CONTINUE_FROM_GRAZING)
+      out->curve_kind = CS_CURVE_GRAZING, want = CS_SPECIAL_GRAZING;
     else
       out->curve_kind = cycles ? CS_CURVE_FOLD_CYCLES : CS_CURVE_FOLD, want = CS_SPECIAL_FOLD;
     if (!cycles) {
@@ -425,6 +429,11 @@ static enum cs_status run_curve(const struct cs_config *cfg, struct cs_orbit_ws 
     }
     out->curve_start = *sp;
     out->curve_start_cycles = cycles;
+    /* a grazing's p was extrapolated from the last orbit's margin: the
+     * curve starts from that orbit at its own p (Newton moves p onto the
+     * grazing) */
+    if (sp->kind == CS_SPECIAL_GRAZING && sp->after < b->n_points)
+      out->curve_start.pt.p = b->points[sp->after].p;
   }
   clock_t c0 = clock();
   st = cs_continue_curve(w, cfg->params_unprepared, &cc->curve, out->curve_kind, &out->curve_start,

@@ -45,7 +45,15 @@
  * - figure 5a (pendulum): the Hopf curve in (omega0, N) at the user points
  *   N = 20 and 30 N against an independent check built here: a central
  *   finite-difference Jacobian of the right-hand side and its eigenvalues by
- *   GSL (a pair on the imaginary axis, the rest in the left half-plane). */
+ *   GSL (a pair on the imaginary axis, the rest in the left half-plane);
+ * - the belt's stick-slip grazing curve in (eta, vb) (params/belt_grazing.ini,
+ *   event-driven, lambda_event = 1e-5), against two independent checks: the
+ *   grazings of one-parameter branches in eta at two fixed vb (located by the
+ *   branches' own margin extrapolation, cs_orbit_graze) equal the curve's
+ *   eta there within 1e-5; the minimum of lambda_s over the slip phase of
+ *   curve orbits, by a separate dense sampling of the flow (cs_orbit_sample,
+ *   zoomed to 3e-8 time units, lambda_event halved so that the sampling
+ *   itself makes no stick), equals lambda_event within 0.1 %. */
 #include "testmodel.h"
 #include "testutil.h"
 
@@ -59,6 +67,8 @@
 #include "analysis/continuation2.h"
 #include "analysis/normal_form.h"
 #include "io/config.h"
+#include "analysis/orbit_private.h"
+#include "models/model_private.h"
 
 #define FIG5A CONTENSOU_SOURCE_DIR "/params/pendulum_fig5a.ini"
 
@@ -744,13 +754,170 @@ static void fig5a_hopf_curve(void **state)
   cs_config_free(&cfg);
 }
 
+/* ------------------------------------------------ the belt's grazing curve */
+
+#define GRAZE_INI CONTENSOU_SOURCE_DIR "/params/belt_grazing.ini"
+
+/* The first grazing of the cycle branch in eta down from eta0 at vb, from
+ * the orbit (y, T) (a guess at eta0). */
+static struct cs_special branch_grazing(const struct cs_config *cfg, double vb, double eta0,
+                                        const double *y, double T, struct cs_branch *b)
+{
+  void *base = malloc(cfg->model->params_size);
+  assert_non_null(base);
+  memcpy(base, cfg->params_unprepared, cfg->model->params_size);
+  assert_int_equal(cs_model_set_param(cfg->model, base, "vb", vb), CS_OK);
+  struct cs_orbit_ws *w = ws_of(cfg->model, base, "eta");
+  struct cs_continue_spec sp = cs_continue_spec_default();
+  sp.p_min = 4.5, sp.p_max = 5.5;
+  sp.direction = -1;
+  sp.orbit.solver = cfg->solver;
+  sp.orbit.section = cfg->section;
+  /* onto the attractor at eta0 first: (y, T) may be an orbit that grazes */
+  double t1, y1[4], T1;
+  (void)T;
+  assert_int_equal(cs_orbit_ws_set_param(w, eta0), CS_OK);
+  assert_int_equal(cs_orbit_guess(w, &sp.orbit, 0.0, y, 1000.0, &t1, y1, &T1), CS_OK);
+  if (cs_continue_cycles(w, &sp, eta0, t1, y1, T1, b) != CS_OK)
+    fail_msg("branch at vb = %g: %s", vb, cs_errmsg());
+  const struct cs_special *g = first(b, CS_SPECIAL_GRAZING);
+  assert_non_null(g);
+  struct cs_special out = *g;
+  cs_orbit_ws_free(w);
+  free(base);
+  return out;
+}
+
+/* min lambda_s over the slip phase of the orbit (y, T) at (eta, vb), by
+ * samples of the flow zoomed three times onto the smallest; the first pass
+ * within a time unit of the curve's t_g (the slip's start after a restart,
+ * lambda_s from 0, is elsewhere) */
+static double min_slip_speed(const struct cs_config *cfg, double eta, double vb, const double *y,
+                             double T, double tg)
+{
+  const struct cs_model *m = cfg->model;
+  void *base = malloc(m->params_size);
+  assert_non_null(base);
+  memcpy(base, cfg->params_unprepared, m->params_size);
+  double le = cs_model_get_param(m, base, cs_model_param_index(m, "lambda_event"));
+  assert_int_equal(cs_model_set_param(m, base, "vb", vb), CS_OK);
+  assert_int_equal(cs_model_set_param(m, base, "eta", eta), CS_OK);
+  assert_int_equal(cs_model_set_param(m, base, "lambda_event", 0.5 * le), CS_OK);
+  struct cs_orbit_ws *w = ws_of(m, base, "eta");
+  struct cs_orbit_opts o = cs_orbit_opts_default();
+  o.solver = cfg->solver;
+  o.section = cfg->section;
+  size_t rows = 1001, cols = 1 + m->n_state + m->n_derived;
+  int il = cs_model_derived_index(m, "lambda_s"), is = cs_model_derived_index(m, "stick");
+  double *tab = malloc(rows * cols * sizeof *tab), best = INFINITY;
+  assert_non_null(tab);
+  struct cs_orbit orb;
+  memset(&orb, 0, sizeof orb);
+  orb.n = m->n_state, orb.autonomous = 1, orb.converged = 1;
+  memcpy(orb.y, y, m->n_state * sizeof *y);
+  orb.period = T;
+  for (int zoom = 0; zoom < 4; zoom++) {
+    assert_int_equal(cs_orbit_sample(w, &o, &orb, rows, tab, NULL, NULL), CS_OK);
+    size_t k = rows;
+    best = INFINITY;
+    for (size_t r = 1; r + 1 < rows; r++) {
+      const double *q = tab + r * cols;
+      if (q[1 + m->n_state + is] == 0 && q[1 + m->n_state + il] < best &&
+          (zoom > 0 || fabs(q[0] - tg) < 1.0))
+        best = q[1 + m->n_state + il], k = r;
+    }
+    assert_true(k < rows);
+    /* the next zoom: between the samples either side of the smallest */
+    const double *q = tab + (k - 1) * cols;
+    orb.t0 = q[0];
+    memcpy(orb.y, q + 1, m->n_state * sizeof *q);
+    orb.period = tab[(k + 1) * cols] - q[0];
+  }
+  free(tab);
+  cs_orbit_ws_free(w);
+  free(base);
+  return best;
+}
+
+static void belt_grazing_curve(void **state)
+{
+  (void)state;
+  struct cs_config cfg;
+  if (cs_config_load(GRAZE_INI, NULL, 0, &cfg) != CS_OK)
+    fail_msg("%s", cs_errmsg());
+  const struct cs_model *m = cfg.model;
+  double le = cs_model_get_param(m, cfg.params_unprepared, cs_model_param_index(m, "lambda_event"));
+  /* the attractor at (4.98, 0.15) from rest, then the one-parameter branch */
+  struct cs_orbit_ws *w = ws_of(m, cfg.params_unprepared, "eta");
+  struct cs_orbit_opts o = cs_orbit_opts_default();
+  o.solver = cfg.solver;
+  o.section = cfg.section;
+  double t0, y[4], T;
+  assert_int_equal(cs_orbit_guess(w, &o, 0.0, cfg.y0, 2000.0, &t0, y, &T), CS_OK);
+  struct cs_orbit orb;
+  assert_int_equal(cs_orbit_find(w, &o, t0, y, T, &orb), CS_OK);
+  struct cs_branch b;
+  struct cs_special g = branch_grazing(&cfg, 0.15, 4.98, orb.y, orb.period, &b);
+  print_message("branch grazing at eta = %.9f (%s)\n", g.pt.p, g.note);
+  /* the curve starts from the last orbit of the branch at its own eta */
+  g.pt.p = b.points[g.after].p;
+  cs_branch_free(&b);
+  struct cs_curve_spec cs = cs_curve_spec_default();
+  cs.param2 = cs_model_param_index(m, "vb");
+  cs.min1 = 4.5, cs.max1 = 5.5;
+  cs.min2 = 0.14, cs.max2 = 0.16;
+  cs.ds = cs.ds_max = 0.05;
+  cs.max_points = quick() ? 2 : 4;
+  cs.orbit = o;
+  struct cs_curve c;
+  assert_int_equal(cs_continue_curve(w, cfg.params_unprepared, &cs, CS_CURVE_GRAZING, &g, &c),
+                   CS_OK);
+  print_message("%zu points, %ld evaluations: %s\n", c.n_points, c.evaluations, c.end_note);
+  assert_int_equal(c.status, CS_OK);
+  assert_true(c.n_points >= 3);
+  const struct cs_curve_point *q0 = &c.points[c.start_row];
+  assert_true(fabs(q0->p2 - 0.15) < 1e-12);
+  for (size_t i = 0; i < c.n_points; i++) {
+    const struct cs_curve_point *q = &c.points[i];
+    print_message("  eta %.9f vb %.9f T %.6f t_g %.6f\n", q->p1, q->p2, q->period, q->test[0]);
+    assert_int_equal(q->n_unstable, 0);
+    assert_true(q->test[0] > 0 && q->test[0] < q->period);
+    if (i > 0) /* the boundary falls in eta as vb grows */
+      assert_true((q->p1 - c.points[i - 1].p1) * (q->p2 - c.points[i - 1].p2) < 0);
+  }
+  /* 1: the one-parameter branches' grazings (margin extrapolation, 1e-5) */
+  size_t check[2] = {c.start_row, c.n_points - 1};
+  for (int k = 0; k < (quick() ? 1 : 2); k++) {
+    const struct cs_curve_point *q = &c.points[check[k]];
+    struct cs_special gk = branch_grazing(&cfg, q->p2, q->p1 + 0.002, q->y, q->period, &b);
+    print_message("vb = %.9f: branch grazing at eta = %.9f, curve %.9f\n", q->p2, gk.pt.p, q->p1);
+    assert_true(fabs(gk.pt.p - q->p1) < 1e-5);
+    cs_branch_free(&b);
+  }
+  /* 2: lambda_s's minimum over the slip phase by dense samples */
+  for (int k = 0; k < 2; k++) {
+    const struct cs_curve_point *q = &c.points[check[k]];
+    double lmin = min_slip_speed(&cfg, q->p1, q->p2, q->y, q->period, q->test[0]);
+    print_message("vb = %.9f: min lambda_s = %.6e (lambda_event %.1e)\n", q->p2, lmin, le);
+    assert_true(fabs(lmin - le) < 1e-3 * le);
+  }
+  cs_curve_free(&c);
+  cs_orbit_ws_free(w);
+  cs_config_free(&cfg);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(bautin),    cmocka_unit_test(bogdanov_takens),
-      cmocka_unit_test(cusp),      cmocka_unit_test(flip),
-      cmocka_unit_test(torus),     cmocka_unit_test(foldflip),
-      cmocka_unit_test(cuspcycle), cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(bautin),
+      cmocka_unit_test(bogdanov_takens),
+      cmocka_unit_test(cusp),
+      cmocka_unit_test(flip),
+      cmocka_unit_test(torus),
+      cmocka_unit_test(foldflip),
+      cmocka_unit_test(cuspcycle),
+      cmocka_unit_test(fig5a_hopf_curve),
+      cmocka_unit_test(belt_grazing_curve),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,6 +216,15 @@ for k in hopf lpc; do
   pass "$k curve in (omega0, eps): omega0 constant within 1e-6 rad/s"
 done
 
+# the belt's grazing curve in (eta, vb), a few points: its start is the
+# one-parameter branch's grazing; the file's datasets carry their docs
+ok continue "$src/params/belt_grazing.ini" -o graze.h5 --no-plot --set continuation.points2=2 \
+  --set continuation.min2=0.149 --set continuation.max2=0.151
+is curve grazing
+case "$out" in *"grazing = 4.9645"*) ;; *) die "$last: the grazing is not at eta = 4.9645" ;; esac
+ok info graze.h5
+pass "grazing curve of the belt in (eta, vb)"
+
 # bad input: file, line, key and what is accepted
 bad_verb continue "parameter2: 'beta1' is the first parameter (accepted: beta2, s)" continue bt.ini \
   --set continuation.parameter2=beta1 --no-plot
@@ -226,4 +235,6 @@ bad_verb continue "start: 'state' starts no curve" continue bt.ini \
   --set continuation.start=state --no-plot
 bad_verb continue "period doublings are points of cycles" continue bt.ini \
   --set continuation.start=period-doubling --no-plot
+bad_verb continue "grazings are points of event-driven cycles" continue bt.ini \
+  --set continuation.start=grazing --no-plot
 echo "all curve checks passed"
