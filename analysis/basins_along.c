@@ -21,6 +21,7 @@
 #include "io/run_h5.h"
 #include "models/model_private.h"
 #include "analysis/basins_along_private.h"
+#include "analysis/basins_h5_private.h"
 #include "analysis/basins_private.h"
 #include "io/run_h5_private.h"
 
@@ -347,53 +348,6 @@ static enum cs_status write_value(struct writer *w, size_t k)
   return st;
 }
 
-/* The header checks of a resume: the same kind, layout, results version,
- * parameter text and overrides. */
-static enum cs_status check_header(struct cs_h5 *f, const char *path, const struct cs_config *cfg,
-                                   const char *const *sets, size_t n_set)
-{
-  char *kind = NULL, *text = NULL, *ov = NULL;
-  size_t layout = 0, rv = 0;
-  enum cs_status st = CS_OK;
-  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "basins-along") != 0)
-    st = cs_error_set(CS_ERR_MISMATCH, "%s: not a run of basins along a parameter", path);
-  if (st == CS_OK && (cs_h5_attr_read_count(f, "/", "layout_version", 1000, &layout) != CS_OK ||
-                      layout != CS_BASINS_ALONG_H5_LAYOUT ||
-                      cs_h5_attr_read_count(f, "/", "results_version", 1000000, &rv) != CS_OK ||
-                      rv != CS_RESULTS_VERSION))
-    st = cs_error_set(CS_ERR_MISMATCH,
-                      "%s: written by another contensou (layout or results version): start the "
-                      "run again",
-                      path);
-  if (st == CS_OK && (cs_h5_attr_read_string(f, "/", "params_text", &text) != CS_OK ||
-                      strcmp(text, cfg->text ? cfg->text : "") != 0))
-    st = cs_error_set(CS_ERR_MISMATCH,
-                      "%s: started from another parameter file text: resume with the same file "
-                      "(or remove %s to start again)",
-                      path, path);
-  if (st == CS_OK && cs_h5_attr_read_string(f, "/", "overrides", &ov) != CS_OK)
-    st = cs_error_set(CS_ERR_PARSE, "%s: no overrides attribute", path);
-  if (st == CS_OK) {
-    /* joined as the run header joins them: one per line */
-    size_t len = 1;
-    for (size_t i = 0; i < n_set; i++)
-      len += strlen(sets[i]) + 1;
-    char *joined = calloc(len, 1);
-    if (!joined)
-      st = CS_FAIL(CS_ERR_NOMEM);
-    for (size_t i = 0; joined && i < n_set; i++)
-      strcat(strcat(joined, sets[i]), i + 1 < n_set ? "\n" : "");
-    if (joined && strcmp(joined, ov) != 0)
-      st = cs_error_set(CS_ERR_MISMATCH,
-                        "%s: started with other --set overrides ('%s'): resume with the same "
-                        "ones",
-                        path, ov);
-    free(joined);
-  }
-  free(kind), free(text), free(ov);
-  return st;
-}
-
 /* Reads the finished values of the partial file at path into w->v. */
 static enum cs_status read_prior(struct writer *w, const char *path, const char *const *sets,
                                  size_t n_set)
@@ -402,7 +356,8 @@ static enum cs_status read_prior(struct writer *w, const char *path, const char 
   enum cs_status st = cs_h5_open(path, 0, &f);
   if (st != CS_OK)
     return cs_error_set(st, "%s: %s", path, cs_errmsg());
-  st = check_header(f, path, w->cfg, sets, n_set);
+  st = cs_basins_h5_check_resume(f, path, "basins-along", "not a run of basins along a parameter",
+                                 CS_ERR_MISMATCH, CS_BASINS_ALONG_H5_LAYOUT, w->cfg, sets, n_set);
   struct cs_h5_data vals = {0}, att = {0}, pts = {0};
   if (st == CS_OK)
     st = cs_h5_read(f, "/partial/values", &vals);

@@ -202,20 +202,21 @@ static enum cs_status remember(struct cs_basins_h5 *w, const struct cs_basins_un
   return CS_OK;
 }
 
-/* Reads the finished units of the partial file at path into w->u. */
-static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const char *const *sets,
-                                 size_t n_set)
+/* The header checks of a resume (basins maps and basins along a parameter):
+ * the file's kind (else not_kind_st with "PATH: not_kind"), its layout and
+ * results version, the parameter text and the --set overrides. */
+enum cs_status cs_basins_h5_check_resume(struct cs_h5 *f, const char *path, const char *kind_want,
+                                         const char *not_kind, enum cs_status not_kind_st,
+                                         size_t layout_want, const struct cs_config *cfg,
+                                         const char *const *sets, size_t n_set)
 {
-  struct cs_h5 *f;
-  enum cs_status st = cs_h5_open(path, 0, &f);
-  if (st != CS_OK)
-    return cs_error_set(st, "%s: %s", path, cs_errmsg());
   char *kind = NULL, *text = NULL, *ov = NULL;
   size_t layout = 0, rv = 0;
-  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, "basins") != 0)
-    st = cs_error_set(CS_ERR_PARSE, "%s: not a basins file (root attribute kind)", path);
+  enum cs_status st = CS_OK;
+  if (cs_h5_attr_read_string(f, "/", "kind", &kind) != CS_OK || strcmp(kind, kind_want) != 0)
+    st = cs_error_set(not_kind_st, "%s: %s", path, not_kind);
   if (st == CS_OK && (cs_h5_attr_read_count(f, "/", "layout_version", 1000, &layout) != CS_OK ||
-                      layout != CS_BASINS_H5_LAYOUT ||
+                      layout != layout_want ||
                       cs_h5_attr_read_count(f, "/", "results_version", 1000000, &rv) != CS_OK ||
                       rv != CS_RESULTS_VERSION))
     st = cs_error_set(CS_ERR_MISMATCH,
@@ -223,12 +224,11 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const
                       "run again",
                       path);
   if (st == CS_OK && (cs_h5_attr_read_string(f, "/", "params_text", &text) != CS_OK ||
-                      strcmp(text, w->cfg->text ? w->cfg->text : "") != 0))
+                      strcmp(text, cfg->text ? cfg->text : "") != 0))
     st = cs_error_set(CS_ERR_MISMATCH,
                       "%s: started from another parameter file text: resume with the same file "
                       "(or remove %s to start again)",
                       path, path);
-  /* the overrides, as the header joins them */
   if (st == CS_OK && cs_h5_attr_read_string(f, "/", "overrides", &ov) != CS_OK)
     st = cs_error_set(CS_ERR_PARSE, "%s: no overrides attribute", path);
   if (st == CS_OK) {
@@ -248,7 +248,20 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const
                         path, ov);
     free(joined);
   }
-  free(kind), free(text);
+  free(kind), free(text), free(ov);
+  return st;
+}
+
+/* Reads the finished units of the partial file at path into w->u. */
+static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const char *const *sets,
+                                 size_t n_set)
+{
+  struct cs_h5 *f;
+  enum cs_status st = cs_h5_open(path, 0, &f);
+  if (st != CS_OK)
+    return cs_error_set(st, "%s: %s", path, cs_errmsg());
+  st = cs_basins_h5_check_resume(f, path, "basins", "not a basins file (root attribute kind)",
+                                 CS_ERR_PARSE, CS_BASINS_H5_LAYOUT, w->cfg, sets, n_set);
   struct cs_h5_data cells = {0}, cat = {0}, pts = {0}, units = {0};
   if (st == CS_OK)
     st = cs_h5_read(f, "/partial/units", &units);
@@ -322,7 +335,6 @@ static enum cs_status read_prior(struct cs_basins_h5 *w, const char *path, const
   w->prior = w->nu;
   cs_h5_data_free(&cells), cs_h5_data_free(&cat), cs_h5_data_free(&pts);
   cs_h5_data_free(&units);
-  free(ov);
   return st;
 }
 

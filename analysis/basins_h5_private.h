@@ -14,6 +14,15 @@
  * CS_ERR_MISMATCH if its parameter text, overrides, layout or results
  * version differ from cfg / sets), which cs_basins_h5_done then lists. Then
  * creates the partial file (with the prior units) in SWMR mode. */
+struct cs_h5;
+/* The header checks of a resume of a basins map or of basins along a
+ * parameter: the file's kind (else not_kind_st, "PATH: not_kind"), layout
+ * and results version, parameter text and --set overrides. */
+enum cs_status cs_basins_h5_check_resume(struct cs_h5 *f, const char *path, const char *kind_want,
+                                         const char *not_kind, enum cs_status not_kind_st,
+                                         size_t layout_want, const struct cs_config *cfg,
+                                         const char *const *sets, size_t n_set);
+
 enum cs_status cs_basins_h5_create(const char *path, const struct cs_config *cfg,
                                    const char *const *sets, size_t n_set,
                                    const struct cs_basins_spec *spec, int resume, int argc,
