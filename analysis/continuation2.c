@@ -850,17 +850,7 @@ static void to_point(const struct c2 *c, const struct sol *s, double ds, struct 
   q->ds = ds;
 }
 
-/* One direction's points and special points, in the order met. */
-struct half {
-  size_t n, cap;
-  struct cs_curve_point *pt;
-  size_t ns, caps;
-  struct cs_curve_special *sp;
-  char end[280];
-  int ok;
-};
-
-static enum cs_status half_point(struct half *h, const struct cs_curve_point *q)
+enum cs_status cs_curve_half_point(struct cs_curve_half *h, const struct cs_curve_point *q)
 {
   if (h->n == h->cap) {
     size_t cap = h->cap ? 2 * h->cap : 64;
@@ -873,7 +863,7 @@ static enum cs_status half_point(struct half *h, const struct cs_curve_point *q)
   return CS_OK;
 }
 
-static enum cs_status half_special(struct half *h, enum cs_codim2_kind k,
+static enum cs_status half_special(struct cs_curve_half *h, enum cs_codim2_kind k,
                                    const struct cs_curve_point *q, const char *note)
 {
   if (h->ns == h->caps) {
@@ -1031,7 +1021,7 @@ static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const
 
 /* Codim-2 and user points between a and b; *stop when the curve ends there
  * (a Bogdanov-Takens point of a Hopf curve). */
-static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a,
+static enum cs_status specials(struct c2 *c, struct cs_curve_half *h, const struct sol *a,
                                const struct sol *b, const double *tk, double ds, int *stop,
                                struct sol *bt)
 {
@@ -1128,7 +1118,8 @@ static enum cs_status specials(struct c2 *c, struct half *h, const struct sol *a
 
 /* ------------------------------------------------------------ one way */
 
-static enum cs_status run_half(struct c2 *c, const struct sol *start, int dir, struct half *h)
+static enum cs_status run_half(struct c2 *c, const struct sol *start, int dir,
+                               struct cs_curve_half *h)
 {
   struct sol *cur = malloc(sizeof *cur), *next = malloc(sizeof *next), *bt = malloc(sizeof *bt);
   if (!cur || !next || !bt) {
@@ -1216,7 +1207,7 @@ static enum cs_status run_half(struct c2 *c, const struct sol *start, int dir, s
     struct cs_curve_point q;
     if (stop) {
       to_point(c, bt, dir * ds, &q);
-      st = half_point(h, &q);
+      st = cs_curve_half_point(h, &q);
       snprintf(h->end, sizeof h->end,
                "a Bogdanov-Takens point at (%.10g, %.10g): the Hopf curve ends (beyond it: "
                "neutral saddles)",
@@ -1226,7 +1217,7 @@ static enum cs_status run_half(struct c2 *c, const struct sol *start, int dir, s
     update_borders(c, next);
     update_nullvec_borders(c, next);
     to_point(c, next, dir * (fix >= 0 ? sarc : ds), &q);
-    st = half_point(h, &q);
+    st = cs_curve_half_point(h, &q);
     *cur = *next;
     if (st != CS_OK)
       break;
@@ -1511,7 +1502,7 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
     free(c.base), free(s);
     return st;
   }
-  struct half h[2];
+  struct cs_curve_half h[2];
   memset(h, 0, sizeof h);
   int dirs[2] = {-1, +1}, nd = 2;
   if (spec->direction)
@@ -1540,7 +1531,7 @@ static enum cs_status continue_curve(struct cs_orbit_ws *ws, const void *params_
     for (size_t i = 0; i < nb; i++)
       out->points[i] = h[0].pt[nb - 1 - i];
     out->points[nb] = q0;
-    const struct half *f = &h[nd - 1];
+    const struct cs_curve_half *f = &h[nd - 1];
     for (size_t i = 0; i < f->n; i++)
       out->points[nb + 1 + i] = f->pt[i];
     out->n_points = out->cap_points = total;

@@ -700,27 +700,8 @@ static void to_point(const struct gz *c, const struct gsol *s, double ds, struct
   q->ds = ds;
 }
 
-struct ghalf {
-  size_t n, cap;
-  struct cs_curve_point *pt;
-  char end[280];
-  int ok;
-};
-
-static enum cs_status push(struct ghalf *h, const struct cs_curve_point *q)
-{
-  if (h->n == h->cap) {
-    size_t cap = h->cap ? 2 * h->cap : 64;
-    void *p = realloc(h->pt, cap * sizeof *h->pt);
-    if (!p)
-      return CS_FAIL(CS_ERR_NOMEM);
-    h->pt = p, h->cap = cap;
-  }
-  h->pt[h->n++] = *q;
-  return CS_OK;
-}
-
-static enum cs_status run_half(struct gz *c, const struct gsol *start, int dir, struct ghalf *h)
+static enum cs_status run_half(struct gz *c, const struct gsol *start, int dir,
+                               struct cs_curve_half *h)
 {
   struct gsol cur = *start, next;
   double tk0[NXG];
@@ -792,7 +773,7 @@ static enum cs_status run_half(struct gz *c, const struct gsol *start, int dir, 
     for (size_t j = 0; j < c->nx; j++)
       sarc += tk[j] * (next.X[j] - cur.X[j]) / c->sigma[j];
     to_point(c, &next, dir * (fix >= 0 ? sarc : ds), &q);
-    st = push(h, &q);
+    st = cs_curve_half_point(h, &q);
     cur = next;
     if (st != CS_OK)
       break;
@@ -865,7 +846,7 @@ enum cs_status cs_graze_curve(struct cs_orbit_ws *ws, const void *params_unprepa
     cs_orbit_ws_set_dp_rel(c.w2, GRAZE_DP_REL);
   c.pbuf = malloc(c.m->params_size);
   c.flow = cs_flow_create(c.n, MAX_LOG);
-  struct ghalf h[2];
+  struct cs_curve_half h[2];
   memset(h, 0, sizeof h);
   enum cs_status st = c.w2 && c.pbuf && c.flow ? CS_OK : CS_FAIL(CS_ERR_NOMEM);
   c.cur1 = c.cur2 = NAN;

@@ -13,4 +13,17 @@ enum cs_status cs_graze_curve(struct cs_orbit_ws *ws, const void *params_unprepa
                               const struct cs_curve_spec *spec, const struct cs_special *sp,
                               struct cs_curve *out);
 
+/* One direction's points and special points, in the order met. */
+struct cs_curve_half {
+  size_t n, cap;
+  struct cs_curve_point *pt;
+  size_t ns, caps;
+  struct cs_curve_special *sp;
+  char end[280];
+  int ok;
+};
+
+/* Appends q to h's points (grown as needed). */
+enum cs_status cs_curve_half_point(struct cs_curve_half *h, const struct cs_curve_point *q);
+
 #endif
