@@ -14,6 +14,16 @@
  * CS_ERR_MISMATCH if its parameter text, overrides, layout or results
  * version differ from cfg / sets), which cs_basins_h5_done then lists. Then
  * creates the partial file (with the prior units) in SWMR mode. */
+/* The sink of a basins run into its file (cs_basins_file_run, and over MPI
+ * processes rank 0's): writes each finished unit, then calls opts->progress
+ * with the cells on disk; its nonzero stops the run, the unit being safe. */
+struct cs_basins_file_sink {
+  struct cs_basins_h5 *w;
+  const struct cs_basins_file_opts *opts;
+  size_t n_cells;
+};
+int cs_basins_file_sink(void *ctx, const struct cs_basins_unit *u);
+
 struct cs_h5;
 /* The header checks of a resume of a basins map or of basins along a
  * parameter: the file's kind (else not_kind_st, "PATH: not_kind"), layout

@@ -10,17 +10,11 @@
 #include "analysis/basins_h5_private.h"
 #include "analysis/basins_private.h"
 
-struct file_sink {
-  struct cs_basins_h5 *w;
-  const struct cs_basins_file_opts *opts;
-  size_t n_cells;
-};
-
 /* Writes the unit, then tells the caller how many cells are on disk; the
  * caller's nonzero stops the run (only after the unit is safe). */
-static int file_sink(void *ctx, const struct cs_basins_unit *u)
+int cs_basins_file_sink(void *ctx, const struct cs_basins_unit *u)
 {
-  struct file_sink *s = ctx;
+  struct cs_basins_file_sink *s = ctx;
   int rc = cs_basins_h5_sink(s->w, u);
   if (rc == 0 && s->opts->progress)
     rc = s->opts->progress(s->opts->progress_ctx, cs_basins_h5_cells(s->w), s->n_cells);
@@ -36,7 +30,7 @@ enum cs_status cs_basins_file_run(const struct cs_config *cfg, const struct cs_b
     opts = &none;
   memset(out, 0, sizeof *out);
   const struct cs_run_info *run = opts->run;
-  struct file_sink s = {.opts = opts, .n_cells = cs_basins_ncells(spec)};
+  struct cs_basins_file_sink s = {.opts = opts, .n_cells = cs_basins_ncells(spec)};
   enum cs_status st =
       cs_basins_h5_create(path, cfg, run ? run->sets : NULL, run ? run->n_set : 0, spec,
                           opts->resume, run ? run->argc : 0, run ? run->argv : NULL, &s.w);
@@ -50,7 +44,8 @@ enum cs_status cs_basins_file_run(const struct cs_config *cfg, const struct cs_b
   double t0 = omp_get_wtime();
   if (!stopped) {
     struct cs_basins_ctl ctl = {.cancel = opts->cancel, .done = done};
-    st = cs_basins_run(cfg->model, cfg->params, cfg->y0, spec, file_sink, &s, &ctl, &stopped);
+    st = cs_basins_run(cfg->model, cfg->params, cfg->y0, spec, cs_basins_file_sink, &s, &ctl,
+                       &stopped);
   }
   out->wall_time = omp_get_wtime() - t0;
   out->run_failed = st != CS_OK;

@@ -374,22 +374,6 @@ static void run_farm(struct cs_dist *d, struct farm *f, int nthreads)
     pthread_join(mon, NULL);
 }
 
-/* The file's sink and the caller's progress (as in cs_basins_file_run). */
-struct file_sink {
-  struct cs_basins_h5 *w;
-  const struct cs_basins_file_opts *opts;
-  size_t n_cells;
-};
-
-static int file_sink(void *ctx, const struct cs_basins_unit *u)
-{
-  struct file_sink *s = ctx;
-  int rc = cs_basins_h5_sink(s->w, u);
-  if (rc == 0 && s->opts->progress)
-    rc = s->opts->progress(s->opts->progress_ctx, cs_basins_h5_cells(s->w), s->n_cells);
-  return rc;
-}
-
 enum cs_status cs_basins_file_run_dist(struct cs_dist *d, const struct cs_config *cfg,
                                        const struct cs_basins_spec *spec, const char *path,
                                        const struct cs_basins_file_opts *opts,
@@ -409,7 +393,7 @@ enum cs_status cs_basins_file_run_dist(struct cs_dist *d, const struct cs_config
   if (v.st != CS_OK)
     return v.st;
   const struct cs_run_info *run = opts->run;
-  struct file_sink s = {.opts = opts, .n_cells = cs_basins_ncells(spec)};
+  struct cs_basins_file_sink s = {.opts = opts, .n_cells = cs_basins_ncells(spec)};
   if (rank0)
     v.st = cs_basins_h5_create(path, cfg, run ? run->sets : NULL, run ? run->n_set : 0, spec,
                                opts->resume, run ? run->argc : 0, run ? run->argv : NULL, &s.w);
@@ -427,7 +411,7 @@ enum cs_status cs_basins_file_run_dist(struct cs_dist *d, const struct cs_config
   pthread_mutex_init(&f.lock, NULL);
   if (rank0) {
     f.done = cs_basins_h5_done(s.w, &out->resumed_units);
-    f.sink = file_sink;
+    f.sink = cs_basins_file_sink;
     f.sink_ctx = &s;
     if (opts->progress &&
         opts->progress(opts->progress_ctx, cs_basins_h5_cells(s.w), s.n_cells) != 0)
