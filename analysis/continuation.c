@@ -631,39 +631,79 @@ static enum cs_status at_s(struct cont *c, const double *Xk, const double *tk, d
   return st;
 }
 
-/* Illinois (regula falsi with halving) on test function `which` between the
- * solved points a (s = 0) and b (s = ds); *found on success. */
+/* The predictor of a trial at arclength s (along tk from Xk) from a solved
+ * point e at arclength se with its tangent: X_e + (s - se) dX/ds, the tangent
+ * scaled to unit speed along tk; from Xk along tk where the tangent is far
+ * from tk. */
+static void predict_from(const struct cont *c, const double *Xk, const double *tk, const double *Xe,
+                         const double *tue, double se, double s, double *X)
+{
+  double te[NX_MAX], dot = 0;
+  hat(c, tue, te);
+  for (size_t j = 0; j < c->nx; j++)
+    dot += te[j] * tk[j];
+  for (size_t j = 0; j < c->nx; j++)
+    X[j] =
+        dot > 0.5 ? Xe[j] + (s - se) * te[j] / dot * c->sigma[j] : Xk[j] + s * tk[j] * c->sigma[j];
+}
+
+/* Anderson-Bjorck regula falsi on test function `which` between the solved
+ * points a (s = 0) and b (s = ds); *found on success. Each trial starts from
+ * the nearer end of the bracket along its tangent (the bracket shrinks, so
+ * that predictor converges in about one corrector iteration), and steps at
+ * least half the wanted bracket width inside the bracket: a root that close
+ * to an end is then bracketed at once, where plain regula falsi approaches
+ * it from one side only. */
 static enum cs_status locate(struct cont *c, int which, const struct sol *a, const struct sol *b,
                              const double *tk, double ds, struct sol *found)
 {
+  size_t nx = c->nx;
   double sa = 0, sb = ds, fa = a->psi[which], fb = b->psi[which];
   double pa = pval(c, a->X), pb = pval(c, b->X);
   double tol = c->sp.locate_tol;
+  double Xa[NX_MAX], ta[NX_MAX], Xb[NX_MAX], tb[NX_MAX];
+  memcpy(Xa, a->X, nx * sizeof *Xa), memcpy(ta, a->tu, nx * sizeof *ta);
+  memcpy(Xb, b->X, nx * sizeof *Xb), memcpy(tb, b->tu, nx * sizeof *tb);
   int side = 0;
   *found = fabs(fa) < fabs(fb) ? *a : *b;
   for (int it = 0; it < LOCATE_ITER; it++) {
     double s = (sa * fb - sb * fa) / (fb - fa);
-    double lo = sa + 0.01 * (sb - sa), hi = sb - 0.01 * (sb - sa);
-    if (!isfinite(s) || s < lo || s > hi)
+    if (!isfinite(s) || s <= sa || s >= sb)
       s = 0.5 * (sa + sb);
-    enum cs_status st = at_s(c, a->X, tk, s, found);
+    /* the bracket width in s that meets the tolerance: a fold's parameter
+     * is insensitive to s, there the arclength must close too */
+    double width =
+        which == PSI_FOLD ? 1e-6 * ds : (pb != pa ? tol * (sb - sa) / fabs(pb - pa) : 0.0);
+    double inside = fmin(0.45 * width, 0.25 * (sb - sa));
+    s = fmin(fmax(s, sa + inside), sb - inside);
+    double X[NX_MAX];
+    if (s - sa <= sb - s)
+      predict_from(c, a->X, tk, Xa, ta, sa, s, X);
+    else
+      predict_from(c, a->X, tk, Xb, tb, sb, s, X);
+    enum cs_status st = correct(c, X, a->X, tk, s, 0, 0, found);
+    if (st == CS_OK)
+      st = analyse(c, found);
     if (st != CS_OK)
       return st;
     double fs = found->psi[which], ps = pval(c, found->X);
     if (fs == 0)
       return CS_OK;
     if (sign_of(fs) == sign_of(fb)) {
-      sb = s, fb = fs, pb = ps;
-      if (side == 1)
-        fa /= 2;
-      side = 1;
+      if (side == 1) {
+        double m = 1 - fs / fb;
+        fa *= m > 0 ? m : 0.5;
+      }
+      sb = s, fb = fs, pb = ps, side = 1;
+      memcpy(Xb, found->X, nx * sizeof *Xb), memcpy(tb, found->tu, nx * sizeof *tb);
     } else {
-      sa = s, fa = fs, pa = ps;
-      if (side == -1)
-        fb /= 2;
-      side = -1;
+      if (side == -1) {
+        double m = 1 - fs / fa;
+        fb *= m > 0 ? m : 0.5;
+      }
+      sa = s, fa = fs, pa = ps, side = -1;
+      memcpy(Xa, found->X, nx * sizeof *Xa), memcpy(ta, found->tu, nx * sizeof *ta);
     }
-    /* a fold's parameter is insensitive to s: there the arclength must close too */
     if (fabs(pb - pa) <= tol && (which != PSI_FOLD || sb - sa <= 1e-6 * ds))
       return CS_OK;
   }
@@ -695,6 +735,15 @@ static enum cs_status locate_nonsmooth(struct cont *c, const struct sol *a, cons
 static void stability_note(const struct sol *s, char *buf, size_t len)
 {
   snprintf(buf, len, "%d unstable", s->n_unstable);
+}
+
+/* How many multipliers of complex pairs lie outside the unit circle. */
+static int complex_outside(const struct sol *s)
+{
+  int k = 0;
+  for (size_t i = 0; i < s->orb.n_mult; i++)
+    k += s->orb.mult_im[i] != 0 && hypot(s->orb.mult_re[i], s->orb.mult_im[i]) > 1;
+  return k;
 }
 
 /* The first Lyapunov coefficient of the located Hopf point f (sp): NaN
@@ -755,6 +804,12 @@ static enum cs_status specials(struct cont *c, const struct sol *a, const struct
      * (e.g. leaving a Hopf point, p - p_H ~ amplitude^2) its sign is noise */
     if (which == PSI_FOLD &&
         fmax(fabs(a->psi[which]), fabs(b->psi[which])) < FOLD_NOISE * c->sp.orbit.solver.rtol)
+      continue;
+    /* the Neimark-Sacker test also vanishes where two real multipliers'
+     * product passes 1 (a neutral saddle, no special point): a complex pair
+     * crossing the unit circle changes how many lie outside it */
+    if (which == PSI_NS && complex_outside(a) == complex_outside(b) &&
+        abs(a->n_unstable - b->n_unstable) < 2)
       continue;
     enum cs_status st = locate(c, which, a, b, tk, ds, &f);
     if (st == CS_ERR_NOMEM)
