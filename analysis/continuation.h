@@ -16,15 +16,24 @@
  * is arclength in X^; ds_min, ds_max bound it, and step_max bounds the change
  * of the parameter per step (its unit).
  *
- * A step: predictor X_k + ds t_k (t_k the unit tangent), corrector Newton on
+ * A step: predictor X_k + ds t_k + ds^2/2 (t_k - t_{k-1})/ds_{k-1} (t_k the
+ * unit tangent; the second term the tangent's change over the step before),
+ * corrector Newton on
  *   G(X) = 0,  t_k . (X^ - X^_k) = ds
  * with the bordered Jacobian [G_X sigma; t_k^T] (GSL LU), accepted when the
- * correction is at most newton_tol tolerance units (as in orbit.h). The new
- * tangent solves [G_X sigma; t_k^T] t = (0, 1) (the same matrix), normalised:
- * its orientation follows the branch through folds. A step is retried with
- * ds/2 when Newton fails within max_iter iterations or the tangent turns by
- * more than 30 degrees (or the period by more than half); after 3 or fewer
- * iterations ds grows by 1.5, after more than 5 it shrinks by 0.7. The branch
+ * correction is at most newton_tol tolerance units (as in orbit.h). Cycles of
+ * smooth models first take chord iterations: shootings without the
+ * variational equations (n instead of n (n + 2) equations) against the
+ * Jacobian of the last converged point, improved by Broyden's rank-one
+ * update, up to 6 while each correction shrinks by half, until one is within
+ * newton_tol; the Newton iteration that follows (its monodromy matrix gives
+ * the multipliers, the tangent and the test functions) checks the point. The
+ * new tangent solves [G_X sigma; t_k^T] t = (0, 1) (the same matrix),
+ * normalised: its orientation follows the branch through folds. A step is
+ * retried with ds/2 when Newton fails within max_iter iterations or the
+ * tangent turns by more than 30 degrees (or the period by more than half);
+ * after 3 or fewer iterations ds grows by 1.5, after more than 5 it shrinks
+ * by 0.7 (two chord iterations count as one). The branch
  * ends at p_min / p_max (landed on exactly, by a Newton step at fixed p), after
  * max_points points, when ds falls below ds_min, when the period exceeds
  * period_max (e.g. towards a homoclinic orbit), or at a special point asked
@@ -42,19 +51,23 @@
  * through that Hopf point and retried with a smaller step.
  *
  * Test functions, evaluated at every point; a sign change between two points
- * is located by bisection/secant (Illinois) in the arclength s from the first
- * of them, each trial a corrector solve, until the parameter interval is
- * below locate_tol:
+ * is located by regula falsi (Anderson-Bjorck; each trial at least half the
+ * wanted bracket width inside the bracket) in the arclength s from the first
+ * of them, each trial a corrector solve from the nearer end of the bracket
+ * along its tangent, until the parameter interval is below locate_tol; the
+ * located point is the bracket's end nearer the root:
  *  - fold (of equilibria or cycles): the parameter component of the tangent
  *    (ignored where it stays below 1e4 rtol on both sides: its sign is noise
  *    where the branch is perpendicular to the parameter, e.g. near a Hopf
- *    point);
+ *    point, and on the first step from a Hopf point);
  *  - Hopf (equilibria): prod_{i<j} (l_i + l_j) over the eigenvalues (zero when
  *    a pair l, -l is on the imaginary axis); accepted when the located pair
  *    is complex (otherwise a neutral saddle, not reported);
  *  - period doubling: prod_i (m_i + 1) over the nontrivial multipliers;
- *  - Neimark-Sacker: prod_{i<j} (m_i m_j - 1); accepted when the located pair is
- *    complex with modulus 1 (otherwise a neutral saddle);
+ *  - Neimark-Sacker: prod_{i<j} (m_i m_j - 1); located only where the number
+ *    of complex multipliers outside the unit circle (or of unstable ones by
+ *    two) changes, accepted when the located pair is complex with modulus 1
+ *    (otherwise a neutral saddle);
  *  - event-driven models: the sequence of mode switches along the period
  *    changes (a stick phase appears or goes: "grazing" when the number of
  *    switches changes, "sliding" when only their kinds do): bisection on where
@@ -187,8 +200,9 @@ struct cs_branch {
   struct cs_special *special;
   enum cs_status status;  /* CS_OK when it ended normally (range, points) */
   char end_note[256];     /* why it ended */
-  long shootings;         /* shootings (cycles) or Jacobian evaluations (equilibria) */
-  long newton_iterations; /* corrector iterations over the whole branch */
+  long shootings;         /* shootings with the variational equations (cycles) or Jacobian
+                             evaluations (equilibria) */
+  long newton_iterations; /* corrector iterations over the whole branch (chord and Newton) */
 };
 
 CS_API void cs_branch_free(struct cs_branch *b);

@@ -971,6 +971,14 @@ static enum cs_status locate(struct c2 *c, int which, const struct sol *a, const
              * across the crossing line falls with the distance to it */
       c->dq_valid = 0;
     st = at_s(c, a, tk, s, chord ? guess : NULL, bp ? fix : -1, found);
+    if (st != CS_OK && st != CS_ERR_NOMEM && bp && fabs(sb - sa) > BP_WIDTH) {
+      /* the branch point near s (its basin shrinks there): once more at the
+       * other third of the bracket */
+      s = sa + sb - s;
+      for (size_t j = 0; j < c->nx; j++)
+        guess[j] = ends[0].X[j] + (s - sa) / (sb - sa) * (ends[1].X[j] - ends[0].X[j]);
+      st = at_s(c, a, tk, s, guess, fix, found);
+    }
     if (st == CS_OK && bp) { /* where the solution is along the tangent */
       s = 0;
       for (size_t j = 0; j < c->nx; j++)

@@ -47,7 +47,10 @@ struct cs_orbit_ws {
   double p;      /* current value (NAN without a parameter) */
   double p_plus, p_minus;
   struct cs_integrator *integ; /* the augmented system */
-  struct cs_flow *flow;        /* plain runs */
+  /* the state alone (cs_orbit_shoot_state): its own workspace, as a change
+   * of n rebuilds the integrator's solvers */
+  struct cs_integrator *integ_plain;
+  struct cs_flow *flow; /* plain runs */
   struct aug aug;
   double *Y, *atol;
   /* state of the current shooting, read by the callbacks */
@@ -134,6 +137,7 @@ void cs_orbit_ws_free(struct cs_orbit_ws *w)
   }
   free(w->base), free(w->scratch), free(w->Y), free(w->atol), free(w->dbuf);
   cs_integrator_free(w->integ);
+  cs_integrator_free(w->integ_plain);
   cs_flow_free(w->flow);
   if (w->A)
     gsl_matrix_free(w->A);
@@ -187,6 +191,7 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   w->atol = calloc(w->naug, sizeof *w->atol);
   w->dbuf = calloc(m->n_derived + 1, sizeof *w->dbuf);
   w->integ = cs_integrator_create(w->naug);
+  w->integ_plain = cs_integrator_create(n);
   w->flow = cs_flow_create(n, 0);
   w->A = gsl_matrix_alloc(n + 2, n + 2);
   w->perm = gsl_permutation_alloc(n + 2);
@@ -197,8 +202,8 @@ struct cs_orbit_ws *cs_orbit_ws_create(const struct cs_model *m, const void *par
   w->evec = gsl_matrix_complex_alloc(n, n);
   w->ew = gsl_eigen_nonsymmv_alloc(n);
   if (!w->base || !w->scratch || !w->P[0] || !w->P[1] || !w->P[2] || !w->Y || !w->atol ||
-      !w->dbuf || !w->integ || !w->flow || !w->A || !w->perm || !w->b || !w->x || !w->E ||
-      !w->eval || !w->evec || !w->ew) {
+      !w->dbuf || !w->integ || !w->integ_plain || !w->flow || !w->A || !w->perm || !w->b || !w->x ||
+      !w->E || !w->eval || !w->evec || !w->ew) {
     cs_error_fill(msg, len, "%s", cs_strerror(CS_ERR_NOMEM));
     cs_orbit_ws_free(w);
     return NULL;
@@ -438,6 +443,19 @@ static int jac_aug(double t, const double *Y, double *JA, const void *ctx)
   return 0;
 }
 
+/* The state alone (cs_orbit_shoot_state). */
+static int rhs_plain(double t, const double *Y, double *Yd, const void *ctx)
+{
+  struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
+  return w->m->rhs(t, Y, Yd, w->P[0]);
+}
+
+static int jac_plain(double t, const double *Y, double *J, const void *ctx)
+{
+  struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
+  return eval_jac(w, t, Y, w->P[0], J);
+}
+
 static int roots_aug(double t, const double *Y, double *g, const void *ctx)
 {
   struct cs_orbit_ws *w = ((const struct aug *)ctx)->w;
@@ -479,12 +497,15 @@ static enum cs_status failed(char *msg, size_t len, enum cs_status st, const cha
   return st;
 }
 
+/* vars: with the variational equations (M, and yp with with_param), else
+ * the state alone. */
 static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_opts *o, double t0,
-                                 const double *y0, double T, int with_param,
+                                 const double *y0, double T, int vars, int with_param,
                                  struct cs_orbit_shot *out, char *msg, size_t len)
 {
   const struct cs_model *m = w->m;
-  size_t n = w->n, na = w->naug;
+  size_t n = w->n, na = vars ? w->naug : n;
+  struct cs_integrator *integ = vars ? w->integ : w->integ_plain;
   if (msg && len)
     msg[0] = '\0';
   out->steps = 0;
@@ -510,7 +531,7 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
         memcpy(w->Y, yy, n * sizeof *yy);
     }
   }
-  for (size_t j = 0; j < n; j++)
+  for (size_t j = 0; vars && j < n; j++)
     w->Y[n + j * n + j] = 1.0;
   /* tolerances: Phi_ij in units of y_i per unit of y_j. v = dy/dp is left
    * out of the error test (UNTESTED_ATOL): its forcing f_p is a difference
@@ -526,9 +547,10 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
     sc[j] = scale_of(o, y0, j);
   for (size_t i = 0; i < n; i++) {
     w->atol[i] = atol_of(o, i);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; vars && j < n; j++)
       w->atol[n + j * n + i] = atol_of(o, i) / sc[j];
-    w->atol[n + n * n + i] = UNTESTED_ATOL;
+    if (vars)
+      w->atol[n + n * n + i] = UNTESTED_ATOL;
   }
   struct cs_integrator_opts io = o->solver;
   io.atol_vec = w->atol;
@@ -538,12 +560,12 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
    * Verner pairs' local errors at their step sizes (O(h^7), O(h^9)), and
    * erk8's first cycle from a Hopf point did not converge with it */
   io.dense = CS_DENSE_RESTEP;
-  struct cs_ode ode = {na, rhs_aug, jac_aug, &w->aug};
-  enum cs_status st = cs_integrator_set_roots(w->integ, nsw, nsw ? roots_aug : NULL, NULL, &w->aug);
+  struct cs_ode ode = {na, vars ? rhs_aug : rhs_plain, vars ? jac_aug : jac_plain, &w->aug};
+  enum cs_status st = cs_integrator_set_roots(integ, nsw, nsw ? roots_aug : NULL, NULL, &w->aug);
   if (st == CS_OK)
-    st = cs_integrator_reset(w->integ, &ode, &io, t0, w->Y);
+    st = cs_integrator_reset(integ, &ode, &io, t0, w->Y);
   if (st != CS_OK)
-    return failed(msg, len, st, "shooting", cs_integrator_last_error(w->integ));
+    return failed(msg, len, st, "shooting", cs_integrator_last_error(integ));
 
   struct cs_saltation_in sin = {.m = m,
                                 .params = w->P[0],
@@ -559,24 +581,24 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
   out->switches = 0;
   for (;;) {
     enum cs_stop_reason stop;
-    st = cs_integrator_advance(w->integ, tend, &t, w->Y, &stop);
+    st = cs_integrator_advance(integ, tend, &t, w->Y, &stop);
     if (st == CS_ERR_ARG && t > restarted) {
       /* ARKODE refuses a switching function that stays at zero after a
        * root; a restart makes it inactive until it moves (as cs_flow does) */
       restarted = t;
-      if (cs_integrator_reinit_smooth(w->integ, t, w->Y) == CS_OK)
+      if (cs_integrator_reinit_smooth(integ, t, w->Y) == CS_OK)
         continue;
     }
     if (st != CS_OK) {
       struct cs_integrator_stats is;
-      cs_integrator_get_stats(w->integ, &is);
+      cs_integrator_get_stats(integ, &is);
       out->steps = is.steps;
 
-      return failed(msg, len, st, "shooting", cs_integrator_last_error(w->integ));
+      return failed(msg, len, st, "shooting", cs_integrator_last_error(integ));
     }
     if (stop == CS_STOP_TOUT)
       break;
-    cs_integrator_roots_found(w->integ, fired);
+    cs_integrator_roots_found(integ, fired);
     st = cs_saltation_apply(&sin, t, w->Y, fired, &salt);
     if (st != CS_OK)
       return failed(msg, len, st, "shooting", cs_errmsg());
@@ -586,7 +608,7 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
     /* y jumps to the reset, Phi and v by the saltation matrix */
     double tmp[N_MAX];
     memcpy(w->Y, salt.y_plus, n * sizeof *w->Y);
-    for (size_t j = 0; j <= n; j++) {
+    for (size_t j = 0; vars && j <= n; j++) {
       double *c = w->Y + n + j * n;
       for (size_t i = 0; i < n; i++) {
         double s = 0;
@@ -596,12 +618,12 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
       }
       memcpy(c, tmp, n * sizeof *c);
     }
-    st = cs_integrator_reinit_state(w->integ, t, w->Y);
+    st = cs_integrator_reinit_state(integ, t, w->Y);
     if (st != CS_OK)
-      return failed(msg, len, st, "shooting", cs_integrator_last_error(w->integ));
+      return failed(msg, len, st, "shooting", cs_integrator_last_error(integ));
   }
   memcpy(out->y, w->Y, n * sizeof *out->y);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; vars && i < n; i++) {
     for (size_t j = 0; j < n; j++)
       out->M[i * n + j] = w->Y[n + j * n + i];
     out->yp[i] = with_param ? w->Y[n + n * n + i] : 0.0;
@@ -611,7 +633,7 @@ static enum cs_status shoot_once(struct cs_orbit_ws *w, const struct cs_orbit_op
     return failed(msg, len, rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER, "shooting",
                   "the right-hand side failed at the end of the period");
   struct cs_integrator_stats s;
-  cs_integrator_get_stats(w->integ, &s);
+  cs_integrator_get_stats(integ, &s);
   out->steps = s.steps;
 
   return CS_OK;
@@ -629,14 +651,21 @@ enum cs_status cs_orbit_shoot(struct cs_orbit_ws *w, const struct cs_orbit_opts 
   char buf[CS_ERROR_LEN], *msg = buf; /* for the helpers, which keep it in cs_errmsg() too */
   const size_t len = sizeof buf;
   w->full_jac = cs_model_switches(w->m, w->P[0]) > 0;
-  enum cs_status st = shoot_once(w, o, t0, y0, T, with_param, out, msg, len);
+  enum cs_status st = shoot_once(w, o, t0, y0, T, 1, with_param, out, msg, len);
   if (o->solver.stepper == CS_STEPPER_DIRK && (st == CS_ERR_SOLVER || st == CS_ERR_TOO_MUCH_WORK)) {
     long steps = out->steps;
     w->full_jac = !w->full_jac;
-    st = shoot_once(w, o, t0, y0, T, with_param, out, msg, len);
+    st = shoot_once(w, o, t0, y0, T, 1, with_param, out, msg, len);
     out->steps += steps;
   }
   return st;
+}
+
+enum cs_status cs_orbit_shoot_state(struct cs_orbit_ws *w, const struct cs_orbit_opts *o, double t0,
+                                    const double *y0, double T, struct cs_orbit_shot *out)
+{
+  char buf[CS_ERROR_LEN];
+  return shoot_once(w, o, t0, y0, T, 0, 0, out, buf, sizeof buf);
 }
 
 /* ---------------------------------------------------------- the section */

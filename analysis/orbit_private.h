@@ -55,6 +55,16 @@ enum cs_status cs_orbit_shoot(struct cs_orbit_ws *ws, const struct cs_orbit_opts
                               const double *y0, double T, int with_param,
                               struct cs_orbit_shot *out);
 
+/* As cs_orbit_shoot without the variational equations (n equations instead
+ * of n (n + 2)): out's y, f, switches, switch_kind and steps; M and yp are
+ * left as they were. The same integrator, tolerances on y, end state and
+ * switches, so its y agrees with cs_orbit_shoot's to the solver's accuracy
+ * (that one's steps also control the error of M). For the corrector
+ * iterations of a chord method, which reuse an earlier M. */
+enum cs_status cs_orbit_shoot_state(struct cs_orbit_ws *ws, const struct cs_orbit_opts *opts,
+                                    double t0, const double *y0, double T,
+                                    struct cs_orbit_shot *out);
+
 /* The section's value s(y) - level at (t, y), its gradient in y (n values,
  * may be NULL) and its derivative in the parameter (may be NULL; 0 without
  * one). CS_ERR_ARG for an unknown variable. */

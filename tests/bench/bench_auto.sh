@@ -15,8 +15,10 @@
 #   lpc     the fold-of-cycles curve in (omega0, N): params/pendulum_fig5a_lpc_N.ini;
 #           AUTO c.pendulum.eq, c.pendulum.po1, c.pendulum.lpc0 (AUTO's start-data
 #           run), c.pendulum.lpc_f, c.pendulum.lpc_b
-# cycles is timed twice for contensou: with the file's settings and at AUTO's
-# accuracy (rtol 1e-10, atol 1e-12, locate_tol 1e-10 rad/s).
+# cycles is timed three times for contensou: with the file's settings, at
+# AUTO's accuracy (rtol 1e-10, atol 1e-12, locate_tol 1e-10 rad/s; cycles_tight)
+# and at that accuracy with Verner's 8(7) pair (cycles_erk8), the stepper for
+# tight tolerances.
 # Prints: the special points' parameter values from both programs and their
 # differences, the curves' values at the user points (N = 10, 15, 40 N,
 # omega0 = 40 rad/s) and box ends, and the CPU time (user + sys of whole
@@ -153,7 +155,7 @@ auto_job() { # JOB: all runs of one job
 }
 ini_of() {
   case $1 in
-  cycles | cycles_tight) echo "$src/params/pendulum_fig5a_cycles.ini" ;;
+  cycles | cycles_tight | cycles_erk8) echo "$src/params/pendulum_fig5a_cycles.ini" ;;
   hopf) echo "$src/params/pendulum_fig5a_hopf_N.ini" ;;
   lpc) echo "$src/params/pendulum_fig5a_lpc_N.ini" ;;
   esac
@@ -164,6 +166,7 @@ tight=(--set solver.rtol=1e-10 --set solver.atol=1e-12 --set continuation.locate
 cont_job() { # JOB REP: contensou's run, the CPU seconds on stdout
   local job=$1 f=$out/cont_$1_$2 extra=()
   [ "$job" = cycles_tight ] && extra=("${tight[@]}")
+  [ "$job" = cycles_erk8 ] && extra=("${tight[@]}" --set solver.stepper=erk8)
   "$gtime" -f '%U %S' -o "$f.time" "$exe" continue "$(ini_of "$job")" -o "$f.h5" --no-plot \
     "${extra[@]}" >"$f.out" 2>"$f.err" || {
     echo "bench_auto: contensou continue $(ini_of "$job") failed:" >&2
@@ -190,10 +193,12 @@ for ((r = 1; r <= repeat; r++)); do
     if [ $job = cycles ]; then
       c=$(cont_job cycles_tight "$r")
       echo "cycles contensou_tight $r $c" >>"$out/times.txt"
+      c=$(cont_job cycles_erk8 "$r")
+      echo "cycles contensou_erk8 $r $c" >>"$out/times.txt"
     fi
   done
 done
-for job in cycles cycles_tight hopf lpc; do
+for job in cycles cycles_tight cycles_erk8 hopf lpc; do
   cp "$out/cont_${job}_1.h5" "$out/cont_$job.h5"
   cp "$out/cont_${job}_1.out" "$out/cont_$job.out"
 done

@@ -5,7 +5,7 @@ against AUTO-07p's (b-files, fort.7 format) on the figure-5a pendulum, and
 the CPU times of the timed runs.
 
 usage: compare.py DIR
-DIR holds, from bench_auto.sh: cont_{cycles,cycles_tight,hopf,lpc}.h5
+DIR holds, from bench_auto.sh: cont_{cycles,cycles_tight,cycles_erk8,hopf,lpc}.h5
 (contensou, the first repetition), cont_{...}.out (its standard output),
 b.{eq,up,po,po1,hopf_f,hopf_b,lpc_f,lpc_b} (AUTO), and times.txt (lines
 `JOB PROGRAM REP CPU_SECONDS`). Optional: the accuracy runs
@@ -87,6 +87,9 @@ c_steps = len(h["branch/omega0"][:])
 ht, t_pts = cont_points(f"{D}/cont_cycles_tight.h5")
 t_path = path_length(ht["branch/omega0"][:])
 t_steps = len(ht["branch/omega0"][:])
+he, e_pts = cont_points(f"{D}/cont_cycles_erk8.h5")
+e_path = path_length(he["branch/omega0"][:])
+e_steps = len(he["branch/omega0"][:])
 eq, up, po = read_b("eq"), read_b("up"), read_b("po")
 a_pts = [specials(eq, HB)[0]["omega0"]] + [r["omega0"] for r in specials(po, LP)]
 a_pts += [specials(up, HB)[0]["omega0"]]
@@ -105,10 +108,11 @@ for n, c, t, a in rows:
     print(f"{n:<26} {fmt(c):>15} {fmt(t):>15} {fmt(a):>15} {c - a:>9.1e} {t - a:>10.1e}")
 print(f"special_points_max_diff = {max(abs(c - a) for _, c, _, a in rows):.3g} rad/s")
 print(f"special_points_max_diff_tight = {max(abs(t - a) for _, _, t, a in rows):.3g} rad/s")
-print(f"cycles_steps = contensou {c_steps}, tight {t_steps}, AUTO {a_steps}")
+print(f"special_points_max_diff_tight_erk8 = {max(abs(e - a) for e, a in zip(e_pts, a_pts)):.3g} rad/s")
+print(f"cycles_steps = contensou {c_steps}, tight {t_steps}, tight erk8 {e_steps}, AUTO {a_steps}")
 print(f"cycles_path = contensou {c_path:.4f}, tight {t_path:.4f}, AUTO {a_path:.4f} rad/s "
       "(sum of |d omega0| along the cycle branch)")
-for tag in ("cycles", "cycles_tight"):
+for tag in ("cycles", "cycles_tight", "cycles_erk8"):
     m = re.search(r"shootings = (\d+)", open(f"{D}/cont_{tag}.out").read())
     if m:
         print(f"contensou_shootings_{tag} = {m.group(1)}")
@@ -219,6 +223,7 @@ print(f"{'job':<8} {'program':<15} {'runs':>4} {'min':>8} {'median':>8}  per uni
 norm = {
     ("cycles", "contensou"): (c_path, "rad/s", c_steps, "step"),
     ("cycles", "contensou_tight"): (t_path, "rad/s", t_steps, "step"),
+    ("cycles", "contensou_erk8"): (e_path, "rad/s", e_steps, "step"),
     ("cycles", "AUTO"): (a_path, "rad/s", a_steps, "step"),
     ("hopf", "contensou"): (None, None, npts["hopf"][0], "point"),
     ("hopf", "AUTO"): (None, None, npts["hopf"][1], "point"),
@@ -226,7 +231,7 @@ norm = {
     ("lpc", "AUTO"): (None, None, npts["lpc"][1], "point"),
 }
 for job in ("cycles", "hopf", "lpc"):
-    for prog in ("contensou", "contensou_tight", "AUTO"):
+    for prog in ("contensou", "contensou_tight", "contensou_erk8", "AUTO"):
         t = times.get((job, prog))
         if not t:
             continue
@@ -237,7 +242,7 @@ for job in ("cycles", "hopf", "lpc"):
             per = f"{med / path * 1e3:.2f} ms/(rad/s), " + per
         print(f"{job:<8} {prog:<15} {len(t):>4} {mn:>8.3f} {med:>8.3f}  {per} (median)")
     ta = times.get((job, "AUTO"))
-    for prog in ("contensou", "contensou_tight"):
+    for prog in ("contensou", "contensou_tight", "contensou_erk8"):
         tc = times.get((job, prog))
         if tc and ta:
             print(f"{job}_cpu_ratio_{prog}_over_AUTO = {np.median(tc) / np.median(ta):.3g} (medians)")
