@@ -62,9 +62,17 @@ static inline double approx_log1p(double r)
  * shares of S, fv = A^m/S and fw = B^m/S, give the gradient without further
  * powers:
  *   dQ/dvsx = 2k Q fv vsx / v^2,   dQ/dws = 2k Q fw sgn(ws) / |ws|.
- * Called with scaled arguments (see struct approx_scaled). Returns 0 when lambda = 0. */
+ * Called with scaled arguments (see struct approx_scaled). Returns 0 when lambda = 0.
+ *
+ * The regularized law passes e2 = eps^(2p), e3 = eps^(3p) (else e2 < 0): where eps^(2p) < 2^-55
+ * big^2 <= 2^-55 Q, Q + eps^(2p) rounds to Q, and eta' eps^(3p) < 2^-55 big^3 makes eta'
+ * eps^(3p)/(Q + e2)^2 less than half an ulp of (Q + e2)^(-1/2): L is then Q^(-1/2) = (1 + r)^(-1/m)
+ * / big, computed from the same log1p with one exp and no square root or division after it (the
+ * right-hand side of a slipping contact, lambda >> eps, waits for each of these in turn). Returns 2
+ * with L set (and Q with gradQ if gradQ is not NULL), or 1 with Q. */
 static inline int approx_denominator(const struct cs_approx *a, int k, double vsx, double vsy,
-                                     double ws, double *Q, double gradQ[3])
+                                     double ws, double e2, double e3, double *Q, double gradQ[3],
+                                     double *L)
 {
   double s = vsx * vsx + vsy * vsy;
   double aw = fabs(ws);
@@ -83,7 +91,21 @@ static inline int approx_denominator(const struct cs_approx *a, int k, double vs
    * tolerance used here; m = 2 (the circular laws of the belt) is a square */
   double q = small / big;
   double r = small > 0 ? (a->m == 2.0 ? q * q : exp(a->m * log(q))) : 0.0;
-  double Qv = big * big * (a->m == 2.0 ? 1.0 + r : exp(2.0 * a->inv_m * approx_log1p(r)));
+  double Qv;
+  int fast = 0;
+  if (a->m == 2.0) {
+    Qv = big * big * (1.0 + r);
+  } else {
+    double lp = approx_log1p(r);
+    double big2 = big * big;
+    if (e2 >= 0.0 && e2 < 0x1p-55 * big2 && a->eta_prime * e3 < 0x1p-55 * big2 * big) {
+      *L = exp(-a->inv_m * lp) * (1.0 / big);
+      fast = 1;
+      if (!gradQ)
+        return 2;
+    }
+    Qv = big2 * exp(2.0 * a->inv_m * lp);
+  }
   *Q = Qv;
   if (gradQ) {
     /* shares of S: the larger term has share 1/(1+r), the smaller r/(1+r) */
@@ -94,7 +116,7 @@ static inline int approx_denominator(const struct cs_approx *a, int k, double vs
     gradQ[1] = tv * vsy;
     gradQ[2] = aw > 0 ? 2.0 * k * Qv * fw / aw * (ws > 0 ? 1.0 : -1.0) : 0.0;
   }
-  return 1;
+  return fast ? 2 : 1;
 }
 
 /* Why the arguments are scaled. The load is homogeneous: with every velocity
@@ -198,14 +220,17 @@ cs_i00_inline(const struct cs_approx *a, int regularized, double vsx, double vsy
                           {0.0, 1.0, b * a->c.c101},
                           {-a->c.c010, a->c.c100, b * a->c.c00m1}};
   const double *z = sc.z;
-  double Q, gQ[3];
-  int moving = approx_denominator(a, 1, z[0], z[1], z[2], &Q, jac ? gQ : NULL);
+  double Q, gQ[3], L, dL = 0.0;
+  int moving = approx_denominator(a, 1, z[0], z[1], z[2], regularized ? sc.e2 : -1.0, sc.e3, &Q,
+                                  jac ? gQ : NULL, &L);
   if (!moving && !regularized) {
     approx_load_zero(out, jac);
     return;
   }
-  double L, dL = 0.0;
-  approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
+  if (moving != 2)
+    approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
+  else if (jac)
+    dL = -0.5 * L / Q; /* eta' term below 2^-53 of it, as in L */
   double N[3];
   for (int i = 0; i < 3; i++)
     N[i] = A[i][0] * z[0] + A[i][1] * z[1] + A[i][2] * z[2];
@@ -237,14 +262,17 @@ cs_i11_inline(const struct cs_approx *a, int regularized, double vsx, double vsy
   }
   const double b = a->b;
   vsx = sc.z[0], vsy = sc.z[1], ws = sc.z[2];
-  double Q, gQ[3];
-  int moving = approx_denominator(a, 3, vsx, vsy, ws, &Q, jac ? gQ : NULL);
+  double Q, gQ[3], L, dL = 0.0;
+  int moving = approx_denominator(a, 3, vsx, vsy, ws, regularized ? sc.e2 : -1.0, sc.e3, &Q,
+                                  jac ? gQ : NULL, &L);
   if (!moving && !regularized) {
     approx_load_zero(out, jac);
     return;
   }
-  double L, dL = 0.0;
-  approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
+  if (moving != 2)
+    approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
+  else if (jac)
+    dL = -0.5 * L / Q; /* eta' term below 2^-53 of it, as in L */
   double s = vsx * vsx + vsy * vsy;
   double w2 = ws * ws;
   double NT = s + b * w2;
