@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* I(0,0), I(1,1) and their regularized forms: analytic Jacobians against finite
  * differences, Acta Mech. conditions (4) against the integral model, the limit
- * eps -> 0, the static peak eta in pure translation, symmetries. */
+ * eps -> 0, the static peak eta in pure translation, symmetries; the fast
+ * forms of the evaluation (log1p from log, L without Q where eps is below
+ * Q's rounding) against the formula in long double. */
 #include "testutil.h"
 
+#include <float.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 
+#include "friction/approx_inline.h"
 #include "friction/friction.h"
 
 typedef void (*law_fn)(const struct cs_approx *, double, double, double, struct cs_friction_load *,
@@ -264,12 +268,99 @@ static void unregularized_at_rest(void **state)
   assert_int_equal(cs_approx_init(&a, -1, 1, 0, 0, NULL), CS_ERR_RANGE);
 }
 
+/* approx_log1p: log(1 + r) plus the rounding error of 1 + r, within 2 ulp
+ * of glibc's log1p over [0, 1] and exactly r where 1 + r rounds to 1. */
+static void log1p_from_log(void **state)
+{
+  (void)state;
+  const double tiny[] = {0.0, 1e-300, 0x1p-60, 0x1p-54, 0x1p-53};
+  for (size_t i = 0; i < sizeof tiny / sizeof *tiny; i++)
+    assert_true(approx_log1p(tiny[i]) == tiny[i]);
+  uint64_t rng = 42;
+  double worst = 0;
+  for (int k = 0; k < 200000; k++) {
+    /* log-uniform over [2^-60, 1] and uniform over [0, 1] */
+    double r = k % 2 ? exp2(test_uniform(&rng, -60, 0)) : test_uniform(&rng, 0, 1);
+    double ref = log1p(r);
+    double err = ref > 0 ? fabs(approx_log1p(r) - ref) / (ref * DBL_EPSILON) : 0;
+    worst = fmax(worst, err);
+  }
+  assert_true(worst <= 2.0);
+}
+
+/* The regularized laws against their formula (friction.h) in long double,
+ * over lambda from 1e-6 eps to 1e8 eps: through stick, the switch of L to
+ * its form without Q (eps^(2p) < 2^-55 Q) and far slip, with and without
+ * eta'. The load within 8 ulp of its largest component (the double
+ * formula's own rounding is a few ulp); the load with and without the
+ * Jacobian bit for bit the same (rhs and rhs_jac agree). */
+static long double pow_l(long double x, long double y)
+{
+  return x > 0 ? expl(y * logl(x)) : 0.0L;
+}
+
+static void regularized_vs_long_double(void **state)
+{
+  (void)state;
+  if (LDBL_MANT_DIG < 64)
+    skip(); /* no extended precision for the reference */
+  const double ms[] = {0.764818, 1.744268, 0.5, 3.0};
+  uint64_t rng = 7;
+  for (int law = 0; law < 2; law++)
+    for (size_t im = 0; im < sizeof ms / sizeof *ms; im++)
+      for (int with_eta = 0; with_eta < 2; with_eta++) {
+        double b = 0.45196, m = ms[im], eps = 1e-3, eta_p = with_eta ? 0.8 : 0.0;
+        struct cs_approx a;
+        assert_int_equal(cs_approx_init(&a, b, m, eps, eta_p, NULL), CS_OK);
+        int k = law ? 3 : 1;
+        double worst = 0;
+        for (int n = 0; n < 20000; n++) {
+          double lam = eps * pow(10.0, test_uniform(&rng, -6, 8)), z[3];
+          for (int i = 0; i < 3; i++)
+            z[i] = test_uniform(&rng, -1, 1);
+          if (n % 5 == 0)
+            z[n % 3] = 0; /* pure spin or no spin */
+          double zn = sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
+          if (!(zn > 0))
+            continue;
+          for (int i = 0; i < 3; i++)
+            z[i] *= lam / zn;
+          struct cs_friction_load f, fj;
+          double J[9];
+          (law ? cs_i11_reg_eval : cs_i00_reg_eval)(&a, z[0], z[1], z[2], &f, NULL);
+          (law ? cs_i11_reg_eval : cs_i00_reg_eval)(&a, z[0], z[1], z[2], &fj, J);
+          assert_memory_equal(&f, &fj, sizeof f);
+          long double x = z[0], y = z[1], w = z[2], s = x * x + y * y;
+          long double S = pow_l(s, k * m / 2.0L) + pow_l(b, m) * pow_l(fabsl(w), k * m);
+          long double q = pow_l(S, 2.0L / m) + pow_l(eps, 2.0L * k);
+          long double L = 1.0L / sqrtl(q) + eta_p * pow_l(eps, 3.0L * k) / (q * q), N[3];
+          if (law) {
+            long double NT = s + b * w * w;
+            N[0] = NT * x, N[1] = NT * y, N[2] = (2.0L / 3.0L) * b * w * w * w + 0.25L * w * s;
+          } else {
+            /* uniform disk: c011 = c101 = c010 = c100 = 0, c00m1 = 2/3 */
+            N[0] = x, N[1] = y, N[2] = b * (2.0L / 3.0L) * w;
+          }
+          double v[3];
+          load_vec(&f, v);
+          long double big = 0;
+          for (int i = 0; i < 3; i++)
+            big = fmaxl(big, fabsl(N[i] * L));
+          for (int i = 0; i < 3; i++)
+            worst = fmax(worst, (double)(fabsl(v[i] - N[i] * L) / (big * DBL_EPSILON)));
+        }
+        if (worst > 8.0)
+          fail_msg("%s m = %g eta' = %g: %.2f ulp", law ? "I11-reg" : "I00-reg", m, eta_p, worst);
+      }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(jacobian_vs_fd), cmocka_unit_test(symmetries),
       cmocka_unit_test(eps_to_zero),    cmocka_unit_test(static_peak),
       cmocka_unit_test(conditions_4),   cmocka_unit_test(unregularized_at_rest),
+      cmocka_unit_test(log1p_from_log), cmocka_unit_test(regularized_vs_long_double),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

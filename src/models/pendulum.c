@@ -124,6 +124,10 @@ struct pendulum {
   double dir[3];  /* unit (vsx, vsy, ws) of the last restart */
   double t_arm;   /* time of the last restart (-inf: not armed) */
   double tau_arm; /* start window START_FACTOR lambda_event / s */
+  /* set by prepare: the right-hand side multiplies by these instead of
+   * dividing (a division costs several multiplications' time) */
+  double inv_R, inv_M, inv_B; /* 1/R, 1/M, 1/B */
+  double muN, muNR, Mg;       /* mu N, mu N R, M g */
 };
 
 enum { XC, YC, PHI, DXC, DYC, DPHI };
@@ -227,8 +231,8 @@ static void kinematics_sc(const struct pendulum *p, const double *y, double w0, 
                           double *vsx, double *vsy, double *ws)
 {
   *ws = y[DPHI] - w0;
-  *vsx = (y[DXC] + p->e * y[DPHI] * s + w0 * (y[YC] - p->e * s - p->YS)) / p->R;
-  *vsy = (y[DYC] - p->e * y[DPHI] * c - w0 * (y[XC] - p->e * c - p->XS)) / p->R;
+  *vsx = (y[DXC] + p->e * y[DPHI] * s + w0 * (y[YC] - p->e * s - p->YS)) * p->inv_R;
+  *vsy = (y[DYC] - p->e * y[DPHI] * c - w0 * (y[XC] - p->e * c - p->XS)) * p->inv_R;
 }
 
 static void kinematics(const struct pendulum *p, double t, const double *y, double w0, double *vsx,
@@ -251,8 +255,9 @@ static int stick_mode(const struct pendulum *p)
 /* The law's load in slip at time t. Event-driven: while armed after a
  * restart (lambda_s < ~4 lambda_event) and below the floor, the restart
  * direction's load, derivatives 0. */
-static int slip_load(const struct pendulum *p, double t, double vsx, double vsy, double ws,
-                     struct cs_friction_load *f, double *Jf)
+static inline __attribute__((always_inline)) int slip_load(const struct pendulum *p, double t,
+                                                           double vsx, double vsy, double ws,
+                                                           struct cs_friction_load *f, double *Jf)
 {
   double fl = FLOOR_FACTOR * p->lambda_event;
   if (event_driven(p) && (t < p->t_arm + p->tau_arm || vsx * vsx + vsy * vsy + ws * ws < fl * fl)) {
@@ -261,24 +266,23 @@ static int slip_load(const struct pendulum *p, double t, double vsx, double vsy,
       memset(Jf, 0, 9 * sizeof *Jf);
     return 0;
   }
-  return cs_model_friction_eval(&p->fr, vsx, vsy, ws, f, Jf);
+  return cs_model_friction_eval_fast(&p->fr, vsx, vsy, ws, f, Jf);
 }
 
 /* Accelerations of (7) under the dimensionless load f (positions' rates copied). */
 static void slip_accel_sc(const struct pendulum *p, const double *y,
                           const struct cs_friction_load *f, double s, double c, double *ydot)
 {
-  double muN = p->mu * p->N;
+  double muN = p->muN;
   double FX = -p->kX * (y[XC] - p->e * c) - p->cX * (y[DXC] + p->e * y[DPHI] * s) - muN * f->Tsx;
   double FY = -p->kY * (y[YC] - p->e * s) - p->cY * (y[DYC] - p->e * y[DPHI] * c) - muN * f->Tsy;
   ydot[XC] = y[DXC];
   ydot[YC] = y[DYC];
   ydot[PHI] = y[DPHI];
-  ydot[DXC] = FX / p->M;
-  ydot[DYC] = FY / p->M;
+  ydot[DXC] = FX * p->inv_M;
+  ydot[DYC] = FY * p->inv_M;
   ydot[DPHI] =
-      (-p->e * (p->M * p->g - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - muN * p->R * f->Ms) /
-      p->B;
+      (-p->e * (p->Mg - FX) * s - p->e * FY * c - p->cphi * y[DPHI] - p->muNR * f->Ms) * p->inv_B;
 }
 
 static void slip_accel(const struct pendulum *p, const double *y, const struct cs_friction_load *f,
@@ -391,17 +395,17 @@ static int jac_slip(const struct pendulum *p, double t, const double *y, double 
     return rc;
   if (ydot)
     slip_accel_sc(p, y, &f, s, c, ydot);
-  const double e = p->e, R = p->R, muN = p->mu * p->N;
+  const double e = p->e, iR = p->inv_R, muN = p->muN;
   /* dz/dy for z = (vsx, vsy, ws) */
   double dz[3][6] = {{0}};
-  dz[0][YC] = w0 / R;
-  dz[0][PHI] = e * c * (y[DPHI] - w0) / R;
-  dz[0][DXC] = 1.0 / R;
-  dz[0][DPHI] = e * s / R;
-  dz[1][XC] = -w0 / R;
-  dz[1][PHI] = e * s * (y[DPHI] - w0) / R;
-  dz[1][DYC] = 1.0 / R;
-  dz[1][DPHI] = -e * c / R;
+  dz[0][YC] = w0 * iR;
+  dz[0][PHI] = e * c * (y[DPHI] - w0) * iR;
+  dz[0][DXC] = iR;
+  dz[0][DPHI] = e * s * iR;
+  dz[1][XC] = -w0 * iR;
+  dz[1][PHI] = e * s * (y[DPHI] - w0) * iR;
+  dz[1][DYC] = iR;
+  dz[1][DPHI] = -e * c * iR;
   dz[2][DPHI] = 1.0;
   double dT[3][6];
   for (int i = 0; i < 3; i++)
@@ -426,12 +430,12 @@ static int jac_slip(const struct pendulum *p, double t, const double *y, double 
   J[YC * 6 + DYC] = 1.0;
   J[PHI * 6 + DPHI] = 1.0;
   for (int j = 0; j < 6; j++) {
-    J[DXC * 6 + j] = dFX[j] / p->M;
-    J[DYC * 6 + j] = dFY[j] / p->M;
-    J[DPHI * 6 + j] = (e * s * dFX[j] - e * c * dFY[j] - muN * R * dT[2][j]) / p->B;
+    J[DXC * 6 + j] = dFX[j] * p->inv_M;
+    J[DYC * 6 + j] = dFY[j] * p->inv_M;
+    J[DPHI * 6 + j] = (e * s * dFX[j] - e * c * dFY[j] - p->muNR * dT[2][j]) * p->inv_B;
   }
-  J[DPHI * 6 + PHI] += (-e * (p->M * p->g - FX) * c + e * FY * s) / p->B;
-  J[DPHI * 6 + DPHI] += -p->cphi / p->B;
+  J[DPHI * 6 + PHI] += (-e * (p->Mg - FX) * c + e * FY * s) * p->inv_B;
+  J[DPHI * 6 + DPHI] += -p->cphi * p->inv_B;
   return 0;
 }
 
@@ -741,6 +745,12 @@ static enum cs_status prepare(void *vp)
                         law_names[p->law]);
   if (isnan(p->lambda_stick))
     p->lambda_stick = p->eps > 0 ? p->eps : 1e-6;
+  p->inv_R = 1.0 / p->R;
+  p->inv_M = 1.0 / p->M;
+  p->inv_B = 1.0 / p->B;
+  p->muN = p->mu * p->N;
+  p->muNR = p->muN * p->R;
+  p->Mg = p->M * p->g;
   p->mode = MODE_SLIP;
   p->dir[0] = p->dir[1] = 0.0, p->dir[2] = -1.0;
   p->t_arm = -INFINITY;
