@@ -125,7 +125,7 @@ static int w_send(void *ctx, const void *buf, size_t len)
   struct state *s = ctx;
   if (len > (size_t)0x7fffffff)
     return -1;
-  double t0 = cs_trace_thread_cpu();
+  double t0 = cs_trace_thread_cpu(), w0 = cs_trace_wall();
   struct pending *x = malloc(sizeof *x);
   void *copy = malloc(len ? len : 1);
   if (!x || !copy) {
@@ -142,7 +142,7 @@ static int w_send(void *ctx, const void *buf, size_t len)
   pthread_mutex_unlock(&s->mpi);
   if (rc != MPI_SUCCESS)
     free(x), free(copy);
-  cs_trace("send", -1, (double)len, cs_trace_thread_cpu() - t0, 0, 0);
+  cs_trace("send", -1, (double)len, cs_trace_thread_cpu() - t0, cs_trace_wall() - w0, 0);
   return rc == MPI_SUCCESS ? 0 : -1;
 }
 

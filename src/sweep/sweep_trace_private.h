@@ -29,6 +29,12 @@ static inline double cs_trace_thread_cpu(void)
   return cs_trace_clock(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* Wall clock now (s), CLOCK_MONOTONIC: for durations. */
+static inline double cs_trace_wall(void)
+{
+  return cs_trace_clock(CLOCK_MONOTONIC);
+}
+
 static inline void cs_trace(const char *ev, int tid, double a, double b, double c, double d)
 {
   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,6 +60,10 @@ static inline void cs_trace(const char *ev, int tid, double a, double b, double 
 }
 #else
 static inline double cs_trace_thread_cpu(void)
+{
+  return 0;
+}
+static inline double cs_trace_wall(void)
 {
   return 0;
 }

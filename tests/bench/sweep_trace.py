@@ -83,6 +83,7 @@ def main():
                                                         if p.get(name))
     out["sends"] = sum(len(p.get("send", [])) for p in procs)
     out["send_cpu_s"] = sum(e[5] for p in procs for e in p.get("send", []))
+    out["send_wall_s"] = sum(e[6] for p in procs for e in p.get("send", []))
     out["process_cpu_s"] = sum(max(e[3] for es in p.values() for e in es) for p in procs)
     busy = [t[0] for t in threads.values()]
     for k, t in sorted(threads.items()):
