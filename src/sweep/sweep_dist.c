@@ -32,9 +32,9 @@ struct req_msg {
 
 /* A result on its way to the coordinator: MPI_Isend of a copy, so that the
  * worker computes on instead of waiting in MPI_Send until rank 0's service
- * thread, which polls, has taken a message over the eager limit (figure 5a:
- * 7 KB per point, 66 points per rank; MPI_Send spent 0.17 s per rank there,
- * 0.07 s of it spinning). */
+ * thread, which polls, has taken a message over the eager limit (figure 5a
+ * on 2 loaded cores: 5-7 KB per point, 66 points per rank; MPI_Send spent
+ * 0.17-0.25 s per rank there, 0.07-0.08 s of it spinning; MPI_Isend 1 ms). */
 struct pending {
   struct pending *next;
   MPI_Request rq;
