@@ -20,6 +20,7 @@
 #include "io/run_h5.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_dist.h"
+#include "sweep/sweep_trace_private.h"
 #include "sweep/sweep_h5.h"
 #include "sweep/sweep_h5_private.h"
 #include "sweep/sweep_private.h"
@@ -606,8 +607,10 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   enum progress_mode mode = progress->value ? (enum progress_mode)progress->choice : PROGRESS_AUTO;
 
   struct cs_dist dist;
+  cs_trace("cli_begin", -1, 0, 0, 0, 0);
   if (cs_dist_init(&dist) != CS_OK)
     return cli_fail(cmd, "cannot start MPI: %s", cs_errmsg());
+  cs_trace("dist_init_end", -1, dist.rank, dist.size, 0, 0);
   install_handlers();
   /* the size line goes with the progress report: on a terminal, or in a log */
   struct checks checks = {.resume = {-1, ""},
@@ -639,6 +642,8 @@ int cli_sweep(const struct cli_ctx *ctx, int argc, char **argv)
   } else
     rc = run(&dist, &job, mode, quiet);
   cs_sweep_job_free(&job);
+  cs_trace("job_freed", -1, 0, 0, 0, 0);
   cs_dist_finalize(&dist);
+  cs_trace("cli_end", -1, 0, 0, 0, 0);
   return rc;
 }

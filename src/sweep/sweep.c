@@ -19,6 +19,7 @@
 #include "integrate/flow.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_private.h"
+#include "sweep/sweep_trace_private.h"
 #include "analysis/equilibrium_private.h"
 #include "analysis/orbit_private.h"
 
@@ -629,6 +630,7 @@ static void *writer_main(void *arg)
   pthread_mutex_unlock(&r->lock);
   if (r->ctl->tick)
     r->ctl->tick(r->sink_ctx);
+  cs_trace("writer_exit", -1, cs_trace_thread_cpu(), 0, 0, 0);
   return NULL;
 }
 
@@ -769,7 +771,7 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
 {
   struct run *r = e->r;
   const struct cs_model *m = r->m;
-  double p1, p2;
+  double p1, p2, tc0 = cs_trace_thread_cpu();
   int done = 0; /* by Newton continuation, with the multipliers */
   cs_sweep_values(r->spec, k, &p1, &p2);
   enum cs_status st = set_point(w, m, r->spec, p1, p2);
@@ -802,8 +804,11 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
       res->steps += steps, res->rhs_evals += evals; /* the work of a refused attempt */
     }
   }
-  if (silent || res->status == CS_ERR_INTERRUPTED)
+  if (silent || res->status == CS_ERR_INTERRUPTED) {
+    cs_trace("point", omp_get_thread_num(), (double)k, 1, cs_trace_thread_cpu() - tc0,
+             (double)res->rhs_evals);
     return;
+  }
   if (r->spec->multipliers && !done)
     floquet(w, m, r->base, r->spec, p1, p2, res);
   else if (!r->spec->multipliers)
@@ -822,6 +827,8 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
   }
   size_t len;
   void *buf = pack_point(pass, k, p1, p2, &out, m->n_state, &len);
+  cs_trace("point", omp_get_thread_num(), (double)k, 0, cs_trace_thread_cpu() - tc0,
+           (double)res->rhs_evals);
   exec_emit(e, buf, len);
 }
 
@@ -873,8 +880,12 @@ static void refine_one(struct exec *e, struct worker *w, struct unit *u);
 static void work(struct exec *e, struct worker *w)
 {
   struct unit u;
+  int tid = omp_get_thread_num();
   for (;;) {
+    double tw0 = omp_get_wtime();
     int rc = exec_take(e, &u);
+    cs_trace("take", tid, rc, rc > 0 ? (double)u.q0 : -1, rc > 0 ? (double)u.q1 : -1,
+             omp_get_wtime() - tw0);
     if (rc < 0)
       return;
     if (rc == 0) {
@@ -882,10 +893,13 @@ static void work(struct exec *e, struct worker *w)
       nanosleep(&ts, NULL);
       continue;
     }
+    double tc0 = cs_trace_thread_cpu(), tw1 = omp_get_wtime();
     if (u.kind == UNIT_REFINE)
       refine_one(e, w, &u);
     else
       run_segment(e, w, &u);
+    cs_trace("unit", tid, u.kind == UNIT_REFINE ? -1 : (double)u.q0, (double)u.q1,
+             cs_trace_thread_cpu() - tc0, omp_get_wtime() - tw1);
     if (interrupted(e))
       return; /* an abandoned unit is not done: a resume computes it */
     emit_simple(e, MSG_UNIT_DONE, 0, NULL);
@@ -1342,8 +1356,10 @@ static void *monitor_main(void *arg)
     pthread_mutex_lock(&r->lock);
     int quit = r->writer_quit;
     pthread_mutex_unlock(&r->lock);
-    if (quit)
+    if (quit) {
+      cs_trace("monitor_exit", -1, cs_trace_thread_cpu(), 0, 0, 0);
       return NULL;
+    }
     if (!r->abort && r->ctl->cancel && *r->ctl->cancel)
       set_stop(r, CS_SWEEP_CANCELLED);
     if (!r->abort && e->comm->stopped(e->comm->ctx))
@@ -1432,6 +1448,7 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
   r.coordinator = !ctl->comm || ctl->comm->rank == 0;
   int nthreads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
   double t0 = omp_get_wtime();
+  cs_trace("run_begin", -1, r.coordinator, nthreads, 0, 0);
   r.nthreads = nthreads;
   pthread_mutex_init(&r.lock, NULL);
   pthread_condattr_t ca;
@@ -1442,6 +1459,7 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
 
   if (!r.coordinator) {
     run_worker(&r, nthreads);
+    cs_trace("run_end", -1, 0, 0, 0, 0);
     out->worker = 1;
     out->wall_time = omp_get_wtime() - t0;
     out->interrupted = r.stop == CS_SWEEP_CANCELLED;
@@ -1515,9 +1533,11 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
   }
 
   /* 1. the points */
+  cs_trace("points_begin", -1, (double)n_units, 0, 0, 0);
   if (!r.abort)
     run_phase(&r, units, n_units, nthreads);
   drain(&r);
+  cs_trace("points_end", -1, 0, 0, 0, 0);
 
   /* 2. changes between neighbours, refined by bisection (1-D) */
   if (!r.abort && !spec.points2) {
@@ -1554,8 +1574,10 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
   pthread_mutex_lock(&r.lock);
   r.finished = 1;
   pthread_mutex_unlock(&r.lock);
+  cs_trace("refine_end", -1, 0, 0, 0, 0);
   if (serving)
     ctl->comm->serve_end(ctl->comm->ctx, r.abort);
+  cs_trace("serve_end", -1, 0, 0, 0, 0);
   pthread_mutex_lock(&r.lock);
   r.writer_quit = 1;
   pthread_cond_broadcast(&r.changed);
@@ -1564,8 +1586,10 @@ enum cs_status cs_sweep_run_ctl(const struct cs_model *m, const void *base_param
     pthread_join(writer, NULL);
   free(units);
 
+  cs_trace("eq_begin", -1, 0, 0, 0, 0);
   if (!r.abort && spec.equilibria && !spec.points2)
     equilibria_along(m, base_params, y0, &spec, out, cap);
+  cs_trace("run_end", -1, 0, 0, 0, 0);
   out->wall_time = omp_get_wtime() - t0;
   out->rhs_evals = r.rhs_evals;
   out->failed = r.failed;

@@ -11,6 +11,7 @@
 #include "sweep/sweep_dist.h"
 #include "sweep/sweep_dist_private.h"
 #include "sweep/sweep_h5_private.h"
+#include "sweep/sweep_trace_private.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ enum cs_status cs_sweep_job_create(struct cs_dist *d, const char *path,
                                    const struct cs_sweep_job_opts *opts, struct cs_sweep_job *job)
 {
   memset(job, 0, sizeof *job);
+  cs_trace("create_begin", -1, d->rank, 0, 0, 0);
   verdict v = ok();
   if (!opts || !opts->params_file)
     v = input(cs_error_set(CS_ERR_ARG, "cs_sweep_job_create: no parameter file"));
@@ -92,10 +94,12 @@ enum cs_status cs_sweep_job_create(struct cs_dist *d, const char *path,
                                            &job->w),
                     0};
   }
+  cs_trace("h5_created", -1, d->rank, 0, 0, 0);
   v = cs_dist_i_from_root(d, v);
   if (v.st != CS_OK)
     return fail(job, v);
   job->live = d->rank == 0;
+  cs_trace("create_end", -1, d->rank, 0, 0, 0);
   return CS_OK;
 }
 
@@ -243,7 +247,9 @@ enum cs_status cs_sweep_job_finish(struct cs_sweep_job *job, const struct cs_swe
 {
   if (!job->w)
     return CS_OK;
+  cs_trace("finish_begin", -1, 0, 0, 0, 0);
   enum cs_status st = cs_sweep_h5_finish(job->w, out);
+  cs_trace("finish_end", -1, 0, 0, 0, 0);
   job->w = NULL;
   job->live = 0;
   return st;

@@ -22,6 +22,10 @@ Schedulers:
           points), so that every seam of old is kept; each unit's cost
           predicted from the measured cost of the nearest finished point and
           the most expensive handed out first
+  lyapunov_tasks  (with --nolyap; a proposal) new's units without the
+          points' Lyapunov runs, each run a task of its own released when
+          the chain passes its point (the run starts from the state the
+          chain reached there, so results would stay bit-identical)
   quarter the first layout tried for version 6: chunks shrinking towards the
           pass's end to a quarter of what is left (not below 4 overlaps),
           dispatched as new; better balanced on some traces, but it moves
@@ -115,6 +119,40 @@ def simulate(units, workers, order):
     return end
 
 
+def simulate_lyapunov_tasks(units, lyap, workers, order):
+    """As simulate, each point's Lyapunov run a task of its own (a proposal,
+    not the sweep's scheduler): a unit runs its chain of points without
+    them (pts: the costs without the run), and the run of point k, which
+    starts from the state the chain reached at k, is released when the chain
+    passes k; a free worker takes a unit while any is left (order picks
+    which), else the Lyapunov task released first."""
+    n = len(cost_all)
+    done_at = np.full(n, np.inf)
+    left = list(range(len(units)))
+    free = [(0.0, w) for w in range(workers)]
+    heapq.heapify(free)
+    tasks = []
+    end = 0.0
+    while left or tasks:
+        t, w = heapq.heappop(free)
+        if left:
+            i = order(left, done_at, t)
+            left.remove(i)
+            q0, q1, s, pts = units[i]
+            tt = t + s
+            for k, c in enumerate(pts):
+                tt += c
+                done_at[q0 + k] = tt
+                if lyap[q0 + k] > 0:
+                    heapq.heappush(tasks, (tt, lyap[q0 + k]))
+        else:
+            r, c = heapq.heappop(tasks)
+            tt = max(t, r) + c
+        end = max(end, tt)
+        heapq.heappush(free, (tt, w))
+    return end
+
+
 def order_in_pass(left, done_at, now):
     return left[0]
 
@@ -160,6 +198,7 @@ def main():
     a = ap.parse_args()
     x, cost, cls = load(a.trace)
     cost_all = cost
+    xn = cn = None
     if a.nolyap:
         xn, cn, _ = load(a.nolyap)
         seam = np.interp(x, xn, cn)
@@ -183,11 +222,19 @@ def main():
         "independent_points": (chunks_fixed(n, 1), "predicted"),
     }
     ws = [int(w) for w in a.workers.split(",")]
+    if a.nolyap:
+        schemes["lyapunov_tasks"] = (chunks_new(n, a.chunk), "predicted")
     t1_old = None
     for name, (layout, how) in schemes.items():
-        units = unit_costs(layout, cost, seam, 0 if name == "independent_points" else OVERLAP)
+        lyap = None
+        if name == "lyapunov_tasks":
+            chain = np.minimum(np.interp(x, xn, cn), cost)
+            lyap = cost - chain
+            units = unit_costs(layout, chain, seam, OVERLAP)
+        else:
+            units = unit_costs(layout, cost, seam, 0 if name == "independent_points" else OVERLAP)
         order = order_in_pass if how == "pass" else make_order_predicted(units)
-        t1 = sum(s + sum(p) for _, _, s, p in units)
+        t1 = sum(s + sum(p) for _, _, s, p in units) + (lyap.sum() if lyap is not None else 0)
         if name == "old":
             t1_old = t1
         seam_share = sum(s for _, _, s, _ in units) / t1
@@ -195,7 +242,8 @@ def main():
         print(f"{name}_seam_work_share = {seam_share:.3f}")
         print(f"{name}_work_vs_old = {t1 / t1_old:.4f}")
         for w in ws:
-            tp = simulate(units, w, order)
+            tp = (simulate(units, w, order) if lyap is None else
+                  simulate_lyapunov_tasks(units, lyap, w, order))
             print(f"{name}_P{w} = efficiency {t1 / (w * tp):.3f} vs_old {t1_old / (w * tp):.3f}"
                   f" speedup {t1_old / tp:.1f}")
 

@@ -124,6 +124,23 @@ with h5py.File('$scratch/np2_tm.h5', 'r') as f:
 same "$scratch/one_tm.h5" "$scratch/np2_tm.h5"
 pass "integer outputs (section/codes): 2 ranks give the file of 1 process"
 
+# the transport: with every rank on this node and no point-to-point layer
+# chosen, Open MPI's ob1 (shared memory), not UCX, whose MPI_Init spends
+# 0.2 s probing for network devices; a layer the user chose (OMPI_MCA_pml,
+# which mpirun --mca pml also sets) is kept: a name that does not exist
+# makes MPI_Init fail, naming it
+few=(--set sweep.points=4 --set sweep.transient=10 --set sweep.record=10)
+OMPI_MCA_pml_base_verbose=10 mpi_ok 2 "$scratch/pml.h5" "$ini" "${few[@]}"
+grep -q "component ob1 selected" "$scratch/mpi.err" ||
+  die "$last: Open MPI did not select ob1 ($(grep -i 'selected' "$scratch/mpi.err" | head -3))"
+pass "one node, no pml chosen: Open MPI's ob1"
+if OMPI_MCA_pml=no_such_pml mpi 2 "$exe" sweep "$ini" "${few[@]}" -o "$scratch/pml2.h5" --threads 1 \
+  >/dev/null 2>"$scratch/pml2.err"; then
+  die "OMPI_MCA_pml=no_such_pml: the run succeeded (the user's choice was replaced)"
+fi
+grep -q no_such_pml "$scratch/pml2.err" || die "OMPI_MCA_pml=no_such_pml: not named ($(head -5 "$scratch/pml2.err"))"
+pass "OMPI_MCA_pml set by the user: kept"
+
 # SIGTERM to mpirun (what a scheduler sends), while rank 0 is held with 5
 # points on disk (the sweep cannot end meanwhile): mpirun passes it on to the
 # ranks, which stop; rank 0 keeps every finished point and says so; a resume
