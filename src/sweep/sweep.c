@@ -841,7 +841,7 @@ static int newton_continued(struct exec *e, struct worker *w, double p1, double 
 }
 
 static int interrupted(const struct exec *e);
-static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j);
+static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j, int in_unit);
 static void seg_flush(struct exec *e, struct seg_out *so);
 
 /* Analyses one grid point; delivers it unless `silent` (seam overlap) or
@@ -941,14 +941,15 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
     pthread_mutex_lock(&e->lock);
     so->pending++;
     pthread_mutex_unlock(&e->lock);
-    run_lyap(e, w, &here);
+    run_lyap(e, w, &here, 1);
   }
   seg_flush(e, so);
 }
 
 /* Runs a queued Lyapunov run on this thread's own params and workspace, and
- * completes its point (class, 0-1 test); dropped when the sweep stops. */
-static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j)
+ * completes its point (class, 0-1 test); dropped when the sweep stops.
+ * in_unit: run within a unit of this thread (the trace counts it there). */
+static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j, int in_unit)
 {
   const struct cs_model *m = e->r->m;
   const struct cs_sweep_spec *spec = e->r->spec;
@@ -969,8 +970,8 @@ static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j)
     ok = h->res.status != CS_ERR_INTERRUPTED;
     h->res.final_state = h->res.equilibrium = NULL, h->res.section = NULL;
   }
-  cs_trace("lyap", omp_get_thread_num(), h ? (double)h->index : -1, 0, cs_trace_thread_cpu() - tc0,
-           0);
+  cs_trace("lyap", omp_get_thread_num(), h ? (double)h->index : -1, in_unit,
+           cs_trace_thread_cpu() - tc0, 0);
   pthread_mutex_lock(&e->lock);
   sl->state = ok ? SLOT_READY : SLOT_DROPPED;
   j->seg->pending--;
@@ -1005,7 +1006,7 @@ static void help(struct exec *e, struct worker *w, int until_done)
     struct lyap_job *j = job_take(e, NULL);
     if (j) {
       pthread_mutex_unlock(&e->lock);
-      run_lyap(e, w, j);
+      run_lyap(e, w, j, 0);
       free(j);
       pthread_mutex_lock(&e->lock);
     } else if (until_done && e->chains > 0) {
@@ -1040,7 +1041,7 @@ static void seg_finish(struct exec *e, struct worker *w, struct seg_out *so)
     struct lyap_job *j = job_take(e, so);
     if (j) {
       pthread_mutex_unlock(&e->lock);
-      run_lyap(e, w, j);
+      run_lyap(e, w, j, 1);
       free(j);
       pthread_mutex_lock(&e->lock);
     } else {
