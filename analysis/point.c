@@ -1135,60 +1135,10 @@ static void zero_one(struct run *r, struct cs_point_result *res)
   }
 }
 
-/* The parts of a point that follow its Lyapunov run: the class decided by
- * the exponent and the 0-1 test. */
-static void after_lyapunov(struct run *r, struct cs_point_result *res)
-{
-  classify_by_exponent(res, r->spec->lyapunov_zero_tol);
-  if (r->spec->lyapunov && res->status == CS_OK)
-    zero_one(r, res);
-}
-
-void cs_point_lyap_run(const struct cs_model *m, const void *params,
-                       const struct cs_point_spec *spec, struct cs_point_ws *ws,
-                       const struct cs_point_lyap *job, struct cs_point_result *res)
-{
-  size_t nd = m->derived_fn ? m->n_derived : 0;
-  struct run rr = {0}, *r = &rr;
-  r->m = m;
-  r->spec = spec;
-  r->ws = ws;
-  r->n = m->n_state;
-  if (ws_reserve(ws, nd, m->params_size) != CS_OK) {
-    snprintf(res->message, sizeof res->message, "out of memory for the Lyapunov run");
-    after_lyapunov(r, res); /* an exponent not computed: aperiodic */
-    return;
-  }
-  memcpy(ws->params, params, m->params_size);
-  r->p = ws->params;
-  r->nd = nd;
-  r->cols = 1 + r->n + nd;
-  r->yend = ws->vec + 3 * ws->n_max;
-  memcpy(r->yend, job->y, r->n * sizeof *r->yend);
-  memcpy(r->amp, job->amp, r->n * sizeof *r->amp);
-  r->ev = (struct events){m,          r->p,        job->state_idx, job->derived_idx,
-                          job->level, job->escape, ws->scratch,    r->amp};
-  r->sec_root = job->sec_dir_set ? 0 : -1;
-  r->dirs[0] = job->sec_dir;
-  ws->zo_n = 0;
-  lyapunov(r, res, job->t0);
-  after_lyapunov(r, res);
-}
-
 enum cs_status cs_point_analyse(const struct cs_model *m, const void *params, const double *y0,
                                 const struct cs_point_spec *spec, struct cs_point_ws *ws,
                                 struct cs_point_result *res)
 {
-  return cs_point_analyse_defer(m, params, y0, spec, ws, res, NULL);
-}
-
-enum cs_status cs_point_analyse_defer(const struct cs_model *m, const void *params,
-                                      const double *y0, const struct cs_point_spec *spec,
-                                      struct cs_point_ws *ws, struct cs_point_result *res,
-                                      struct cs_point_lyap *defer)
-{
-  if (defer)
-    defer->pending = 0;
   if (!res)
     return CS_FAIL(CS_ERR_ARG);
   result_init(res, ws);
@@ -1321,24 +1271,11 @@ enum cs_status cs_point_analyse_defer(const struct cs_model *m, const void *para
       }
     }
     int regular = res->cls == CS_CLASS_EQUILIBRIUM || res->cls == CS_CLASS_PERIODIC;
-    int run_lyap = spec->lyapunov && (!regular || spec->lyapunov_always);
-    if (run_lyap && defer && r->n <= CS_FLOW_MAX_N) {
-      /* the caller runs it (cs_point_lyap_run): what it starts from */
-      defer->pending = 1;
-      defer->t0 = tw;
-      memcpy(defer->y, r->yend, r->n * sizeof *r->yend);
-      memcpy(defer->amp, r->amp, r->n * sizeof *r->amp);
-      defer->state_idx = r->ev.state_idx;
-      defer->derived_idx = r->ev.derived_idx;
-      defer->level = r->ev.level;
-      defer->escape = r->ev.escape;
-      defer->sec_dir_set = r->sec_root >= 0;
-      defer->sec_dir = r->sec_root >= 0 ? r->dirs[r->sec_root] : 0;
-    } else {
-      if (run_lyap)
-        lyapunov(r, res, tw);
-      after_lyapunov(r, res);
-    }
+    if (spec->lyapunov && (!regular || spec->lyapunov_always))
+      lyapunov(r, res, tw);
+    classify_by_exponent(res, spec->lyapunov_zero_tol);
+    if (spec->lyapunov && res->status == CS_OK)
+      zero_one(r, res);
   }
   struct cs_flow_stats fs;
   cs_flow_stats(ws->flow, &fs);

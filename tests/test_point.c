@@ -16,7 +16,6 @@
 
 #include "analysis/classify.h"
 #include "analysis/point.h"
-#include "analysis/point_private.h"
 #include "io/config.h"
 #include "models/model.h"
 #include "sweep/sweep.h"
@@ -293,77 +292,6 @@ static void lorenz_exponents(void **state)
   assert_int_equal(r.cls, CS_CLASS_APERIODIC);
   assert_true(strstr(r.message, "Jacobian") != NULL);
   cs_point_ws_free(ws);
-  release(m, p);
-}
-
-/* The Lyapunov run split off (cs_point_analyse_defer, then cs_point_lyap_run
- * on another workspace that has run another point, from a copy of the
- * section rows, as the sweep's tasks do) gives the result of the whole
- * analysis bit for bit, the final state already before the run; a point
- * whose class needs no exponent leaves nothing pending. */
-static void deferred_lyapunov(void **state)
-{
-  (void)state;
-  const struct cs_model *m = &cs_model_lorenz;
-  void *p = make_params(m);
-  prepare_ok(m, p);
-  struct cs_point_ws *ws = cs_point_ws_create(3, 200), *other = cs_point_ws_create(3, 200);
-  struct cs_point_spec s = spec_for(m);
-  s.transient = 50;
-  s.record = 50;
-  s.lyapunov_time = 200;
-  for (int q = 1; q <= 2; q++) {
-    s.lyapunov = q;
-    struct cs_point_result a, b, c;
-    analyse(m, p, m->state_default, &s, ws, &a);
-    assert_int_equal(a.cls, CS_CLASS_CHAOTIC);
-    double fa[3], *rows = malloc(a.n_section * a.section_cols * sizeof *rows);
-    assert_non_null(rows);
-    memcpy(fa, a.final_state, sizeof fa);
-    /* the other workspace first analyses a point elsewhere */
-    double y1[3] = {-3.0, 2.0, 30.0};
-    analyse(m, p, y1, &s, other, &c);
-    struct cs_point_lyap job;
-    assert_int_equal(cs_point_analyse_defer(m, p, m->state_default, &s, ws, &b, &job), CS_OK);
-    assert_int_equal(job.pending, 1);
-    assert_int_equal(b.cls, CS_CLASS_PENDING);
-    assert_true(isnan(b.lyapunov));
-    assert_memory_equal(b.final_state, fa, sizeof fa);
-    memcpy(rows, b.section, b.n_section * b.section_cols * sizeof *rows);
-    b.section = rows;
-    cs_point_lyap_run(m, p, &s, other, &job, &b);
-    print_message("deferred (q = %d): %s, %.17g vs %.17g\n", q, cs_class_name(b.cls), b.lyapunov,
-                  a.lyapunov);
-    assert_int_equal(b.cls, a.cls);
-    assert_int_equal(b.status, a.status);
-    assert_memory_equal(&b.lyapunov, &a.lyapunov, sizeof a.lyapunov);
-    assert_memory_equal(&b.lyapunov_err, &a.lyapunov_err, sizeof a.lyapunov_err);
-    assert_memory_equal(&b.lyapunov_time_used, &a.lyapunov_time_used, sizeof(double));
-    assert_memory_equal(b.spectrum, a.spectrum, sizeof a.spectrum);
-    assert_memory_equal(b.spectrum_err, a.spectrum_err, sizeof a.spectrum_err);
-    assert_memory_equal(&b.kaplan_yorke, &a.kaplan_yorke, sizeof(double));
-    assert_memory_equal(&b.zero_one, &a.zero_one, sizeof(double));
-    assert_int_equal(b.zero_one_points, a.zero_one_points);
-    assert_true(a.zero_one_points > 0);
-    assert_int_equal(b.chaos_disagree, a.chaos_disagree);
-    assert_int_equal(b.reduced_dimension, a.reduced_dimension);
-    assert_int_equal(b.steps, a.steps);
-    assert_int_equal(b.rhs_evals, a.rhs_evals);
-    assert_string_equal(b.message, a.message);
-    free(rows);
-  }
-  /* below the preturbulence (rho = 10): an equilibrium, nothing to run */
-  set(m, p, "rho", 10.0);
-  prepare_ok(m, p);
-  struct cs_point_lyap job;
-  struct cs_point_result r;
-  s.lyapunov = 1;
-  s.adaptive_transient = 1;
-  assert_int_equal(cs_point_analyse_defer(m, p, m->state_default, &s, ws, &r, &job), CS_OK);
-  assert_int_equal(r.cls, CS_CLASS_EQUILIBRIUM);
-  assert_int_equal(job.pending, 0);
-  cs_point_ws_free(ws);
-  cs_point_ws_free(other);
   release(m, p);
 }
 
@@ -883,14 +811,13 @@ static void names_and_arguments(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(names_and_arguments),  cmocka_unit_test(oscillator_crossing_times),
-      cmocka_unit_test(vanderpol_period),     cmocka_unit_test(duffing_period_doubling),
-      cmocka_unit_test(lorenz_exponents),     cmocka_unit_test(deferred_lyapunov),
-      cmocka_unit_test(adaptive_transient),   cmocka_unit_test(contraction_estimate),
-      cmocka_unit_test(decaying_alternation), cmocka_unit_test(belt_converged_period),
-      cmocka_unit_test(pendulum_fig6b),       cmocka_unit_test(twomass_stick_statistics),
-      cmocka_unit_test(event_driven_model),   cmocka_unit_test(unstable_equilibrium),
-      cmocka_unit_test(saddle_left),
+      cmocka_unit_test(names_and_arguments),      cmocka_unit_test(oscillator_crossing_times),
+      cmocka_unit_test(vanderpol_period),         cmocka_unit_test(duffing_period_doubling),
+      cmocka_unit_test(lorenz_exponents),         cmocka_unit_test(adaptive_transient),
+      cmocka_unit_test(contraction_estimate),     cmocka_unit_test(decaying_alternation),
+      cmocka_unit_test(belt_converged_period),    cmocka_unit_test(pendulum_fig6b),
+      cmocka_unit_test(twomass_stick_statistics), cmocka_unit_test(event_driven_model),
+      cmocka_unit_test(unstable_equilibrium),     cmocka_unit_test(saddle_left),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,6 @@
 #include "sweep/sweep_trace_private.h"
 #include "analysis/equilibrium_private.h"
 #include "analysis/orbit_private.h"
-#include "analysis/point_private.h"
 
 size_t cs_sweep_npoints(const struct cs_sweep_spec *spec)
 {
@@ -93,12 +92,6 @@ struct worker {
   void *ubase;             /* the unprepared params of the point (Floquet multipliers) */
   struct cs_orbit_ws *orb; /* shooting workspace, made at the first periodic point */
   struct cs_point_ws *ws;
-  /* the Lyapunov runs this thread takes (lyap_run): their own params copy,
-   * attached, and workspace, as a run may come between two points of the
-   * thread's own chain */
-  void *lparams;
-  struct cs_point_ws *lws;
-  int lattached;
   double y[CS_FLOW_MAX_N];
   double eq_row[1 + 2 * CS_FLOW_MAX_N + 64]; /* one section row for an equilibrium */
   char msg[256];
@@ -118,16 +111,6 @@ static int worker_init(struct worker *w, const struct cs_model *m, const void *b
   if (m->attach && m->attach(w->params) != CS_OK)
     return -1;
   w->attached = 1;
-  if (spec->point.lyapunov) {
-    w->lparams = malloc(m->params_size);
-    w->lws = cs_point_ws_create(m->n_state, spec->point.max_points);
-    if (!w->lparams || !w->lws)
-      return -1;
-    memcpy(w->lparams, base, m->params_size);
-    if (m->attach && m->attach(w->lparams) != CS_OK)
-      return -1;
-    w->lattached = 1;
-  }
   return 0;
 }
 
@@ -135,11 +118,7 @@ static void worker_free(struct worker *w, const struct cs_model *m)
 {
   if (w->attached && m->detach)
     m->detach(w->params);
-  if (w->lattached && m->detach)
-    m->detach(w->lparams);
   free(w->params);
-  free(w->lparams);
-  cs_point_ws_free(w->lws);
   free(w->ubase);
   cs_orbit_ws_free(w->orb);
   cs_point_ws_free(w->ws);
@@ -227,29 +206,22 @@ static void floquet(struct worker *w, const struct cs_model *m, const void *base
   res->mult_unstable = orb.n_unstable;
 }
 
-/* Sets the grid values on params and prepares them; msg: why not. */
-static enum cs_status set_params(void *params, char *msg, size_t len, const struct cs_model *m,
-                                 const struct cs_sweep_spec *spec, double p1, double p2)
-{
-  enum cs_status st = cs_model_set_param(m, params, m->param[spec->param].name, p1);
-  if (st == CS_OK && spec->param2 >= 0)
-    st = cs_model_set_param(m, params, m->param[spec->param2].name, p2);
-  if (st != CS_OK) {
-    snprintf(msg, len, "parameter value out of the model's range");
-    return st;
-  }
-  msg[0] = '\0';
-  st = m->prepare(params);
-  if (st != CS_OK) /* the point's failure note */
-    snprintf(msg, len, "%s", cs_errmsg());
-  return st;
-}
-
 /* Sets the grid values on the worker's params and prepares them. */
 static enum cs_status set_point(struct worker *w, const struct cs_model *m,
                                 const struct cs_sweep_spec *spec, double p1, double p2)
 {
-  return set_params(w->params, w->msg, sizeof w->msg, m, spec, p1, p2);
+  enum cs_status st = cs_model_set_param(m, w->params, m->param[spec->param].name, p1);
+  if (st == CS_OK && spec->param2 >= 0)
+    st = cs_model_set_param(m, w->params, m->param[spec->param2].name, p2);
+  if (st != CS_OK) {
+    snprintf(w->msg, sizeof w->msg, "parameter value out of the model's range");
+    return st;
+  }
+  w->msg[0] = '\0';
+  st = m->prepare(w->params);
+  if (st != CS_OK) /* the point's failure note */
+    snprintf(w->msg, sizeof w->msg, "%s", cs_errmsg());
+  return st;
 }
 
 static int usable_for_continuation(enum cs_class c)
@@ -664,59 +636,11 @@ static void *writer_main(void *arg)
 
 /* ------------------------------------------------------------- the work */
 
-/* A segment's delivered points in order while their Lyapunov runs may be
- * pending (on any thread): each is sent once it and every point before it
- * are complete, so that what a stop keeps of a segment is a prefix of it, as
- * a resume expects. */
-enum slot_state { SLOT_PENDING, SLOT_READY, SLOT_DROPPED };
-struct slot {
-  void *buf; /* the packed point (pack_point) */
-  size_t len;
-  int state;
-};
-struct seg_out {
-  struct slot *slot;
-  size_t n, cap, sent;
-  size_t pending; /* Lyapunov runs not finished */
-};
-
-/* A point's Lyapunov run, queued: it starts from the state the chain reached
- * at the point and feeds nothing that follows (the next point starts from
- * the final state, taken before it), so any thread may take it while the
- * chain goes on. */
-struct lyap_job {
-  struct lyap_job *next;
-  struct seg_out *seg;
-  size_t slot;
-  struct cs_point_lyap lp;
-};
-
 /* Where this process's threads get units and send results. */
 struct exec {
   struct run *r;
   const struct cs_sweep_comm *comm; /* NULL on the coordinator */
-  /* the queued Lyapunov runs and the chains that may queue more */
-  pthread_mutex_t lock;
-  pthread_cond_t changed;
-  struct lyap_job *jobs;
-  int chains;
 };
-
-static void exec_init(struct exec *e, struct run *r, const struct cs_sweep_comm *comm)
-{
-  e->r = r;
-  e->comm = comm;
-  pthread_mutex_init(&e->lock, NULL);
-  pthread_cond_init(&e->changed, NULL);
-  e->jobs = NULL;
-  e->chains = 0;
-}
-
-static void exec_destroy(struct exec *e)
-{
-  pthread_mutex_destroy(&e->lock);
-  pthread_cond_destroy(&e->changed);
-}
 
 static int exec_take(struct exec *e, struct unit *u)
 {
@@ -840,21 +764,11 @@ static int newton_continued(struct exec *e, struct worker *w, double p1, double 
   return 1;
 }
 
-static int interrupted(const struct exec *e);
-static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j, int in_unit);
-static void seg_flush(struct exec *e, struct seg_out *so);
-
 /* Analyses one grid point; delivers it unless `silent` (seam overlap) or
- * abandoned (interrupted). With `so`, its Lyapunov run is queued for any
- * thread (*deferred = 1; its class is then CS_CLASS_PENDING here, one that
- * the exponent decides) and the point delivered in order once it is done. */
+ * abandoned (interrupted). */
 static void run_point(struct exec *e, struct worker *w, int pass, size_t k, const double *start,
-                      int silent, int continued_periodic, struct seg_out *so, int *deferred,
-                      struct cs_point_result *res)
+                      int silent, int continued_periodic, struct cs_point_result *res)
 {
-  struct cs_point_lyap lp;
-  lp.pending = 0;
-  *deferred = 0;
   struct run *r = e->r;
   const struct cs_model *m = r->m;
   double p1, p2, tc0 = cs_trace_thread_cpu();
@@ -886,7 +800,7 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
       struct cs_point_spec ps = r->spec->point;
       if (silent)
         ps.lyapunov = 0;
-      cs_point_analyse_defer(m, w->params, start, &ps, w->ws, res, so && !silent ? &lp : NULL);
+      cs_point_analyse(m, w->params, start, &ps, w->ws, res);
       res->steps += steps, res->rhs_evals += evals; /* the work of a refused attempt */
     }
   }
@@ -915,148 +829,7 @@ static void run_point(struct exec *e, struct worker *w, int pass, size_t k, cons
   void *buf = pack_point(pass, k, p1, p2, &out, m->n_state, &len);
   cs_trace("point", omp_get_thread_num(), (double)k, 0, cs_trace_thread_cpu() - tc0,
            (double)res->rhs_evals);
-  *deferred = lp.pending;
-  if (!so || !buf) {
-    exec_emit(e, buf, len);
-    return;
-  }
-  struct lyap_job *j = lp.pending ? malloc(sizeof *j) : NULL;
-  pthread_mutex_lock(&e->lock);
-  struct slot *sl = &so->slot[so->n];
-  sl->buf = buf, sl->len = len, sl->state = lp.pending ? SLOT_PENDING : SLOT_READY;
-  if (j) {
-    j->seg = so, j->slot = so->n, j->lp = lp;
-    j->next = NULL; /* in order: a segment's points are sent in order */
-    struct lyap_job **t = &e->jobs;
-    while (*t)
-      t = &(*t)->next;
-    *t = j;
-    so->pending++;
-    pthread_cond_broadcast(&e->changed);
-  }
-  so->n++;
-  pthread_mutex_unlock(&e->lock);
-  if (lp.pending && !j) { /* no memory for the job: the run here */
-    struct lyap_job here = {NULL, so, so->n - 1, lp};
-    pthread_mutex_lock(&e->lock);
-    so->pending++;
-    pthread_mutex_unlock(&e->lock);
-    run_lyap(e, w, &here, 1);
-  }
-  seg_flush(e, so);
-}
-
-/* Runs a queued Lyapunov run on this thread's own params and workspace, and
- * completes its point (class, 0-1 test); dropped when the sweep stops.
- * in_unit: run within a unit of this thread (the trace counts it there). */
-static void run_lyap(struct exec *e, struct worker *w, struct lyap_job *j, int in_unit)
-{
-  const struct cs_model *m = e->r->m;
-  const struct cs_sweep_spec *spec = e->r->spec;
-  double tc0 = cs_trace_thread_cpu();
-  pthread_mutex_lock(&e->lock);
-  struct slot *sl = &j->seg->slot[j->slot];
-  pthread_mutex_unlock(&e->lock);
-  struct msg_hdr *h = NULL;
-  int ok = !interrupted(e) && unpack_point(sl->buf, sl->len, &h) == 0;
-  if (ok) {
-    char msg[256];
-    if (set_params(w->lparams, msg, sizeof msg, m, spec, h->p1, h->p2) == CS_OK) {
-      cs_point_lyap_run(m, w->lparams, &spec->point, w->lws, &j->lp, &h->res);
-    } else { /* as a run that failed: no exponent */
-      snprintf(h->res.message, sizeof h->res.message, "%s", msg);
-      h->res.cls = CS_CLASS_APERIODIC;
-    }
-    ok = h->res.status != CS_ERR_INTERRUPTED;
-    h->res.final_state = h->res.equilibrium = NULL, h->res.section = NULL;
-  }
-  cs_trace("lyap", omp_get_thread_num(), h ? (double)h->index : -1, in_unit,
-           cs_trace_thread_cpu() - tc0, 0);
-  pthread_mutex_lock(&e->lock);
-  sl->state = ok ? SLOT_READY : SLOT_DROPPED;
-  j->seg->pending--;
-  pthread_cond_broadcast(&e->changed);
-  pthread_mutex_unlock(&e->lock);
-}
-
-/* Takes a queued run (of segment `own` if one is queued, else any); with
- * e->lock held. */
-static struct lyap_job *job_take(struct exec *e, const struct seg_out *own)
-{
-  struct lyap_job **pj = &e->jobs;
-  if (own) {
-    for (struct lyap_job **q = &e->jobs; *q; q = &(*q)->next)
-      if ((*q)->seg == own) {
-        pj = q;
-        break;
-      }
-  }
-  struct lyap_job *j = *pj;
-  if (j)
-    *pj = j->next;
-  return j;
-}
-
-/* Runs queued Lyapunov runs until none is queued; with `until_done`, also
- * those that running chains queue later, until no chain runs. */
-static void help(struct exec *e, struct worker *w, int until_done)
-{
-  pthread_mutex_lock(&e->lock);
-  for (;;) {
-    struct lyap_job *j = job_take(e, NULL);
-    if (j) {
-      pthread_mutex_unlock(&e->lock);
-      run_lyap(e, w, j, 0);
-      free(j);
-      pthread_mutex_lock(&e->lock);
-    } else if (until_done && e->chains > 0) {
-      pthread_cond_wait(&e->changed, &e->lock);
-    } else {
-      break;
-    }
-  }
-  pthread_mutex_unlock(&e->lock);
-}
-
-/* Sends the segment's complete points that follow the ones sent. */
-static void seg_flush(struct exec *e, struct seg_out *so)
-{
-  pthread_mutex_lock(&e->lock);
-  size_t end = so->sent;
-  while (end < so->n && so->slot[end].state == SLOT_READY)
-    end++;
-  pthread_mutex_unlock(&e->lock);
-  for (; so->sent < end; so->sent++) {
-    exec_emit(e, so->slot[so->sent].buf, so->slot[so->sent].len);
-    so->slot[so->sent].buf = NULL;
-  }
-}
-
-/* The segment's end: its queued runs (others' too, while its own are taken),
- * then what is complete is sent, the rest (after a dropped point) freed. */
-static void seg_finish(struct exec *e, struct worker *w, struct seg_out *so)
-{
-  pthread_mutex_lock(&e->lock);
-  while (so->pending > 0) {
-    struct lyap_job *j = job_take(e, so);
-    if (j) {
-      pthread_mutex_unlock(&e->lock);
-      run_lyap(e, w, j, 1);
-      free(j);
-      pthread_mutex_lock(&e->lock);
-    } else {
-      pthread_cond_wait(&e->changed, &e->lock);
-    }
-  }
-  pthread_mutex_unlock(&e->lock);
-  seg_flush(e, so);
-  for (size_t i = so->sent; i < so->n; i++)
-    free(so->slot[i].buf);
-  free(so->slot);
-  pthread_mutex_lock(&e->lock);
-  e->chains--;
-  pthread_cond_broadcast(&e->changed);
-  pthread_mutex_unlock(&e->lock);
+  exec_emit(e, buf, len);
 }
 
 /* Index of the q-th point of a 1-D pass (row `row` for 2-D). */
@@ -1090,32 +863,15 @@ static void run_segment(struct exec *e, struct worker *w, const struct unit *u)
   } else if (u->seam) {
     first = u->q0 > spec->overlap ? u->q0 - spec->overlap : 0;
   }
-  /* the points' Lyapunov runs as jobs of their own (without the memory for
-   * the segment's slots, each runs in its point as before) */
-  struct seg_out so = {0}, *sop = NULL;
-  if (spec->point.lyapunov && u->q1 > first && (so.slot = calloc(u->q1 - first, sizeof *so.slot))) {
-    so.cap = u->q1 - first;
-    sop = &so;
-    pthread_mutex_lock(&e->lock);
-    e->chains++;
-    pthread_mutex_unlock(&e->lock);
-  }
   for (size_t q = first; q < u->q1 && !interrupted(e); q++) {
     size_t k = pass_index(spec, u->pass, q, u->row);
     const double *start = spec->continuation && have ? w->y : e->r->y0;
-    int deferred;
-    run_point(e, w, u->pass, k, start, q < u->q0, spec->continuation && have && periodic, sop,
-              &deferred, &res);
-    /* a deferred point's class is pending: the exponent makes it chaotic,
-     * quasi-periodic or aperiodic, all usable to continue from, and never
-     * periodic; the final state is final */
-    have = spec->continuation && res.final_state && (usable_for_continuation(res.cls) || deferred);
+    run_point(e, w, u->pass, k, start, q < u->q0, spec->continuation && have && periodic, &res);
+    have = spec->continuation && res.final_state && usable_for_continuation(res.cls);
     periodic = res.cls == CS_CLASS_PERIODIC;
     if (have)
       memcpy(w->y, res.final_state, m->n_state * sizeof(double));
   }
-  if (sop)
-    seg_finish(e, w, sop);
 }
 
 static void refine_one(struct exec *e, struct worker *w, struct unit *u);
@@ -1126,17 +882,13 @@ static void work(struct exec *e, struct worker *w)
   struct unit u;
   int tid = omp_get_thread_num();
   for (;;) {
-    help(e, w, 0); /* the queued Lyapunov runs first: their points wait for them */
     double tw0 = omp_get_wtime();
     int rc = exec_take(e, &u);
     cs_trace("take", tid, rc, rc > 0 ? (double)u.q0 : -1, rc > 0 ? (double)u.q1 : -1,
              omp_get_wtime() - tw0);
-    if (rc < 0) {
-      help(e, w, 1); /* no unit is left: the runs the chains still queue */
+    if (rc < 0)
       return;
-    }
     if (rc == 0) {
-      help(e, w, 0);
       struct timespec ts = {0, 2 * 1000 * 1000};
       nanosleep(&ts, NULL);
       continue;
@@ -1553,8 +1305,7 @@ static void run_phase(struct run *r, struct unit *units, size_t n, int nthreads)
     r->class_cost[c] = r->class_points[c] = 0;
   r->phase_open = 1;
   pthread_mutex_unlock(&r->lock);
-  struct exec e;
-  exec_init(&e, r, NULL);
+  struct exec e = {r, NULL};
   int init_failed = 0;
 #pragma omp parallel num_threads(nthreads)
   {
@@ -1567,7 +1318,6 @@ static void run_phase(struct run *r, struct unit *units, size_t n, int nthreads)
     }
     worker_free(&w, r->m);
   }
-  exec_destroy(&e);
   if (init_failed) {
     r->nomem = 1;
     set_stop(r, CS_SWEEP_SINK);
@@ -1622,8 +1372,7 @@ static void *monitor_main(void *arg)
 /* A worker process: units from the coordinator until none is left. */
 static void run_worker(struct run *r, int nthreads)
 {
-  struct exec e;
-  exec_init(&e, r, r->ctl->comm);
+  struct exec e = {r, r->ctl->comm};
   pthread_t mon;
   int have_mon = pthread_create(&mon, NULL, monitor_main, &e) == 0;
 #pragma omp parallel num_threads(nthreads)
@@ -1641,7 +1390,6 @@ static void run_worker(struct run *r, int nthreads)
   if (have_mon)
     pthread_join(mon, NULL);
   e.comm->done(e.comm->ctx);
-  exec_destroy(&e);
 }
 
 /* The spec's refusals, each with its reason in cs_errmsg(). */

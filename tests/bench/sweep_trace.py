@@ -13,11 +13,7 @@ with every cost known in advance, the bound no order beats). The wall time
 the run implies on an idle machine: the serial parts (wall, as measured:
 upper bounds under load) + the makespan that sched_sim.py's model of the
 scheduler gives with the points' CPU costs (simulated_*; the replayed one
-where the trace lacks points) + the hand-out latency. Each point's Lyapunov
-run is a task of its own that any thread of its process takes ("lyap"
-events): a thread's CPU counts those it ran between units, and the
-simulation is sched_sim.py's simulate_lyapunov_tasks (with one thread per
-process the runs stay in their units, and simulate is used).
+where the trace lacks points) + the hand-out latency.
 
 usage: sweep_trace.py DIR LAUNCH END   (DIR holds the trace files tr.<pid>;
 LAUNCH, END: `date +%s.%N` before and after the run)
@@ -59,19 +55,13 @@ def main():
     out["mpi_init_s"] = max(first(p, "dist_init_end") - first(p, "cli_begin") for p in procs)
     out["create_s"] = first(root, "create_end") - first(root, "create_begin")
     t_run = first(root, "run_begin")
-    threads = collections.defaultdict(lambda: [0.0, 0.0, 0, 0.0, None, None, 0.0])
+    threads = collections.defaultdict(lambda: [0.0, 0.0, 0, 0.0, None, None])
     for pi, p in enumerate(procs):
         for tid, wall, tc, pc, q0, q1, cpu, w in p.get("unit", []):
             t = threads[(pi, tid)]
             t[0] += cpu
             t[1] += w
             t[5] = wall if t[5] is None else max(t[5], wall)
-        # Lyapunov runs taken between units (those a thread runs at the end
-        # of its own unit are in the unit's CPU)
-        for tid, wall, tc, pc, k, in_unit, cpu, _ in p.get("lyap", []):
-            if not in_unit:
-                threads[(pi, tid)][0] += cpu
-                threads[(pi, tid)][6] += cpu
         for tid, wall, tc, pc, rc, q0, q1, lat in p.get("take", []):
             t = threads[(pi, tid)]
             t[2] += 1
@@ -98,8 +88,7 @@ def main():
     busy = [t[0] for t in threads.values()]
     for k, t in sorted(threads.items()):
         out[f"worker_{k[0]}.{k[1]}"] = (f"units_cpu {t[0]:.3f} s  units_wall {t[1]:.3f} s  "
-                                       f"takes {t[2]}  take_latency {t[3]:.4f} s  "
-                                       f"lyap_tasks_between_units_cpu {t[6]:.3f} s")
+                                       f"takes {t[2]}  take_latency {t[3]:.4f} s")
     out["units_cpu_total_s"] = sum(busy)
     out["balance_this_run"] = sum(busy) / (len(busy) * max(busy))
     # the units in the order they were handed out, each to the worker free
@@ -118,12 +107,10 @@ def main():
     out["best_order_balance"] = sum(lpt) / (nw * max(lpt))
     # the scheduler itself (sched_sim.py's model of take_unit) on the
     # points' CPU costs, for 1 to 4 workers: the idle machine's partition
-    cost, seam, lyap = {}, {}, {}
+    cost, seam = {}, {}
     for p in procs:
         for tid, wall, tc, pc, k, silent, cpu, evals in p.get("point", []):
             (seam if silent else cost)[int(k)] = cpu
-        for tid, wall, tc, pc, k, in_unit, cpu, _ in p.get("lyap", []):
-            lyap[int(k)] = cpu
     n = max(cost) + 1 if cost else 0
     if n and len(cost) == n:
         c = np.array([cost[k] for k in range(n)])
@@ -133,24 +120,8 @@ def main():
         sched_sim.cost_all = c
         su = sched_sim.unit_costs(layout, c, sm)
         t1 = sum(x[2] + sum(x[3]) for x in su)
-        # Lyapunov runs as tasks of their own (the trace has them): the
-        # chains without them, each run released when its chain passes it
-        ly = np.array([lyap.get(k, 0.0) for k in range(n)])
-        if lyap and len(procs) > 1 and all(len({e[0] for e in p.get("unit", [])}) <= 1
-                                           for p in procs):
-            # one thread per process: no other thread of the process takes
-            # them, so each unit costs its points and their runs
-            c = c + ly
-            sched_sim.cost_all = c
-            su = sched_sim.unit_costs(layout, c, sm)
-            t1 = sum(x[2] + sum(x[3]) for x in su)
-            lyap = {}
         for w in (1, 2, 3, 4):
-            if lyap:
-                tp = sched_sim.simulate_lyapunov_tasks(su, ly, w, sched_sim.make_order_predicted(su))
-                t1 = sum(x[2] + sum(x[3]) for x in su) + ly.sum()
-            else:
-                tp = sched_sim.simulate(su, w, sched_sim.make_order_predicted(su))
+            tp = sched_sim.simulate(su, w, sched_sim.make_order_predicted(su))
             out[f"simulated_balance_{w}"] = t1 / (w * tp)
             if w == nw:
                 out["simulated_makespan_s"] = tp
