@@ -63,6 +63,9 @@ struct cs_orbit_ws {
   int disarm_fn;
   double disarm_lo, disarm_hi, disarm_sign;
   double dp_rel; /* parameter difference step relative to max(|p|, DP_FLOOR) */
+  /* the model gives f_p analytically for the parameter at P[0]
+   * (rhs_jac_dp), else central differences between P[1] and P[2] */
+  int dp_analytic;
   double J[N_MAX * N_MAX], Jp[N_MAX * N_MAX], Jm[N_MAX * N_MAX], fpl[N_MAX], fmi[N_MAX];
   double *dbuf; /* derived outputs */
   /* linear algebra: Newton (up to n + 2) and eigenvalues (n) */
@@ -236,6 +239,8 @@ enum cs_status cs_orbit_ws_set_param(struct cs_orbit_ws *w, double value)
   if (st != CS_OK)
     return st;
   w->p = value;
+  w->dp_analytic =
+      w->m->rhs_jac_dp && w->m->rhs_dp_provided && w->m->rhs_dp_provided((size_t)w->param, w->P[0]);
   w->p_plus = fmin(value + dp, d->max);
   w->p_minus = fmax(value - dp, d->min);
   st = prep(w, 1, w->p_plus, msg, len);
@@ -283,6 +288,10 @@ enum cs_status cs_orbit_rhs_dp(struct cs_orbit_ws *w, double t, const double *y,
 {
   if (w->param < 0)
     return CS_FAIL(CS_ERR_ARG);
+  if (w->dp_analytic) {
+    int rc = w->m->rhs_jac_dp(t, y, (size_t)w->param, w->fpl, NULL, fp, w->P[0]);
+    return rc ? (rc < 0 ? (enum cs_status)(-rc) : CS_ERR_SOLVER) : CS_OK;
+  }
   int rc = w->m->rhs(t, y, w->fpl, w->P[1]);
   if (!rc)
     rc = w->m->rhs(t, y, w->fmi, w->P[2]);
@@ -351,7 +360,12 @@ static int rhs_aug(double t, const double *Y, double *Yd, const void *ctx)
   const struct cs_model *m = w->m;
   size_t n = w->n;
   int rc;
-  if (m->rhs_jac) {
+  double *vd = Yd + n + n * n;
+  if (w->with_param && w->dp_analytic) {
+    /* f, J and f_p from one evaluation of the law (f_p kept in fpl) */
+    memset(w->J, 0, n * n * sizeof *w->J);
+    rc = m->rhs_jac_dp(t, Y, (size_t)w->param, Yd, w->J, w->fpl, w->P[0]);
+  } else if (m->rhs_jac) {
     /* one evaluation of the law for both (the values rhs and jac give) */
     memset(w->J, 0, n * n * sizeof *w->J);
     rc = m->rhs_jac(t, Y, Yd, w->J, w->P[0]);
@@ -373,8 +387,10 @@ static int rhs_aug(double t, const double *Y, double *Yd, const void *ctx)
       cd[i] = s;
     }
   }
-  double *vd = Yd + n + n * n;
-  if (w->with_param) {
+  if (w->with_param && w->dp_analytic) {
+    for (size_t i = 0; i < n; i++)
+      vd[i] += w->fpl[i];
+  } else if (w->with_param) {
     rc = m->rhs(t, Y, w->fpl, w->P[1]);
     if (!rc)
       rc = m->rhs(t, Y, w->fmi, w->P[2]);

@@ -3,10 +3,12 @@
  * registered model (random states and states near stick); the pendulum's
  * energy without friction and damping, its static equilibrium at omega0 = 0,
  * explicit vs implicit steppers on figure 6b; the belt's power balance;
- * the integer outputs of every model (flagged, last, integers >= 0). */
+ * the integer outputs of every model (flagged, last, integers >= 0); the
+ * analytic parameter derivatives against extrapolated differences. */
 #include "testmodel.h"
 #include "testutil.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,148 @@ static void set(const struct cs_model *m, void *p, const char *name, double v)
 {
   if (cs_model_set_param(m, p, name, v) != CS_OK)
     fail_msg("cannot set %s = %g", name, v);
+}
+
+/* The model's params at the defaults, with `law` (a choice value, NULL: the
+ * default), the parameters in names[] at vals[] and param = v (NAN: its
+ * default), prepared. */
+static void *params_at(const struct cs_model *m, const char *law, const char *const *names,
+                       const double *vals, size_t nset, size_t param, double v)
+{
+  void *p = make_params(m);
+  if (law)
+    assert_int_equal(cs_model_set_choice(m, p, "law", law), CS_OK);
+  for (size_t i = 0; i < nset; i++)
+    set(m, p, names[i], vals[i]);
+  if (!isnan(v)) /* NAN: the default, derived by prepare */
+    set(m, p, m->param[param].name, v);
+  prepare_ok(m, p);
+  return p;
+}
+
+/* The analytic parameter derivative (rhs_jac_dp) of every model that gives
+ * one, for every parameter it accepts, against Richardson-extrapolated
+ * central differences of rhs in the parameter, at random states, times and
+ * parameter values; its f and J are exactly rhs's and jac's. The extrapolated
+ * difference (4 D(h/2) - D(h)) / 3 has truncation error O(h^4): with the
+ * step a 1e-3 fraction of the scale on which f varies in p (|p| for the
+ * load factors mu, N, in which f is affine; lambda_s for the velocity
+ * parameters omega0, omega0_amp, which move (vsx, vsy, ws) by O(1) per unit)
+ * that is ~1e-12 of f_p, and rounding adds a few ulp of f over h: the
+ * bound is 1e-8 of f_p's largest entry plus 64 ulp of |f| / h (that floor
+ * matters only where f_p is tiny, e.g. d/d omega0_amp with cos(Omega t +
+ * psi) ~ 0); a missing term, wrong factor or sign is O(1) of f_p. The states keep
+ * lambda_s >= 0.1 1/s, away from the regularization's scale eps = 1e-3. */
+static void param_derivatives(void **state)
+{
+  (void)state;
+  uint64_t rng = 2525;
+  int checked = 0;
+  /* largest |analytic - extrapolated| / largest entry of f_p where rounding
+   * is below 1e-10 of f_p, and largest fraction of the bound used */
+  double worst = 0, used = 0;
+  for (size_t k = 0; cs_models[k]; k++) {
+    const struct cs_model *m = cs_models[k];
+    if (!m->rhs_jac_dp)
+      continue;
+    assert_non_null(m->rhs_dp_provided);
+    int is_pendulum = strcmp(m->name, "pendulum") == 0;
+    const char *laws_pendulum[] = {"I11-reg", "I00-reg", "I11"};
+    const char *laws_other[] = {NULL};
+    const char *const *laws = is_pendulum ? laws_pendulum : laws_other;
+    size_t nlaws = is_pendulum ? 3 : 1;
+    size_t n = m->n_state;
+    int ilam = cs_model_derived_index(m, "lambda_s");
+    double *y = calloc(n, sizeof *y), *f = calloc(n, sizeof *f), *fa = calloc(n, sizeof *fa),
+           *fd = calloc(n, sizeof *fd), *fpl = calloc(n, sizeof *fpl),
+           *fmi = calloc(n, sizeof *fmi), *J = calloc(n * n, sizeof *J),
+           *Ja = calloc(n * n, sizeof *Ja), *d = calloc(m->n_derived + 1, sizeof *d);
+    for (size_t l = 0; l < nlaws; l++)
+      for (size_t q = 0; q < m->n_param; q++) {
+        void *p0 = params_at(m, laws[l], NULL, NULL, 0, q, m->param[q].def);
+        int provided = m->rhs_dp_provided(q, p0);
+        release(m, p0);
+        if (!provided)
+          continue;
+        for (int trial = 0; trial < 100; trial++) {
+          /* the forcing omega0(t) varying in half the trials (pendulum) */
+          const char *names[] = {"omega0_amp", "omega0_freq", "omega0_phase"};
+          double vals[] = {test_uniform(&rng, -5, 5), test_uniform(&rng, 0, 20),
+                           test_uniform(&rng, -3, 3)};
+          size_t nset = is_pendulum && trial % 2 ? 3 : 0;
+          const struct cs_param_desc *pd = &m->param[q];
+          double v = pd->def + test_uniform(&rng, -0.5, 0.5) * (fabs(pd->def) + 1.0);
+          v = fmin(fmax(v, pd->min), pd->max);
+          void *p = params_at(m, laws[l], names, vals, nset, q, v);
+          double t = test_uniform(&rng, 0, 1), lam = 0;
+          do {
+            trial_state(m, p, &rng, 0, y);
+            if (ilam < 0)
+              break;
+            assert_int_equal(m->derived_fn(t, y, d, p), 0);
+            lam = d[ilam];
+          } while (lam < 0.1);
+          memset(J, 0, n * n * sizeof *J);
+          memset(Ja, 0, n * n * sizeof *Ja);
+          assert_int_equal(m->rhs_jac_dp(t, y, q, fa, Ja, fd, p), 0);
+          assert_int_equal(m->rhs(t, y, f, p), 0);
+          assert_int_equal(m->jac(t, y, J, p), 0);
+          assert_memory_equal(fa, f, n * sizeof *f);
+          assert_memory_equal(Ja, J, n * n * sizeof *J);
+          /* without J: the same f_p */
+          assert_int_equal(m->rhs_jac_dp(t, y, q, fa, NULL, fpl, p), 0);
+          assert_memory_equal(fpl, fd, n * sizeof *fd);
+          int velocity = strncmp(pd->name, "omega0", 6) == 0;
+          double h = 1e-3 * (ilam >= 0 && velocity ? lam : fmax(fabs(v), 1.0));
+          double ext[64] = {0}, big = 0;
+          assert_true(n <= 64);
+          for (int r = 0; r < 2; r++) {
+            double hr = r ? h / 2 : h, w = r ? 4.0 / 3.0 : -1.0 / 3.0;
+            void *pp = params_at(m, laws[l], names, vals, nset, q, v + hr);
+            void *pm = params_at(m, laws[l], names, vals, nset, q, v - hr);
+            assert_int_equal(m->rhs(t, y, fpl, pp), 0);
+            assert_int_equal(m->rhs(t, y, fmi, pm), 0);
+            for (size_t i = 0; i < n; i++)
+              ext[i] += w * (fpl[i] - fmi[i]) / (2 * hr);
+            release(m, pp), release(m, pm);
+          }
+          double fmag = 0;
+          for (size_t i = 0; i < n; i++)
+            big = fmax(big, fabs(ext[i])), fmag = fmax(fmag, fabs(f[i]));
+          double tol = 1e-8 * big + 64 * DBL_EPSILON * fmag / h;
+          for (size_t i = 0; i < n; i++) {
+            if (64 * DBL_EPSILON * fmag / h < 1e-10 * big)
+              worst = fmax(worst, fabs(fd[i] - ext[i]) / big);
+            used = fmax(used, fabs(fd[i] - ext[i]) / tol);
+          }
+          for (size_t i = 0; i < n; i++)
+            if (!(fabs(fd[i] - ext[i]) <= tol))
+              fail_msg("%s law %s, d/d%s = %g trial %d: f_p[%zu] analytic %.15g, extrapolated "
+                       "difference %.15g",
+                       m->name, laws[l] ? laws[l] : "-", pd->name, v, trial, i, fd[i], ext[i]);
+          checked++;
+          release(m, p);
+        }
+      }
+    /* not given for the parameters of the law itself, nor event-driven */
+    if (is_pendulum) {
+      void *p = make_params(m);
+      prepare_ok(m, p);
+      assert_false(m->rhs_dp_provided((size_t)cs_model_param_index(m, "eps"), p));
+      assert_false(m->rhs_dp_provided(m->n_param, p));
+      release(m, p);
+      p = make_params(m);
+      assert_int_equal(cs_model_set_choice(m, p, "law", "event-driven"), CS_OK);
+      prepare_ok(m, p);
+      assert_false(m->rhs_dp_provided((size_t)cs_model_param_index(m, "omega0"), p));
+      release(m, p);
+    }
+    free(y), free(f), free(fa), free(fd), free(fpl), free(fmi), free(J), free(Ja), free(d);
+  }
+  print_message("analytic parameter derivatives: %d checks, largest difference %.2g of f_p "
+                "(rounding < 1e-10 f_p), %.2g of the bound\n",
+                checked, worst, used);
+  assert_true(checked >= 1200); /* pendulum: 3 laws x 4 parameters x 100 */
 }
 
 /* No friction, no damping: E is conserved to the integration tolerance. */
@@ -373,7 +517,7 @@ int main(void)
       cmocka_unit_test(registry_and_names),   cmocka_unit_test(jacobians),
       cmocka_unit_test(pendulum_energy),      cmocka_unit_test(pendulum_equilibrium),
       cmocka_unit_test(pendulum_erk_vs_dirk), cmocka_unit_test(belt_power_balance),
-      cmocka_unit_test(integer_outputs),
+      cmocka_unit_test(integer_outputs),      cmocka_unit_test(param_derivatives),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

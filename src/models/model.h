@@ -135,6 +135,20 @@ struct cs_model {
    * switching function, Lyapunov exponents allowed). NULL: hybrid iff
    * n_switch > 0. Use cs_model_switches(). */
   int (*is_hybrid)(const void *params);
+  /* The derivative of the right-hand side in a parameter, optional (NULL: not
+   * provided; callers then take central differences of rhs). Continuation
+   * needs f_p = df/dp at every stage of its variational shootings; this gives
+   * it with f and the Jacobian from one evaluation of the friction law
+   * instead of two more calls of rhs at p +- dp.
+   * rhs_dp_provided: 1 if rhs_jac_dp gives f_p for the parameter of index
+   * param (in the table `param`) with these params, else 0.
+   * rhs_jac_dp: ydot = f(t, y), fp = df/dp at fixed y and t (n_state values
+   * each) and, if J is not NULL, the Jacobian as jac gives it (J comes
+   * zeroed), for a parameter rhs_dp_provided accepts. Same return convention
+   * as cs_rhs_fn. */
+  int (*rhs_dp_provided)(size_t param, const void *params);
+  int (*rhs_jac_dp)(double t, const double *y, size_t param, double *ydot, double *J, double *fp,
+                    const void *params);
 };
 
 /* Number of active switching functions of m with these params: n_switch for

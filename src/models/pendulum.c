@@ -380,10 +380,39 @@ static void stick_jac(const struct pendulum *p, double t, double *J)
   J[DYC * 6 + YC] = -w * w;
 }
 
+/* The parameters whose derivative rhs_jac_dp gives: through omega0(t) (the
+ * relative velocities) or through mu N (the load's factor). */
+enum { DP_NONE, DP_OMEGA0, DP_OMEGA0_AMP, DP_N, DP_MU };
+
+static int dp_kind(size_t param)
+{
+  if (param >= sizeof params / sizeof *params)
+    return DP_NONE;
+  size_t off = params[param].offset;
+  if (off == offsetof(struct pendulum, omega0))
+    return DP_OMEGA0;
+  if (off == offsetof(struct pendulum, omega0_amp))
+    return DP_OMEGA0_AMP;
+  if (off == offsetof(struct pendulum, N))
+    return DP_N;
+  if (off == offsetof(struct pendulum, mu))
+    return DP_MU;
+  return DP_NONE;
+}
+
 /* Chain rule: d(load)/dy = J_f d(vsx, vsy, ws)/dy, then through FX, FY and
  * the phi equation. With ydot not NULL also the right-hand side, from the
- * same load (rhs_jac). */
-static int jac_slip(const struct pendulum *p, double t, const double *y, double *ydot, double *J)
+ * same load (rhs_jac); J may be NULL. With dp != DP_NONE also fp = df/dp at
+ * fixed y:
+ * - omega0, omega0_amp: omega0(t) moves z = (vsx, vsy, ws) by dz/dp =
+ *   w0' ((YC - e sin phi - YS)/R, -(XC - e cos phi - XS)/R, -1), w0' =
+ *   d omega0(t)/dp (1, or cos(Omega t + psi)); the load by J_f dz/dp, and f
+ *   through FX, FY and the phi equation as in J;
+ * - N, mu: f is affine in mu N with the load fixed: d(mu N)/dp = mu or N.
+ * (The regularized law's own parameters b, m, eps, eta are not given.) */
+static inline __attribute__((always_inline)) int jac_slip_dp(const struct pendulum *p, double t,
+                                                             const double *y, double *ydot,
+                                                             double *J, int dp, double *fp)
 {
   const double s = sin(y[PHI]), c = cos(y[PHI]);
   double w0 = omega0_at(p, t), vsx, vsy, ws;
@@ -396,6 +425,28 @@ static int jac_slip(const struct pendulum *p, double t, const double *y, double 
   if (ydot)
     slip_accel_sc(p, y, &f, s, c, ydot);
   const double e = p->e, iR = p->inv_R, muN = p->muN;
+  if (dp == DP_OMEGA0 || dp == DP_OMEGA0_AMP) {
+    double dw = dp == DP_OMEGA0 ? 1.0 : cos(p->omega0_freq * t + p->omega0_phase);
+    const double dzp[3] = {dw * (y[YC] - e * s - p->YS) * iR, -dw * (y[XC] - e * c - p->XS) * iR,
+                           -dw};
+    double dTp[3];
+    for (int i = 0; i < 3; i++)
+      dTp[i] = Jf[3 * i] * dzp[0] + Jf[3 * i + 1] * dzp[1] + Jf[3 * i + 2] * dzp[2];
+    double dFX = -muN * dTp[0], dFY = -muN * dTp[1];
+    fp[XC] = fp[YC] = fp[PHI] = 0.0;
+    fp[DXC] = dFX * p->inv_M;
+    fp[DYC] = dFY * p->inv_M;
+    fp[DPHI] = (e * s * dFX - e * c * dFY - p->muNR * dTp[2]) * p->inv_B;
+  } else if (dp == DP_N || dp == DP_MU) {
+    double dmuN = dp == DP_N ? p->mu : p->N;
+    double dFX = -dmuN * f.Tsx, dFY = -dmuN * f.Tsy;
+    fp[XC] = fp[YC] = fp[PHI] = 0.0;
+    fp[DXC] = dFX * p->inv_M;
+    fp[DYC] = dFY * p->inv_M;
+    fp[DPHI] = (e * s * dFX - e * c * dFY - dmuN * p->R * f.Ms) * p->inv_B;
+  }
+  if (!J)
+    return 0;
   /* dz/dy for z = (vsx, vsy, ws) */
   double dz[3][6] = {{0}};
   dz[0][YC] = w0 * iR;
@@ -439,6 +490,11 @@ static int jac_slip(const struct pendulum *p, double t, const double *y, double 
   return 0;
 }
 
+static int jac_slip(const struct pendulum *p, double t, const double *y, double *ydot, double *J)
+{
+  return jac_slip_dp(p, t, y, ydot, J, DP_NONE, NULL);
+}
+
 static int jac(double t, const double *y, double *J, const void *vp)
 {
   const struct pendulum *p = vp;
@@ -458,6 +514,23 @@ static int rhs_jac(double t, const double *y, double *ydot, double *J, const voi
     return 0;
   }
   return jac_slip(p, t, y, ydot, J);
+}
+
+/* Given for the smooth laws (the event-driven law's stick mode has its own
+ * dependence on omega0; its continuation keeps the differences). */
+static int rhs_dp_provided(size_t param, const void *vp)
+{
+  return !event_driven(vp) && dp_kind(param) != DP_NONE;
+}
+
+static int rhs_jac_dp(double t, const double *y, size_t param, double *ydot, double *J, double *fp,
+                      const void *vp)
+{
+  const struct pendulum *p = vp;
+  int dp = dp_kind(param);
+  if (event_driven(p) || dp == DP_NONE)
+    return -CS_ERR_ARG;
+  return jac_slip_dp(p, t, y, ydot, J, dp, fp);
 }
 
 static int derived_fn(double t, const double *y, double *out, const void *vp)
@@ -847,4 +920,6 @@ const struct cs_model cs_model_pendulum = {
     .switch_kinds = switch_kinds,
     .mode_of = mode_of,
     .is_hybrid = is_hybrid,
+    .rhs_dp_provided = rhs_dp_provided,
+    .rhs_jac_dp = rhs_jac_dp,
 };

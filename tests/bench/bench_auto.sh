@@ -25,8 +25,10 @@
 # processes, /usr/bin/time; AUTO: the sum of its runs) of every job, repeated
 # BENCH_REPEAT times, contensou and AUTO interleaved, per step and per unit
 # of parameter (cycles) or per curve point; uptime before and after.
-# Before timing, the equation file's right-hand side and Jacobian are checked
-# against contensou's at 4000 states (tests/bench/auto/check_rhs.c; needs the
+# Before timing, the equation file's right-hand side, Jacobian and parameter
+# derivatives are checked against contensou's (the derivatives against central
+# differences and against the model's analytic ones, which continuation uses)
+# at 4000 states (tests/bench/auto/check_rhs.c; needs the
 # build tree of CONTENSOU), and with BENCH_ACCURACY=1 (default) both programs
 # run once, untimed, at tight settings (contensou rtol 1e-10, locate_tol
 # 1e-12; AUTO NTST = 100, EPSS = 1e-10) to show the timed runs' accuracy, and

@@ -4,7 +4,8 @@
  * pendulum_fig5a.ini) at each omega0 and N below, the right-hand side and the
  * Jacobian of FUNC against the library's rhs and jac (relative to the row's
  * scale), and FUNC's parameter derivatives (omega0, N) against central
- * differences of the library's rhs. Prints the largest differences and exits 1
+ * differences of the library's rhs and against the model's analytic
+ * derivative (rhs_jac_dp, the one continuation uses). Prints the largest differences and exits 1
  * if one exceeds its bound. Built and run by bench_auto.sh (linked with the
  * compiled equation file and build/libcontensou.a), from the source root. */
 #include <math.h>
@@ -12,6 +13,7 @@
 
 #include "integrate/integrate.h"
 #include "io/config.h"
+#include "models/model.h"
 
 /* AUTO's FUNC (Fortran, column-major DFDU(NDIM,NDIM), DFDP(NDIM,*)) */
 void func_(const int *ndim, const double *u, const int *icp, const double *par, const int *ijac,
@@ -33,7 +35,7 @@ static int load(double omega0, double N, struct cs_config *cfg)
 int main(void)
 {
   const double cases[][2] = {{30, 25}, {37.17, 25}, {40, 10}, {59, 40}};
-  double err_f = 0, err_j = 0, err_p = 0;
+  double err_f = 0, err_j = 0, err_p = 0, err_pa = 0;
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     double w0 = cases[c][0], N = cases[c][1];
     struct cs_config cfg, cw[2], cn[2];
@@ -73,6 +75,16 @@ int main(void)
           double d = (fp[i] - fm[i]) / 2e-4;
           err_p = fmax(err_p, fabs(Pa[6 * q + i] - d) / fmax(fabs(d), 1.0));
         }
+        /* the model's analytic derivative, where it gives one */
+        int idx = cs_model_param_index(m, q == 0 ? "omega0" : "N");
+        if (!m->rhs_jac_dp || idx < 0 || !m->rhs_dp_provided((size_t)idx, cfg.params)) {
+          err_pa = INFINITY;
+          continue;
+        }
+        double fx[6], fa6[6];
+        m->rhs_jac_dp(t, y, (size_t)idx, fx, NULL, fa6, cfg.params);
+        for (int i = 0; i < 6; i++)
+          err_pa = fmax(err_pa, fabs(Pa[6 * q + i] - fa6[i]) / fmax(fabs(fa6[i]), 1.0));
       }
     }
     cs_integrator_free(it);
@@ -83,7 +95,8 @@ int main(void)
   printf("check_rhs_max_rel_f = %.3g\n", err_f);
   printf("check_rhs_max_rel_dfdu = %.3g\n", err_j);
   printf("check_rhs_max_rel_dfdp_fd = %.3g\n", err_p);
-  int ok = err_f < 1e-12 && err_j < 1e-11 && err_p < 1e-5;
+  printf("check_rhs_max_rel_dfdp_analytic = %.3g\n", err_pa);
+  int ok = err_f < 1e-12 && err_j < 1e-11 && err_p < 1e-5 && err_pa < 1e-11;
   printf("check_rhs = %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;
 }
