@@ -202,35 +202,53 @@ static inline void approx_load_zero(struct cs_friction_load *out, double *jac)
     memset(jac, 0, 9 * sizeof *jac);
 }
 
-static inline __attribute__((always_inline)) void
-cs_i00_inline(const struct cs_approx *a, int regularized, double vsx, double vsy, double ws,
+/* The steps I(0,0) (k = 1) and I(1,1) (k = 3) share: the scaled arguments,
+ * the denominator Q with its gradient gQ (when jac is wanted) and the factor
+ * L with dL/dQ. Returns 0 when the load is already set in out (NaN, or zero:
+ * not moving and not regularized), else 1 (moving) or -1 (regularized, not
+ * moving: gQ is zero then). */
+static inline __attribute__((always_inline)) int
+approx_factor(const struct cs_approx *a, int k, int regularized, double vsx, double vsy, double ws,
+              struct approx_scaled *sc, double *Q, double gQ[3], double *L, double *dL,
               struct cs_friction_load *out, double *jac)
 {
-  struct approx_scaled sc;
-  int rc = approx_scale_args(a, 1, regularized, vsx, vsy, ws, &sc);
+  int rc = approx_scale_args(a, k, regularized, vsx, vsy, ws, sc);
   if (rc <= 0) {
     if (rc < 0)
       approx_load_nan(out, jac);
     else
       approx_load_zero(out, jac);
-    return;
+    return 0;
   }
+  *dL = 0.0;
+  int moving = approx_denominator(a, k, sc->z[0], sc->z[1], sc->z[2], regularized ? sc->e2 : -1.0,
+                                  sc->e3, Q, jac ? gQ : NULL, L);
+  if (!moving && !regularized) {
+    approx_load_zero(out, jac);
+    return 0;
+  }
+  if (moving != 2)
+    approx_scalar_factor(*Q, regularized, sc->e2, sc->e3, a->eta_prime, L, jac ? dL : NULL);
+  else if (jac)
+    *dL = -0.5 * *L / *Q; /* eta' term below 2^-53 of it, as in L */
+  if (!moving && jac)
+    gQ[0] = gQ[1] = gQ[2] = 0;
+  return moving ? 1 : -1;
+}
+
+static inline __attribute__((always_inline)) void
+cs_i00_inline(const struct cs_approx *a, int regularized, double vsx, double vsy, double ws,
+              struct cs_friction_load *out, double *jac)
+{
+  struct approx_scaled sc;
+  double Q, gQ[3], L, dL;
+  if (!approx_factor(a, 1, regularized, vsx, vsy, ws, &sc, &Q, gQ, &L, &dL, out, jac))
+    return;
   const double b = a->b;
   const double A[3][3] = {{1.0, 0.0, -b * a->c.c011},
                           {0.0, 1.0, b * a->c.c101},
                           {-a->c.c010, a->c.c100, b * a->c.c00m1}};
   const double *z = sc.z;
-  double Q, gQ[3], L, dL = 0.0;
-  int moving = approx_denominator(a, 1, z[0], z[1], z[2], regularized ? sc.e2 : -1.0, sc.e3, &Q,
-                                  jac ? gQ : NULL, &L);
-  if (!moving && !regularized) {
-    approx_load_zero(out, jac);
-    return;
-  }
-  if (moving != 2)
-    approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
-  else if (jac)
-    dL = -0.5 * L / Q; /* eta' term below 2^-53 of it, as in L */
   double N[3];
   for (int i = 0; i < 3; i++)
     N[i] = A[i][0] * z[0] + A[i][1] * z[1] + A[i][2] * z[2];
@@ -238,8 +256,6 @@ cs_i00_inline(const struct cs_approx *a, int regularized, double vsx, double vsy
   out->Tsy = N[1] * L;
   out->Ms = N[2] * L;
   if (jac) {
-    if (!moving)
-      gQ[0] = gQ[1] = gQ[2] = 0;
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++)
         jac[3 * i + j] = A[i][j] * L + N[i] * dL * gQ[j];
@@ -252,27 +268,11 @@ cs_i11_inline(const struct cs_approx *a, int regularized, double vsx, double vsy
               struct cs_friction_load *out, double *jac)
 {
   struct approx_scaled sc;
-  int rc = approx_scale_args(a, 3, regularized, vsx, vsy, ws, &sc);
-  if (rc <= 0) {
-    if (rc < 0)
-      approx_load_nan(out, jac);
-    else
-      approx_load_zero(out, jac);
+  double Q, gQ[3], L, dL;
+  if (!approx_factor(a, 3, regularized, vsx, vsy, ws, &sc, &Q, gQ, &L, &dL, out, jac))
     return;
-  }
   const double b = a->b;
   vsx = sc.z[0], vsy = sc.z[1], ws = sc.z[2];
-  double Q, gQ[3], L, dL = 0.0;
-  int moving = approx_denominator(a, 3, vsx, vsy, ws, regularized ? sc.e2 : -1.0, sc.e3, &Q,
-                                  jac ? gQ : NULL, &L);
-  if (!moving && !regularized) {
-    approx_load_zero(out, jac);
-    return;
-  }
-  if (moving != 2)
-    approx_scalar_factor(Q, regularized, sc.e2, sc.e3, a->eta_prime, &L, jac ? &dL : NULL);
-  else if (jac)
-    dL = -0.5 * L / Q; /* eta' term below 2^-53 of it, as in L */
   double s = vsx * vsx + vsy * vsy;
   double w2 = ws * ws;
   double NT = s + b * w2;
@@ -281,8 +281,6 @@ cs_i11_inline(const struct cs_approx *a, int regularized, double vsx, double vsy
   out->Tsy = N[1] * L;
   out->Ms = N[2] * L;
   if (jac) {
-    if (!moving)
-      gQ[0] = gQ[1] = gQ[2] = 0;
     /* dN_i/dz_j */
     double dN[3][3] = {
         {NT + 2.0 * vsx * vsx, 2.0 * vsx * vsy, 2.0 * b * ws * vsx},
